@@ -1,0 +1,55 @@
+// The in-memory content blocks of a message. Text and thinking grow by appends
+// while a response streams; a tool call's input grows as raw JSON text.
+// No metadata lives here (provider, model, usage belong to session entries).
+
+export interface TextBlock {
+  type: "text";
+  text: string;
+}
+
+/**
+ * Model reasoning. `signature` is the provider's proof that the text is
+ * unaltered (Anthropic requires it back verbatim); a redacted block carries
+ * its opaque payload in `signature` and an empty `thinking`.
+ */
+export interface ThinkingBlock {
+  type: "thinking";
+  thinking: string;
+  signature?: string;
+  redacted?: boolean;
+}
+
+/** A tool call. `input` is the raw JSON text exactly as the model produced it. */
+export interface ToolUseBlock {
+  type: "toolUse";
+  id: string;
+  name: string;
+  input: string;
+}
+
+export interface ToolResultBlock {
+  type: "toolResult";
+  toolUseId: string;
+  content: string;
+  isError?: boolean;
+}
+
+export type ContentBlock = TextBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock;
+
+/** Appends a streamed fragment to the block it belongs to. */
+export function appendToBlock(block: ContentBlock, delta: string): void {
+  switch (block.type) {
+    case "text":
+      block.text += delta;
+      return;
+    case "thinking":
+      block.thinking += delta;
+      return;
+    case "toolUse":
+      block.input += delta;
+      return;
+    case "toolResult":
+      block.content += delta;
+      return;
+  }
+}

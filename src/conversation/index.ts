@@ -1,0 +1,3 @@
+export * from "./content";
+export * from "./message";
+export { Conversation } from "./conversation";

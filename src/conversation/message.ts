@@ -1,0 +1,23 @@
+import type { ContentBlock, ToolResultBlock, ToolUseBlock } from "./content";
+
+export type Role = "system" | "user" | "assistant";
+
+export interface Message {
+  role: Role;
+  content: ContentBlock[];
+}
+
+export const textMessage = (role: Role, text: string): Message => ({
+  role,
+  content: [{ type: "text", text }],
+});
+
+export const toolUses = (message: Message): ToolUseBlock[] =>
+  message.content.filter((b): b is ToolUseBlock => b.type === "toolUse");
+
+export const toolResults = (message: Message): ToolResultBlock[] =>
+  message.content.filter((b): b is ToolResultBlock => b.type === "toolResult");
+
+/** The concatenated text blocks of a message (thinking and tools excluded). */
+export const messageText = (message: Message): string =>
+  message.content.map((b) => (b.type === "text" ? b.text : "")).join("");

@@ -1,0 +1,3 @@
+declare const AWL_VERSION: string;
+const version = typeof AWL_VERSION === "string" ? AWL_VERSION : "dev";
+console.log(`awl ${version}`);

@@ -1,0 +1,66 @@
+// The one interface every wire protocol implements. A provider turns a
+// Conversation into a streaming request and yields what arrives, in order.
+// Providers never touch the disk.
+
+import type { ContentBlock, Conversation } from "../conversation";
+
+export type ProviderName = "anthropic" | "openai";
+export const PROVIDER_NAMES: readonly ProviderName[] = ["anthropic", "openai"];
+
+/** Why a response ended, as the on-disk `stopReason` records it. */
+export type StopReason = "stop" | "length" | "toolUse" | "error";
+
+export interface Usage {
+  input: number;
+  output: number;
+}
+
+/** A tool as the model sees it: name, description, JSON schema of its input. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export interface StreamRequest {
+  model: string;
+  /** System prompt; providers place it where their API wants it. */
+  system: string;
+  /** The conversation without its system message. */
+  conversation: Conversation;
+  tools: ToolDefinition[];
+  maxTokens: number;
+  thinking: boolean;
+  signal: AbortSignal;
+}
+
+/**
+ * What a stream yields. `index` is the position of the block in the assistant
+ * message being built. A stream always ends with exactly one `end` event;
+ * failures arrive as `end` with stopReason "error" (never as a throw), so the
+ * caller keeps whatever content came before.
+ */
+export type StreamEvent =
+  /** A new block: text/thinking start empty, toolUse starts with input "". */
+  | { type: "blockStart"; index: number; block: ContentBlock }
+  /** Text appended to the block: text, thinking, or a toolUse's raw JSON input. */
+  | { type: "delta"; index: number; text: string }
+  /** The thinking block's signature (Anthropic), complete. */
+  | { type: "signature"; index: number; signature: string }
+  | { type: "blockStop"; index: number }
+  /** A failed attempt that will be retried after delayMs (nothing was shown yet). */
+  | { type: "retry"; attempt: number; delayMs: number; reason: string }
+  | {
+      type: "end";
+      stopReason: StopReason;
+      usage?: Usage;
+      /** One readable line, set when stopReason is "error". Never holds an API key. */
+      errorMessage?: string;
+      /** True when the caller's AbortSignal ended the stream. */
+      aborted?: boolean;
+    };
+
+export interface Provider {
+  readonly name: ProviderName;
+  stream(request: StreamRequest): AsyncIterable<StreamEvent>;
+}
