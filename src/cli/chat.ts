@@ -1,0 +1,44 @@
+// `awl` and `awl --resume [id]`: the interactive session.
+
+import { Agent } from "../agent/agent";
+import { UserError } from "../errors";
+import { listSessions, shortIdLength } from "../session";
+import { colorsFor } from "../ui/colors";
+import { runRepl } from "../ui/repl";
+import { renderTranscript } from "../ui/transcript";
+import type { Args } from "./args";
+import { chooseModel } from "./model-choice";
+import { openSession } from "./open-session";
+
+declare const AWL_VERSION: string;
+
+export async function chat(args: Args, cwd: string): Promise<number> {
+  const c = colorsFor(process.stdout);
+  const out = process.stdout;
+  const { session, resumed, notices } = await openSession(cwd, args.resume, () => chooseModel(args, undefined));
+  try {
+    for (const notice of notices) out.write(`${c.yellow(notice)}\n`);
+    const model = chooseModel(args, resumed ? session.activeModel() : undefined);
+    if (resumed) {
+      const transcript = renderTranscript(session.rebuildConversation(), c, out.columns ?? 100);
+      if (transcript) out.write(`${transcript}\n\n`);
+    }
+    if (session.readOnly) throw new UserError(session.readOnlyReason ?? "this session cannot be continued by this version of awl");
+
+    const agent = new Agent({ session, cwd, model, thinking: args.thinking });
+    const version = typeof AWL_VERSION === "string" ? AWL_VERSION : "dev";
+    const what = resumed ? `resumed ${session.sessionId.slice(0, 8)}` : "new session";
+    out.write(c.dim(`awl ${version} · ${what} · ${model.provider}/${model.model} · /help for commands\n`));
+
+    await runRepl(agent, c, out);
+    if (session.messageCount() > 0) out.write(c.dim(`Resume this session with: awl --resume ${await shortId(cwd, session.sessionId)}\n`));
+    return 0;
+  } finally {
+    session.close();
+  }
+}
+
+async function shortId(cwd: string, id: string): Promise<string> {
+  const ids = (await listSessions(cwd)).map((s) => s.id);
+  return id.slice(0, shortIdLength(ids.includes(id) ? ids : [...ids, id]));
+}

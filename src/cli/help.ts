@@ -1,0 +1,34 @@
+export const HELP = `awl — a coding agent for the terminal
+
+Usage:
+  awl                          start a new interactive session in this directory
+  awl --resume [id]            resume the most recent session here, or the one whose id starts with id
+  awl -p "prompt" [--resume [id]]
+                               run one prompt to completion (tools included), print the answer
+  awl -p -                     read the prompt from standard input
+  awl sessions [--plain|--json]
+                               list this directory's sessions (a picker on a terminal)
+
+Options:
+  -p, --print <prompt|->       non-interactive: answer on stdout, tool activity on stderr
+  -r, --resume [id]            continue a session (id: full id or unique prefix)
+      --provider <name>        anthropic or openai
+  -m, --model <model>          model id, e.g. claude-sonnet-4-5, gpt-5-mini, or provider/model
+      --thinking               let the model think before answering (off by default)
+      --plain                  awl sessions: plain lines even on a terminal
+      --json                   awl sessions: a JSON array
+  -h, --help                   this help
+  -v, --version                print the version
+
+Environment:
+  ANTHROPIC_API_KEY            key for Anthropic
+  OPENAI_API_KEY               key for OpenAI (not needed for a local server)
+  ANTHROPIC_BASE_URL           Anthropic API host (default https://api.anthropic.com)
+  OPENAI_BASE_URL              OpenAI-compatible base URL, ending in /v1 (default https://api.openai.com/v1)
+  AWL_PROVIDER, AWL_MODEL      default provider and model for new sessions
+  AWL_SESSION_DIR              where sessions live (default $XDG_DATA_HOME/awl/sessions)
+  XDG_DATA_HOME                base data directory (default ~/.local/share)
+  NO_COLOR                     turn colour off
+
+Exit codes: 0 ok, 1 failure, 2 usage error.
+`;

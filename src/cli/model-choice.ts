@@ -1,0 +1,31 @@
+// Which provider/model a run uses (DESIGN 20): flags win; a resumed session
+// keeps its activeModel(); a new one takes AWL_PROVIDER/AWL_MODEL, then defaults.
+
+import { defaultModel, parseModelSpec } from "../providers/models";
+import type { ProviderName } from "../providers/provider";
+import { UsageError } from "../errors";
+import type { ModelRef } from "../session";
+
+export function chooseModel(
+  flags: { provider?: string; model?: string },
+  resumed: ModelRef | undefined,
+  env: Record<string, string | undefined> = process.env,
+): ModelRef {
+  const fromFlag = flags.model ? parseModelSpec(flags.model) : undefined;
+  if (fromFlag?.provider && flags.provider && fromFlag.provider !== flags.provider) {
+    throw new UsageError(`--model ${flags.model} is not a ${flags.provider} model (see awl --help)`);
+  }
+  const base = resumed ?? fromEnvironment(env);
+  const provider = (flags.provider ?? fromFlag?.provider ?? base.provider) as ProviderName;
+  const model = fromFlag?.model ?? (provider === base.provider ? base.model : defaultModel(provider));
+  return { provider, model };
+}
+
+function fromEnvironment(env: Record<string, string | undefined>): ModelRef {
+  const model = env.AWL_MODEL ? parseModelSpec(env.AWL_MODEL) : undefined;
+  const provider = (env.AWL_PROVIDER || model?.provider || "anthropic") as ProviderName;
+  if (provider !== "anthropic" && provider !== "openai") {
+    throw new UsageError(`AWL_PROVIDER=${provider} is not a provider awl knows: use anthropic or openai`);
+  }
+  return { provider, model: model?.model ?? defaultModel(provider) };
+}

@@ -1,0 +1,60 @@
+// `awl -p "prompt"`: one prompt run to completion, tools included. The final
+// answer goes to stdout, tool activity and problems to stderr. It persists
+// exactly as the interactive mode does.
+
+import { Agent } from "../agent/agent";
+import type { AgentEvent } from "../agent/events";
+import { UsageError, UserError } from "../errors";
+import { colorsFor } from "../ui/colors";
+import { oneLine } from "../ui/format";
+import type { Args } from "./args";
+import { chooseModel } from "./model-choice";
+import { openSession } from "./open-session";
+
+export async function print(args: Args, cwd: string): Promise<number> {
+  const prompt = args.prompt === "-" ? await Bun.stdin.text() : (args.prompt ?? "");
+  if (!prompt.trim()) throw new UsageError("the prompt is empty (see awl --help)");
+
+  const err = process.stderr;
+  const c = colorsFor(err);
+  const { session, resumed, notices } = await openSession(cwd, args.resume, () => chooseModel(args, undefined));
+  try {
+    for (const notice of notices) err.write(`${c.yellow(notice)}\n`);
+    if (session.readOnly) throw new UserError(session.readOnlyReason ?? "this session cannot be continued by this version of awl");
+    const model = chooseModel(args, resumed ? session.activeModel() : undefined);
+    const agent = new Agent({ session, cwd, model, thinking: args.thinking });
+
+    const controller = new AbortController();
+    const onSignal = () => controller.abort();
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+    try {
+      const result = await agent.runTurn(prompt, controller.signal, (event) => reportActivity(event, err, c));
+      if (result.finalText) process.stdout.write(result.finalText.endsWith("\n") ? result.finalText : `${result.finalText}\n`);
+      if (result.aborted) {
+        err.write(`${c.yellow("Interrupted.")}\n`);
+        return 1;
+      }
+      if (result.stopReason === "error") {
+        err.write(`${c.red(`awl: ${result.errorMessage ?? "the request failed"}`)}\n`);
+        return 1;
+      }
+      if (result.stopReason === "length") {
+        err.write(`${c.yellow("awl: the answer was cut off at the output token limit")}\n`);
+        return 1;
+      }
+      return 0;
+    } finally {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    }
+  } finally {
+    session.close();
+  }
+}
+
+function reportActivity(event: AgentEvent, err: NodeJS.WriteStream, c: ReturnType<typeof colorsFor>): void {
+  if (event.type === "toolStart") err.write(`${c.cyan("●")} ${event.name} ${oneLine(event.summary, 100)}\n`);
+  else if (event.type === "toolEnd" && event.output.isError) err.write(`${c.red(`  ⎿ ${oneLine(event.output.content, 100)}`)}\n`);
+  else if (event.type === "retry") err.write(`${c.yellow(`${event.reason}; retrying in ${(event.delayMs / 1000).toFixed(1)} s`)}\n`);
+}

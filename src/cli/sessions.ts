@@ -1,0 +1,36 @@
+// `awl sessions`: this directory's sessions. Plain lines when piped (or
+// --plain), JSON with --json, a picker on a terminal that resumes the choice.
+// This path must not load the schema module: listing reads only what it shows.
+
+import { listSessions, shortIdLength, type SessionInfo } from "../session/listing";
+import { localDateTime } from "../ui/format";
+import type { Args } from "./args";
+
+export async function sessions(args: Args, cwd: string): Promise<number> {
+  const list = await listSessions(cwd);
+  const out = process.stdout;
+  if (args.json) {
+    out.write(`${JSON.stringify(list, null, 2)}\n`);
+    return 0;
+  }
+  if (list.length === 0) {
+    out.write(`No sessions in ${cwd} yet. Start one with: awl\n`);
+    return 0;
+  }
+  const length = shortIdLength(list.map((s) => s.id));
+  if (args.plain || !process.stdout.isTTY || !process.stdin.isTTY) {
+    out.write(list.map((s) => plainLine(s, length)).join("\n") + "\n");
+    return 0;
+  }
+  const { pickSession } = await import("../ui/session-picker");
+  const picked = await pickSession(list, length);
+  if (!picked) return 0;
+  const { chat } = await import("./chat");
+  return chat({ ...args, resume: picked }, cwd);
+}
+
+/** The spec's line: `019dc5ba  2026-04-25 17:40  14 messages`. */
+export function plainLine(s: SessionInfo, length: number): string {
+  const what = s.damaged ? `damaged: ${s.damaged}` : `${s.messageCount} message${s.messageCount === 1 ? "" : "s"}`;
+  return `${s.id.slice(0, length)}  ${localDateTime(s.created)}  ${what}`;
+}

@@ -1,0 +1,39 @@
+// Small text helpers shared by the renderers and the session views.
+
+/** 1234 -> "1.2k", 1234567 -> "1.2M". */
+export function compactNumber(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+/** One line, at most `width` characters, with an ellipsis when cut. */
+export function oneLine(text: string, width: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= width ? flat : `${flat.slice(0, Math.max(0, width - 1))}…`;
+}
+
+/** The first `count` lines of a tool result, and how many were left out. */
+export function preview(text: string, count: number): { lines: string[]; more: number } {
+  const all = text.replace(/\n+$/, "").split("\n");
+  return { lines: all.slice(0, count), more: Math.max(0, all.length - count) };
+}
+
+/** Local "YYYY-MM-DD HH:MM", as `awl sessions` prints it. */
+export function localDateTime(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return "????-??-?? ??:??";
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+/** "3 min ago", "2 h ago", "5 days ago". */
+export function age(iso: string, now = Date.now()): string {
+  const seconds = Math.max(0, (now - new Date(iso).getTime()) / 1000);
+  if (!Number.isFinite(seconds)) return "";
+  if (seconds < 60) return "just now";
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ago`;
+  const days = Math.floor(seconds / 86_400);
+  return days === 1 ? "1 day ago" : `${days} days ago`;
+}

@@ -1,0 +1,102 @@
+// Shows a turn as it happens, in the terminal: text streamed, thinking dimmed,
+// one line per tool call with a short dimmed preview of its result, errors in
+// red, a small usage line at the end.
+
+import type { AgentEvent, TurnResult } from "../agent/events";
+import type { ContentBlock } from "../conversation";
+import type { Colors } from "./colors";
+import { compactNumber, oneLine, preview } from "./format";
+import { Spinner } from "./spinner";
+
+type Out = { write(s: string): unknown; isTTY?: boolean; columns?: number };
+
+export class TurnRenderer {
+  readonly #spinner: Spinner;
+  #blocks: ContentBlock["type"][] = [];
+  #atLineStart = true;
+
+  constructor(
+    private readonly out: Out,
+    private readonly c: Colors,
+  ) {
+    this.#spinner = new Spinner(out, c.dim);
+  }
+
+  #write(text: string): void {
+    if (!text) return;
+    this.out.write(text);
+    this.#atLineStart = text.endsWith("\n");
+  }
+
+  #line(text: string): void {
+    if (!this.#atLineStart) this.#write("\n");
+    this.#write(`${text}\n`);
+  }
+
+  get #width(): number {
+    return Math.max(40, (this.out.columns ?? 100) - 6);
+  }
+
+  handle(event: AgentEvent): void {
+    if (event.type !== "requestStart" && event.type !== "retry") this.#spinner.stop();
+    switch (event.type) {
+      case "requestStart":
+        this.#spinner.start(`waiting for ${event.model}…`);
+        return;
+      case "blockStart":
+        this.#blocks[event.index] = event.block.type;
+        if (event.block.type === "thinking" && event.block.redacted) this.#line(this.c.dim("(redacted thinking)"));
+        else if (event.block.type === "thinking" || event.block.type === "text") {
+          if (!this.#atLineStart) this.#write("\n");
+        }
+        return;
+      case "delta": {
+        const kind = this.#blocks[event.index];
+        if (kind === "text") this.#write(event.text);
+        else if (kind === "thinking") this.#write(this.c.dim(this.c.italic(event.text)));
+        return;
+      }
+      case "blockStop": {
+        const kind = this.#blocks[event.index];
+        if ((kind === "text" || kind === "thinking") && !this.#atLineStart) this.#write("\n");
+        return;
+      }
+      case "signature":
+        return;
+      case "retry":
+        this.#spinner.stop();
+        this.#line(this.c.yellow(`${event.reason}; retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt + 1})`));
+        this.#spinner.start("waiting…");
+        return;
+      case "toolStart":
+        this.#line(`${this.c.cyan("●")} ${this.c.bold(event.name)} ${oneLine(event.summary, this.#width - event.name.length)}`);
+        this.#spinner.start(`running ${event.name}…`);
+        return;
+      case "toolEnd": {
+        const { lines, more } = preview(event.output.content, 3);
+        const style = event.output.isError ? this.c.red : this.c.dim;
+        for (const [i, line] of lines.entries()) this.#line(style(`${i === 0 ? "  ⎿ " : "    "}${oneLine(line, this.#width)}`));
+        if (more > 0) this.#line(this.c.dim(`    … ${more} more line${more === 1 ? "" : "s"}`));
+        return;
+      }
+      case "end":
+        if (event.stopReason === "error" && event.errorMessage && !event.aborted) this.#line(this.c.red(event.errorMessage));
+        if (event.stopReason === "length") this.#line(this.c.yellow("(the response hit the output token limit)"));
+        return;
+    }
+  }
+
+  /** After the turn: interruption notice and the usage line. */
+  finish(result: TurnResult): void {
+    this.#spinner.stop();
+    if (result.aborted) this.#line(this.c.yellow("Interrupted."));
+    const { input, output } = result.usage;
+    if (input || output) this.#line(this.c.dim(`↑ ${compactNumber(input)} in · ↓ ${compactNumber(output)} out`));
+  }
+
+  /** Stops the spinner when the turn throws (e.g. the disk filled up). */
+  abandon(): void {
+    this.#spinner.stop();
+    if (!this.#atLineStart) this.#write("\n");
+  }
+}

@@ -1,0 +1,38 @@
+// Shared set-up for agent-level tests: a strict test server, a temporary
+// session root and project directory, and an environment pointing awl at them.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startTestServer } from "../support/server";
+
+export async function agentFixture() {
+  const server = await startTestServer();
+  const root = mkdtempSync(join(tmpdir(), "awl-agent-"));
+  const sessions = join(root, "sessions");
+  const project = join(root, "project");
+  await Bun.write(join(project, ".keep"), "");
+  process.env.AWL_SESSION_DIR = sessions;
+  const env = {
+    ANTHROPIC_API_KEY: server.anthropicKey,
+    ANTHROPIC_BASE_URL: server.anthropicUrl,
+    OPENAI_API_KEY: server.openaiKey,
+    OPENAI_BASE_URL: server.openaiUrl,
+    AWL_RETRY_BASE_MS: "5",
+  };
+  return {
+    server,
+    sessions,
+    project,
+    env,
+    async cleanup() {
+      await server.stop();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The session file's lines, parsed. */
+export async function logLines(path: string): Promise<any[]> {
+  const text = await Bun.file(path).text();
+  return text.split("\n").filter(Boolean).map((line) => JSON.parse(line));
+}

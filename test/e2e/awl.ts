@@ -1,0 +1,67 @@
+// Runs the compiled executable, as users do. Builds it once if it is missing
+// (CI builds it before the tests; a local `bun test` may not have).
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startTestServer } from "../support/server";
+
+export const AWL = join(import.meta.dir, "../../dist/awl");
+
+export function ensureBuilt(): void {
+  if (existsSync(AWL)) return;
+  const build = Bun.spawnSync(["bun", "run", "build"], { cwd: join(import.meta.dir, "../.."), stdout: "pipe", stderr: "pipe" });
+  if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
+}
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A temporary world: project dir, session root, HOME, and a strict test server. */
+export async function e2eFixture() {
+  ensureBuilt();
+  const server = await startTestServer();
+  const root = mkdtempSync(join(tmpdir(), "awl-e2e-"));
+  const project = join(root, "project");
+  const home = join(root, "home");
+  const sessions = join(root, "sessions");
+  await Bun.write(join(project, ".keep"), "");
+  await Bun.write(join(home, ".keep"), "");
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: home,
+    AWL_SESSION_DIR: sessions,
+    ANTHROPIC_API_KEY: server.anthropicKey,
+    ANTHROPIC_BASE_URL: server.anthropicUrl,
+    OPENAI_API_KEY: server.openaiKey,
+    OPENAI_BASE_URL: server.openaiUrl,
+    AWL_RETRY_BASE_MS: "5",
+    TZ: "UTC",
+  };
+  return {
+    server,
+    root,
+    project,
+    home,
+    sessions,
+    env,
+    /** Runs dist/awl to completion. */
+    async run(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; stdin?: string } = {}): Promise<Run> {
+      const child = Bun.spawn([AWL, ...args], {
+        cwd: options.cwd ?? project,
+        env: { ...env, ...options.env } as Record<string, string>,
+        stdin: options.stdin === undefined ? "ignore" : new TextEncoder().encode(options.stdin),
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+      return { code, stdout, stderr };
+    },
+    async cleanup() {
+      await server.stop();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}

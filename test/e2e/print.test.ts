@@ -1,0 +1,86 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { e2eFixture } from "./awl";
+
+let fx: Awaited<ReturnType<typeof e2eFixture>>;
+beforeEach(async () => {
+  fx = await e2eFixture();
+});
+afterEach(async () => {
+  await fx.cleanup();
+});
+
+const sessionFiles = (root: string): string[] =>
+  readdirSync(root, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".jsonl")).map((f) => join(root, f));
+
+describe("awl -p", () => {
+  test("prints the final answer on stdout, tool activity on stderr, and saves the session where the spec says", async () => {
+    fx.server.reply(
+      { blocks: [{ type: "toolUse", name: "bash", input: { command: "echo from-tool" } }] },
+      { blocks: [{ type: "text", text: "The tool said from-tool." }] },
+    );
+    const run = await fx.run(["-p", "run echo"]);
+    expect(run.stderr).toContain("bash echo from-tool");
+    expect(run.stdout).toBe("The tool said from-tool.\n");
+    expect(run.code).toBe(0);
+
+    const [file, ...others] = sessionFiles(fx.sessions);
+    expect(others).toEqual([]);
+    const encoded = `--${fx.project.slice(1).replaceAll("/", "-")}--`;
+    expect(file).toMatch(new RegExp(`/${encoded}/\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\d-\\d{3}Z_[0-9a-f-]{36}\\.jsonl$`));
+    expect(statSync(file!).mode & 0o777).toBe(0o600);
+    expect(statSync(join(fx.sessions, encoded)).mode & 0o777).toBe(0o700);
+    const roles = (await Bun.file(file!).text()).trim().split("\n").map((l) => JSON.parse(l).message?.role ?? "header");
+    expect(roles).toEqual(["header", "system", "user", "assistant", "user", "assistant"]);
+  });
+
+  test("reads the prompt from stdin with -p -", async () => {
+    fx.server.reply({ blocks: [{ type: "text", text: "got it" }] });
+    const run = await fx.run(["-p", "-"], { stdin: "a prompt\nover two lines\n" });
+    expect(run.code).toBe(0);
+    const sent = fx.server.requests[0]!.body.messages[0].content;
+    expect(JSON.stringify(sent)).toContain("a prompt\\nover two lines");
+  });
+
+  test("honours XDG_DATA_HOME, and ~/.local/share without it", async () => {
+    fx.server.reply({ blocks: [{ type: "text", text: "a" }] }, { blocks: [{ type: "text", text: "b" }] });
+    const xdg = join(fx.root, "xdg");
+    expect((await fx.run(["-p", "one"], { env: { AWL_SESSION_DIR: undefined, XDG_DATA_HOME: xdg } })).code).toBe(0);
+    expect(sessionFiles(join(xdg, "awl", "sessions"))).toHaveLength(1);
+    expect((await fx.run(["-p", "two"], { env: { AWL_SESSION_DIR: undefined } })).code).toBe(0);
+    expect(sessionFiles(join(fx.home, ".local", "share", "awl", "sessions"))).toHaveLength(1);
+  });
+
+  test("a provider failure is one line on stderr, exit 1, and the prompt is still in the log", async () => {
+    fx.server.reply({ fault: { status: 400, message: "prompt is too long: 250000 tokens > 200000 maximum" } });
+    const run = await fx.run(["-p", "huge"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).not.toContain(fx.server.anthropicKey);
+    const lines = (await Bun.file(sessionFiles(fx.sessions)[0]!).text()).trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines[2].message.content[0].text).toBe("huge");
+    expect(lines.at(-1).message).toMatchObject({ role: "assistant", stopReason: "error" });
+  });
+
+  test("a missing API key is a clear error and creates no session file", async () => {
+    const run = await fx.run(["-p", "hi"], { env: { ANTHROPIC_API_KEY: undefined } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("ANTHROPIC_API_KEY");
+    expect(sessionFiles(fx.root)).toEqual([]);
+  });
+});
+
+describe("the command line", () => {
+  test("--version, --help, and usage errors with exit 2", async () => {
+    const version = await fx.run(["--version"]);
+    expect(version).toMatchObject({ code: 0, stdout: expect.stringMatching(/^awl \d+\.\d+\.\d+\n$/) });
+    const help = await fx.run(["--help"]);
+    for (const word of ["--resume", "-p", "sessions", "--provider", "--model", "--thinking", "--plain", "--json", "AWL_SESSION_DIR", "XDG_DATA_HOME", "OPENAI_BASE_URL", "NO_COLOR"]) {
+      expect(help.stdout).toContain(word);
+    }
+    const bad = await fx.run(["--bogus"]);
+    expect(bad).toMatchObject({ code: 2, stdout: "" });
+    expect(bad.stderr).toBe("awl: unknown option --bogus (see awl --help)\n");
+  });
+});

@@ -1,0 +1,107 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { AWL, e2eFixture } from "./awl";
+import { hasTmux, Terminal } from "./tmux";
+
+let fx: Awaited<ReturnType<typeof e2eFixture>>;
+let term: Terminal;
+beforeEach(async () => {
+  fx = await e2eFixture();
+  term = new Terminal();
+});
+afterEach(async () => {
+  term.close();
+  await fx.cleanup();
+});
+
+const files = (root: string): string[] =>
+  existsSync(root) ? readdirSync(root, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".jsonl")).map((f) => join(root, f)) : [];
+
+describe.skipIf(!hasTmux)("the REPL in a real terminal", () => {
+  test("type a prompt, see the streamed answer, /model, /session, quit with Ctrl+D", async () => {
+    fx.server.reply(
+      { blocks: [{ type: "toolUse", name: "bash", input: { command: "echo tool-ran" } }] },
+      { blocks: [{ type: "text", text: "The answer is forty-two." }], chunk: 3, delayMs: 5 },
+      { blocks: [{ type: "text", text: "Now from the other one." }] },
+    );
+    term.start([AWL], { cwd: fx.project, env: fx.env });
+    await term.waitFor(/\/help for commands/);
+    term.type("what is the answer?");
+    term.keys("Enter");
+    let screen = await term.waitFor(/The answer is forty-two\./);
+    expect(screen).toContain("bash echo tool-ran");
+    expect(screen).toMatch(/tool-ran/);
+    await term.waitFor(/↑ .* in · ↓ .* out/);
+
+    term.type("/model");
+    term.keys("Enter");
+    await term.waitFor(/Active: anthropic\/claude-sonnet-4-5/);
+    term.type("/model openai/gpt-4o");
+    term.keys("Enter");
+    await term.waitFor(/Using openai\/gpt-4o/);
+    term.type("and now?");
+    term.keys("Enter");
+    await term.waitFor(/Now from the other one\./);
+
+    term.type("/session");
+    term.keys("Enter");
+    screen = await term.waitFor(/Messages\s+7/);
+    const [file] = files(fx.sessions);
+    expect(screen).toContain(file!.split("/").at(-1)!.slice(0, 20));
+
+    term.keys("C-d");
+    screen = await term.waitFor(/\[exited 0\]/);
+    expect(screen).toMatch(/awl --resume [0-9a-f]{8}/);
+    expect(fx.server.requests.at(-1)!.path).toBe("/v1/chat/completions");
+    const users = (await Bun.file(file!).text()).trim().split("\n").map((l) => JSON.parse(l)).filter((l) => l.message?.role === "user");
+    expect(users.map((u) => u.provider)).toEqual(["anthropic", "anthropic", "openai"]);
+  });
+
+  test("quitting before sending anything leaves no session file", async () => {
+    term.start([AWL], { cwd: fx.project, env: fx.env });
+    await term.waitFor(/\/help for commands/);
+    term.keys("C-c");
+    await term.waitFor(/\[exited 0\]/);
+    expect(files(fx.sessions)).toEqual([]);
+  });
+
+  test("resuming shows the conversation so far, and quitting without sending leaves the file byte-identical", async () => {
+    fx.server.reply({ blocks: [{ type: "toolUse", name: "bash", input: { command: "ls" } }] }, { blocks: [{ type: "text", text: "Here are the files." }] });
+    const first = await fx.run(["-p", "list the files"]);
+    expect(first.code).toBe(0);
+    const [file] = files(fx.sessions);
+    const before = await Bun.file(file!).bytes();
+
+    term.start([AWL, "--resume"], { cwd: fx.project, env: fx.env });
+    const screen = await term.waitFor(/\/help for commands/);
+    expect(screen).toContain("list the files");
+    expect(screen).toContain("bash ls");
+    expect(screen).toContain("Here are the files.");
+    expect(screen).toContain("anthropic/claude-sonnet-4-5");
+    term.keys("C-d");
+    await term.waitFor(/\[exited 0\]/);
+    expect(await Bun.file(file!).bytes()).toEqual(before);
+  });
+
+  test("Ctrl+C interrupts a streaming answer; the partial answer is kept and the next prompt works", async () => {
+    fx.server.reply({ blocks: [{ type: "text", text: "word ".repeat(400) }], chunk: 5, delayMs: 20 }, { blocks: [{ type: "text", text: "after the interruption" }] });
+    term.start([AWL], { cwd: fx.project, env: fx.env });
+    await term.waitFor(/\/help for commands/);
+    term.type("talk");
+    term.keys("Enter");
+    await term.waitFor(/word word word/);
+    term.keys("C-c");
+    await term.waitFor(/Interrupted/);
+    term.type("continue");
+    term.keys("Enter");
+    await term.waitFor(/after the interruption/);
+    term.keys("C-d");
+    await term.waitFor(/\[exited 0\]/);
+    const lines = (await Bun.file(files(fx.sessions)[0]!).text()).trim().split("\n").map((l) => JSON.parse(l));
+    const partial = lines[3].message;
+    expect(partial).toMatchObject({ role: "assistant", stopReason: "error" });
+    expect(partial.content[0].text).toStartWith("word word");
+    expect(fx.server.requests.every((r) => (r.status ?? 200) === 200)).toBe(true);
+  });
+});
