@@ -1,0 +1,182 @@
+// Anthropic Messages API, streaming: `POST {base}/v1/messages`. The stream is
+// named SSE events (message_start, content_block_start/delta/stop,
+// message_delta, message_stop, ping, error); this file turns them into
+// StreamEvents. The request body is built by anthropic-wire.ts.
+
+import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages/messages";
+import type { ApiIdentity } from "./api-errors";
+import { describeStreamError, parseApiError, StreamFailure } from "./api-errors";
+import { requestBody } from "./anthropic-wire";
+import { streamWithRetries, type StreamParser } from "./http-stream";
+import type { Provider, StopReason, StreamEvent, StreamRequest, Usage } from "./provider";
+import type { SseEvent } from "./sse";
+
+export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
+export const ANTHROPIC_VERSION = "2023-06-01";
+
+type End = Extract<StreamEvent, { type: "end" }>;
+/** A content block start, read loosely: awl keeps four kinds and skips the rest. */
+type WireBlock = { type: string } & Record<string, unknown>;
+
+/** Anthropic's stop reasons in awl's terms; refusal is an error with a message. */
+const STOP_REASONS: Record<string, StopReason> = {
+  end_turn: "stop",
+  stop_sequence: "stop",
+  pause_turn: "stop",
+  tool_use: "toolUse",
+  max_tokens: "length",
+  model_context_window_exceeded: "length",
+  refusal: "error",
+};
+
+/** Error types worth another try when they arrive in the stream. */
+const RETRYABLE_STREAM_ERRORS = new Set(["overloaded_error", "api_error", "rate_limit_error", "timeout_error"]);
+
+export class AnthropicStreamParser implements StreamParser {
+  done = false;
+  usage: Usage | undefined;
+  #api: ApiIdentity;
+  /** Anthropic block index -> awl block index; -1 for blocks awl does not keep (server tools). */
+  #indexes: number[] = [];
+  #next = 0;
+  #stopReason: string | undefined;
+
+  constructor(api: ApiIdentity) {
+    this.#api = api;
+  }
+
+  event({ event, data }: SseEvent, out: StreamEvent[]): void {
+    // Deltas dominate the stream: check them first, by the SSE event name.
+    if (event === "ping") return;
+    const message = parse(data, this.#api);
+    switch (message.type) {
+      case "content_block_delta": {
+        const index = this.#indexes[message.index] ?? -1;
+        if (index < 0) return;
+        const delta = message.delta;
+        if (delta.type === "text_delta") out.push({ type: "delta", index, text: delta.text });
+        else if (delta.type === "input_json_delta") out.push({ type: "delta", index, text: delta.partial_json });
+        else if (delta.type === "thinking_delta") out.push({ type: "delta", index, text: delta.thinking });
+        else if (delta.type === "signature_delta") out.push({ type: "signature", index, signature: delta.signature });
+        return;
+      }
+      case "content_block_start":
+        return this.#blockStart(message.index, message.content_block as unknown as WireBlock, out);
+      case "content_block_stop": {
+        const index = this.#indexes[message.index] ?? -1;
+        if (index >= 0) out.push({ type: "blockStop", index });
+        return;
+      }
+      case "message_start": {
+        const u = message.message.usage;
+        const input = (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
+        this.usage = { input, output: u.output_tokens ?? 0 };
+        return;
+      }
+      case "message_delta": {
+        if (message.delta.stop_reason) this.#stopReason = message.delta.stop_reason;
+        const u = message.usage;
+        // output_tokens is cumulative; newer API versions also restate input here.
+        const usage = (this.usage ??= { input: 0, output: 0 });
+        if (u?.output_tokens != null) usage.output = u.output_tokens;
+        if (u?.input_tokens != null)
+          usage.input = u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
+        return;
+      }
+      case "message_stop":
+        this.done = true;
+        return;
+      default:
+        if ((message as { type: string }).type === "error") {
+          const info = parseApiError(message);
+          throw new StreamFailure(describeStreamError(this.#api, info), RETRYABLE_STREAM_ERRORS.has(info.type ?? ""));
+        }
+      // Unknown events are ignored: the API adds new ones over time.
+    }
+  }
+
+  finish(): End {
+    if (!this.done && !this.#stopReason) {
+      throw new StreamFailure(`${this.#api.label} closed the stream before the response finished`, true);
+    }
+    const reason = this.#stopReason ?? "end_turn";
+    const stopReason = STOP_REASONS[reason] ?? "stop";
+    const end: End = { type: "end", stopReason, usage: this.usage };
+    if (reason === "refusal") end.errorMessage = "Claude declined to continue this response (refusal)";
+    return end;
+  }
+
+  #blockStart(wireIndex: number, block: WireBlock, out: StreamEvent[]): void {
+    let index = -1;
+    const at = () => (index = this.#next++);
+    if (block.type === "text") {
+      out.push({ type: "blockStart", index: at(), block: { type: "text", text: "" } });
+      if (typeof block.text === "string" && block.text) out.push({ type: "delta", index, text: block.text });
+    } else if (block.type === "thinking") {
+      out.push({ type: "blockStart", index: at(), block: { type: "thinking", thinking: "" } });
+      if (typeof block.thinking === "string" && block.thinking) out.push({ type: "delta", index, text: block.thinking });
+      if (typeof block.signature === "string" && block.signature)
+        out.push({ type: "signature", index, signature: block.signature });
+    } else if (block.type === "redacted_thinking") {
+      // The in-memory model keeps the opaque payload in `signature` (conversation/content.ts).
+      const block_ = { type: "thinking" as const, thinking: "", signature: String(block.data ?? ""), redacted: true };
+      out.push({ type: "blockStart", index: at(), block: block_ });
+    } else if (block.type === "tool_use") {
+      out.push({ type: "blockStart", index: at(), block: { type: "toolUse", id: String(block.id), name: String(block.name), input: "" } });
+      // The start carries `input: {}`; the real input follows as input_json_delta.
+      const input = block.input;
+      if (input && typeof input === "object" && Object.keys(input).length)
+        out.push({ type: "delta", index, text: JSON.stringify(input) });
+    }
+    this.#indexes[wireIndex] = index;
+  }
+}
+
+function parse(data: string, api: ApiIdentity): RawMessageStreamEvent {
+  try {
+    return JSON.parse(data) as RawMessageStreamEvent;
+  } catch {
+    throw new StreamFailure(`${api.label} sent a malformed stream event`, true);
+  }
+}
+
+export interface AnthropicOptions {
+  apiKey: string;
+  baseUrl?: string;
+  env?: Record<string, string | undefined>;
+}
+
+export class AnthropicProvider implements Provider {
+  readonly name = "anthropic" as const;
+  readonly #api: ApiIdentity;
+  readonly #url: string;
+
+  constructor(private readonly options: AnthropicOptions) {
+    const base = (options.baseUrl || ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, "");
+    this.#url = `${base}/v1/messages`;
+    this.#api = {
+      label: "Anthropic",
+      keyVariable: "ANTHROPIC_API_KEY",
+      baseUrlVariable: "ANTHROPIC_BASE_URL",
+      secrets: [options.apiKey],
+    };
+  }
+
+  stream(request: StreamRequest): AsyncIterable<StreamEvent> {
+    return streamWithRetries({
+      api: this.#api,
+      url: this.#url,
+      headers: {
+        "content-type": "application/json",
+        accept: "text/event-stream",
+        "x-api-key": this.options.apiKey,
+        "anthropic-version": ANTHROPIC_VERSION,
+      },
+      body: JSON.stringify(requestBody(request)),
+      model: request.model,
+      signal: request.signal,
+      env: this.options.env ?? process.env,
+      createParser: () => new AnthropicStreamParser(this.#api),
+    });
+  }
+}

@@ -1,0 +1,169 @@
+// The HTTP side shared by both providers: POST, read SSE, hand each event to
+// the protocol's parser, and handle every way that can fail. Failures before
+// anything was shown are retried (with a `retry` event first so the UI can
+// say so); after that the caller gets the partial content and an error end.
+
+import type { StreamEvent, Usage } from "./provider";
+import { clean, describeHttpError, parseApiError, StreamFailure, type ApiIdentity } from "./api-errors";
+import { isRetryableStatus, MAX_ATTEMPTS, retryBaseMs, retryDelayMs, sleep } from "./retry";
+import { sseBatches, type SseEvent } from "./sse";
+
+/** Turns one response's SSE events into stream events; one per attempt. */
+export interface StreamParser {
+  /** Pushes what the event means onto `out`; throws StreamFailure for an error event. */
+  event(event: SseEvent, out: StreamEvent[]): void;
+  /** True once the terminal event arrived: the rest of the body is not needed. */
+  readonly done: boolean;
+  readonly usage: Usage | undefined;
+  /** The end event once the body is over; throws StreamFailure if the response was cut short. */
+  finish(): Extract<StreamEvent, { type: "end" }>;
+}
+
+export interface HttpStreamRequest {
+  api: ApiIdentity;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  model: string;
+  signal: AbortSignal;
+  env: Record<string, string | undefined>;
+  createParser(): StreamParser;
+}
+
+const DEFAULT_IDLE_MS = 90_000;
+
+interface Failure {
+  message: string;
+  retryable: boolean;
+  shown: boolean;
+  usage?: Usage;
+  headers?: Headers;
+}
+
+export async function* streamWithRetries(request: HttpStreamRequest): AsyncGenerator<StreamEvent> {
+  const baseMs = retryBaseMs(request.env);
+  for (let attempt = 1; ; attempt++) {
+    const failure = yield* attemptOnce(request);
+    if (!failure) return;
+    if (request.signal.aborted) return yield interrupted(failure.usage);
+    if (!failure.retryable || failure.shown || attempt >= MAX_ATTEMPTS) {
+      const tries = failure.retryable && !failure.shown ? ` (gave up after ${attempt} tries)` : "";
+      return yield { type: "end", stopReason: "error", errorMessage: failure.message + tries, usage: failure.usage };
+    }
+    const delayMs = retryDelayMs(attempt, failure.headers, baseMs);
+    yield { type: "retry", attempt, delayMs, reason: failure.message };
+    await sleep(delayMs, request.signal);
+    if (request.signal.aborted) return yield interrupted(undefined);
+  }
+}
+
+/** One request. Yields what arrives; returns a Failure, or nothing when it ended with its `end` event. */
+async function* attemptOnce(request: HttpStreamRequest): AsyncGenerator<StreamEvent, Failure | undefined> {
+  const { api, signal } = request;
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(signal.reason);
+  if (signal.aborted) onAbort();
+  signal.addEventListener("abort", onAbort, { once: true });
+  const idleMs = idleTimeoutMs(request.env);
+  const watchdog = new IdleWatchdog(idleMs, () => controller.abort(new Error("idle")));
+  let shown = false;
+  let parser: StreamParser | undefined;
+  const fail = (message: string, retryable: boolean, headers?: Headers): Failure => ({
+    message: clean(message, api.secrets),
+    retryable,
+    shown,
+    usage: parser?.usage,
+    headers,
+  });
+  try {
+    const response = await fetch(request.url, {
+      method: "POST",
+      headers: request.headers,
+      body: request.body,
+      signal: controller.signal,
+    });
+    watchdog.touch();
+    if (!response.ok) {
+      const info = parseApiError(await response.text().catch(() => ""));
+      const message = describeHttpError(api, response.status, info, request.model, request.url);
+      return fail(message, isRetryableStatus(response.status, info.code ?? info.type), response.headers);
+    }
+    if (!response.body) return fail(`${api.label} sent an empty response`, true);
+    parser = request.createParser();
+    const out: StreamEvent[] = [];
+    for await (const batch of sseBatches(response.body)) {
+      watchdog.touch();
+      let failure: StreamFailure | undefined;
+      try {
+        for (const event of batch) parser.event(event, out);
+      } catch (error) {
+        if (!(error instanceof StreamFailure)) throw error;
+        failure = error;
+      }
+      // Events parsed before a failure in the same chunk are still delivered.
+      for (const event of out) yield event;
+      if (out.length) shown = true;
+      out.length = 0;
+      if (failure) return fail(failure.message, failure.retryable);
+      if (parser.done) break;
+    }
+    yield parser.finish();
+    return undefined;
+  } catch (error) {
+    if (signal.aborted) return fail("Interrupted", false);
+    if (watchdog.fired) return fail(`${api.label} sent nothing for ${Math.round(idleMs / 1000)} s`, true);
+    if (error instanceof StreamFailure) return fail(error.message, error.retryable);
+    const reason = error instanceof Error ? error.message : String(error);
+    const where = parser ? "The connection to" : "Could not reach";
+    return fail(`${where} ${api.label} (${new URL(request.url).origin}) failed: ${reason}`, true);
+  } finally {
+    watchdog.stop();
+    signal.removeEventListener("abort", onAbort);
+    controller.abort(); // releases the connection if we stopped reading early
+  }
+}
+
+function interrupted(usage: Usage | undefined): StreamEvent {
+  return { type: "end", stopReason: "error", errorMessage: "Interrupted", aborted: true, usage };
+}
+
+/** AWL_STREAM_IDLE_TIMEOUT_MS (tests set it small), else 90 s. */
+function idleTimeoutMs(env: Record<string, string | undefined>): number {
+  const value = Number(env.AWL_STREAM_IDLE_TIMEOUT_MS);
+  return env.AWL_STREAM_IDLE_TIMEOUT_MS && Number.isFinite(value) && value > 0 ? value : DEFAULT_IDLE_MS;
+}
+
+/**
+ * Fires when no bytes arrived for `ms`. One timer per request, re-armed only
+ * when it expires: touching it per chunk is a clock read, not a timer reset.
+ */
+class IdleWatchdog {
+  fired = false;
+  #last = performance.now();
+  #timer: ReturnType<typeof setTimeout>;
+
+  constructor(
+    private readonly ms: number,
+    private readonly onIdle: () => void,
+  ) {
+    this.#timer = setTimeout(this.#check, ms);
+  }
+
+  touch(): void {
+    this.#last = performance.now();
+  }
+
+  stop(): void {
+    clearTimeout(this.#timer);
+  }
+
+  #check = (): void => {
+    const idle = performance.now() - this.#last;
+    if (idle < this.ms) {
+      this.#timer = setTimeout(this.#check, this.ms - idle);
+      return;
+    }
+    this.fired = true;
+    this.onIdle();
+  };
+}

@@ -1,0 +1,174 @@
+// OpenAI Chat Completions, streaming: `POST {base}/chat/completions`, where
+// the base already ends in /v1 (DESIGN 18). The stream is `data:` chunks and
+// a final `[DONE]`; the same parser serves the compatible servers (Ollama,
+// llama.cpp, vLLM, LM Studio, OpenRouter), so it is lenient about their known
+// deviations, each noted where it is handled.
+
+import type { ChatCompletionChunk } from "openai/resources/chat/completions/completions";
+import type { ApiIdentity } from "./api-errors";
+import { describeStreamError, parseApiError, StreamFailure } from "./api-errors";
+import { streamWithRetries, type StreamParser } from "./http-stream";
+import { requestBody } from "./openai-wire";
+import type { Provider, StopReason, StreamEvent, StreamRequest, Usage } from "./provider";
+import type { SseEvent } from "./sse";
+
+export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
+
+type End = Extract<StreamEvent, { type: "end" }>;
+type WireDelta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null; reasoning?: string | null };
+type WireToolCall = { index?: number; id?: string; function?: { name?: string; arguments?: unknown } };
+type WireChunk = Partial<ChatCompletionChunk> & { error?: unknown };
+
+/** Errors in the stream that mean "try again" (OpenRouter and vLLM forward upstream overloads this way). */
+const RETRYABLE_STREAM_ERRORS = /overload|server_error|rate_limit|timeout|unavailable/i;
+
+export class OpenAIStreamParser implements StreamParser {
+  done = false;
+  usage: Usage | undefined;
+  #api: ApiIdentity;
+  #next = 0;
+  /** The open text or thinking block: a different kind of delta closes it. */
+  #open: { kind: "text" | "thinking"; index: number } | undefined;
+  /** Tool calls by their key (wire index, else id) -> awl block index. */
+  #tools = new Map<string | number, number>();
+  #lastTool = -1;
+  /** Blocks started and not yet stopped. */
+  #unstopped: number[] = [];
+  #finishReason: string | undefined;
+
+  constructor(api: ApiIdentity) {
+    this.#api = api;
+  }
+
+  event({ data }: SseEvent, out: StreamEvent[]): void {
+    if (data === "[DONE]") {
+      this.done = true;
+      return;
+    }
+    let chunk: WireChunk;
+    try {
+      chunk = JSON.parse(data) as WireChunk;
+    } catch {
+      throw new StreamFailure(`${this.#api.label} sent a malformed stream chunk`, true);
+    }
+    if (chunk.error) {
+      const info = parseApiError(chunk);
+      throw new StreamFailure(describeStreamError(this.#api, info), RETRYABLE_STREAM_ERRORS.test(`${info.code} ${info.type} ${info.message}`));
+    }
+    if (chunk.usage) this.usage = { input: chunk.usage.prompt_tokens ?? 0, output: chunk.usage.completion_tokens ?? 0 };
+    const choice = chunk.choices?.[0];
+    if (!choice) return;
+    const delta = choice.delta as WireDelta | undefined;
+    if (delta) {
+      // llama.cpp and vLLM send `reasoning_content`, Ollama and OpenRouter `reasoning`.
+      const reasoning = delta.reasoning_content ?? delta.reasoning;
+      if (reasoning) this.#text("thinking", reasoning, out);
+      if (delta.content) this.#text("text", delta.content, out);
+      if (delta.tool_calls) for (const call of delta.tool_calls as WireToolCall[]) this.#toolCall(call, out);
+    }
+    if (choice.finish_reason && !this.#finishReason) {
+      this.#finishReason = choice.finish_reason;
+      for (const index of this.#unstopped) out.push({ type: "blockStop", index });
+      this.#unstopped = [];
+    }
+  }
+
+  finish(): End {
+    // Some compatible servers end the body without `[DONE]`: a finish reason is enough.
+    if (!this.#finishReason) {
+      throw new StreamFailure(`${this.#api.label} closed the stream before the response finished`, true);
+    }
+    const out: End = { type: "end", stopReason: this.#stopReason(this.#finishReason), usage: this.usage };
+    if (this.#finishReason === "content_filter") out.errorMessage = `${this.#api.label}'s content filter stopped the response`;
+    return out;
+  }
+
+  #stopReason(reason: string): StopReason {
+    if (reason === "length") return "length";
+    if (reason === "content_filter") return "error";
+    // Ollama and others say "stop" even when the answer is tool calls.
+    if (reason === "tool_calls" || reason === "function_call" || this.#tools.size > 0) return "toolUse";
+    return "stop";
+  }
+
+  #text(kind: "text" | "thinking", text: string, out: StreamEvent[]): void {
+    if (this.#open?.kind !== kind) {
+      if (this.#open) this.#stop(this.#open.index, out);
+      const index = this.#start();
+      this.#open = { kind, index };
+      const block = kind === "text" ? { type: "text" as const, text: "" } : { type: "thinking" as const, thinking: "" };
+      out.push({ type: "blockStart", index, block });
+    }
+    out.push({ type: "delta", index: this.#open.index, text });
+  }
+
+  #toolCall(call: WireToolCall, out: StreamEvent[]): void {
+    // The key: the wire index; servers that omit it are matched by id, and a
+    // fragment with neither continues the last call.
+    const key = call.index ?? call.id;
+    let index = key === undefined ? this.#lastTool : (this.#tools.get(key) ?? -1);
+    if (index < 0) {
+      if (this.#open) this.#stop(this.#open.index, out);
+      this.#open = undefined;
+      index = this.#start();
+      this.#tools.set(key ?? index, index);
+      const id = call.id || `call_${index}`;
+      out.push({ type: "blockStart", index, block: { type: "toolUse", id, name: call.function?.name ?? "", input: "" } });
+    }
+    this.#lastTool = index;
+    const args = call.function?.arguments;
+    // Some servers send the arguments as an object, whole, instead of string fragments.
+    const text = typeof args === "string" ? args : args && typeof args === "object" ? JSON.stringify(args) : "";
+    if (text) out.push({ type: "delta", index, text });
+  }
+
+  #start(): number {
+    const index = this.#next++;
+    this.#unstopped.push(index);
+    return index;
+  }
+
+  #stop(index: number, out: StreamEvent[]): void {
+    this.#unstopped = this.#unstopped.filter((i) => i !== index);
+    out.push({ type: "blockStop", index });
+  }
+}
+
+export interface OpenAIOptions {
+  /** Undefined for local servers that need no key. */
+  apiKey?: string;
+  baseUrl?: string;
+  env?: Record<string, string | undefined>;
+}
+
+export class OpenAIProvider implements Provider {
+  readonly name = "openai" as const;
+  readonly #api: ApiIdentity;
+  readonly #url: string;
+
+  constructor(private readonly options: OpenAIOptions) {
+    const base = (options.baseUrl || OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, "");
+    this.#url = `${base}/chat/completions`;
+    this.#api = {
+      label: "OpenAI",
+      keyVariable: "OPENAI_API_KEY",
+      baseUrlVariable: "OPENAI_BASE_URL",
+      secrets: options.apiKey ? [options.apiKey] : [],
+    };
+  }
+
+  stream(request: StreamRequest): AsyncIterable<StreamEvent> {
+    const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
+    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
+    return streamWithRetries({
+      api: this.#api,
+      url: this.#url,
+      headers,
+      body: JSON.stringify(requestBody(request)),
+      model: request.model,
+      signal: request.signal,
+      env: this.options.env ?? process.env,
+      createParser: () => new OpenAIStreamParser(this.#api),
+    });
+  }
+}
