@@ -1,0 +1,92 @@
+// One line of a session file <-> one header or entry. Serialization writes keys
+// in the spec's order (type first: listing counts messages by that prefix), so
+// the spec's own example lines round-trip byte for byte.
+import { DiskMessage as DiskMessageSchema, EntryBase, MessageEntry as MessageEntrySchema, SessionHeader as HeaderSchema } from "./schema";
+import type { DiskContentBlock, DiskMessage, MessageEntry, SessionEntry, SessionHeader } from "./schema";
+import { type } from "arktype";
+
+export type FileEntry = { kind: "header"; header: SessionHeader } | { kind: "entry"; entry: SessionEntry };
+
+/** Why a line could not be read. `torn`: not even complete JSON (what a crash mid-write leaves). */
+export class LineError extends Error {
+  constructor(
+    readonly reason: string,
+    readonly torn: boolean,
+  ) {
+    super(reason);
+    this.name = "LineError";
+  }
+}
+
+export function serializeHeader(h: SessionHeader): string {
+  const { type, version, id, timestamp, cwd, provider, model } = h;
+  return JSON.stringify({ type, version, id, timestamp, cwd, provider, model });
+}
+
+export function serializeEntry(e: SessionEntry): string {
+  if (!isMessageEntry(e)) return JSON.stringify(e); // not ours to reorder
+  const out: Record<string, unknown> = { type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp };
+  if (e.provider !== undefined) out.provider = e.provider;
+  if (e.model !== undefined) out.model = e.model;
+  out.message = orderMessage(e.message);
+  return JSON.stringify(out);
+}
+
+export function isMessageEntry(e: SessionEntry): e is MessageEntry {
+  return e.type === "message";
+}
+
+/** Parses and validates one line. Throws LineError. */
+export function parseLine(line: string): FileEntry {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    throw new LineError("not complete JSON", true);
+  }
+  return validateValue(value);
+}
+
+export function validateValue(value: unknown): FileEntry {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new LineError("not a JSON object", false);
+  const kind = (value as { type?: unknown }).type;
+  if (kind === "session") return { kind: "header", header: check(HeaderSchema(value)) };
+  const schema = kind === "message" ? MessageEntrySchema : EntryBase;
+  return { kind: "entry", entry: check(schema(value)) as SessionEntry };
+}
+
+function check<T>(result: T | type.errors): T {
+  if (result instanceof type.errors) throw new LineError(result.summary.replace(/\s*\n\s*/g, "; "), false);
+  return result;
+}
+
+function orderMessage(m: DiskMessage): DiskMessage {
+  const out: Record<string, unknown> = { role: m.role, content: m.content.map(orderBlock) };
+  for (const key of ["provider", "model", "stopReason"] as const) if (m[key] !== undefined) out[key] = m[key];
+  if (m.usage !== undefined) out.usage = { input: m.usage.input, output: m.usage.output };
+  if (m.errorMessage !== undefined) out.errorMessage = m.errorMessage;
+  return out as DiskMessage;
+}
+
+function orderBlock(b: DiskContentBlock): DiskContentBlock {
+  switch (b.type) {
+    case "text":
+      return { type: b.type, text: b.text };
+    case "thinking":
+      return defined({ type: b.type, thinking: b.thinking, signature: b.signature, redacted: b.redacted });
+    case "toolUse":
+      return { type: b.type, id: b.id, name: b.name, input: b.input };
+    case "toolResult":
+      return defined({ type: b.type, toolUseId: b.toolUseId, content: b.content, isError: b.isError });
+  }
+}
+
+function defined<T extends object>(o: T): T {
+  for (const key of Object.keys(o) as (keyof T)[]) if (o[key] === undefined) delete o[key];
+  return o;
+}
+
+/** Validates a message about to be written: nothing malformed reaches the log. */
+export function checkDiskMessage(m: DiskMessage): void {
+  check(DiskMessageSchema(m));
+}

@@ -1,0 +1,60 @@
+// Disk <-> memory. The on-disk message carries metadata (provider, model,
+// stopReason, usage, errorMessage) that the in-memory Conversation never sees.
+// Type-only imports: this module must not load arktype.
+import type { ContentBlock, Message } from "../conversation";
+import type { DiskContentBlock, DiskMessage, StopReasonString } from "./schema";
+
+export type { StopReasonString };
+
+export interface MessageMeta {
+  provider?: string;
+  model?: string;
+  stopReason?: StopReasonString;
+  usage?: { input: number; output: number };
+  errorMessage?: string;
+}
+
+export function contentBlockToDisk(b: ContentBlock): DiskContentBlock {
+  switch (b.type) {
+    case "text":
+      return { type: "text", text: b.text };
+    case "thinking":
+      return withOptional({ type: "thinking", thinking: b.thinking }, { signature: b.signature, redacted: b.redacted });
+    case "toolUse":
+      return { type: "toolUse", id: b.id, name: b.name, input: b.input };
+    case "toolResult":
+      return withOptional({ type: "toolResult", toolUseId: b.toolUseId, content: b.content }, { isError: b.isError });
+  }
+}
+
+export function diskContentBlockToInternal(b: DiskContentBlock): ContentBlock {
+  switch (b.type) {
+    case "text":
+      return { type: "text", text: b.text };
+    case "thinking":
+      return withOptional({ type: "thinking", thinking: b.thinking }, { signature: b.signature, redacted: b.redacted });
+    case "toolUse":
+      return { type: "toolUse", id: b.id, name: b.name, input: b.input };
+    case "toolResult":
+      return withOptional({ type: "toolResult", toolUseId: b.toolUseId, content: b.content }, { isError: b.isError });
+  }
+}
+
+export function messageToDisk(message: Message, meta: MessageMeta = {}): DiskMessage {
+  const { provider, model, stopReason, usage, errorMessage } = meta;
+  return withOptional(
+    { role: message.role, content: message.content.map(contentBlockToDisk) },
+    { provider, model, stopReason, usage: usage && { input: usage.input, output: usage.output }, errorMessage },
+  );
+}
+
+export function diskMessageToInternal(m: DiskMessage): Message {
+  return { role: m.role, content: m.content.map(diskContentBlockToInternal) };
+}
+
+/** Adds the defined optional fields after the required ones, in the spec's key order. */
+function withOptional<T extends object, O extends object>(base: T, optional: O): T & Partial<O> {
+  const out = base as Record<string, unknown>;
+  for (const [key, value] of Object.entries(optional)) if (value !== undefined) out[key] = value;
+  return out as T & Partial<O>;
+}

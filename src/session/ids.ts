@@ -1,0 +1,15 @@
+// Entry ids: 8 random hex chars, regenerated on collision (DESIGN 1).
+// Session ids: UUIDv7, time-ordered like the spec's example (DESIGN 2).
+
+export function newEntryId(taken: { has(id: string): boolean }): string {
+  const bytes = new Uint8Array(4);
+  for (;;) {
+    crypto.getRandomValues(bytes);
+    const id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    if (!taken.has(id)) return id;
+  }
+}
+
+export function newSessionId(): string {
+  return Bun.randomUUIDv7();
+}

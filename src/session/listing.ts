@@ -1,0 +1,214 @@
+// `awl sessions` and `--resume <id>`: what the session files hold, read the
+// cheap way (STYLE: listing reads what it shows). Per file: the header from the
+// first line, the message count from line prefixes (the serializer writes
+// `type` first), the first prompt from the first user entry, the last activity
+// from the last line, and a brace check per line to flag damage. No arktype
+// here: this path must start fast in the compiled binary.
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { UsageError } from "../errors";
+import { encodeCwd, idFromFileName, sessionRoot } from "./paths";
+
+export interface SessionInfo {
+  path: string;
+  id: string;
+  cwd: string;
+  /** ISO 8601: the header's timestamp. */
+  created: string;
+  /** ISO 8601: the file's mtime. */
+  modified: string;
+  messageCount: number;
+  firstPrompt?: string;
+  /** ISO 8601: the last entry's timestamp. */
+  lastActivity?: string;
+  /** One-line reason this session cannot be opened as it is. */
+  damaged?: string;
+}
+
+type Env = Record<string, string | undefined>;
+interface HeaderView {
+  id: string;
+  cwd: string;
+  timestamp: string;
+}
+
+const MESSAGE_PREFIX = Buffer.from('{"type":"message",');
+const TYPE_PREFIX = Buffer.from('{"type":"');
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+
+/** This directory's sessions, oldest first. Folders shared by look-alike cwds are filtered by the header's cwd. */
+export async function listSessions(cwd: string, env: Env = process.env): Promise<SessionInfo[]> {
+  const dir = join(sessionRoot(env), encodeCwd(cwd));
+  const infos = sessionFiles(dir)
+    .map((name) => inspect(join(dir, name), cwd))
+    .filter((s) => s.cwd === cwd);
+  return infos.sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : a.path < b.path ? -1 : 1));
+}
+
+/** Shortest prefix length (at least 8) that tells every id apart (DESIGN 2). */
+export function shortIdLength(ids: string[]): number {
+  const longest = Math.max(8, ...ids.map((id) => id.length));
+  for (let length = 8; length < longest; length++) {
+    if (new Set(ids.map((id) => id.slice(0, length))).size === new Set(ids).size) return length;
+  }
+  return longest;
+}
+
+/**
+ * Sessions here whose id starts with `idPrefix`, and those in other
+ * directories that would have matched (so the error can say where they are).
+ * The prefix is only ever compared with ids, never used as a path.
+ */
+export async function findSession(
+  cwd: string,
+  idPrefix: string,
+  env: Env = process.env,
+): Promise<{ matches: SessionInfo[]; elsewhere: { id: string; cwd: string }[] }> {
+  if (!/^[0-9a-fA-F-]+$/.test(idPrefix)) throw new UsageError(`'${idPrefix}' is not a session id: ids are hexadecimal digits and dashes`);
+  const prefix = idPrefix.toLowerCase();
+  const matches = (await listSessions(cwd, env)).filter((s) => s.id.toLowerCase().startsWith(prefix));
+  const elsewhere: { id: string; cwd: string }[] = [];
+  const root = sessionRoot(env);
+  for (const folder of readdirQuiet(root)) {
+    for (const name of sessionFiles(join(root, folder))) {
+      if (!idFromFileName(name)?.toLowerCase().startsWith(prefix)) continue;
+      const header = readHeader(join(root, folder, name));
+      if (header && header.cwd !== cwd && header.id.toLowerCase().startsWith(prefix)) elsewhere.push({ id: header.id, cwd: header.cwd });
+    }
+  }
+  return { matches, elsewhere };
+}
+
+function inspect(path: string, cwd: string): SessionInfo {
+  const id = idFromFileName(path) ?? "";
+  const modified = statSync(path).mtime.toISOString();
+  const damaged = (reason: string, header?: HeaderView): SessionInfo => ({
+    path,
+    id: header?.id ?? id,
+    cwd: header?.cwd ?? cwd,
+    created: header?.timestamp ?? createdFromName(path) ?? modified,
+    modified,
+    messageCount: 0,
+    damaged: reason,
+  });
+  const bytes = readFileSync(path);
+  const lines = lineSpans(bytes);
+  const first = lines[0];
+  if (!first) return damaged("empty file");
+  const header = headerView(bytes.toString("utf8", first[0], first[1]));
+  if (!header) return damaged("line 1: not a session header");
+
+  let messageCount = 0;
+  let firstPrompt: string | undefined;
+  let promptSeen = false;
+  for (let i = 1; i < lines.length; i++) {
+    const [start, end] = lines[i]!;
+    if (bytes[start] !== OPEN_BRACE || bytes[end - 1] !== CLOSE_BRACE) {
+      // Only the last line may be torn: open trims it. Anywhere else it is damage.
+      if (i === lines.length - 1) break;
+      return damaged(`line ${i + 1}: not a JSON object`, header);
+    }
+    const line = () => bytes.toString("utf8", start, end);
+    // Lines this serializer wrote show their type in the prefix; anything else is parsed.
+    const isMessage = startsWith(bytes, start, TYPE_PREFIX) ? startsWith(bytes, start, MESSAGE_PREFIX) : parseQuiet(line())?.type === "message";
+    if (!isMessage) continue;
+    messageCount++;
+    if (firstPrompt === undefined && !promptSeen) {
+      const entry = parseQuiet(line());
+      if (entry?.message?.role !== "user") continue;
+      promptSeen = true;
+      firstPrompt = promptText(entry.message.content);
+    }
+  }
+  return { path, id: header.id, cwd: header.cwd, created: header.timestamp, modified, messageCount, firstPrompt, lastActivity: lastTimestamp(bytes, lines) ?? header.timestamp };
+}
+
+/** [start, end) of every non-blank line, trailing NUL bytes (a power cut's leftovers) excluded. */
+function lineSpans(bytes: Buffer): [number, number][] {
+  let limit = bytes.length;
+  while (limit > 0 && bytes[limit - 1] === 0) limit--;
+  const spans: [number, number][] = [];
+  let start = 0;
+  while (start < limit) {
+    let end = bytes.indexOf(0x0a, start);
+    if (end === -1 || end > limit) end = limit;
+    let e = end;
+    while (e > start && (bytes[e - 1] === 0x0d || bytes[e - 1] === 0x20)) e--;
+    if (e > start) spans.push([start, e]);
+    start = end + 1;
+  }
+  return spans;
+}
+
+function lastTimestamp(bytes: Buffer, lines: [number, number][]): string | undefined {
+  for (let i = lines.length - 1; i >= 1; i--) {
+    const entry = parseQuiet(bytes.toString("utf8", lines[i]![0], lines[i]![1]));
+    if (typeof entry?.timestamp === "string") return entry.timestamp;
+  }
+  return undefined;
+}
+
+function headerView(line: string): HeaderView | undefined {
+  const value = parseQuiet(line);
+  if (value?.type !== "session") return undefined;
+  const { id, cwd, timestamp } = value;
+  return typeof id === "string" && id && typeof cwd === "string" && typeof timestamp === "string" ? { id, cwd, timestamp } : undefined;
+}
+
+/** The first line of a file, read without reading the rest. */
+function readHeader(path: string): HeaderView | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    let buffer = Buffer.alloc(0);
+    const chunk = Buffer.allocUnsafe(4096);
+    for (;;) {
+      const read = readSync(fd, chunk, 0, chunk.length, buffer.length);
+      buffer = Buffer.concat([buffer, chunk.subarray(0, read)]);
+      const nl = buffer.indexOf(0x0a);
+      if (nl !== -1 || read === 0) return headerView(buffer.toString("utf8", 0, nl === -1 ? buffer.length : nl));
+    }
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function promptText(content: unknown): string | undefined {
+  if (!Array.isArray(content)) return undefined;
+  const text = content.map((b) => (b?.type === "text" && typeof b.text === "string" ? b.text : "")).join("");
+  return text || undefined;
+}
+
+// biome-ignore lint: JSON of unknown shape, read defensively field by field
+function parseQuiet(text: string): any {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function startsWith(bytes: Buffer, at: number, prefix: Buffer): boolean {
+  return bytes.compare(prefix, 0, prefix.length, at, Math.min(at + prefix.length, bytes.length)) === 0;
+}
+
+/** `2026-04-25T17-40-15-990Z_<id>.jsonl` -> `2026-04-25T17:40:15.990Z` */
+function createdFromName(path: string): string | undefined {
+  const m = /(\d{4}-\d\d-\d\d)T(\d\d)-(\d\d)-(\d\d)-(\d{3})Z_[^/]*$/.exec(path);
+  return m ? `${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z` : undefined;
+}
+
+function sessionFiles(dir: string): string[] {
+  return readdirQuiet(dir).filter((name) => name.endsWith(".jsonl")).sort();
+}
+
+function readdirQuiet(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,138 @@
+// Reads a session file in one streaming pass: fixed-size chunks, one
+// JSON.parse + schema check per line, so memory holds the parsed entries and
+// one chunk, never the file's text. Decides crash recovery (DESIGN 6) on the
+// way: only the LAST line may be torn (not complete JSON, or a NUL tail as a
+// power cut leaves); any other unreadable line is damage, reported as
+// `file:line: reason` without touching the file.
+import { readSync } from "node:fs";
+import { UserError } from "../errors";
+import { LineError, parseLine } from "./codec";
+import type { SessionEntry, SessionHeader } from "./schema";
+
+const CHUNK = 1 << 22;
+const NEWLINE = 0x0a;
+const NUL = 0x00;
+
+export interface Torn {
+  /** Byte offset where the torn tail starts: the file is cut back to here. */
+  offset: number;
+  bytes: number;
+  preview: string;
+}
+
+export interface Replay {
+  header: SessionHeader;
+  entries: SessionEntry[];
+  /** What crash recovery removes (or, read-only, ignores). */
+  torn?: Torn;
+  /** The last kept line lacks its newline: the next append must add it first. */
+  missingNewline: boolean;
+}
+
+interface Line {
+  number: number;
+  offset: number;
+  text: string;
+}
+
+export function replay(fd: number, file: string, size: number): Replay {
+  let header: SessionHeader | undefined;
+  const entries: SessionEntry[] = [];
+  let failed: { line: Line; error: LineError } | undefined;
+
+  const accept = (line: Line): void => {
+    if (line.text.trim() === "") return;
+    if (failed) throw damage(file, failed.line, failed.error);
+    try {
+      const parsed = parseLine(line.text);
+      if (line.number === 1) {
+        if (parsed.kind !== "header") throw new LineError("the first line is not a session header", false);
+        header = parsed.header;
+      } else {
+        if (parsed.kind !== "entry") throw new LineError("a second session header", false);
+        entries.push(parsed.entry);
+      }
+    } catch (error) {
+      if (!(error instanceof LineError)) throw error;
+      if (!error.torn || line.number === 1) throw damage(file, line, error);
+      failed = { line, error }; // damage, unless it turns out to be the last line
+    }
+  };
+
+  const tail = scanLines(fd, size, accept);
+  let torn: Torn | undefined;
+  let missingNewline = false;
+  const kept = tail.bytes.length - countTrailing(tail.bytes, NUL);
+  const text = tail.bytes.toString("utf8", 0, kept);
+  const last: Line = { number: tail.number, offset: tail.offset, text };
+  if (text.trim() === "") {
+    // Nothing after the last newline but a NUL tail: the last full line decides.
+    if (failed) torn = { offset: failed.line.offset, bytes: size - failed.line.offset, preview: preview(failed.line.text) };
+    else if (tail.bytes.length > 0) torn = tornAt(tail.offset, tail.bytes);
+  } else if (isCompleteJson(text)) {
+    accept(last); // throws for an earlier torn line (now a middle one) or an invalid entry
+    missingNewline = true;
+    if (kept < tail.bytes.length) torn = tornAt(tail.offset + kept, tail.bytes.subarray(kept));
+  } else {
+    if (failed) throw damage(file, failed.line, failed.error);
+    if (last.number === 1) throw damage(file, last, new LineError("not complete JSON", true));
+    torn = tornAt(tail.offset, tail.bytes);
+  }
+  if (!header) throw new UserError(`${file}: empty file, not a session (no header line)`);
+  return { header, entries, torn, missingNewline };
+}
+
+/** Calls `onLine` for every newline-terminated line; returns the unterminated rest. */
+function scanLines(fd: number, size: number, onLine: (line: Line) => void): { bytes: Buffer; offset: number; number: number } {
+  const chunk = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(size, 1)));
+  let carry: Buffer | undefined;
+  let carryOffset = 0;
+  let number = 1;
+  let position = 0;
+  while (position < size) {
+    const read = readSync(fd, chunk, 0, Math.min(chunk.length, size - position), position);
+    if (read === 0) break;
+    let start = 0;
+    for (let nl = chunk.indexOf(NEWLINE, 0); nl !== -1 && nl < read; nl = chunk.indexOf(NEWLINE, start)) {
+      const text = carry ? Buffer.concat([carry, chunk.subarray(0, nl)]).toString("utf8") : chunk.toString("utf8", start, nl);
+      onLine({ number: number++, offset: carry ? carryOffset : position + start, text });
+      carry = undefined;
+      start = nl + 1;
+    }
+    if (start < read) {
+      if (!carry) carryOffset = position + start;
+      carry = carry ? Buffer.concat([carry, chunk.subarray(start, read)]) : Buffer.from(chunk.subarray(start, read));
+    }
+    position += read;
+  }
+  return { bytes: carry ?? Buffer.alloc(0), offset: carry ? carryOffset : position, number };
+}
+
+function damage(file: string, line: Line, error: LineError): UserError {
+  return new UserError(`${file}:${line.number}: ${error.reason}`);
+}
+
+function tornAt(offset: number, bytes: Buffer): Torn {
+  return { offset, bytes: bytes.length, preview: preview(bytes.toString("utf8")) };
+}
+
+/** A one-line glimpse of what was cut, for the notice the user sees. */
+function preview(text: string): string {
+  const shown = text.replace(/\0+/g, (nuls) => `<${nuls.length} NUL bytes>`).replace(/\s+/g, " ");
+  return shown.length > 80 ? `${shown.slice(0, 79)}…` : shown;
+}
+
+function isCompleteJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function countTrailing(bytes: Buffer, value: number): number {
+  let n = 0;
+  while (n < bytes.length && bytes[bytes.length - 1 - n] === value) n++;
+  return n;
+}
