@@ -1,0 +1,109 @@
+import { describe, expect, test } from "bun:test";
+import { AnthropicStreamParser } from "../../src/providers/anthropic";
+import type { ApiIdentity } from "../../src/providers/api-errors";
+import { StreamFailure } from "../../src/providers/api-errors";
+import { parseRecorded } from "./helpers";
+
+const api: ApiIdentity = { label: "Anthropic", keyVariable: "ANTHROPIC_API_KEY", baseUrlVariable: "ANTHROPIC_BASE_URL", secrets: [] };
+const sse = (event: string, data: object) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+const start = sse("message_start", {
+  type: "message_start",
+  message: { id: "msg_1", type: "message", role: "assistant", content: [], model: "claude-sonnet-4-5", stop_reason: null,
+    usage: { input_tokens: 10, cache_creation_input_tokens: 5, cache_read_input_tokens: 100, output_tokens: 1 } },
+});
+const stop = (reason: string, output = 42) =>
+  sse("message_delta", { type: "message_delta", delta: { stop_reason: reason, stop_sequence: null }, usage: { output_tokens: output } }) +
+  sse("message_stop", { type: "message_stop" });
+const block = (index: number, content_block: object) => sse("content_block_start", { type: "content_block_start", index, content_block });
+const delta = (index: number, d: object) => sse("content_block_delta", { type: "content_block_delta", index, delta: d });
+const blockStop = (index: number) => sse("content_block_stop", { type: "content_block_stop", index });
+
+describe("Anthropic stream parser", () => {
+  test("thinking with its signature, redacted thinking, text and a tool call split across deltas", async () => {
+    const recorded =
+      start +
+      block(0, { type: "thinking", thinking: "", signature: "" }) +
+      delta(0, { type: "thinking_delta", thinking: "Let me " }) +
+      sse("ping", { type: "ping" }) +
+      delta(0, { type: "thinking_delta", thinking: "think ü" }) +
+      delta(0, { type: "signature_delta", signature: "sig==" }) +
+      blockStop(0) +
+      block(1, { type: "redacted_thinking", data: "opaque" }) +
+      blockStop(1) +
+      block(2, { type: "text", text: "" }) +
+      delta(2, { type: "text_delta", text: "Hi 🌍" }) +
+      blockStop(2) +
+      block(3, { type: "tool_use", id: "toolu_1", name: "read", input: {} }) +
+      delta(3, { type: "input_json_delta", partial_json: '{"pa' }) +
+      delta(3, { type: "input_json_delta", partial_json: 'th":"a"}' }) +
+      blockStop(3) +
+      sse("some_future_event", { type: "some_future_event" }) +
+      stop("tool_use");
+    const events = await parseRecorded(recorded, new AnthropicStreamParser(api), 5);
+    expect(events).toEqual([
+      { type: "blockStart", index: 0, block: { type: "thinking", thinking: "" } },
+      { type: "delta", index: 0, text: "Let me " },
+      { type: "delta", index: 0, text: "think ü" },
+      { type: "signature", index: 0, signature: "sig==" },
+      { type: "blockStop", index: 0 },
+      { type: "blockStart", index: 1, block: { type: "thinking", thinking: "", signature: "opaque", redacted: true } },
+      { type: "blockStop", index: 1 },
+      { type: "blockStart", index: 2, block: { type: "text", text: "" } },
+      { type: "delta", index: 2, text: "Hi 🌍" },
+      { type: "blockStop", index: 2 },
+      { type: "blockStart", index: 3, block: { type: "toolUse", id: "toolu_1", name: "read", input: "" } },
+      { type: "delta", index: 3, text: '{"pa' },
+      { type: "delta", index: 3, text: 'th":"a"}' },
+      { type: "blockStop", index: 3 },
+      { type: "end", stopReason: "toolUse", usage: { input: 115, output: 42 } },
+    ]);
+  });
+
+  test.each([
+    ["end_turn", "stop"],
+    ["stop_sequence", "stop"],
+    ["tool_use", "toolUse"],
+    ["max_tokens", "length"],
+    ["model_context_window_exceeded", "length"],
+    ["refusal", "error"],
+  ])("stop reason %s ends as %s", async (wire, mapped) => {
+    const events = await parseRecorded(start + stop(wire), new AnthropicStreamParser(api));
+    const end = events.at(-1)!;
+    expect(end).toMatchObject({ type: "end", stopReason: mapped });
+    if (wire === "refusal") expect(end).toHaveProperty("errorMessage");
+  });
+
+  test("blocks awl does not keep (server tools) are skipped without shifting indexes", async () => {
+    const recorded =
+      start +
+      block(0, { type: "server_tool_use", id: "srv", name: "web_search", input: {} }) +
+      delta(0, { type: "input_json_delta", partial_json: "{}" }) +
+      blockStop(0) +
+      block(1, { type: "text", text: "" }) +
+      delta(1, { type: "text_delta", text: "ok" }) +
+      blockStop(1) +
+      stop("end_turn");
+    const events = await parseRecorded(recorded, new AnthropicStreamParser(api));
+    expect(events.filter((e) => e.type !== "end")).toEqual([
+      { type: "blockStart", index: 0, block: { type: "text", text: "" } },
+      { type: "delta", index: 0, text: "ok" },
+      { type: "blockStop", index: 0 },
+    ]);
+  });
+
+  test("an error event fails the stream, retryable when the API is overloaded", async () => {
+    const overloaded = start + sse("error", { type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
+    const failure = await parseRecorded(overloaded, new AnthropicStreamParser(api)).catch((e) => e);
+    expect(failure).toBeInstanceOf(StreamFailure);
+    expect(failure.retryable).toBe(true);
+    expect(failure.message).toBe("Anthropic stream error (overloaded_error): Overloaded");
+    const invalid = start + sse("error", { type: "error", error: { type: "invalid_request_error", message: "bad" } });
+    expect((await parseRecorded(invalid, new AnthropicStreamParser(api)).catch((e) => e)).retryable).toBe(false);
+  });
+
+  test("a body that ends before the stop reason is a failure, not a quiet stop", async () => {
+    const cut = start + block(0, { type: "text", text: "" }) + delta(0, { type: "text_delta", text: "par" });
+    expect(await parseRecorded(cut, new AnthropicStreamParser(api)).catch((e) => e)).toBeInstanceOf(StreamFailure);
+  });
+});
