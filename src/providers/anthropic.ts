@@ -54,6 +54,7 @@ export class AnthropicStreamParser implements StreamParser {
         const index = this.#indexes[message.index] ?? -1;
         if (index < 0) return;
         const delta = message.delta;
+        if (!delta) return;
         if (delta.type === "text_delta") out.push({ type: "delta", index, text: delta.text });
         else if (delta.type === "input_json_delta") out.push({ type: "delta", index, text: delta.partial_json });
         else if (delta.type === "thinking_delta") out.push({ type: "delta", index, text: delta.thinking });

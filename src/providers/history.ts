@@ -20,7 +20,7 @@ export interface HistoryOptions {
 /**
  * A repaired copy of `messages`: strictly alternating user/assistant, starting
  * with user; every assistant tool call answered, results first, in call order,
- * in the very next user message; no empty text, no system messages, no
+ * in the very next user message; no blank text, no system messages, no
  * assistant message without sendable content. Blocks are shared, not copied,
  * except where an id had to change.
  */
@@ -48,7 +48,7 @@ export function repairHistory(messages: readonly Message[], options: HistoryOpti
           const id = normalizeToolId(block.toolUseId, options.maxToolIdLength);
           // A result for no pending call (or a duplicate) cannot be sent: the APIs reject it.
           if (pending.some((u) => u.id === id) && !results.has(id)) results.set(id, withResultId(block, id));
-        } else if (block.type === "text" && block.text !== "") {
+        } else if (block.type === "text" && hasText(block.text)) {
           rest.push(block);
         }
       }
@@ -74,7 +74,7 @@ function assistantContent(blocks: readonly ContentBlock[], options: HistoryOptio
   const seen = new Set<string>();
   for (const block of blocks) {
     if (block.type === "text") {
-      if (block.text !== "") out.push(block);
+      if (hasText(block.text)) out.push(block);
     } else if (block.type === "thinking") {
       if (options.keepThinking(block)) out.push(block);
     } else if (block.type === "toolUse") {
@@ -86,6 +86,11 @@ function assistantContent(blocks: readonly ContentBlock[], options: HistoryOptio
     // toolResult blocks in an assistant message are malformed history: dropped.
   }
   return out;
+}
+
+/** Anthropic refuses empty and whitespace-only text blocks (models emit "\n\n" before tool calls). */
+function hasText(text: string): boolean {
+  return text.trim() !== "";
 }
 
 function withResultId(block: ToolResultBlock, id: string): ToolResultBlock {

@@ -97,8 +97,8 @@ async function* attemptOnce(request: HttpStreamRequest): AsyncGenerator<StreamEv
       try {
         for (const event of batch) parser.event(event, out);
       } catch (error) {
-        if (!(error instanceof StreamFailure)) throw error;
-        failure = error;
+        // An event of a shape the parser did not expect is the server's fault, not the connection's.
+        failure = error instanceof StreamFailure ? error : new StreamFailure(`${api.label} sent an unexpected stream event: ${String(error)}`, true);
       }
       // Events parsed before a failure in the same chunk are still delivered.
       for (const event of out) yield event;

@@ -1,0 +1,108 @@
+// Every injected failure, per provider: retried (with retry events, and the
+// request count to prove it) where a person would want that, surfaced at
+// once where retrying cannot help, and never retried after content was shown.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Conversation } from "../../src/conversation";
+import { createProvider } from "../../src/providers";
+import type { ProviderName } from "../../src/providers/provider";
+import { startTestServer } from "../support/server";
+import { serverFixture, user } from "./fixture";
+import { collect, endOf } from "./helpers";
+
+let fx: Awaited<ReturnType<typeof serverFixture>>;
+beforeAll(async () => (fx = await serverFixture()));
+afterAll(() => fx.stop());
+
+const requestsDuring = async <T>(run: () => Promise<T>) => {
+  const before = fx.server.requests.length;
+  const result = await run();
+  return { result, count: fx.server.requests.length - before };
+};
+
+describe.each(["anthropic", "openai"] as ProviderName[])("%s", (name) => {
+  test.each([429, 500, 503, 529])("HTTP %i is retried, then the answer streams", async (status) => {
+    fx.server.reply({ fault: { status, retryAfterMs: 5 } }, { blocks: [{ type: "text", text: "fine" }] });
+    const { result, count } = await requestsDuring(() => fx.ask(name, [user("hi")]));
+    expect(count).toBe(2);
+    expect(result.retries).toEqual([expect.objectContaining({ type: "retry", attempt: 1, delayMs: 5 })]);
+    expect(result.end.stopReason).toBe("stop");
+    expect(result.message.content).toEqual([{ type: "text", text: "fine" }]);
+  });
+
+  test("gives up after 6 tries with the last error", async () => {
+    fx.server.reply(...Array.from({ length: 6 }, () => ({ fault: { status: 500 } })));
+    const { result, count } = await requestsDuring(() => fx.ask(name, [user("hi")]));
+    expect(count).toBe(6);
+    expect(result.retries).toHaveLength(5);
+    expect(result.end.stopReason).toBe("error");
+    expect(result.end.errorMessage).toContain("gave up after 6 tries");
+  });
+
+  test.each([400, 401, 403, 404, 413])("HTTP %i is surfaced at once", async (status) => {
+    fx.server.reply({ fault: { status, message: `failure ${status}` } });
+    const { result, count } = await requestsDuring(() => fx.ask(name, [user("hi")]));
+    expect(count).toBe(1);
+    expect(result.retries).toEqual([]);
+    expect(result.end.stopReason).toBe("error");
+    expect(result.end.errorMessage).toMatch(/\S/);
+    expect(result.end.errorMessage).not.toContain("\n");
+  });
+
+  test("a rejected key says which variable to check and never shows the key", async () => {
+    const key = name === "anthropic" ? fx.server.anthropicKey : fx.server.openaiKey;
+    fx.server.reply({ fault: { status: 401, message: `invalid x-api-key ${key}` } });
+    const { end } = await fx.ask(name, [user("hi")]);
+    const label = name === "anthropic" ? "Anthropic" : "OpenAI";
+    expect(end.errorMessage).toBe(`${label} rejected the API key (401): check ${name.toUpperCase()}_API_KEY`);
+  });
+
+  test("a server error message echoing the key is cleaned", async () => {
+    const key = name === "anthropic" ? fx.server.anthropicKey : fx.server.openaiKey;
+    fx.server.reply({ fault: { status: 400, message: `bad request from ${key}` } });
+    const { end } = await fx.ask(name, [user("hi")]);
+    expect(end.errorMessage).not.toContain(key);
+  });
+
+  test("an exhausted quota (429 insufficient_quota) is not retried", async () => {
+    fx.server.reply({ fault: { status: 429, code: "insufficient_quota", errorType: "insufficient_quota", message: "You exceeded your current quota" } });
+    const { result, count } = await requestsDuring(() => fx.ask(name, [user("hi")]));
+    expect(count).toBe(1);
+    expect(result.end.errorMessage).toContain("quota");
+  });
+
+  test.each(["overloaded", "drop", "stall"] as const)("%s before any content is retried", async (midStream) => {
+    fx.server.reply({ fault: { midStream, afterEvents: 1 } }, { blocks: [{ type: "text", text: "second try" }] });
+    const { result, count } = await requestsDuring(() => fx.ask(name, [user("hi")]));
+    expect(count).toBe(2);
+    expect(result.retries).toHaveLength(1);
+    expect(result.message.content).toEqual([{ type: "text", text: "second try" }]);
+  });
+
+  test.each(["overloaded", "drop", "stall"] as const)("%s after content was shown ends in an error with the partial content", async (midStream) => {
+    fx.server.reply({ blocks: [{ type: "text", text: "abcdefghijklmnopqrstuvwxyz" }], chunk: 2, delayMs: 5, fault: { midStream, afterEvents: 6 } });
+    const { result, count } = await requestsDuring(() => fx.ask(name, [user("hi")]));
+    expect(count).toBe(1);
+    expect(result.retries).toEqual([]);
+    expect(result.end.stopReason).toBe("error");
+    expect(result.end.aborted).toBeUndefined();
+    expect(result.end.errorMessage).toMatch(/\S/);
+    const text = result.message.content[0];
+    expect(text?.type === "text" && text.text.length).toBeGreaterThan(0);
+  });
+
+  test("an unknown model is a clear one-line error", async () => {
+    const strict = await startTestServer({ knownModels: ["some-other-model"] });
+    try {
+      const env = name === "anthropic"
+        ? { ANTHROPIC_API_KEY: strict.anthropicKey, ANTHROPIC_BASE_URL: strict.anthropicUrl }
+        : { OPENAI_API_KEY: strict.openaiKey, OPENAI_BASE_URL: strict.openaiUrl };
+      const events = await collect(createProvider(name, env).stream({
+        model: "no-such-model", system: "", conversation: new Conversation([user("hi")]), tools: [], maxTokens: 100,
+        thinking: false, signal: new AbortController().signal,
+      }));
+      expect(endOf(events).errorMessage).toContain('does not know the model "no-such-model"');
+    } finally {
+      await strict.stop();
+    }
+  });
+});
