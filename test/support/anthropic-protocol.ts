@@ -1,0 +1,339 @@
+// Anthropic Messages API, as the real service speaks it: the request checks it
+// makes (with its status codes and error text) and the named SSE events of a
+// streamed answer. The SDK's types keep the event shapes honest.
+
+import type {
+  Message,
+  RawContentBlockDeltaEvent,
+  RawContentBlockStartEvent,
+  RawContentBlockStopEvent,
+  RawMessageDeltaEvent,
+  RawMessageStopEvent,
+} from "@anthropic-ai/sdk/resources/messages";
+import { type Reply, type Signer, blocksOf, inputJson, pieces, randomId, stopOf, usageOf } from "./script";
+
+export interface Problem {
+  status: number;
+  type: string;
+  message: string;
+}
+
+const bad = (message: string): Problem => ({ status: 400, type: "invalid_request_error", message });
+
+/** The error `type` the real API uses for each status. */
+export function anthropicErrorType(status: number): string {
+  const types: Record<number, string> = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    413: "request_too_large",
+    429: "rate_limit_error",
+    500: "api_error",
+    529: "overloaded_error",
+  };
+  return types[status] ?? "api_error";
+}
+
+export function anthropicErrorBody(type: string, message: string): string {
+  return JSON.stringify({ type: "error", error: { type, message }, request_id: "req_011C" + randomId(20) });
+}
+
+/** The mid-stream error event the real API sends when it is overloaded part-way. */
+export const ANTHROPIC_OVERLOADED_EVENT = `event: error\ndata: ${JSON.stringify({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } })}\n\n`;
+
+export function checkAnthropicAuth(headers: Headers, key: string): Problem | null {
+  const given = headers.get("x-api-key");
+  if (!given) return { status: 401, type: "authentication_error", message: "x-api-key header is required" };
+  if (given !== key) return { status: 401, type: "authentication_error", message: "invalid x-api-key" };
+  if (!headers.get("anthropic-version")) return bad("anthropic-version: header is required");
+  return null;
+}
+
+const TOOL_ID = /^[a-zA-Z0-9_-]+$/;
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+const THINKING_DOCS = "https://docs.claude.com/en/docs/build-with-claude/extended-thinking";
+
+interface Options {
+  signer: Signer;
+  knownModels?: string[];
+}
+
+/** Returns what the real API would reject in this body, or null. */
+export function validateAnthropic(body: any, options: Options): Problem | null {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return bad("Input should be a valid dictionary");
+  if (body.model === undefined) return bad("model: Field required");
+  if (typeof body.model !== "string") return bad("model: Input should be a valid string");
+  if (body.max_tokens === undefined) return bad("max_tokens: Field required");
+  if (!Number.isInteger(body.max_tokens) || body.max_tokens < 1) return bad("max_tokens: Input should be greater than or equal to 1");
+  if (body.messages === undefined) return bad("messages: Field required");
+  if (!Array.isArray(body.messages)) return bad("messages: Input should be a valid list");
+  if (body.system !== undefined && typeof body.system !== "string" && !Array.isArray(body.system))
+    return bad("system: Input should be a valid string");
+  const thinking = checkThinkingParam(body);
+  if (typeof thinking !== "boolean") return thinking;
+  const tools = checkTools(body.tools);
+  if (tools) return tools;
+  if (options.knownModels && !options.knownModels.includes(body.model))
+    return { status: 404, type: "not_found_error", message: `model: ${body.model}` };
+  return checkMessages(body.messages, thinking, options.signer);
+}
+
+/** Returns whether thinking is on, or the problem with the parameter. */
+function checkThinkingParam(body: any): boolean | Problem {
+  const t = body.thinking;
+  if (t === undefined || t === null) return false;
+  if (t.type === "disabled") return false;
+  if (t.type === "adaptive") return true;
+  if (t.type !== "enabled")
+    return bad(`thinking: Input tag '${t.type}' found using 'type' does not match any of the expected tags: 'enabled', 'disabled', 'adaptive'`);
+  if (t.budget_tokens === undefined) return bad("thinking.enabled.budget_tokens: Field required");
+  if (!Number.isInteger(t.budget_tokens) || t.budget_tokens < 1024)
+    return bad("thinking.enabled.budget_tokens: Input should be greater than or equal to 1024");
+  if (t.budget_tokens >= body.max_tokens)
+    return bad(`\`max_tokens\` must be greater than \`thinking.budget_tokens\`. Please consult our documentation at ${THINKING_DOCS}#max-tokens-and-context-window-size`);
+  return true;
+}
+
+function checkTools(tools: unknown): Problem | null {
+  if (tools === undefined) return null;
+  if (!Array.isArray(tools)) return bad("tools: Input should be a valid list");
+  const names = new Set<string>();
+  for (const [i, tool] of tools.entries()) {
+    if (tool?.type !== undefined && tool.type !== "custom") continue; // server tools: not awl's business
+    if (typeof tool?.name !== "string") return bad(`tools.${i}.custom.name: Field required`);
+    if (!TOOL_NAME.test(tool.name)) return bad(`tools.${i}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'`);
+    if (names.has(tool.name)) return bad("tools: Tool names must be unique.");
+    names.add(tool.name);
+    if (tool.input_schema === undefined) return bad(`tools.${i}.custom.input_schema: Field required`);
+    if (tool.input_schema?.type !== "object") return bad(`tools.${i}.custom.input_schema.type: Input should be 'object'`);
+  }
+  return null;
+}
+
+type Block = { type: string; [key: string]: any };
+
+function contentOf(message: any): Block[] {
+  return typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
+}
+
+function checkMessages(messages: any[], thinking: boolean, signer: Signer): Problem | null {
+  if (messages.length === 0) return bad("messages: at least one message is required");
+  for (const [i, m] of messages.entries()) {
+    const problem = checkMessage(m, i, i === messages.length - 1, signer);
+    if (problem) return problem;
+  }
+  if (messages[0].role !== "user") return bad('messages: first message must use the "user" role');
+
+  // Consecutive messages with the same role are merged into one turn by the
+  // real API, so the pairing rules apply to turns, not to single messages.
+  const turns: { role: string; first: number; blocks: { block: Block; at: string }[] }[] = [];
+  for (const [i, m] of messages.entries()) {
+    const blocks = contentOf(m).map((block, j) => ({ block, at: `messages.${i}.content.${j}` }));
+    const last = turns.at(-1);
+    if (last && last.role === m.role) last.blocks.push(...blocks);
+    else turns.push({ role: m.role, first: i, blocks });
+  }
+
+  const seenToolUse = new Set<string>();
+  for (const [t, turn] of turns.entries()) {
+    if (turn.role === "assistant") {
+      const ids = turn.blocks.filter((b) => b.block.type === "tool_use").map((b) => b.block.id as string);
+      for (const id of ids) {
+        if (seenToolUse.has(id)) return bad(`messages.${turn.first}: \`tool_use\` ids must be unique`);
+        seenToolUse.add(id);
+      }
+      if (ids.length === 0) continue;
+      const next = turns[t + 1];
+      const leading: string[] = [];
+      for (const { block } of next?.blocks ?? []) {
+        if (block.type !== "tool_result") break;
+        leading.push(block.tool_use_id);
+      }
+      const allResults = new Set((next?.blocks ?? []).filter((b) => b.block.type === "tool_result").map((b) => b.block.tool_use_id));
+      const missing = ids.filter((id) => !allResults.has(id));
+      if (missing.length > 0)
+        return bad(
+          `messages.${turn.first}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(", ")}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,
+        );
+      if (ids.some((id) => !leading.includes(id)))
+        return bad(
+          `messages.${next!.first}: Did not find ${ids.length} \`tool_result\` block(s) at the beginning of this message. Messages following \`tool_use\` blocks must begin with a matching number of \`tool_result\` blocks.`,
+        );
+    } else {
+      const previous = turns[t - 1];
+      const offered = new Set(previous?.blocks.filter((b) => b.block.type === "tool_use").map((b) => b.block.id));
+      for (const { block, at } of turn.blocks) {
+        if (block.type === "tool_result" && !offered.has(block.tool_use_id))
+          return bad(
+            `${at}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${block.tool_use_id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
+          );
+      }
+    }
+  }
+
+  // With thinking on, an assistant turn that is being continued with tool
+  // results must start with its (signed) thinking block.
+  const lastTurn = turns.at(-1)!;
+  const previous = turns.at(-2);
+  if (thinking && lastTurn.role === "user" && previous && lastTurn.blocks.some((b) => b.block.type === "tool_result")) {
+    const first = previous.blocks[0]!.block;
+    if (first.type !== "thinking" && first.type !== "redacted_thinking")
+      return bad(
+        `messages.${previous.first}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${first.type}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at ${THINKING_DOCS}`,
+      );
+  }
+  return null;
+}
+
+function checkMessage(m: any, i: number, isLast: boolean, signer: Signer): Problem | null {
+  if (m?.role === undefined) return bad(`messages.${i}.role: Field required`);
+  if (m.role !== "user" && m.role !== "assistant") return bad(`messages.${i}.role: Input should be 'user' or 'assistant'`);
+  if (m.content === undefined) return bad(`messages.${i}.content: Field required`);
+  if (typeof m.content !== "string" && !Array.isArray(m.content)) return bad(`messages.${i}.content: Input should be a valid list`);
+  if (m.content.length === 0 && !(isLast && m.role === "assistant"))
+    return bad(`messages.${i}: all messages must have non-empty content except for the optional final assistant message`);
+  if (typeof m.content === "string") return null;
+  for (const [j, block] of (m.content as Block[]).entries()) {
+    const at = `messages.${i}.content.${j}`;
+    const problem = checkBlock(block, at, m.role, signer);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+function checkBlock(block: Block, at: string, role: string, signer: Signer): Problem | null {
+  switch (block?.type) {
+    case "text":
+      return checkText(block, at);
+    case "image":
+    case "document":
+      return null;
+    case "thinking":
+    case "redacted_thinking":
+      if (role !== "assistant") return bad(`${at}: \`${block.type}\` blocks are only allowed in \`assistant\` messages`);
+      if (block.type === "redacted_thinking") {
+        if (block.data === undefined) return bad(`${at}.redacted_thinking.data: Field required`);
+        return signer.verifyRedacted(block.data) ? null : bad(`${at}: Invalid \`data\` in \`redacted_thinking\` block`);
+      }
+      if (typeof block.thinking !== "string") return bad(`${at}.thinking.thinking: Field required`);
+      if (block.signature === undefined) return bad(`${at}.thinking.signature: Field required`);
+      return signer.verify(block.thinking, block.signature) ? null : bad(`${at}: Invalid \`signature\` in \`thinking\` block`);
+    case "tool_use":
+      if (role !== "assistant") return bad(`${at}: \`tool_use\` blocks can only be in \`assistant\` messages`);
+      if (typeof block.id !== "string") return bad(`${at}.tool_use.id: Field required`);
+      if (!TOOL_ID.test(block.id)) return bad(`${at}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'`);
+      if (block.id.length > 64) return bad(`${at}.tool_use.id: String should have at most 64 characters`);
+      if (typeof block.name !== "string") return bad(`${at}.tool_use.name: Field required`);
+      if (typeof block.input !== "object" || block.input === null || Array.isArray(block.input))
+        return bad(`${at}.tool_use.input: Input should be a valid dictionary`);
+      return null;
+    case "tool_result":
+      if (role !== "user") return bad(`${at}: \`tool_result\` blocks can only be in \`user\` messages`);
+      if (typeof block.tool_use_id !== "string") return bad(`${at}.tool_result.tool_use_id: Field required`);
+      if (!TOOL_ID.test(block.tool_use_id)) return bad(`${at}.tool_result.tool_use_id: String should match pattern '^[a-zA-Z0-9_-]+$'`);
+      if (block.is_error !== undefined && typeof block.is_error !== "boolean") return bad(`${at}.tool_result.is_error: Input should be a valid boolean`);
+      if (Array.isArray(block.content)) {
+        for (const [k, inner] of (block.content as Block[]).entries()) {
+          if (inner?.type === "text") {
+            const problem = checkText(inner, `${at}.content.${k}`);
+            if (problem) return problem;
+          }
+        }
+      } else if (block.content !== undefined && typeof block.content !== "string") {
+        return bad(`${at}.tool_result.content: Input should be a valid list`);
+      }
+      return null;
+    default:
+      return bad(`${at}: Input tag '${block?.type}' found using 'type' does not match any of the expected tags`);
+  }
+}
+
+function checkText(block: Block, at: string): Problem | null {
+  if (typeof block.text !== "string") return bad(`${at}.text.text: Field required`);
+  if (block.text === "") return bad("messages: text content blocks must be non-empty");
+  if (block.text.trim() === "") return bad("messages: text content blocks must contain non-whitespace text");
+  return null;
+}
+
+const STOP = { stop: "end_turn", toolUse: "tool_use", length: "max_tokens", refusal: "refusal", context_window: "model_context_window_exceeded" } as const;
+
+/** The complete streamed answer, one string per SSE event. */
+export function renderAnthropic(reply: Reply, model: string, rawRequest: string, signer: Signer): string[] {
+  const frames: string[] = [];
+  const emit = <E extends { type: string }>(event: E): void => {
+    frames.push(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+  };
+  const usage = usageOf(reply, rawRequest);
+  const size = reply.chunk ?? 3;
+  emit({
+    type: "message_start",
+    message: {
+      id: "msg_01" + randomId(22),
+      type: "message",
+      role: "assistant",
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      // The real API reports a small provisional output count here; the
+      // message_delta carries the cumulative total.
+      usage: { input_tokens: usage.input, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: Math.min(1, usage.output), service_tier: "standard" },
+    } satisfies Omit<Message, "container" | "diagnostics" | "stop_details" | "usage"> & { usage: Partial<Message["usage"]> },
+  });
+  const blocks = blocksOf(reply);
+  if (blocks.length === 0) emit({ type: "ping" });
+  blocks.forEach((block, index) => {
+    const delta = (d: RawContentBlockDeltaEvent["delta"]) => emit({ type: "content_block_delta", index, delta: d } satisfies RawContentBlockDeltaEvent);
+    const start = (content_block: unknown) => emit({ type: "content_block_start", index, content_block } as RawContentBlockStartEvent);
+    if (block.type === "text") {
+      start({ type: "text", text: "" });
+      if (index === 0) emit({ type: "ping" });
+      for (const text of pieces(block.text, size)) delta({ type: "text_delta", text });
+    } else if (block.type === "thinking") {
+      start({ type: "thinking", thinking: "", signature: "" });
+      if (index === 0) emit({ type: "ping" });
+      for (const thinking of pieces(block.thinking, size)) delta({ type: "thinking_delta", thinking });
+      delta({ type: "signature_delta", signature: signer.sign(block.thinking) });
+    } else if (block.type === "redactedThinking") {
+      start({ type: "redacted_thinking", data: signer.redacted(block.data) });
+      if (index === 0) emit({ type: "ping" });
+    } else {
+      start({ type: "tool_use", id: block.id ?? "toolu_01" + randomId(22), name: block.name, input: {} });
+      if (index === 0) emit({ type: "ping" });
+      for (const partial_json of pieces(inputJson(block.input), size)) delta({ type: "input_json_delta", partial_json });
+    }
+    emit({ type: "content_block_stop", index } satisfies RawContentBlockStopEvent);
+  });
+  emit({
+    type: "message_delta",
+    delta: { stop_reason: STOP[stopOf(reply)], stop_sequence: null },
+    usage: { output_tokens: usage.output },
+  } satisfies Pick<RawMessageDeltaEvent, "type"> & { delta: Partial<RawMessageDeltaEvent["delta"]>; usage: { output_tokens: number } });
+  emit({ type: "message_stop" } satisfies RawMessageStopEvent);
+  return frames;
+}
+
+/** A non-streaming answer: the same Message the stream would assemble. */
+export function anthropicMessage(reply: Reply, model: string, rawRequest: string, signer: Signer): unknown {
+  const usage = usageOf(reply, rawRequest);
+  const content = blocksOf(reply).map((b) =>
+    b.type === "text"
+      ? { type: "text", text: b.text }
+      : b.type === "thinking"
+        ? { type: "thinking", thinking: b.thinking, signature: signer.sign(b.thinking) }
+        : b.type === "redactedThinking"
+          ? { type: "redacted_thinking", data: signer.redacted(b.data) }
+          : { type: "tool_use", id: b.id ?? "toolu_01" + randomId(22), name: b.name, input: typeof b.input === "string" ? JSON.parse(b.input) : b.input },
+  );
+  return {
+    id: "msg_01" + randomId(22),
+    type: "message",
+    role: "assistant",
+    model,
+    content,
+    stop_reason: STOP[stopOf(reply)],
+    stop_sequence: null,
+    usage: { input_tokens: usage.input, output_tokens: usage.output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+  };
+}

@@ -1,0 +1,121 @@
+// The protocol-neutral script a test gives the server: one Reply per request,
+// whatever the endpoint. Each protocol module renders a Reply in its own wire
+// format, so one script can drive a conversation that hops between providers.
+
+import { createHmac, randomBytes } from "node:crypto";
+
+export type ReplyBlock =
+  | { type: "text"; text: string }
+  /** The server signs it (Anthropic) so it can verify the signature when the block comes back. */
+  | { type: "thinking"; thinking: string }
+  /** Anthropic only; `data` defaults to an opaque blob the server issues. OpenAI omits it. */
+  | { type: "redactedThinking"; data?: string }
+  /** `input` as a value (serialised with JSON.stringify) or as the exact JSON text to stream. */
+  | { type: "toolUse"; id?: string; name: string; input: unknown };
+
+export type StopKind = "stop" | "toolUse" | "length" | "refusal" | "context_window";
+
+export type Fault =
+  /** Answer with this HTTP error instead of a stream. */
+  | { status: number; retryAfter?: number; retryAfterMs?: number; errorType?: string; message?: string; code?: string }
+  /**
+   * After `afterEvents` SSE events (pings and message_start count): send the
+   * protocol's overloaded error event / destroy the connection / go silent
+   * with the connection left open.
+   */
+  | { midStream: "overloaded" | "drop" | "stall"; afterEvents: number };
+
+export interface Reply {
+  /** Default: one text block "ok". */
+  blocks?: ReplyBlock[];
+  /** Default: "toolUse" if any toolUse block, else "stop". */
+  stop?: StopKind;
+  /** Default: estimated from the request and reply sizes. */
+  usage?: { input: number; output: number };
+  /** Characters per text/thinking/JSON delta. Default 3. */
+  chunk?: number;
+  /** Write the bytes in random pieces, cutting inside events and UTF-8 characters. */
+  splitBytes?: boolean;
+  /** Pause between events. */
+  delayMs?: number;
+  fault?: Fault;
+  /** Send this SSE body verbatim (protocol-quirk tests). */
+  raw?: string;
+}
+
+export function isHttpFault(fault: Fault | undefined): fault is Extract<Fault, { status: number }> {
+  return fault !== undefined && "status" in fault;
+}
+
+export function blocksOf(reply: Reply): ReplyBlock[] {
+  return reply.blocks ?? [{ type: "text", text: "ok" }];
+}
+
+export function stopOf(reply: Reply): StopKind {
+  return reply.stop ?? (blocksOf(reply).some((b) => b.type === "toolUse") ? "toolUse" : "stop");
+}
+
+/** Tool input as the JSON text the model would stream. */
+export function inputJson(input: unknown): string {
+  return typeof input === "string" ? input : JSON.stringify(input ?? {});
+}
+
+/** Splits text into pieces of `size` characters (never splitting a surrogate pair). */
+export function pieces(text: string, size: number): string[] {
+  const chars = Array.from(text);
+  const out: string[] = [];
+  for (let i = 0; i < chars.length; i += Math.max(1, size)) out.push(chars.slice(i, i + size).join(""));
+  return out;
+}
+
+/** A rough token count, only so default usage figures are plausible and non-zero. */
+export function estimateTokens(text: string): number {
+  return Math.max(1, Math.ceil(text.length / 4));
+}
+
+export function usageOf(reply: Reply, rawRequest: string): { input: number; output: number } {
+  if (reply.usage) return reply.usage;
+  const produced = blocksOf(reply)
+    .map((b) => (b.type === "text" ? b.text : b.type === "thinking" ? b.thinking : b.type === "toolUse" ? b.name + inputJson(b.input) : ""))
+    .join("");
+  return { input: estimateTokens(rawRequest), output: estimateTokens(produced) };
+}
+
+const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+export function randomId(length: number): string {
+  const bytes = randomBytes(length);
+  let out = "";
+  for (const byte of bytes) out += ALNUM[byte % ALNUM.length];
+  return out;
+}
+
+/**
+ * Issues and verifies thinking signatures and redacted-thinking data with a
+ * per-server secret, as Anthropic does: a thinking block comes back accepted
+ * only with the exact text the server produced and the signature it issued.
+ */
+export class Signer {
+  readonly #secret = randomBytes(32);
+  readonly #issuedRedacted = new Set<string>();
+
+  sign(thinking: string): string {
+    // Real signatures are long opaque base64 strings; two MACs give that shape.
+    const mac = (label: string) => createHmac("sha256", this.#secret).update(label + "\0" + thinking).digest();
+    return Buffer.concat([mac("sig"), mac("pad"), mac("pad2")]).toString("base64");
+  }
+
+  verify(thinking: string, signature: unknown): boolean {
+    return typeof signature === "string" && signature === this.sign(thinking);
+  }
+
+  redacted(data?: string): string {
+    const issued = data ?? "EmwKAhgBEgy" + randomBytes(96).toString("base64");
+    this.#issuedRedacted.add(issued);
+    return issued;
+  }
+
+  verifyRedacted(data: unknown): boolean {
+    return typeof data === "string" && this.#issuedRedacted.has(data);
+  }
+}
+

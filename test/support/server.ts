@@ -1,0 +1,208 @@
+// The faithful provider server all of awl's tests use instead of the network.
+// One Bun.serve on 127.0.0.1 speaks both Anthropic Messages (POST /v1/messages)
+// and OpenAI Chat Completions (POST /v1/chat/completions). A test scripts the
+// answers (one Reply per request, whatever the endpoint); the server records
+// every request and rejects, with the real status and error text, what the
+// real API would reject.
+//
+//   const server = await startTestServer();
+//   server.reply({ blocks: [{ type: "text", text: "hi" }] });
+//   // ANTHROPIC_BASE_URL=server.anthropicUrl  OPENAI_BASE_URL=server.openaiUrl
+//   expect(server.requests[0]!.status).toBe(200);
+//   await server.stop();
+
+import {
+  ANTHROPIC_OVERLOADED_EVENT,
+  anthropicErrorBody,
+  anthropicErrorType,
+  anthropicMessage,
+  checkAnthropicAuth,
+  renderAnthropic,
+  validateAnthropic,
+} from "./anthropic-protocol";
+import { OPENAI_MIDSTREAM_ERROR, checkOpenAIAuth, openaiCompletion, openaiErrorBody, openaiFault, renderOpenAI, validateOpenAI } from "./openai-protocol";
+import { type Reply, Signer, isHttpFault } from "./script";
+import { SSE_HEADERS, sseBody } from "./sse";
+
+export type { Fault, Reply, ReplyBlock, StopKind } from "./script";
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  /** Parsed JSON body (undefined if it did not parse). */
+  body: any;
+  rawBody: string;
+  /** Date.now() when it arrived. */
+  time: number;
+  /** 200 when accepted (a stream or JSON answer followed); the error status otherwise. */
+  status?: number;
+  /** The error body sent, when rejected. */
+  error?: string;
+}
+
+export interface TestServerOptions {
+  anthropicKey?: string;
+  openaiKey?: string;
+  /** When set, other model names get the provider's 404 "model not found". */
+  knownModels?: string[];
+  /** Reject what the real APIs reject (default true). Auth is always checked. */
+  strict?: boolean;
+}
+
+export interface TestServer {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  /** ANTHROPIC_BASE_URL: the host; clients add /v1/messages. */
+  anthropicUrl: string;
+  /** OPENAI_BASE_URL: ends in /v1; clients add /chat/completions. */
+  openaiUrl: string;
+  anthropicKey: string;
+  openaiKey: string;
+  /** Queue replies; each request (either endpoint) that passes validation takes the next one. */
+  reply(...replies: Reply[]): void;
+  /** Every request, accepted or not, in arrival order. */
+  requests: RecordedRequest[];
+  /** Runs before auth, validation and the reply; if it throws, the request gets a 500 carrying the message. */
+  onRequest?: (request: RecordedRequest) => void | Promise<void>;
+  /** Replies not yet consumed. */
+  pending(): number;
+  stop(): Promise<void>;
+}
+
+type Protocol = "anthropic" | "openai";
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const anthropicKey = options.anthropicKey ?? "test-anthropic-key";
+  const openaiKey = options.openaiKey ?? "test-openai-key";
+  const strict = options.strict ?? true;
+  const signer = new Signer();
+  const queue: Reply[] = [];
+  let stopServer!: () => void;
+  const stopped = new Promise<void>((resolve) => (stopServer = resolve));
+
+  const errorBody = (protocol: Protocol, status: number, message: string | undefined, type?: string, code?: string) =>
+    protocol === "anthropic"
+      ? anthropicErrorBody(type ?? anthropicErrorType(status), message ?? "Internal server error")
+      : openaiErrorBody({ ...openaiFault(status, code, message), ...(type ? { type } : {}) });
+
+  async function handle(request: Request): Promise<Response> {
+    const path = new URL(request.url).pathname;
+    const rawBody = await request.text();
+    let body: any;
+    try {
+      body = JSON.parse(rawBody);
+    } catch {
+      body = undefined;
+    }
+    const record: RecordedRequest = { method: request.method, path, headers: Object.fromEntries(request.headers), body, rawBody, time: Date.now() };
+    handleApi.requests.push(record);
+
+    const reject = (status: number, text: string, headers: Record<string, string> = {}) => {
+      record.status = status;
+      record.error = text;
+      return new Response(text, { status, headers: { "content-type": "application/json", ...headers } });
+    };
+
+    const protocol: Protocol | null = path === "/v1/messages" ? "anthropic" : path === "/v1/chat/completions" ? "openai" : null;
+    if (!protocol || request.method !== "POST") {
+      const message = `test server: no such endpoint ${request.method} ${path} (expected POST /v1/messages or POST /v1/chat/completions)`;
+      return reject(404, anthropicErrorBody("not_found_error", message));
+    }
+
+    try {
+      await handleApi.onRequest?.(record);
+    } catch (error) {
+      return reject(500, errorBody(protocol, 500, `test server: onRequest threw: ${error instanceof Error ? error.message : String(error)}`));
+    }
+
+    if (protocol === "anthropic") {
+      const problem = checkAnthropicAuth(request.headers, anthropicKey);
+      if (problem) return reject(problem.status, anthropicErrorBody(problem.type, problem.message));
+      if (body === undefined) return reject(400, anthropicErrorBody("invalid_request_error", "There was an error parsing the body of your request as JSON."));
+      const invalid = strict ? validateAnthropic(body, { signer, knownModels: options.knownModels }) : null;
+      if (invalid) return reject(invalid.status, anthropicErrorBody(invalid.type, invalid.message));
+    } else {
+      const problem = checkOpenAIAuth(request.headers, openaiKey) ?? (body === undefined ? validateOpenAI(body) : null);
+      if (problem) return reject(problem.status, openaiErrorBody(problem));
+      const invalid = strict ? validateOpenAI(body, options.knownModels) : null;
+      if (invalid) return reject(invalid.status, openaiErrorBody(invalid));
+    }
+
+    const reply = queue.shift();
+    if (!reply) {
+      const message = `test server: no scripted reply for request #${handleApi.requests.length} (POST ${path}); call server.reply(...) first`;
+      return reject(500, errorBody(protocol, 500, message));
+    }
+
+    const fault = reply.fault;
+    if (isHttpFault(fault)) {
+      const headers: Record<string, string> = {};
+      if (fault.retryAfter !== undefined) headers["retry-after"] = String(fault.retryAfter);
+      if (fault.retryAfterMs !== undefined) headers["retry-after-ms"] = String(fault.retryAfterMs);
+      const message = fault.message ?? defaultFaultMessage(protocol, fault.status, body?.model);
+      return reject(fault.status, errorBody(protocol, fault.status, message, fault.errorType, fault.code), headers);
+    }
+
+    record.status = 200;
+    const model = typeof body?.model === "string" ? body.model : "unknown";
+    if (body?.stream !== true) {
+      const answer = protocol === "anthropic" ? anthropicMessage(reply, model, rawBody, signer) : openaiCompletion(reply, model, rawBody);
+      return Response.json(answer);
+    }
+    const frames = reply.raw !== undefined
+      ? [reply.raw]
+      : protocol === "anthropic"
+        ? renderAnthropic(reply, model, rawBody, signer)
+        : renderOpenAI(reply, model, rawBody, body?.stream_options?.include_usage === true);
+    const midStream = fault && "midStream" in fault
+      ? { action: fault.midStream, afterEvents: fault.afterEvents, errorFrame: protocol === "anthropic" ? ANTHROPIC_OVERLOADED_EVENT : OPENAI_MIDSTREAM_ERROR }
+      : undefined;
+    const stream = sseBody({ frames, delayMs: reply.delayMs, splitBytes: reply.splitBytes, midStream, signal: request.signal, stopped });
+    return new Response(stream, { headers: SSE_HEADERS });
+  }
+
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    // A stalled stream must stay open until the client gives up, not until
+    // Bun's default 10 s idle timeout closes it.
+    idleTimeout: 0,
+    fetch: handle,
+  });
+
+  const url = `http://127.0.0.1:${server.port}`;
+  const handleApi: TestServer = {
+    url,
+    anthropicUrl: url,
+    openaiUrl: `${url}/v1`,
+    anthropicKey,
+    openaiKey,
+    requests: [],
+    reply(...replies) {
+      queue.push(...replies);
+    },
+    pending: () => queue.length,
+    async stop() {
+      stopServer();
+      await server.stop(true);
+    },
+  };
+  return handleApi;
+}
+
+function defaultFaultMessage(protocol: Protocol, status: number, model: unknown): string | undefined {
+  if (protocol === "openai") return undefined; // openaiFault has the real wording per status
+  const messages: Record<number, string> = {
+    400: "Invalid request",
+    401: "invalid x-api-key",
+    403: "Your API key does not have permission to use the specified resource.",
+    404: `model: ${String(model)}`,
+    413: "Request exceeds the maximum allowed number of bytes.",
+    429: "This request would exceed the rate limit for your organization. Please try again later.",
+    500: "Internal server error",
+    529: "Overloaded",
+  };
+  return messages[status] ?? "Internal server error";
+}
