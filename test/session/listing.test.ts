@@ -1,0 +1,161 @@
+import { describe, expect, test } from "bun:test";
+import { appendFileSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { textMessage } from "../../src/conversation";
+import { UsageError } from "../../src/errors";
+import { encodeCwd, findSession, listSessions, messageToDisk, SessionManager, shortIdLength } from "../../src/session";
+import { SPEC, specFile, useSessionRoot } from "./helpers";
+
+useSessionRoot();
+const M = { provider: "anthropic", model: "m" };
+
+/** A closed session in `cwd` with a system prompt and the given prompts (each answered). */
+function session(cwd: string, ...prompts: string[]): SessionManager {
+  const s = SessionManager.init({ cwd, ...M });
+  s.appendMessage(messageToDisk(textMessage("system", "sys")));
+  for (const p of prompts) {
+    s.appendMessage(messageToDisk(textMessage("user", p)), M);
+    s.appendMessage(messageToDisk(textMessage("assistant", `re: ${p}`)));
+  }
+  s.close();
+  return s;
+}
+
+describe("listing", () => {
+  test("shows each session's id, cwd, times, message count and first prompt, oldest first", async () => {
+    const a = session("/proj", "first prompt", "more");
+    const b = session("/proj", "second prompt");
+    const list = await listSessions("/proj");
+    expect(list.map((s) => s.id)).toEqual([a.sessionId, b.sessionId]);
+    expect(list[0]).toEqual({
+      path: a.sessionFile,
+      id: a.sessionId,
+      cwd: "/proj",
+      created: a.header.timestamp,
+      modified: expect.any(String),
+      messageCount: 5,
+      firstPrompt: "first prompt",
+      lastActivity: a.getBranch().at(-1)!.timestamp,
+    });
+    expect(list[1]!.messageCount).toBe(3);
+  });
+
+  test("no sessions (not even a folder) is an empty list", async () => {
+    expect(await listSessions("/nowhere")).toEqual([]);
+  });
+
+  test("two cwds that encode alike do not see each other's sessions", async () => {
+    const dashed = session("/a-b", "in a-b");
+    const nested = session("/a/b", "in a/b");
+    expect((await listSessions("/a-b")).map((s) => s.id)).toEqual([dashed.sessionId]);
+    expect((await listSessions("/a/b")).map((s) => s.id)).toEqual([nested.sessionId]);
+  });
+
+  test("a damaged session is listed as damaged with the line, not a crash", async () => {
+    const good = session("/proj", "fine");
+    const bad = session("/proj", "broken");
+    const text = readFileSync(bad.sessionFile, "utf8").split("\n");
+    text[2] = "{this is not json";
+    writeFileSync(bad.sessionFile, text.join("\n"));
+    const list = await listSessions("/proj");
+    expect(list.map((s) => s.damaged)).toEqual([undefined, "line 3: not a JSON object"]);
+    expect(list[0]!.id).toBe(good.sessionId);
+  });
+
+  test("an empty file and a file with no header are listed as damaged", async () => {
+    const dir = join(process.env.AWL_SESSION_DIR!, encodeCwd("/proj"));
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "2026-01-01T00-00-00-000Z_019d0000-0000-7000-8000-000000000000.jsonl"), "");
+    writeFileSync(join(dir, "2026-01-02T00-00-00-000Z_019d0000-0000-7000-8000-000000000001.jsonl"), `${SPEC.system}\n`);
+    const list = await listSessions("/proj");
+    expect(list.map((s) => [s.id, s.created, s.damaged])).toEqual([
+      ["019d0000-0000-7000-8000-000000000000", "2026-01-01T00:00:00.000Z", "empty file"],
+      ["019d0000-0000-7000-8000-000000000001", "2026-01-02T00:00:00.000Z", "line 1: not a session header"],
+    ]);
+  });
+
+  test("a torn last line is not damage: it is left out of the count", async () => {
+    const s = session("/proj", "one");
+    appendFileSync(s.sessionFile, '{"type":"message","id":"torn');
+    const [info] = await listSessions("/proj");
+    expect(info?.messageCount).toBe(3);
+    expect(info?.damaged).toBeUndefined();
+  });
+
+  test("entries written by another tool in another key order are still counted", async () => {
+    const dir = join(process.env.AWL_SESSION_DIR!, encodeCwd("/Users/travis/Code/awl"));
+    mkdirSync(dir, { recursive: true });
+    const reordered = JSON.stringify({ id: "zz", type: "message", parentId: "c3d4e5f6", timestamp: "2026-04-25T14:00:09.000Z", message: { role: "assistant", content: [] } });
+    const other = '{"type":"compaction","id":"yy","parentId":"zz","timestamp":"2026-04-25T14:00:10.000Z"}';
+    writeFileSync(join(dir, "2026-04-25T17-40-15-990Z_019dc5ba-53f6-71a5-ab8f-b1f8709c2572.jsonl"), `${specFile()}${reordered}\n${other}\n`);
+    const [info] = await listSessions("/Users/travis/Code/awl");
+    expect(info).toMatchObject({ messageCount: 5, firstPrompt: "What files are in this directory?", lastActivity: "2026-04-25T14:00:10.000Z" });
+  });
+
+  test("the listing path does not load arktype (it costs start-up time in the binary)", async () => {
+    const build = await Bun.build({ entrypoints: [join(import.meta.dir, "../../src/session/listing.ts")], target: "bun" });
+    expect(build.success).toBe(true);
+    const code = await build.outputs[0]!.text();
+    expect(code).not.toContain("arktype");
+    expect(code).not.toContain("ArkErrors");
+  });
+});
+
+describe("short ids", () => {
+  test("at least 8 characters, longer only as far as needed to tell listed ids apart", () => {
+    expect(shortIdLength([])).toBe(8);
+    expect(shortIdLength(["019dc5ba-53f6", "019dc80a-1111"])).toBe(8);
+    expect(shortIdLength(["019dc5ba-53f6-71a5", "019dc5ba-53f7-71a5"])).toBe(13);
+    expect(shortIdLength(["019dc5ba-53f6-71a5", "019dc5ba-53f6-71a5"])).toBe(8); // one session listed twice is still one id
+  });
+});
+
+describe("finding a session by id prefix", () => {
+  test("matches full ids by prefix, case-insensitively; ambiguous prefixes return every candidate", async () => {
+    const a = session("/proj", "a");
+    const b = session("/proj", "b");
+    expect((await findSession("/proj", a.sessionId.toUpperCase())).matches.map((s) => s.id)).toEqual([a.sessionId]);
+    let common = 0;
+    while (a.sessionId[common] === b.sessionId[common]) common++;
+    expect((await findSession("/proj", a.sessionId.slice(0, common))).matches).toHaveLength(2);
+    expect(await findSession("/proj", "ffffffff")).toEqual({ matches: [], elsewhere: [] });
+  });
+
+  test("a session from another directory (even one that encodes alike) is reported as elsewhere, not matched", async () => {
+    const other = session("/a/b", "there");
+    expect(await findSession("/a-b", other.sessionId.slice(0, 8))).toEqual({ matches: [], elsewhere: [{ id: other.sessionId, cwd: "/a/b" }] });
+    expect(await findSession("/elsewhere", other.sessionId)).toEqual({ matches: [], elsewhere: [{ id: other.sessionId, cwd: "/a/b" }] });
+  });
+
+  test("anything but hex digits and dashes is a usage error, never a path", async () => {
+    for (const hostile of ["", "../x", "a/b", "..", "%2e%2e", "019dc5ba*", " 019d"]) {
+      const error = await findSession("/proj", hostile).catch((e) => e);
+      expect(error).toBeInstanceOf(UsageError);
+      expect(error.message).not.toContain("\n");
+    }
+  });
+});
+
+describe("continuing the most recent session", () => {
+  test("picks the session with the newest last entry, not the newest file", async () => {
+    const older = session("/proj", "old");
+    session("/proj", "new");
+    const reopened = await SessionManager.open(older.sessionFile);
+    await Bun.sleep(2); // timestamps have millisecond resolution
+    reopened.appendMessage(messageToDisk(textMessage("user", "touch the older one")), M);
+    reopened.close();
+    const recent = await SessionManager.continueRecent("/proj");
+    expect(recent?.sessionId).toBe(older.sessionId);
+    recent?.close();
+  });
+
+  test("only sessions of this exact cwd count, and none at all gives null", async () => {
+    const mine = session("/a/b", "mine");
+    const theirs = session("/a-b", "theirs");
+    utimesSync(theirs.sessionFile, new Date(), new Date(Date.now() + 60_000));
+    const recent = await SessionManager.continueRecent("/a/b");
+    expect(recent?.sessionId).toBe(mine.sessionId);
+    recent?.close();
+    expect(await SessionManager.continueRecent("/empty")).toBeNull();
+  });
+});
