@@ -1,0 +1,94 @@
+// Runs a shell command for the model. The command gets its own process group
+// so that a timeout or Ctrl+C kills everything it started, not just the shell.
+
+import { type } from "arktype";
+import { toolInput } from "./input";
+import { MAX_BYTES, MAX_LINES, TailBuffer } from "./output-cap";
+import type { Tool, ToolOutput } from "./tool";
+
+const DEFAULT_TIMEOUT_S = 120;
+const MAX_TIMEOUT_S = 600;
+// After the shell exits, a background child may still hold the pipe open;
+// read what is already there for this long, then stop waiting for it.
+const DRAIN_MS = 100;
+
+const Input = type({ "+": "reject", command: "string > 0", "timeout?": `0 < number <= ${MAX_TIMEOUT_S}` });
+type BashInput = typeof Input.infer;
+
+const input = toolInput("bash", Input, {
+  command: "The shell command to run (bash -c).",
+  timeout: `Seconds before the command and everything it started are killed (default ${DEFAULT_TIMEOUT_S}, at most ${MAX_TIMEOUT_S}).`,
+});
+
+export const bash: Tool<BashInput> = {
+  name: "bash",
+  description: [
+    "Run a shell command with bash -c in the working directory and return its combined stdout and stderr, then its exit code.",
+    "Stdin is closed, so commands must not wait for input. Each call starts a fresh shell: cd and variables do not carry over.",
+    `Output is cut to the last ${MAX_LINES} lines or ${MAX_BYTES / 1024} KB, with a note when it is.`,
+    `Timeout ${DEFAULT_TIMEOUT_S} s by default; a command that times out is killed with all its child processes.`,
+  ].join("\n"),
+  ...input,
+  summary: (i) => i.command,
+  execute: (i, context) => run(i.command, i.timeout ?? DEFAULT_TIMEOUT_S, context.cwd, context.signal),
+};
+
+async function run(command: string, timeoutS: number, cwd: string, signal: AbortSignal): Promise<ToolOutput> {
+  if (signal.aborted) return { content: "interrupted by the user before it started", isError: true };
+  const shell = Bun.which("bash") ?? "/bin/sh";
+  // sh points stderr at the stdout pipe, then becomes the shell: one pipe keeps
+  // stdout and stderr in the order they were written, and the command's own
+  // line numbers in error messages stay right.
+  const proc = Bun.spawn(["/bin/sh", "-c", 'exec "$@" 2>&1', "sh", shell, "-c", command], {
+    cwd,
+    detached: true,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const output = new TailBuffer();
+  const readers = [proc.stdout.getReader(), proc.stderr.getReader()];
+  const reading = Promise.all(readers.map((reader) => pump(reader, output)));
+
+  let stopped: "timeout" | "abort" | undefined;
+  const killGroup = (why: "timeout" | "abort") => {
+    stopped ??= why;
+    try {
+      process.kill(-proc.pid, "SIGKILL");
+    } catch {
+      // The group is already gone.
+    }
+  };
+  const timer = setTimeout(() => killGroup("timeout"), timeoutS * 1000);
+  const onAbort = () => killGroup("abort");
+  signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    await proc.exited;
+    await Promise.race([reading, Bun.sleep(DRAIN_MS)]);
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort);
+    for (const reader of readers) reader.cancel().catch(() => {});
+  }
+
+  const text = output.text();
+  const body = text === "" ? "(no output)" : text;
+  if (stopped === "timeout") return { content: `${body}\ncommand timed out after ${timeoutS} s and was killed`, isError: true };
+  if (stopped === "abort") return { content: `${body}\ninterrupted by the user; the command was killed`, isError: true };
+  if (proc.exitCode === null) return { content: `${body}\nkilled by signal ${proc.signalCode}`, isError: true };
+  return { content: `${body}\nexit code: ${proc.exitCode}`, isError: proc.exitCode !== 0 };
+}
+
+async function pump(reader: { read(): Promise<{ done: boolean; value?: Uint8Array }> }, output: TailBuffer): Promise<void> {
+  const decoder = new TextDecoder();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      output.push(decoder.decode(value, { stream: true }));
+    }
+  } catch {
+    // Cancelled after the drain window: what arrived is kept.
+  }
+  output.push(decoder.decode());
+}

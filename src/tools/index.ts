@@ -1,0 +1,57 @@
+// The tools the model can call, and the one entry point that runs them. runTool
+// never throws: whatever goes wrong becomes an error result the model can read
+// and react to, so a bad call never ends the turn.
+
+import { bash } from "./bash";
+import { edit } from "./edit";
+import { isInvalid } from "./input";
+import { read } from "./read";
+import type { Tool, ToolContext, ToolOutput } from "./tool";
+import { write } from "./write";
+
+export type { Tool, ToolContext, ToolOutput } from "./tool";
+
+export const tools: readonly Tool[] = [bash, read, write, edit];
+
+/** What providers send to the model for each tool. */
+export function toolDefinitions(): { name: string; description: string; inputSchema: Record<string, unknown> }[] {
+  return tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+}
+
+export async function runTool(name: string, rawInputJson: string, context: ToolContext): Promise<ToolOutput> {
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) return failure(`unknown tool ${name}; the tools are ${tools.map((t) => t.name).join(", ")}`);
+  const parsed = parseInput(rawInputJson);
+  if (parsed instanceof Error) return failure(`${name}: input is not valid JSON (${parsed.message})`);
+  const input = tool.validate(parsed);
+  if (isInvalid(input)) return failure(input.error);
+  try {
+    return await tool.execute(input, context);
+  } catch (error) {
+    return failure(`${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** The main argument of a call for its one-line display; "" when it cannot tell. */
+export function toolSummary(name: string, rawInputJson: string): string {
+  const tool = tools.find((t) => t.name === name);
+  const parsed = parseInput(rawInputJson);
+  if (!tool || parsed instanceof Error) return "";
+  const input = tool.validate(parsed);
+  return isInvalid(input) ? "" : tool.summary(input);
+}
+
+// Some providers send no arguments at all for a call; that is an empty object,
+// so the model hears which field is missing rather than that JSON is broken.
+function parseInput(raw: string): unknown {
+  if (raw.trim() === "") return {};
+  try {
+    return JSON.parse(raw);
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+function failure(content: string): ToolOutput {
+  return { content, isError: true };
+}
