@@ -27,6 +27,10 @@ export function toolInput<T extends object>(
   return {
     inputSchema,
     validate(input) {
+      // arktype lets arrays through as objects; the model's JSON schema does not.
+      if (typeof input !== "object" || input === null || Array.isArray(input)) {
+        return { error: `${toolName}: input must be a JSON object (was ${kindOf(input)})` };
+      }
       const result = schema(input);
       if (!(result instanceof type.errors)) return result as T;
       return { error: `${toolName}: ${oneLine(result)}` };
@@ -43,8 +47,14 @@ export function isInvalid(result: unknown): result is { error: string } {
 // but spreads several over lines; the model gets them on one.
 function oneLine(errors: InstanceType<typeof type.errors>): string {
   return errors
-    .map((e) => (e.path.length === 0 ? `input ${e.message}` : e.message))
+    .map((e) => e.message)
     .map((m) => m.replace(/\.\.\.\s*\n\s*◦\s*/, " ").replace(/\s*\n\s*◦\s*/g, " and "))
     .join("; ")
     .replace(/ must be removed/g, " is not a known field");
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
 }
