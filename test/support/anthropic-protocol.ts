@@ -54,6 +54,11 @@ const TOOL_ID = /^[a-zA-Z0-9_-]+$/;
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const THINKING_DOCS = "https://docs.claude.com/en/docs/build-with-claude/extended-thinking";
 
+// MessageCreateParams in the SDK, plus sampling fields older models still take.
+const PARAMS = new Set(
+  "cache_control container context_management diagnostics inference_geo max_tokens mcp_servers messages metadata model output_config service_tier speed stop_sequences stream system temperature thinking tool_choice tools top_k top_p user_profile_id workspace_id".split(" "),
+);
+
 interface Options {
   signer: Signer;
   knownModels?: string[];
@@ -62,6 +67,7 @@ interface Options {
 /** Returns what the real API would reject in this body, or null. */
 export function validateAnthropic(body: any, options: Options): Problem | null {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return bad("Input should be a valid dictionary");
+  for (const key of Object.keys(body)) if (!PARAMS.has(key)) return bad(`${key}: Extra inputs are not permitted`);
   if (body.model === undefined) return bad("model: Field required");
   if (typeof body.model !== "string") return bad("model: Input should be a valid string");
   if (body.max_tokens === undefined) return bad("max_tokens: Field required");

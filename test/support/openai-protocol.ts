@@ -80,11 +80,16 @@ export function checkOpenAIAuth(headers: Headers, key: string): OpenAIProblem | 
   return null;
 }
 
+// ChatCompletionCreateParams in the SDK.
+const PARAMS = new Set(
+  "audio frequency_penalty function_call functions logit_bias logprobs max_completion_tokens max_tokens messages metadata modalities model moderation n parallel_tool_calls prediction presence_penalty prompt_cache_key prompt_cache_options prompt_cache_retention reasoning_effort response_format safety_identifier seed service_tier stop store stream stream_options temperature tool_choice tools top_logprobs top_p user verbosity web_search_options".split(" "),
+);
 const ROLES = ["system", "assistant", "user", "function", "tool", "developer"];
 const TOOL_NAME = /^[a-zA-Z0-9_-]+$/;
 
 export function validateOpenAI(body: any, knownModels?: string[]): OpenAIProblem | null {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return bad("We could not parse the JSON body of your request.");
+  for (const key of Object.keys(body)) if (!PARAMS.has(key)) return bad(`Unrecognized request argument supplied: ${key}`);
   if (!body.model) return bad("you must provide a model parameter");
   if (body.messages === undefined) return bad("Missing required parameter: 'messages'.", "messages", "missing_required_parameter");
   if (!Array.isArray(body.messages)) return bad("Invalid type for 'messages': expected an array, but got an object instead.", "messages", "invalid_type");

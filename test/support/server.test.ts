@@ -136,6 +136,7 @@ describe("Anthropic Messages", () => {
 
   test("request shape: required fields, tool schemas, and unknown models when a list is configured", async () => {
     expect((await bodyOf(anthropic({ model: "m", messages: [] }))).error.message).toBe("max_tokens: Field required");
+    expect((await bodyOf(anthropic(ask([{ role: "user", content: "hi" }], { stream_options: {} })))).error.message).toBe("stream_options: Extra inputs are not permitted");
     const tools = [{ name: "bad name", input_schema: { type: "object" } }];
     expect((await bodyOf(anthropic(ask([{ role: "user", content: "hi" }], { tools })))).error.message).toMatch(/^tools\.0\.custom\.name/);
     const schema = [{ name: "ok", input_schema: { type: "string" } }];
@@ -189,6 +190,7 @@ describe("OpenAI Chat Completions", () => {
     await reject([hi, { role: "assistant", tool_calls: [{ ...call, id: "c".repeat(41) }] }, { role: "tool", tool_call_id: "c".repeat(41), content: "x" }], /string too long\. Expected a string with maximum length 40/);
     await reject([{ role: "robot", content: "x" }], /^Invalid value: 'robot'/);
     await reject([{ role: "user" }], /^Missing required parameter: 'messages\[0\]\.content'/);
+    expect((await bodyOf(openai(chat([hi], { thinking: { type: "enabled" } })))).error.message).toBe("Unrecognized request argument supplied: thinking");
     const tools = [{ type: "function", name: "bash" }];
     expect((await bodyOf(openai(chat([hi], { tools })))).error.message).toBe("Missing required parameter: 'tools[0].function'.");
     server.reply({});

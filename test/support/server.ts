@@ -21,7 +21,7 @@ import {
   validateAnthropic,
 } from "./anthropic-protocol";
 import { OPENAI_MIDSTREAM_ERROR, checkOpenAIAuth, openaiCompletion, openaiErrorBody, openaiFault, renderOpenAI, validateOpenAI } from "./openai-protocol";
-import { type Reply, Signer, isHttpFault } from "./script";
+import { type Reply, Signer, isHttpFault, randomId } from "./script";
 import { SSE_HEADERS, sseBody } from "./sse";
 
 export type { Fault, Reply, ReplyBlock, StopKind } from "./script";
@@ -99,13 +99,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     const record: RecordedRequest = { method: request.method, path, headers: Object.fromEntries(request.headers), body, rawBody, time: Date.now() };
     handleApi.requests.push(record);
 
+    const protocol: Protocol | null = path === "/v1/messages" ? "anthropic" : path === "/v1/chat/completions" ? "openai" : null;
+    // Each API names its request id header differently; clients may log it.
+    const idHeader = protocol === "openai" ? { "x-request-id": "req_" + randomId(32) } : { "request-id": "req_011C" + randomId(20) };
     const reject = (status: number, text: string, headers: Record<string, string> = {}) => {
       record.status = status;
       record.error = text;
-      return new Response(text, { status, headers: { "content-type": "application/json", ...headers } });
+      return new Response(text, { status, headers: { "content-type": "application/json", ...idHeader, ...headers } });
     };
-
-    const protocol: Protocol | null = path === "/v1/messages" ? "anthropic" : path === "/v1/chat/completions" ? "openai" : null;
     if (!protocol || request.method !== "POST") {
       const message = `test server: no such endpoint ${request.method} ${path} (expected POST /v1/messages or POST /v1/chat/completions)`;
       return reject(404, anthropicErrorBody("not_found_error", message));
@@ -149,7 +150,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     const model = typeof body?.model === "string" ? body.model : "unknown";
     if (body?.stream !== true) {
       const answer = protocol === "anthropic" ? anthropicMessage(reply, model, rawBody, signer) : openaiCompletion(reply, model, rawBody);
-      return Response.json(answer);
+      return Response.json(answer, { headers: idHeader });
     }
     const frames = reply.raw !== undefined
       ? [reply.raw]
@@ -160,7 +161,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       ? { action: fault.midStream, afterEvents: fault.afterEvents, errorFrame: protocol === "anthropic" ? ANTHROPIC_OVERLOADED_EVENT : OPENAI_MIDSTREAM_ERROR }
       : undefined;
     const stream = sseBody({ frames, delayMs: reply.delayMs, splitBytes: reply.splitBytes, midStream, signal: request.signal, stopped });
-    return new Response(stream, { headers: SSE_HEADERS });
+    return new Response(stream, { headers: { ...SSE_HEADERS, ...idHeader } });
   }
 
   const server = Bun.serve({
