@@ -43,7 +43,12 @@ interface Failure {
 export async function* streamWithRetries(request: HttpStreamRequest): AsyncGenerator<StreamEvent> {
   const baseMs = retryBaseMs(request.env);
   for (let attempt = 1; ; attempt++) {
-    const failure = yield* attemptOnce(request);
+    // The attempt yields whole batches (one per body chunk): one async step per
+    // chunk inside, and only this loop pays one per event.
+    const run = attemptOnce(request);
+    let step: IteratorResult<StreamEvent[], Failure | undefined>;
+    while (!(step = await run.next()).done) for (const event of step.value) yield event;
+    const failure = step.value;
     if (!failure) return;
     if (request.signal.aborted) return yield interrupted(failure.usage);
     if (!failure.retryable || failure.shown || attempt >= MAX_ATTEMPTS) {
@@ -57,8 +62,8 @@ export async function* streamWithRetries(request: HttpStreamRequest): AsyncGener
   }
 }
 
-/** One request. Yields what arrives; returns a Failure, or nothing when it ended with its `end` event. */
-async function* attemptOnce(request: HttpStreamRequest): AsyncGenerator<StreamEvent, Failure | undefined> {
+/** One request. Yields what arrives, a batch per chunk; returns a Failure, or nothing when it ended with its `end` event. */
+async function* attemptOnce(request: HttpStreamRequest): AsyncGenerator<StreamEvent[], Failure | undefined> {
   const { api, signal } = request;
   const controller = new AbortController();
   const onAbort = () => controller.abort(signal.reason);
@@ -90,9 +95,9 @@ async function* attemptOnce(request: HttpStreamRequest): AsyncGenerator<StreamEv
     }
     if (!response.body) return fail(`${api.label} sent an empty response`, true);
     parser = request.createParser();
-    const out: StreamEvent[] = [];
     for await (const batch of sseBatches(response.body)) {
       watchdog.touch();
+      const out: StreamEvent[] = [];
       let failure: StreamFailure | undefined;
       try {
         for (const event of batch) parser.event(event, out);
@@ -101,13 +106,14 @@ async function* attemptOnce(request: HttpStreamRequest): AsyncGenerator<StreamEv
         failure = error instanceof StreamFailure ? error : new StreamFailure(`${api.label} sent an unexpected stream event: ${String(error)}`, true);
       }
       // Events parsed before a failure in the same chunk are still delivered.
-      for (const event of out) yield event;
-      if (out.length) shown = true;
-      out.length = 0;
+      if (out.length) {
+        shown = true;
+        yield out;
+      }
       if (failure) return fail(failure.message, failure.retryable);
       if (parser.done) break;
     }
-    yield parser.finish();
+    yield [parser.finish()];
     return undefined;
   } catch (error) {
     if (signal.aborted) return fail("Interrupted", false);

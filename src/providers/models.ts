@@ -21,12 +21,6 @@ export function defaultModel(provider: ProviderName, env: Record<string, string 
   return DEFAULT_MODELS[provider];
 }
 
-/** AWL_PROVIDER when it names a provider awl knows, else undefined. */
-export function providerFromEnv(env: Record<string, string | undefined>): ProviderName | undefined {
-  const name = env.AWL_PROVIDER;
-  return isProviderName(name) ? name : undefined;
-}
-
 export function isProviderName(name: string | undefined): name is ProviderName {
   return (PROVIDER_NAMES as readonly (string | undefined)[]).includes(name);
 }

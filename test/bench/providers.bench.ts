@@ -15,7 +15,7 @@ import { sseBatches } from "../../src/providers/sse";
 import { startTestServer } from "../support/server";
 
 const DELTAS = 100_000;
-const RUNS = 3;
+const RUNS = 7;
 const PROVIDERS: ProviderName[] = ["anthropic", "openai"];
 // Per provider: one warm-up of each kind, then RUNS of each.
 const REPLIES = PROVIDERS.length * 2 * (RUNS + 1);
