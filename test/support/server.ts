@@ -11,15 +11,8 @@
 //   expect(server.requests[0]!.status).toBe(200);
 //   await server.stop();
 
-import {
-  ANTHROPIC_OVERLOADED_EVENT,
-  anthropicErrorBody,
-  anthropicErrorType,
-  anthropicMessage,
-  checkAnthropicAuth,
-  renderAnthropic,
-  validateAnthropic,
-} from "./anthropic-protocol";
+import { anthropicErrorBody, anthropicErrorType, checkAnthropicAuth, validateAnthropic } from "./anthropic-protocol";
+import { ANTHROPIC_OVERLOADED_EVENT, anthropicMessage, renderAnthropic } from "./anthropic-stream";
 import { OPENAI_MIDSTREAM_ERROR, checkOpenAIAuth, openaiCompletion, openaiErrorBody, openaiFault, renderOpenAI, validateOpenAI } from "./openai-protocol";
 import { type Reply, Signer, isHttpFault, randomId } from "./script";
 import { SSE_HEADERS, sseBody } from "./sse";
