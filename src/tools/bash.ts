@@ -1,6 +1,7 @@
 // Runs a shell command for the model. The command gets its own process group
 // so that a timeout or Ctrl+C kills everything it started, not just the shell.
 
+import { stat } from "node:fs/promises";
 import { type } from "arktype";
 import { toolInput } from "./input";
 import { MAX_BYTES, MAX_LINES, TailBuffer } from "./output-cap";
@@ -35,6 +36,10 @@ export const bash: Tool<BashInput> = {
 
 async function run(command: string, timeoutS: number, cwd: string, signal: AbortSignal): Promise<ToolOutput> {
   if (signal.aborted) return { content: "interrupted by the user before it started", isError: true };
+  // Spawning in a missing directory fails with an ENOENT that names /bin/sh, which would mislead.
+  if (!(await stat(cwd).catch(() => undefined))?.isDirectory()) {
+    return { content: `the working directory ${cwd} does not exist`, isError: true };
+  }
   const shell = Bun.which("bash") ?? "/bin/sh";
   // sh points stderr at the stdout pipe, then becomes the shell: one pipe keeps
   // stdout and stderr in the order they were written, and the command's own

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { readFile, realpath } from "node:fs/promises";
+import { join } from "node:path";
 import { call, goneSoon, tempDir } from "./helpers";
 
 describe("bash", () => {
@@ -98,5 +99,10 @@ describe("bash", () => {
     const dir = await tempDir();
     expect((await call("bash", { command: "true", timeout: 0 }, dir)).content).toBe("bash: timeout must be positive (was 0)");
     expect((await call("bash", { command: "true", timeout: 601 }, dir)).content).toBe("bash: timeout must be at most 600 (was 601)");
+  });
+
+  test("bash in a cwd that does not exist says so", async () => {
+    const gone = join(await tempDir(), "gone");
+    expect(await call("bash", { command: "true" }, gone)).toEqual({ content: `the working directory ${gone} does not exist`, isError: true });
   });
 });
