@@ -57,6 +57,9 @@ async function run(command: string, timeoutS: number, cwd: string, signal: Abort
 
   let stopped: "timeout" | "abort" | undefined;
   const killGroup = (why: "timeout" | "abort") => {
+    // A command that already finished is not reported as killed, even if the
+    // timer fires while its output is still being drained.
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
     stopped ??= why;
     try {
       process.kill(-proc.pid, "SIGKILL");
