@@ -106,7 +106,10 @@ function inspect(path: string, cwd: string): SessionInfo {
     const [start, end] = lines[i]!;
     if (bytes[start] !== OPEN_BRACE || bytes[end - 1] !== CLOSE_BRACE) {
       // Only the last line may be torn: open trims it. Anywhere else it is damage.
-      if (i === lines.length - 1) break;
+      if (i === lines.length - 1) {
+        lines.pop();
+        break;
+      }
       return damaged(`line ${i + 1}: not a JSON object`, header);
     }
     const line = () => bytes.toString("utf8", start, end);
@@ -114,7 +117,9 @@ function inspect(path: string, cwd: string): SessionInfo {
     const isMessage = startsWith(bytes, start, TYPE_PREFIX) ? startsWith(bytes, start, MESSAGE_PREFIX) : parseQuiet(line())?.type === "message";
     if (!isMessage) continue;
     messageCount++;
-    if (firstPrompt === undefined && !promptSeen) {
+    if (!promptSeen) {
+      const role = entryHead(bytes, start, end)?.[2];
+      if (role !== undefined && role !== "user") continue;
       const entry = parseQuiet(line());
       if (entry?.message?.role !== "user") continue;
       promptSeen = true;
@@ -143,10 +148,25 @@ function lineSpans(bytes: Buffer): [number, number][] {
 
 function lastTimestamp(bytes: Buffer, lines: [number, number][]): string | undefined {
   for (let i = lines.length - 1; i >= 1; i--) {
-    const entry = parseQuiet(bytes.toString("utf8", lines[i]![0], lines[i]![1]));
+    const [start, end] = lines[i]!;
+    const fromHead = entryHead(bytes, start, end)?.[1];
+    if (fromHead !== undefined) return fromHead;
+    const entry = parseQuiet(bytes.toString("utf8", start, end));
     if (typeof entry?.timestamp === "string") return entry.timestamp;
   }
   return undefined;
+}
+
+/**
+ * The first fields of a line exactly as this serializer writes them (type, id,
+ * parentId, timestamp, the user stamp, the message's role), read from the first
+ * bytes so that listing need not parse a line of tool output. [1] timestamp,
+ * [2] role; no match (another writer, escapes) means: parse the line instead.
+ */
+const ENTRY_HEAD = /^\{"type":"[^"\\]*","id":"[^"\\]*","parentId":(?:null|"[^"\\]*"),"timestamp":"([^"\\]*)"(?:,"provider":"[^"\\]*","model":"[^"\\]*")?(?:,"message":\{"role":"([a-z]+)")?/;
+
+function entryHead(bytes: Buffer, start: number, end: number): RegExpExecArray | null {
+  return ENTRY_HEAD.exec(bytes.toString("utf8", start, Math.min(end, start + 512)));
 }
 
 function headerView(line: string): HeaderView | undefined {

@@ -74,11 +74,12 @@ describe("listing", () => {
     ]);
   });
 
-  test("a torn last line is not damage: it is left out of the count", async () => {
+  test("a torn last line is not damage: it is left out of the count and the last activity", async () => {
     const s = session("/proj", "one");
-    appendFileSync(s.sessionFile, '{"type":"message","id":"torn');
+    appendFileSync(s.sessionFile, '{"type":"message","id":"torn","parentId":null,"timestamp":"2099-01-01T00:00:00.000Z","message":{"ro');
     const [info] = await listSessions("/proj");
     expect(info?.messageCount).toBe(3);
+    expect(info?.lastActivity).toBe(s.getBranch().at(-1)!.timestamp);
     expect(info?.damaged).toBeUndefined();
   });
 

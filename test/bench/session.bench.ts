@@ -1,0 +1,184 @@
+// Session log figures (issue 2): replay of a ~100 MB realistic session against
+// the floor (read the file + JSON.parse every line), peak memory, append+fsync
+// latency, and listing 1,000 sessions. `bun run bench session`.
+// Replay and floor each run in a child process, so each peak RSS is its own.
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { encodeCwd, listSessions, messageToDisk, serializeEntry, serializeHeader, SessionManager, sessionFileName, type DiskMessage } from "../../src/session";
+
+const RUNS = 3;
+
+const [mode, file] = process.argv.slice(2);
+if (mode === "floor" || mode === "naive" || mode === "replay") {
+  console.log(JSON.stringify(await child(mode, file!)));
+  process.exit(0);
+}
+
+async function child(which: string, path: string) {
+  const start = performance.now();
+  let count = 0;
+  if (which === "naive") {
+    for (const line of readFileSync(path, "utf8").split("\n")) if (line) count += JSON.parse(line) ? 1 : 0;
+  } else if (which === "floor") {
+    // The fastest plain way: bytes in, one decode + JSON.parse per line, nothing kept but the objects.
+    const bytes = readFileSync(path);
+    const parsed: unknown[] = [];
+    for (let start = 0, end = bytes.indexOf(10); end !== -1; start = end + 1, end = bytes.indexOf(10, start)) parsed.push(JSON.parse(bytes.toString("utf8", start, end)));
+    count = parsed.length;
+  } else {
+    const session = await SessionManager.open(path);
+    count = session.rebuildConversation().messages.length;
+    session.close();
+  }
+  return { ms: performance.now() - start, count, peakRss: peakRss() };
+}
+
+/** Peak resident set size in bytes (VmHWM on Linux, getrusage elsewhere). */
+function peakRss(): number {
+  try {
+    const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"));
+    if (hwm) return Number(hwm[1]) * 1024;
+  } catch {
+    // not Linux
+  }
+  return process.resourceUsage().maxRSS * 1024;
+}
+
+// ---- realistic content: code-ish text sliced at random offsets. One block in
+// seven carries a non-ASCII character (prose dashes, test-output ticks), which
+// makes JavaScriptCore hold that string in UTF-16, twice the bytes.
+
+const CORPUS = (() => {
+  const words = ["const", "return", "function", "await", "import", "export", "if", "else", "for", "of", "=>", "{", "}", "(", ")", "session", "entry", "message", "path", "file", "0x1f", "null"];
+  let s = "";
+  let seed = 7;
+  while (s.length < 1 << 20) {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    s += words[seed % words.length] + (seed % 11 === 0 ? "\n  " : " ");
+  }
+  return s;
+})();
+const text = (n: number) => {
+  const at = Math.floor(Math.random() * (CORPUS.length - n));
+  const ascii = CORPUS.slice(at, at + n);
+  return Math.random() < 1 / 7 ? `${ascii} — ✓` : ascii;
+};
+const between = (lo: number, hi: number) => lo + Math.floor(Math.random() * (hi - lo));
+
+/** One agent turn's messages: prompt, then tool rounds, then an answer. */
+function* turn(): Generator<DiskMessage> {
+  yield messageToDisk({ role: "user", content: [{ type: "text", text: text(between(50, 600)) }] });
+  const rounds = between(1, 6);
+  for (let r = 0; r < rounds; r++) {
+    const id = `toolu_${Math.random().toString(36).slice(2, 14)}`;
+    yield messageToDisk(
+      {
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: text(between(300, 3000)), signature: "Eq" + Math.random().toString(36).repeat(12) },
+          { type: "text", text: text(between(20, 300)) },
+          { type: "toolUse", id, name: "edit", input: JSON.stringify({ path: "src/x.ts", old: text(between(50, 800)), new: text(between(50, 800)) }) },
+        ],
+      },
+      { provider: "anthropic", model: "claude-sonnet-4-5", stopReason: "toolUse", usage: { input: between(1000, 90000), output: between(50, 2000) } },
+    );
+    yield messageToDisk({ role: "user", content: [{ type: "toolResult", toolUseId: id, content: text(between(1500, 12000)) }] });
+  }
+  yield messageToDisk({ role: "assistant", content: [{ type: "text", text: text(between(100, 1500)) }] }, { provider: "anthropic", model: "claude-sonnet-4-5", stopReason: "stop" });
+}
+
+/** Writes a session file of at least `bytes` (and `minEntries`) the way the writer would; returns its entry count. */
+function writeSession(path: string, cwd: string, bytes: number, minEntries = 0): number {
+  const fd = openSync(path, "w", 0o600);
+  const now = Date.now();
+  const header = { type: "session" as const, version: 1, id: Bun.randomUUIDv7(), timestamp: new Date(now).toISOString(), cwd, provider: "anthropic", model: "claude-sonnet-4-5" };
+  writeSync(fd, `${serializeHeader(header)}\n`);
+  let size = 0;
+  let parentId: string | null = null;
+  let n = 0;
+  const lines: string[] = [];
+  const flush = () => {
+    writeSync(fd, lines.join(""));
+    lines.length = 0;
+  };
+  lines.push(`${serializeEntry({ type: "message", id: "00000000", parentId, timestamp: header.timestamp, message: messageToDisk({ role: "system", content: [{ type: "text", text: text(4000) }] }) })}\n`);
+  parentId = "00000000";
+  while (size < bytes || n < minEntries) {
+    for (const message of turn()) {
+      if (size >= bytes && n >= minEntries) break;
+      const id = (++n).toString(16).padStart(8, "0");
+      const stamp = message.role === "user" ? { provider: "anthropic", model: "claude-sonnet-4-5" } : {};
+      const line = `${serializeEntry({ type: "message", id, parentId, timestamp: new Date(now + n * 1000).toISOString(), ...stamp, message })}\n`;
+      lines.push(line);
+      size += line.length;
+      parentId = id;
+    }
+    if (lines.length > 200) flush();
+  }
+  flush();
+  closeSync(fd);
+  return n + 1;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
+
+const root = mkdtempSync(join(tmpdir(), "awl-bench-session-"));
+process.env.AWL_SESSION_DIR = join(root, "sessions");
+try {
+  // (a) floor vs (b) open + rebuild, on one ~100 MB session
+  const big = join(root, "big.jsonl");
+  const entries = writeSession(big, "/bench/big", 100e6, 20_000);
+  const size = statSync(big).size;
+  console.log(`session: ${mb(size)}, ${entries} entries`);
+  const runs = { floor: [] as number[], naive: [] as number[], replay: [] as number[], floorRss: 0, naiveRss: 0, replayRss: 0 };
+  for (let i = 0; i < RUNS; i++) {
+    for (const which of ["floor", "naive", "replay"] as const) {
+      const out = Bun.spawnSync(["bun", "run", import.meta.path, which, big], { stderr: "inherit" });
+      const r = JSON.parse(out.stdout.toString()) as { ms: number; peakRss: number };
+      runs[which].push(r.ms);
+      runs[`${which}Rss`] = Math.max(runs[`${which}Rss`], r.peakRss);
+    }
+  }
+  const floor = median(runs.floor);
+  const replay = median(runs.replay);
+  console.log(`(a) floor, read the bytes + decode and JSON.parse every line: ${floor.toFixed(0)} ms (median of ${RUNS}), peak RSS ${mb(runs.floorRss)}`);
+  console.log(`    (for reference: readFileSync as text + split + JSON.parse: ${median(runs.naive).toFixed(0)} ms, peak RSS ${mb(runs.naiveRss)})`);
+  console.log(`(b) SessionManager.open + rebuildConversation: ${replay.toFixed(0)} ms (median of ${RUNS})`);
+  console.log(`    ratio (b)/(a): ${(replay / floor).toFixed(2)}  (target <= 1.5)`);
+  console.log(`    peak RSS of (b): ${mb(runs.replayRss)} = ${(runs.replayRss / size).toFixed(2)}x the file size  (target <= 3)`);
+
+  // append + fsync latency
+  const session = SessionManager.init({ cwd: "/bench/append", provider: "anthropic", model: "m" });
+  const latencies: number[] = [];
+  for (let i = 0; i < 500; i++) {
+    const message = messageToDisk({ role: "assistant", content: [{ type: "text", text: text(between(200, 4000)) }] }, { stopReason: "stop" });
+    const t = performance.now();
+    session.appendMessage(message);
+    latencies.push(performance.now() - t);
+  }
+  session.close();
+  console.log(`append + fsync: p50 ${percentile(latencies, 0.5).toFixed(3)} ms, p99 ${percentile(latencies, 0.99).toFixed(3)} ms over ${latencies.length}  (target p50 <= 1 ms)`);
+
+  // listing 1,000 sessions, 50 MB together
+  const dir = join(process.env.AWL_SESSION_DIR, encodeCwd("/bench/list"));
+  mkdirSync(dir, { recursive: true });
+  let total = 0;
+  for (let i = 0; i < 1000; i++) {
+    const path = join(dir, sessionFileName(new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(), Bun.randomUUIDv7()));
+    writeSession(path, "/bench/list", 50_000);
+    total += statSync(path).size;
+  }
+  const times: number[] = [];
+  let listed = 0;
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    listed = (await listSessions("/bench/list")).length;
+    times.push(performance.now() - t);
+  }
+  console.log(`listSessions: ${listed} sessions, ${mb(total)}: first ${times[0]!.toFixed(0)} ms, median ${median(times).toFixed(0)} ms  (target <= 250 ms)`);
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
