@@ -37,16 +37,22 @@ function queueFor(input: NodeJS.ReadStream): Key[] {
   return queue;
 }
 
+const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
+
 /** Raw mode on; returns the function that puts the terminal back as it was. */
 function enterRawMode(input: NodeJS.ReadStream, output: NodeJS.WriteStream | undefined): () => void {
   const wasRaw = input.isRaw;
   input.setRawMode(true);
   if (output?.isTTY) output.write(PASTE_ON);
   return () => {
-    if (output?.isTTY) output.write(PASTE_OFF);
     input.setRawMode(wasRaw);
     // Paused, the stream keeps unread bytes for the next reader and lets the process exit.
     input.pause();
+    try {
+      if (output?.isTTY) output.write(PASTE_OFF);
+    } catch {
+      // The terminal is gone (or failing); there is no paste mode left to switch off.
+    }
   };
 }
 
@@ -82,9 +88,10 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
       output.off("resize", onResize);
       try {
         output.write(leave(drawn));
-      } finally {
-        restore();
+      } catch (error) {
+        if (!(result instanceof Error)) result = asError(error);
       }
+      restore();
       if (result instanceof Error) reject(result);
       else resolve(result);
     };
@@ -92,7 +99,7 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
       try {
         fn();
       } catch (error) {
-        finish(error instanceof Error ? error : new Error(String(error)));
+        finish(asError(error));
       }
     };
 
