@@ -41,7 +41,7 @@ const CLOSE_BRACE = 0x7d;
 export async function listSessions(cwd: string, env: Env = process.env): Promise<SessionInfo[]> {
   const dir = join(sessionRoot(env), encodeCwd(cwd));
   const infos = sessionFiles(dir)
-    .map((name) => inspect(join(dir, name), cwd))
+    .map((name) => inspectQuiet(join(dir, name), cwd))
     .filter((s) => s.cwd === cwd);
   return infos.sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : a.path < b.path ? -1 : 1));
 }
@@ -78,6 +78,17 @@ export async function findSession(
     }
   }
   return { matches, elsewhere };
+}
+
+/** A file that vanished or cannot be read is listed as damaged, with the reason. */
+function inspectQuiet(path: string, cwd: string): SessionInfo {
+  try {
+    return inspect(path, cwd);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+    const created = createdFromName(path) ?? "";
+    return { path, id: idFromFileName(path) ?? "", cwd, created, modified: created, messageCount: 0, damaged: `cannot be read (${reason})` };
+  }
 }
 
 function inspect(path: string, cwd: string): SessionInfo {

@@ -160,3 +160,12 @@ describe("continuing the most recent session", () => {
     expect(await SessionManager.continueRecent("/empty")).toBeNull();
   });
 });
+
+describe("listing what cannot be read", () => {
+  test("an entry that cannot be read as a file is listed as damaged with the reason", async () => {
+    session("/proj", "fine");
+    mkdirSync(join(process.env.AWL_SESSION_DIR!, encodeCwd("/proj"), "2026-01-01T00-00-00-000Z_019d0000-0000-7000-8000-000000000000.jsonl"));
+    const list = await listSessions("/proj");
+    expect(list.map((s) => s.damaged)).toEqual(["cannot be read (EISDIR)", undefined]);
+  });
+});

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { basename, dirname, join } from "node:path";
 import { textMessage } from "../../src/conversation";
 import { UserError } from "../../src/errors";
-import { encodeCwd, messageToDisk, SessionManager } from "../../src/session";
+import { encodeCwd, messageToDisk, newEntryId, SessionManager } from "../../src/session";
 import { SPEC, specFile, useSessionRoot } from "./helpers";
 
 const root = useSessionRoot();
@@ -240,5 +240,16 @@ describe("forward compatibility", () => {
     s.close();
     s.close();
     expect(() => s.appendMessage(messageToDisk(textMessage("system", "y")))).toThrow(/closed/);
+  });
+});
+
+describe("entry ids", () => {
+  test("are 8 random hex characters, drawn again when one is already taken", () => {
+    let tries = 0;
+    const id = newEntryId({ has: () => ++tries <= 3 });
+    expect(tries).toBe(4);
+    expect(id).toMatch(/^[0-9a-f]{8}$/);
+    const many = new Set(Array.from({ length: 1000 }, () => newEntryId(new Set())));
+    expect(many.size).toBeGreaterThan(990);
   });
 });
