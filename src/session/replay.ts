@@ -45,7 +45,7 @@ export function replay(fd: number, file: string, size: number): Replay {
     if (failed) throw damage(file, failed.line, failed.error);
     try {
       const parsed = parseLine(line.text);
-      if (line.number === 1) {
+      if (!header) {
         if (parsed.kind !== "header") throw new LineError("the first line is not a session header", false);
         header = parsed.header;
       } else {
@@ -54,7 +54,7 @@ export function replay(fd: number, file: string, size: number): Replay {
       }
     } catch (error) {
       if (!(error instanceof LineError)) throw error;
-      if (!error.torn || line.number === 1) throw damage(file, line, error);
+      if (!error.torn || !header) throw damage(file, line, error);
       failed = { line, error }; // damage, unless it turns out to be the last line
     }
   };
@@ -75,7 +75,7 @@ export function replay(fd: number, file: string, size: number): Replay {
     if (kept < tail.bytes.length) torn = tornAt(tail.offset + kept, tail.bytes.subarray(kept));
   } else {
     if (failed) throw damage(file, failed.line, failed.error);
-    if (last.number === 1) throw damage(file, last, new LineError("not complete JSON", true));
+    if (!header) throw damage(file, last, new LineError("not complete JSON", true));
     torn = tornAt(tail.offset, tail.bytes);
   }
   if (!header) throw new UserError(`${file}: empty file, not a session (no header line)`);
