@@ -1,14 +1,21 @@
-// Runs the compiled executable, as users do. Builds it once if it is missing
-// (CI builds it before the tests; a local `bun test` may not have).
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+// Runs the compiled executable, as users do. Builds it first when it is missing
+// or stale (CI builds it before the tests; a local `bun test` may not have).
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestServer } from "../support/server";
 
 export const AWL = join(import.meta.dir, "../../dist/awl");
 
+const SRC = join(import.meta.dir, "../../src");
+
+/** Builds dist/awl when it is missing or older than any source file. */
 export function ensureBuilt(): void {
-  if (existsSync(AWL)) return;
+  if (existsSync(AWL)) {
+    const built = statSync(AWL).mtimeMs;
+    const sources = readdirSync(SRC, { recursive: true, encoding: "utf8" });
+    if (sources.every((f) => statSync(join(SRC, f)).mtimeMs <= built)) return;
+  }
   const build = Bun.spawnSync(["bun", "run", "build"], { cwd: join(import.meta.dir, "../.."), stdout: "pipe", stderr: "pipe" });
   if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
 }
