@@ -7,6 +7,12 @@ const result = await Bun.build({
   compile: { outfile: "./dist/awl" },
   minify: true,
   sourcemap: "none",
+  // Start-up is most of a short command's time: bytecode skips parsing, and
+  // splitting keeps lazily imported commands (arktype, clack) out of the
+  // chunk that `awl --version` loads.
+  bytecode: true,
+  format: "esm",
+  splitting: true,
   define: { AWL_VERSION: JSON.stringify(pkg.version) },
 });
 

@@ -2,24 +2,25 @@
 // --plain), JSON with --json, a picker on a terminal that resumes the choice.
 // This path must not load the schema module: listing reads only what it shows.
 
+import { isatty } from "node:tty";
 import { listSessions, shortIdLength, type SessionInfo } from "../session/listing";
 import { localDateTime } from "../ui/format";
 import type { Args } from "./args";
 
 export async function sessions(args: Args, cwd: string): Promise<number> {
   const list = await listSessions(cwd);
-  const out = process.stdout;
+  // console.log, not process.stdout: see main.ts (start-up cost).
   if (args.json) {
-    out.write(`${JSON.stringify(list, null, 2)}\n`);
+    console.log(JSON.stringify(list, null, 2));
     return 0;
   }
   if (list.length === 0) {
-    out.write(`No sessions in ${cwd} yet. Start one with: awl\n`);
+    console.log(`No sessions in ${cwd} yet. Start one with: awl`);
     return 0;
   }
   const length = shortIdLength(list.map((s) => s.id));
-  if (args.plain || !process.stdout.isTTY || !process.stdin.isTTY) {
-    out.write(list.map((s) => plainLine(s, length)).join("\n") + "\n");
+  if (args.plain || !isatty(1) || !isatty(0)) {
+    console.log(list.map((s) => plainLine(s, length)).join("\n"));
     return 0;
   }
   const { pickSession } = await import("../ui/session-picker");
