@@ -62,7 +62,11 @@ export function layout(prompt: string, continuation: string, text: string, curso
 export function redraw(previous: Layout | undefined, next: Layout): string {
   let out = HIDE_CURSOR;
   if (previous && previous.cursorRow > 0) out += `${CSI}${previous.cursorRow}A`;
-  out += `\r${CSI}J${next.rows.join("\r\n")}`;
+  // Rows are erased one by one rather than with "erase below": from the top-left
+  // corner that counts as clearing the screen, which tmux copies into its history.
+  out += `\r${next.rows.map((row) => `${CSI}2K${row}`).join("\r\n")}`;
+  const extra = (previous?.rows.length ?? 0) - next.rows.length;
+  if (extra > 0) out += `\r\n${CSI}2K`.repeat(extra) + `${CSI}${extra}A`;
   const up = next.rows.length - 1 - next.cursorRow;
   if (up > 0) out += `${CSI}${up}A`;
   out += "\r";

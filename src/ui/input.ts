@@ -107,18 +107,18 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
     const apply = (keys: Key[]) => {
       for (let i = 0; i < keys.length; i++) {
         const { state: nextState, action } = handleKey(state, keys[i]!);
-        state = nextState;
         if (action?.type === "clearScreen") {
           output.write(CLEAR_SCREEN);
           drawn = undefined;
         } else if (action) {
-          // Drawn once more so the submitted text stays on screen as typed.
+          // The text as submitted stays on screen (drawn now if it arrived in the same read as Enter).
           draw();
           queue.push(...keys.slice(i + 1));
           if (action.type === "quit") return finish({ kind: "quit" });
-          if (state.history.length > options.history.length) options.history.push(action.text);
+          if (nextState.history.length > options.history.length) options.history.push(action.text);
           return finish({ kind: "line", text: action.text });
         }
+        state = nextState;
       }
       draw();
     };

@@ -35,14 +35,14 @@ describe("prompt layout", () => {
 });
 
 describe("redraw", () => {
-  test("goes back up to the first row drawn, clears below, writes the rows, then places the cursor", () => {
+  test("goes back up to the first row drawn, rewrites each row, erases rows left over, then places the cursor", () => {
     const before = at("abcdefghijkl|");
     const after = at("ab|");
-    expect(redraw(before, after)).toBe("\x1b[?25l\x1b[1A\r\x1b[J> ab\r\x1b[4C\x1b[?25h");
+    expect(redraw(before, after)).toBe("\x1b[?25l\x1b[1A\r\x1b[2K> ab\r\n\x1b[2K\x1b[1A\r\x1b[4C\x1b[?25h");
   });
 
   test("a cursor on an earlier row is reached by moving up from the last row", () => {
-    expect(redraw(undefined, at("ab|\ncd", 80))).toBe("\x1b[?25l\r\x1b[J> ab\r\n· cd\x1b[1A\r\x1b[4C\x1b[?25h");
+    expect(redraw(undefined, at("ab|\ncd", 80))).toBe("\x1b[?25l\r\x1b[2K> ab\r\n\x1b[2K· cd\x1b[1A\r\x1b[4C\x1b[?25h");
   });
 
   test("leaving moves below the last row and onto a fresh line", () => {
