@@ -37,7 +37,7 @@ export function createEditor(history: readonly string[] = []): EditorState {
 }
 
 /** Appends a submitted entry unless it repeats the previous one. */
-export function addToHistory(history: readonly string[], entry: string): readonly string[] {
+function addToHistory(history: readonly string[], entry: string): readonly string[] {
   return history.at(-1) === entry ? history : [...history, entry];
 }
 

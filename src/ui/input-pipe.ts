@@ -1,4 +1,4 @@
-// readLine when stdin is not a terminal (`echo hi | awl`): no editing, one line
+// readLine without a terminal on both ends (`echo hi | awl`): no editing, one line
 // per call. What was read past the line stays buffered for the next call, so
 // consecutive calls see consecutive lines.
 

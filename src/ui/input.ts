@@ -59,7 +59,9 @@ function enterRawMode(input: NodeJS.ReadStream, output: NodeJS.WriteStream | und
 export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
-  if (!input.isTTY) return readPipedLine(input);
+  // Without a terminal on both ends there is nothing to edit on (or nowhere to
+  // draw): read plain lines, which on a terminal input leaves editing to its cooked mode.
+  if (!input.isTTY || !output.isTTY) return readPipedLine(input);
 
   const promptWidth = Bun.stringWidth(options.prompt);
   const continuation = options.continuation ?? "· ".padStart(Math.max(2, promptWidth));

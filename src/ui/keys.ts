@@ -88,9 +88,9 @@ export class KeyDecoder {
   #buffer = "";
   #paste: string | undefined;
 
-  /** True while bytes are held back (an unfinished escape sequence or paste). */
+  /** True while an unfinished escape sequence is held back, waiting for its next bytes (or for flush). */
   get pending(): boolean {
-    return this.#buffer !== "" || this.#paste !== undefined;
+    return this.#paste === undefined && this.#buffer !== "";
   }
 
   push(chunk: Uint8Array | string): Key[] {
@@ -100,7 +100,9 @@ export class KeyDecoder {
 
   /**
    * Called when no further bytes followed a lone ESC for a while: it was the
-   * Escape key, not the start of a sequence. An unterminated paste is delivered.
+   * Escape key, not the start of a sequence. A paste in progress stays open,
+   * however long the gap: delivering half of it would turn the rest into keys,
+   * its newlines into Enter.
    */
   flush(): Key[] {
     return this.#drain(true);
@@ -113,12 +115,9 @@ export class KeyDecoder {
         const end = this.#buffer.indexOf(PASTE_END);
         if (end === -1) {
           // Keep a possible partial end marker in the buffer; the rest is paste content.
-          const keep = final ? 0 : partialSuffix(this.#buffer, PASTE_END);
+          const keep = partialSuffix(this.#buffer, PASTE_END);
           this.#paste += this.#buffer.slice(0, this.#buffer.length - keep);
           this.#buffer = this.#buffer.slice(this.#buffer.length - keep);
-          if (!final) return keys;
-          keys.push({ type: "paste", text: cleanPaste(this.#paste) });
-          this.#paste = undefined;
           return keys;
         }
         keys.push({ type: "paste", text: cleanPaste(this.#paste + this.#buffer.slice(0, end)) });

@@ -84,6 +84,14 @@ describe("key decoder", () => {
     expect(decoder.pending).toBe(false);
   });
 
+  test("a paste stays open across a pause (flush), so its newlines never become Enter", () => {
+    const decoder = new KeyDecoder();
+    expect(decoder.push("\x1b[200~one\r")).toEqual([]);
+    expect(decoder.pending).toBe(false);
+    expect(decoder.flush()).toEqual([]);
+    expect(decoder.push("two\x1b[201~")).toEqual([{ type: "paste", text: "one\ntwo" }]);
+  });
+
   test("bracketed paste is one event, newlines kept (CR and CRLF become LF), never Enter", () => {
     expect(decode("\x1b[200~line one\r\nline two\rthree\x1b[201~")).toEqual([{ type: "paste", text: "line one\nline two\nthree" }]);
   });
