@@ -40,16 +40,16 @@ function queueFor(input: NodeJS.ReadStream): Key[] {
 const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
 
 /** Raw mode on; returns the function that puts the terminal back as it was. */
-function enterRawMode(input: NodeJS.ReadStream, output: NodeJS.WriteStream | undefined): () => void {
+function enterRawMode(input: NodeJS.ReadStream, output: NodeJS.WriteStream): () => void {
   const wasRaw = input.isRaw;
   input.setRawMode(true);
-  if (output?.isTTY) output.write(PASTE_ON);
+  if (output.isTTY) output.write(PASTE_ON);
   return () => {
     input.setRawMode(wasRaw);
     // Paused, the stream keeps unread bytes for the next reader and lets the process exit.
     input.pause();
     try {
-      if (output?.isTTY) output.write(PASTE_OFF);
+      if (output.isTTY) output.write(PASTE_OFF);
     } catch {
       // The terminal is gone (or failing); there is no paste mode left to switch off.
     }
@@ -67,7 +67,7 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
   const continuation = options.continuation ?? "· ".padStart(Math.max(2, promptWidth));
   const decoder = new KeyDecoder();
   const queue = queueFor(input);
-  let state: EditorState = createEditor(options.history);
+  let state: EditorState = createEditor([...options.history]);
   let drawn: Layout | undefined;
   let escapeTimer: ReturnType<typeof setTimeout> | undefined;
 

@@ -126,15 +126,14 @@ export class KeyDecoder {
         continue;
       }
       if (this.#buffer === "") return keys;
-      const consumed = this.#next(keys, final);
+      const consumed = this.#next(this.#buffer, keys, final);
       if (consumed === 0) return keys;
       this.#buffer = this.#buffer.slice(consumed);
     }
   }
 
-  /** Decodes the key at the start of the buffer; returns how many chars it used (0: wait for more). */
-  #next(keys: Key[], final: boolean): number {
-    const buf = this.#buffer;
+  /** Decodes the key at the start of buf; returns how many chars it used (0: wait for more). */
+  #next(buf: string, keys: Key[], final: boolean): number {
     const first = buf[0]!;
     if (first !== ESC) {
       if (!isPrintable(first)) {
@@ -165,19 +164,16 @@ export class KeyDecoder {
         return 2;
       }
       const seq = match[0];
+      // A stray end marker is dropped. SS3 (ESC O A, sent in application cursor
+      // mode) carries only a final letter, which decodeCsi reads the same way.
       if (seq === PASTE_START) this.#paste = "";
-      else if (seq === PASTE_END) { /* a stray end marker: nothing to do */ }
-      // SS3 (ESC O A, sent in application cursor mode) carries only a final letter.
-      else keys.push(decodeCsi(match[1]!));
+      else if (seq !== PASTE_END) keys.push(decodeCsi(match[1]!));
       return seq.length;
     }
     if (second === ESC) {
       // ESC ESC [ A: some terminals send Alt+arrow as ESC before the plain sequence.
       const inner: Key[] = [];
-      const saved = this.#buffer;
-      this.#buffer = buf.slice(1);
-      const used = this.#next(inner, final);
-      this.#buffer = saved;
+      const used = this.#next(buf.slice(1), inner, final);
       if (used === 0) return 0;
       for (const k of inner) keys.push(k.type === "key" ? { ...k, alt: true } : k);
       return 1 + used;
