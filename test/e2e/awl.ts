@@ -20,6 +20,15 @@ export function ensureBuilt(): void {
   if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
 }
 
+/** Every session file below root, sorted (none when root does not exist). */
+export function sessionFiles(root: string): string[] {
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".jsonl"))
+    .map((f) => join(root, f))
+    .sort();
+}
+
 export interface Run {
   code: number;
   stdout: string;
@@ -54,9 +63,9 @@ export async function e2eFixture() {
     home,
     sessions,
     env,
-    /** Runs dist/awl to completion. */
-    async run(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; stdin?: string } = {}): Promise<Run> {
-      const child = Bun.spawn([AWL, ...args], {
+    /** Runs dist/awl to completion; `prefix` wraps it (e.g. `prlimit --fsize=N`, `setpriv ...`). */
+    async run(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; stdin?: string; prefix?: string[] } = {}): Promise<Run> {
+      const child = Bun.spawn([...(options.prefix ?? []), AWL, ...args], {
         cwd: options.cwd ?? project,
         env: { ...env, ...options.env } as Record<string, string>,
         stdin: options.stdin === undefined ? "ignore" : new TextEncoder().encode(options.stdin),

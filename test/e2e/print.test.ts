@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { readdirSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
-import { e2eFixture } from "./awl";
+import { e2eFixture, sessionFiles } from "./awl";
 
 let fx: Awaited<ReturnType<typeof e2eFixture>>;
 beforeEach(async () => {
@@ -10,9 +10,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await fx.cleanup();
 });
-
-const sessionFiles = (root: string): string[] =>
-  readdirSync(root, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".jsonl")).map((f) => join(root, f));
 
 describe("awl -p", () => {
   test("prints the final answer on stdout, tool activity on stderr, and saves the session where the spec says", async () => {

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { AWL, e2eFixture } from "./awl";
+import { AWL, e2eFixture, sessionFiles } from "./awl";
 import { hasTmux, Terminal } from "./tmux";
 
 let fx: Awaited<ReturnType<typeof e2eFixture>>;
@@ -14,9 +13,6 @@ afterEach(async () => {
   term.close();
   await fx.cleanup();
 });
-
-const files = (root: string): string[] =>
-  existsSync(root) ? readdirSync(root, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".jsonl")).map((f) => join(root, f)) : [];
 
 describe.skipIf(!hasTmux)("the REPL in a real terminal", () => {
   test("type a prompt, see the streamed answer, /model, /session, quit with Ctrl+D", async () => {
@@ -47,7 +43,7 @@ describe.skipIf(!hasTmux)("the REPL in a real terminal", () => {
     term.type("/session");
     term.keys("Enter");
     screen = await term.waitFor(/Messages\s+7/);
-    const [file] = files(fx.sessions);
+    const [file] = sessionFiles(fx.sessions);
     expect(screen).toContain(file!.split("/").at(-1)!.slice(0, 20));
 
     term.keys("C-d");
@@ -63,14 +59,14 @@ describe.skipIf(!hasTmux)("the REPL in a real terminal", () => {
     await term.waitFor(/\/help for commands/);
     term.keys("C-c");
     await term.waitFor(/\[exited 0\]/);
-    expect(files(fx.sessions)).toEqual([]);
+    expect(sessionFiles(fx.sessions)).toEqual([]);
   });
 
   test("resuming shows the conversation so far, and quitting without sending leaves the file byte-identical", async () => {
     fx.server.reply({ blocks: [{ type: "toolUse", name: "bash", input: { command: "ls" } }] }, { blocks: [{ type: "text", text: "Here are the files." }] });
     const first = await fx.run(["-p", "list the files"]);
     expect(first.code).toBe(0);
-    const [file] = files(fx.sessions);
+    const [file] = sessionFiles(fx.sessions);
     const before = await Bun.file(file!).bytes();
 
     term.start([AWL, "--resume"], { cwd: fx.project, env: fx.env });
@@ -98,7 +94,7 @@ describe.skipIf(!hasTmux)("the REPL in a real terminal", () => {
     await term.waitFor(/after the interruption/);
     term.keys("C-d");
     await term.waitFor(/\[exited 0\]/);
-    const lines = (await Bun.file(files(fx.sessions)[0]!).text()).trim().split("\n").map((l) => JSON.parse(l));
+    const lines = (await Bun.file(sessionFiles(fx.sessions)[0]!).text()).trim().split("\n").map((l) => JSON.parse(l));
     const partial = lines[3].message;
     expect(partial).toMatchObject({ role: "assistant", stopReason: "error" });
     expect(partial.content[0].text).toStartWith("word word");

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { appendFileSync, mkdirSync, readdirSync } from "node:fs";
+import { appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { AWL, e2eFixture } from "./awl";
+import { AWL, e2eFixture, sessionFiles } from "./awl";
 
 let fx: Awaited<ReturnType<typeof e2eFixture>>;
 beforeEach(async () => {
@@ -11,8 +11,6 @@ afterEach(async () => {
   await fx.cleanup();
 });
 
-const files = (root: string): string[] =>
-  readdirSync(root, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".jsonl")).map((f) => join(root, f)).sort();
 const idOf = (file: string) => file.slice(-42, -6);
 const lines = async (file: string) => (await Bun.file(file).text()).trim().split("\n").map((l) => JSON.parse(l));
 
@@ -20,13 +18,13 @@ describe("--resume", () => {
   test("continues the latest session: the next request carries the whole conversation, thinking signatures included", async () => {
     fx.server.reply({ blocks: [{ type: "thinking", thinking: "Let me think about 2+2." }, { type: "text", text: "4" }] });
     expect((await fx.run(["-p", "2+2?", "--thinking"])).code).toBe(0);
-    const firstResponseThinking = (await lines(files(fx.sessions)[0]!))[3].message.content[0];
+    const firstResponseThinking = (await lines(sessionFiles(fx.sessions)[0]!))[3].message.content[0];
     expect(firstResponseThinking.signature).toBeString();
 
     fx.server.reply({ blocks: [{ type: "text", text: "8" }] });
     const run = await fx.run(["-p", "and doubled?", "--resume", "--thinking"]);
     expect(run).toMatchObject({ code: 0, stdout: "8\n" });
-    expect(files(fx.sessions)).toHaveLength(1);
+    expect(sessionFiles(fx.sessions)).toHaveLength(1);
     const sent = fx.server.requests[1]!.body.messages;
     expect(sent).toHaveLength(3);
     expect(sent[1].content[0]).toEqual({ type: "thinking", thinking: "Let me think about 2+2.", signature: firstResponseThinking.signature });
@@ -38,14 +36,14 @@ describe("--resume", () => {
     const run = await fx.run(["-p", "hi", "--resume"]);
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(/no earlier session/i);
-    expect(files(fx.sessions)).toHaveLength(1);
+    expect(sessionFiles(fx.sessions)).toHaveLength(1);
   });
 
   test("picks the session with the newest last entry, not the newest file name", async () => {
     fx.server.reply({ blocks: [{ type: "text", text: "a" }] }, { blocks: [{ type: "text", text: "b" }] }, { blocks: [{ type: "text", text: "c" }] }, { blocks: [{ type: "text", text: "d" }] });
     await fx.run(["-p", "older session"]);
     await fx.run(["-p", "newer session"]);
-    const [older] = files(fx.sessions);
+    const [older] = sessionFiles(fx.sessions);
     await fx.run(["-p", "touch the older one", "--resume", idOf(older!)]);
     await fx.run(["-p", "which?", "--resume"]);
     expect((await lines(older!)).at(-2).message.content[0].text).toBe("which?");
@@ -55,7 +53,7 @@ describe("--resume", () => {
     fx.server.reply({ blocks: [{ type: "text", text: "a" }] }, { blocks: [{ type: "text", text: "b" }] }, { blocks: [{ type: "text", text: "c" }] });
     await fx.run(["-p", "first prompt"]);
     await fx.run(["-p", "second prompt"]);
-    const [a, b] = files(fx.sessions).map(idOf) as [string, string];
+    const [a, b] = sessionFiles(fx.sessions).map(idOf) as [string, string];
     let common = 0;
     while (a[common] === b[common]) common++;
 
@@ -89,7 +87,7 @@ describe("--resume", () => {
     await fx.run(["-p", "one"]);
     const run = await fx.run(["-p", "two", "--resume", "--provider", "openai", "--model", "gpt-4o"]);
     expect(run).toMatchObject({ code: 0, stdout: "from gpt\n" });
-    const users = (await lines(files(fx.sessions)[0]!)).filter((l) => l.message?.role === "user");
+    const users = (await lines(sessionFiles(fx.sessions)[0]!)).filter((l) => l.message?.role === "user");
     expect(users.map((u) => `${u.provider}/${u.model}`)).toEqual(["anthropic/claude-sonnet-4-5", "openai/gpt-4o"]);
     expect(fx.server.requests[1]!.path).toBe("/v1/chat/completions");
     expect(fx.server.requests[1]!.body.messages.map((m: any) => m.role)).toEqual(["system", "user", "assistant", "user"]);
@@ -105,7 +103,7 @@ describe("crash recovery", () => {
     await Bun.sleep(200);
     child.kill("SIGKILL");
     await child.exited;
-    const [file] = files(fx.sessions);
+    const [file] = sessionFiles(fx.sessions);
     const before = await Bun.file(file!).text();
     appendFileSync(file!, '{"type":"message","id":"torn1234","parentId":'); // a torn write, as a crash mid-line leaves
 

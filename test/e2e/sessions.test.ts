@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { readdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { AWL, e2eFixture } from "./awl";
+import { AWL, e2eFixture, sessionFiles } from "./awl";
 import { hasTmux, Terminal } from "./tmux";
 
 let fx: Awaited<ReturnType<typeof e2eFixture>>;
@@ -12,14 +12,11 @@ afterEach(async () => {
   await fx.cleanup();
 });
 
-const files = (root: string): string[] =>
-  readdirSync(root, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".jsonl")).map((f) => join(root, f)).sort();
-
 async function twoSessions() {
   fx.server.reply({ blocks: [{ type: "text", text: "a" }] }, { blocks: [{ type: "toolUse", name: "bash", input: { command: "true" } }] }, { blocks: [{ type: "text", text: "b" }] });
   await fx.run(["-p", "first prompt"]);
   await fx.run(["-p", "second prompt"]);
-  return files(fx.sessions);
+  return sessionFiles(fx.sessions);
 }
 
 describe("awl sessions", () => {
