@@ -35,6 +35,10 @@ interface HeaderView {
 const MESSAGE_PREFIX = Buffer.from('{"type":"message",');
 const TYPE_PREFIX = Buffer.from('{"type":"');
 const OPEN_BRACE = 0x7b;
+/** A header holds an id, a cwd (at most PATH_MAX), a timestamp and a model name. */
+const MAX_HEADER_BYTES = 1 << 20;
+/** replay.ts's MAX_LINE_BYTES (not imported: that module loads the schemas). */
+const MAX_LINE_BYTES = 64 * 1024 * 1024;
 const CLOSE_BRACE = 0x7d;
 
 /** This directory's sessions, oldest first. Folders shared by look-alike cwds are filtered by the header's cwd. */
@@ -107,6 +111,9 @@ function inspect(path: string, cwd: string): SessionInfo {
   const lines = lineSpans(bytes);
   const first = lines[0];
   if (!first) return damaged("empty file");
+  // What open would refuse (replay.ts), listing marks: one longer line is damage.
+  const long = lines.findIndex(([start, end]) => end - start > MAX_LINE_BYTES);
+  if (long !== -1) return damaged(`a line is longer than ${MAX_LINE_BYTES >> 20} MB`);
   const header = headerView(bytes.toString("utf8", first[0], first[1]));
   if (!header) return damaged("line 1: not a session header");
 
@@ -187,19 +194,27 @@ function headerView(line: string): HeaderView | undefined {
   return typeof id === "string" && id && typeof cwd === "string" && typeof timestamp === "string" ? { id, cwd, timestamp } : undefined;
 }
 
-/** The first line of a file, read without reading the rest. */
+/**
+ * The first line of a file, read without reading the rest. A header is a few
+ * hundred bytes: a first line longer than MAX_HEADER_BYTES is not one, and
+ * reading stops there (a 1 GB first line used to be read whole, by a
+ * concatenation per 4 KB: quadratic).
+ */
 function readHeader(path: string): HeaderView | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(path, "r");
-    let buffer = Buffer.alloc(0);
-    const chunk = Buffer.allocUnsafe(4096);
-    for (;;) {
-      const read = readSync(fd, chunk, 0, chunk.length, buffer.length);
-      buffer = Buffer.concat([buffer, chunk.subarray(0, read)]);
-      const nl = buffer.indexOf(0x0a);
-      if (nl !== -1 || read === 0) return headerView(buffer.toString("utf8", 0, nl === -1 ? buffer.length : nl));
+    const chunks: Buffer[] = [];
+    let total = 0;
+    while (total < MAX_HEADER_BYTES) {
+      const chunk = Buffer.allocUnsafe(4096);
+      const read = readSync(fd, chunk, 0, chunk.length, total);
+      const nl = chunk.subarray(0, read).indexOf(0x0a);
+      chunks.push(chunk.subarray(0, nl === -1 ? read : nl));
+      total += read;
+      if (nl !== -1 || read === 0) return headerView(Buffer.concat(chunks).toString("utf8"));
     }
+    return undefined;
   } catch {
     return undefined;
   } finally {

@@ -12,7 +12,8 @@ import { newEntryId, newSessionId } from "./ids";
 import { listSessions, type SessionInfo } from "./listing";
 import { acquireLock } from "./lock";
 import { sessionDir, sessionFileName } from "./paths";
-import { replay } from "./replay";
+import { MAX_LINE_BYTES, replay } from "./replay";
+import { checkFolder, checkTrusted, NO_FOLLOW, READ_FLAGS } from "./trust";
 import type { DiskMessage, MessageEntry, SessionEntry, SessionHeader } from "./schema";
 
 export const FORMAT_VERSION = 1;
@@ -76,9 +77,10 @@ export class SessionManager {
 
   /** Opens and replays a session file: lock first (unless read-only), then crash recovery. */
   static async open(path: string, o: { readOnly?: boolean } = {}): Promise<SessionManager> {
-    const fd = openExisting(path, o.readOnly ? "r" : APPEND_FLAGS);
+    const fd = openExisting(path, (o.readOnly ? READ_FLAGS : APPEND_FLAGS) | NO_FOLLOW);
     let release: (() => void) | undefined;
     try {
+      checkTrusted(path, fstatSync(fd)); // before the lock's sidecar is written beside it
       if (!o.readOnly) release = acquireLock(path, fd);
       const size = fstatSync(fd).size;
       const log = replay(fd, path, size);
@@ -139,8 +141,11 @@ export class SessionManager {
       ...(message.role === "user" && stamp ? { provider: stamp.provider, model: stamp.model } : {}),
       message,
     };
+    const text = serializeEntry(entry);
+    // A longer line could never be opened again (replay's limit): refuse it before it is written.
+    if (Buffer.byteLength(text) > MAX_LINE_BYTES) throw new UserError(`this message is too large to save (over ${MAX_LINE_BYTES >> 20} MB); nothing was sent`);
     const fd = this.#fd ?? this.#create();
-    const line = `${this.#missingNewline ? "\n" : ""}${serializeEntry(entry)}\n`;
+    const line = `${this.#missingNewline ? "\n" : ""}${text}\n`;
     try {
       writeAll(fd, line);
       fsyncSync(fd);
@@ -216,6 +221,7 @@ export class SessionManager {
   /** First append: directories, the file (0600), the lock, the header line. */
   #create(): number {
     mkdirPrivate(dirname(this.sessionFile));
+    checkFolder(dirname(this.sessionFile)); // not a symlink to elsewhere, not someone else's
     const fd = openSync(this.sessionFile, CREATE_FLAGS, 0o600);
     try {
       fchmodSync(fd, 0o600);
@@ -242,6 +248,7 @@ function openExisting(path: string, flags: string | number): number {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") throw new UserError(`no session file at ${path}`);
     if (code === "EISDIR") throw new UserError(`${path} is a directory, not a session file`);
+    if (code === "ELOOP") throw new UserError(`${path} is a symbolic link; refusing to open it as a session (it could point anywhere)`);
     if (code === "EACCES" || code === "EPERM") throw new UserError(`cannot open ${path}: permission denied`);
     throw error;
   }

@@ -10,6 +10,14 @@ import { LineError, parseLine } from "./codec";
 import type { SessionEntry, SessionHeader } from "./schema";
 
 const CHUNK = 1 << 22;
+/**
+ * The longest line replay reads (and the writer writes). A real line is one
+ * message, and every message must fit in a provider request (Anthropic
+ * refuses bodies over 32 MB), so 64 MB leaves room for JSON escaping while a
+ * hostile or corrupt file (a 1 GB line) is rejected after reading at most this
+ * much: memory stays bounded by it, not by the file (issue 6).
+ */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 const NEWLINE = 0x0a;
 const NUL = 0x00;
 
@@ -59,7 +67,9 @@ export function replay(fd: number, file: string, size: number): Replay {
     }
   };
 
-  const tail = scanLines(fd, size, accept);
+  const tail = scanLines(fd, size, accept, (number) => {
+    throw new UserError(`${file}:${number}: line ${number} is longer than ${MAX_LINE_BYTES >> 20} MB, more than any session line awl writes`);
+  });
   let torn: Torn | undefined;
   let missingNewline = false;
   const kept = tail.bytes.length - countTrailing(tail.bytes, NUL);
@@ -82,10 +92,16 @@ export function replay(fd: number, file: string, size: number): Replay {
   return { header, entries, torn, missingNewline };
 }
 
-/** Calls `onLine` for every newline-terminated line; returns the unterminated rest. */
-function scanLines(fd: number, size: number, onLine: (line: Line) => void): { bytes: Buffer; offset: number; number: number } {
+/**
+ * Calls `onLine` for every newline-terminated line; returns the unterminated
+ * rest. A line longer than MAX_LINE_BYTES calls `tooLong` (which throws) as
+ * soon as that is known. A line spanning chunks is gathered as a list of
+ * pieces, joined once (concatenating per chunk was quadratic in its length).
+ */
+function scanLines(fd: number, size: number, onLine: (line: Line) => void, tooLong: (number: number) => never): { bytes: Buffer; offset: number; number: number } {
   const chunk = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(size, 1)));
-  let carry: Buffer | undefined;
+  let carry: Buffer[] = [];
+  let carryBytes = 0;
   let carryOffset = 0;
   let number = 1;
   let position = 0;
@@ -94,18 +110,22 @@ function scanLines(fd: number, size: number, onLine: (line: Line) => void): { by
     if (read === 0) break;
     let start = 0;
     for (let nl = chunk.indexOf(NEWLINE, 0); nl !== -1 && nl < read; nl = chunk.indexOf(NEWLINE, start)) {
-      const text = carry ? Buffer.concat([carry, chunk.subarray(0, nl)]).toString("utf8") : chunk.toString("utf8", start, nl);
-      onLine({ number: number++, offset: carry ? carryOffset : position + start, text });
-      carry = undefined;
+      if (carryBytes + nl - start > MAX_LINE_BYTES) tooLong(number);
+      const text = carryBytes ? Buffer.concat([...carry, chunk.subarray(start, nl)]).toString("utf8") : chunk.toString("utf8", start, nl);
+      onLine({ number: number++, offset: carryBytes ? carryOffset : position + start, text });
+      carry = [];
+      carryBytes = 0;
       start = nl + 1;
     }
     if (start < read) {
-      if (!carry) carryOffset = position + start;
-      carry = carry ? Buffer.concat([carry, chunk.subarray(start, read)]) : Buffer.from(chunk.subarray(start, read));
+      if (!carryBytes) carryOffset = position + start;
+      carryBytes += read - start;
+      if (carryBytes > MAX_LINE_BYTES) tooLong(number);
+      carry.push(Buffer.from(chunk.subarray(start, read)));
     }
     position += read;
   }
-  return { bytes: carry ?? Buffer.alloc(0), offset: carry ? carryOffset : position, number };
+  return { bytes: carryBytes ? Buffer.concat(carry) : Buffer.alloc(0), offset: carryBytes ? carryOffset : position, number };
 }
 
 function damage(file: string, line: Line, error: LineError): UserError {
