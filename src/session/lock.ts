@@ -46,7 +46,14 @@ export function acquireLock(file: string, fd: number): () => void {
     const holder = readHolder(file);
     if (holder !== undefined && holder !== process.pid && alive(holder)) throw lockedError(file);
   }
-  writeHolder(file);
+  try {
+    writeHolder(file);
+  } catch (error) {
+    // With flock the sidecar only names the holder: a directory we may not
+    // write (a 0500 folder; the file itself stays appendable) must not stop
+    // the session. Without flock the sidecar is the lock, so it must exist.
+    if (!flock) throw new UserError(`cannot lock ${file}: ${(error as Error).message}`);
+  }
   let held = true;
   return () => {
     if (!held) return;

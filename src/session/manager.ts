@@ -1,7 +1,7 @@
 // The one owner of a session file (STYLE: one writer owns the log). It replays
 // the log on open, appends one durable line per message, and answers questions
 // about the entry tree. Everything else in awl goes through it.
-import { closeSync, fchmodSync, fstatSync, fsyncSync, ftruncateSync, openSync } from "node:fs";
+import { closeSync, fchmodSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Conversation } from "../conversation";
 import { UserError } from "../errors";
@@ -47,6 +47,8 @@ export class SessionManager {
   #size: number;
   #missingNewline: boolean;
   #closed = false;
+  /** Set when a failed write could not be cut back: appending more would build on a torn line. */
+  #broken: string | undefined;
   readonly #byId = new Map<string, SessionEntry>();
   #leafId: string | null = null;
   #messages = 0;
@@ -131,6 +133,7 @@ export class SessionManager {
   appendMessage(message: DiskMessage, stamp?: ModelRef): string {
     if (this.readOnly) throw new UserError(this.readOnlyReason ?? `${this.sessionFile} is read-only`);
     if (this.#closed) throw new Error("appendMessage on a closed session");
+    if (this.#broken) throw new UserError(this.#broken);
     if (message.role === "user" && !stamp) throw new Error("a user message needs the provider/model stamp");
     checkDiskMessage(message);
     const entry: MessageEntry = {
@@ -150,13 +153,22 @@ export class SessionManager {
       writeAll(fd, line);
       fsyncSync(fd);
     } catch (error) {
-      // Leave no partial line for the next append to build on.
-      ftruncateSync(fd, this.#size);
-      throw error;
+      // Leave no partial line for the next append to build on; if even the cut
+      // fails (an immutable file refuses both), refuse further appends instead.
+      try {
+        ftruncateSync(fd, this.#size);
+      } catch {
+        this.#broken = `${this.sessionFile} has an unfinished line that could not be removed; awl --resume removes it`;
+      }
+      // A full disk or a read-only file is the user's to fix, not a bug: say so in one line (issue 6).
+      throw new UserError(`could not save to ${this.sessionFile}: ${fsReason(error)}; everything before this message is saved`);
     }
     this.#size += Buffer.byteLength(line);
     this.#missingNewline = false;
     this.#index(entry);
+    // Deleted while we hold it open: appends would go on into an unlinked inode
+    // and vanish with it at exit. Put the file back whole, then say so.
+    if (fstatSync(fd).nlink === 0) throw new UserError(this.#restoreDeleted(fd));
     return entry.id;
   }
 
@@ -218,11 +230,51 @@ export class SessionManager {
     if (isMessageEntry(entry)) this.#messages++;
   }
 
+  /**
+   * Writes what the unlinked file still holds back to its path, and appends
+   * there from now on (with a fresh lock). Returns what to tell the person.
+   */
+  #restoreDeleted(old: number): string {
+    const what = `${this.sessionFile} was deleted while awl was running`;
+    let fd: number | undefined;
+    try {
+      mkdirPrivate(dirname(this.sessionFile));
+      checkFolder(dirname(this.sessionFile));
+      fd = openSync(this.sessionFile, CREATE_FLAGS, 0o600);
+      fchmodSync(fd, 0o600);
+      const buffer = Buffer.allocUnsafe(1 << 20);
+      for (let at = 0; at < this.#size; ) {
+        const n = readSync(old, buffer, 0, Math.min(buffer.length, this.#size - at), at);
+        if (n === 0) break;
+        for (let done = 0; done < n; ) done += writeSync(fd, buffer, done, n - done);
+        at += n;
+      }
+      fsyncSync(fd);
+      fsyncDir(this.sessionFile);
+    } catch (error) {
+      if (fd !== undefined) closeSync(fd);
+      const why = error instanceof UserError ? error.message : fsReason(error);
+      this.#broken = `${what}, and could not be written back (${why}); this conversation is no longer saved`;
+      return this.#broken;
+    }
+    this.#release?.();
+    closeSync(old);
+    this.#fd = fd;
+    this.#release = acquireLock(this.sessionFile, fd);
+    return `${what}; it has been written back with the whole conversation so far (awl --resume continues it)`;
+  }
+
   /** First append: directories, the file (0600), the lock, the header line. */
   #create(): number {
-    mkdirPrivate(dirname(this.sessionFile));
-    checkFolder(dirname(this.sessionFile)); // not a symlink to elsewhere, not someone else's
-    const fd = openSync(this.sessionFile, CREATE_FLAGS, 0o600);
+    let fd: number;
+    try {
+      mkdirPrivate(dirname(this.sessionFile));
+      checkFolder(dirname(this.sessionFile)); // not a symlink to elsewhere, not someone else's
+      fd = openSync(this.sessionFile, CREATE_FLAGS, 0o600);
+    } catch (error) {
+      if (error instanceof UserError) throw error;
+      throw new UserError(`could not create ${this.sessionFile}: ${fsReason(error)}; nothing was sent`);
+    }
     try {
       fchmodSync(fd, 0o600);
       this.#release = acquireLock(this.sessionFile, fd);
@@ -234,11 +286,32 @@ export class SessionManager {
     } catch (error) {
       this.#release?.();
       closeSync(fd);
-      throw error;
+      // A half-written header (full disk) would be a damaged session forever: the file is ours (O_EXCL), remove it.
+      try {
+        unlinkSync(this.sessionFile);
+      } catch {
+        // nothing more to undo
+      }
+      throw error instanceof UserError ? error : new UserError(`could not create ${this.sessionFile}: ${fsReason(error)}; nothing was sent`);
     }
     this.#fd = fd;
     return fd;
   }
+}
+
+/** A file-system error in words a person can act on. */
+function fsReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  const reasons: Record<string, string> = {
+    ENOSPC: "no space left on the device",
+    EDQUOT: "disk quota exceeded",
+    EFBIG: "file too large (over the file size limit)",
+    EROFS: "read-only file system",
+    EACCES: "permission denied",
+    EPERM: "operation not permitted (is the file immutable or append-only?)",
+    EIO: "input/output error",
+  };
+  return (code && reasons[code]) ?? (error instanceof Error ? error.message : String(error));
 }
 
 function openExisting(path: string, flags: string | number): number {
@@ -250,6 +323,7 @@ function openExisting(path: string, flags: string | number): number {
     if (code === "EISDIR") throw new UserError(`${path} is a directory, not a session file`);
     if (code === "ELOOP") throw new UserError(`${path} is a symbolic link; refusing to open it as a session (it could point anywhere)`);
     if (code === "EACCES" || code === "EPERM") throw new UserError(`cannot open ${path}: permission denied`);
+    if (code === "EROFS") throw new UserError(`cannot open ${path} to continue it: read-only file system`);
     throw error;
   }
 }
