@@ -8,6 +8,9 @@ import { readFileSync } from "node:fs";
 import { MAX_ATTEMPTS } from "../../src/providers/retry";
 import { e2eFixture, sessionFiles, type Run } from "../e2e/awl";
 
+/** Each case runs the binary several times: generous on a loaded 2-core machine. */
+const SLOW = 60_000;
+
 let fx: Awaited<ReturnType<typeof e2eFixture>>;
 beforeEach(async () => {
   fx = await e2eFixture();
@@ -55,7 +58,7 @@ describe("provider faults through the compiled binary", () => {
     expect(retryLines(run)).toEqual([expect.stringMatching(/rate limit.*retrying in 1\.0 s$/i)]);
     expect(otherLines(run)).toEqual([]);
     console.log(`provider-faults: 429 retry-after 1 s: 2 requests, gap ${gaps()[0]} ms, run ${ms} ms`);
-  });
+  }, SLOW);
 
   test("529 overloaded three times, then success", async () => {
     fx.server.reply({ fault: { status: 529 } }, { fault: { status: 529 } }, { fault: { status: 529 } }, { blocks: [{ type: "text", text: "finally" }] });
@@ -66,7 +69,7 @@ describe("provider faults through the compiled binary", () => {
     expect(otherLines(run)).toEqual([]);
     expect(entries().at(-1).message).toMatchObject({ role: "assistant", stopReason: "stop" });
     console.log(`provider-faults: 529 x3: 4 requests, gaps ${gaps().join("/")} ms (AWL_RETRY_BASE_MS=5), run ${ms} ms`);
-  });
+  }, SLOW);
 
   test("500 forever: gives up after the retry budget with one line, exit 1, and the session continues", async () => {
     // Exactly the budget: a further try would meet the server's own "no scripted reply" 500 and be counted.
@@ -82,7 +85,7 @@ describe("provider faults through the compiled binary", () => {
     const spent = fx.server.requests.at(-1)!.time - fx.server.requests[0]!.time;
     await expectNextPromptWorks();
     console.log(`provider-faults: 500 forever: gave up after ${MAX_ATTEMPTS} requests, ${spent} ms between first and last (base 5 ms), run ${ms} ms\n  ${otherLines(run)[0]}`);
-  });
+  }, SLOW);
 
   test.each(["anthropic", "openai"] as const)("%s: connection dropped mid-stream after content: partial saved, one line, next prompt works", async (provider) => {
     const full = "The first half of the answer arrives, and then the connection drops before the rest.";
@@ -100,7 +103,7 @@ describe("provider faults through the compiled binary", () => {
     expect(run.stdout).toBe(`${partial}\n`); // what was shown is what was saved
     await expectNextPromptWorks();
     console.log(`provider-faults: ${provider} drop after content: ${partial.length}/${full.length} chars saved with stopReason error, run ${ms} ms; resumed\n  ${otherLines(run)[0]}`);
-  });
+  }, SLOW);
 
   test("a stall longer than the idle timeout: before content it is retried, after content it ends the turn", async () => {
     const env = { AWL_STREAM_IDLE_TIMEOUT_MS: "300" };
@@ -122,5 +125,5 @@ describe("provider faults through the compiled binary", () => {
     expect(full.startsWith(saved.message.content[0].text)).toBe(true);
     await expectNextPromptWorks();
     console.log(`provider-faults: stall (idle timeout 300 ms): before content retried (run ${before.ms} ms); after content ended the turn (run ${after.ms} ms), partial saved; resumed\n  ${otherLines(after.run)[0]}`);
-  });
+  }, SLOW);
 });
