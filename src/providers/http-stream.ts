@@ -117,9 +117,10 @@ async function* attemptOnce(request: HttpStreamRequest): AsyncGenerator<StreamEv
     return undefined;
   } catch (error) {
     if (signal.aborted) return fail("Interrupted", false);
-    if (watchdog.fired) return fail(`${api.label} sent nothing for ${Math.round(idleMs / 1000)} s`, true);
+    if (watchdog.fired) return fail(`${api.label} sent nothing for ${idleMs < 1000 ? `${idleMs} ms` : `${Math.round(idleMs / 1000)} s`}`, true);
     if (error instanceof StreamFailure) return fail(error.message, error.retryable);
-    const reason = error instanceof Error ? error.message : String(error);
+    // Bun appends advice for the programmer ("pass `verbose: true` ... to fetch()"): no use to the person reading it.
+    const reason = (error instanceof Error ? error.message : String(error)).replace(/\s*For more information, pass `verbose: true`.*$/s, "");
     const where = parser ? "The connection to" : "Could not reach";
     return fail(`${where} ${api.label} (${new URL(request.url).origin}) failed: ${reason}`, true);
   } finally {
