@@ -1,7 +1,7 @@
 // The one owner of a session file (STYLE: one writer owns the log). It replays
 // the log on open, appends one durable line per message, and answers questions
 // about the entry tree. Everything else in awl goes through it.
-import { closeSync, fchmodSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Conversation } from "../conversation";
 import { UserError } from "../errors";
@@ -115,7 +115,11 @@ export class SessionManager {
 
   /** The session here whose LAST entry is newest (not the newest file name), or null. */
   static async continueRecent(cwd: string): Promise<SessionManager | null> {
-    const sessions = await listSessions(cwd);
+    // A SIGKILL between creating a session file and writing its header leaves
+    // an empty file (issue 6, crash test). It holds nothing to resume, and as
+    // "the most recent session" it would make every --resume here fail, so it
+    // is passed over (`awl sessions` still shows it as damaged).
+    const sessions = (await listSessions(cwd)).filter((s) => !isEmptyFile(s.path));
     const when = (s: SessionInfo) => s.lastActivity ?? s.created;
     const recent = sessions.reduce<SessionInfo | undefined>((best, s) => (!best || when(s) >= when(best) ? s : best), undefined);
     return recent ? SessionManager.open(recent.path) : null;
@@ -325,5 +329,13 @@ function openExisting(path: string, flags: string | number): number {
     if (code === "EACCES" || code === "EPERM") throw new UserError(`cannot open ${path}: permission denied`);
     if (code === "EROFS") throw new UserError(`cannot open ${path} to continue it: read-only file system`);
     throw error;
+  }
+}
+
+function isEmptyFile(path: string): boolean {
+  try {
+    return statSync(path).size === 0;
+  } catch {
+    return false; // gone or unreadable: open reports it
   }
 }
