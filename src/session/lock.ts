@@ -7,7 +7,7 @@
 // Where libc cannot be loaded, the sidecar alone is the lock: refused while
 // it names a live process, taken over otherwise (best effort, not atomic).
 import { dlopen, FFIType } from "bun:ffi";
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync, fchmodSync } from "node:fs";
+import { closeSync, constants, fchmodSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { UserError } from "../errors";
 
 const LOCK_EX = 2;
@@ -68,9 +68,25 @@ export function acquireLock(file: string, fd: number): () => void {
 }
 
 function lockedError(file: string): UserError {
-  const pid = readHolder(file);
+  const pid = liveHolder(file);
   const who = pid === undefined ? "another process" : pid === process.pid ? `this process (pid ${pid})` : `another awl process (pid ${pid})`;
   return new UserError(`session ${file} is in use by ${who}; close that one first`);
+}
+
+/**
+ * The pid in the sidecar, once it names a live process. The holder takes the
+ * flock before it writes its pid, and a SIGKILLed holder's pid stays behind,
+ * so right after a refusal the sidecar can be empty or name a dead process:
+ * wait briefly for the new holder's pid rather than name the wrong one.
+ */
+function liveHolder(file: string): number | undefined {
+  const deadline = Date.now() + 1000;
+  for (;;) {
+    const pid = readHolder(file);
+    if (pid !== undefined && alive(pid)) return pid;
+    if (Date.now() >= deadline) return undefined;
+    Bun.sleepSync(10);
+  }
 }
 
 function readHolder(file: string): number | undefined {
@@ -83,7 +99,8 @@ function readHolder(file: string): number | undefined {
 }
 
 function writeHolder(file: string): void {
-  const fd = openSync(lockPath(file), "w", 0o600);
+  // O_NOFOLLOW: a symlink planted as the sidecar must not redirect the write.
+  const fd = openSync(lockPath(file), constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o600);
   try {
     fchmodSync(fd, 0o600);
     writeSync(fd, `${process.pid}\n`);
