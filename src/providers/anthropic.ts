@@ -7,6 +7,7 @@ import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages
 import type { ApiIdentity } from "./api-errors";
 import { describeStreamError, parseApiError, StreamFailure } from "./api-errors";
 import { requestBody } from "./anthropic-wire";
+import { jsonBody } from "./json-body";
 import { streamWithRetries, type StreamParser } from "./http-stream";
 import type { Provider, StopReason, StreamEvent, StreamRequest, Usage } from "./provider";
 import type { SseEvent } from "./sse";
@@ -173,7 +174,7 @@ export class AnthropicProvider implements Provider {
         "x-api-key": this.options.apiKey,
         "anthropic-version": ANTHROPIC_VERSION,
       },
-      body: JSON.stringify(requestBody(request)),
+      body: jsonBody(requestBody(request), "messages"),
       model: request.model,
       signal: request.signal,
       env: this.options.env ?? process.env,

@@ -23,7 +23,8 @@ export interface HttpStreamRequest {
   api: ApiIdentity;
   url: string;
   headers: Record<string, string>;
-  body: string;
+  /** Sent as it is on every attempt. */
+  body: Uint8Array;
   model: string;
   signal: AbortSignal;
   env: Record<string, string | undefined>;

@@ -7,6 +7,7 @@
 import type { ChatCompletionChunk } from "openai/resources/chat/completions/completions";
 import type { ApiIdentity } from "./api-errors";
 import { describeStreamError, parseApiError, StreamFailure } from "./api-errors";
+import { jsonBody } from "./json-body";
 import { streamWithRetries, type StreamParser } from "./http-stream";
 import { requestBody } from "./openai-wire";
 import type { Provider, StopReason, StreamEvent, StreamRequest, Usage } from "./provider";
@@ -164,7 +165,7 @@ export class OpenAIProvider implements Provider {
       api: this.#api,
       url: this.#url,
       headers,
-      body: JSON.stringify(requestBody(request)),
+      body: jsonBody(requestBody(request), "messages"),
       model: request.model,
       signal: request.signal,
       env: this.options.env ?? process.env,
