@@ -38,7 +38,7 @@ const OPEN_BRACE = 0x7b;
 /** A header holds an id, a cwd (at most PATH_MAX), a timestamp and a model name. */
 const MAX_HEADER_BYTES = 1 << 20;
 /** replay.ts's MAX_LINE_BYTES (not imported: that module loads the schemas). */
-const MAX_LINE_BYTES = 64 * 1024 * 1024;
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 const CLOSE_BRACE = 0x7d;
 
 /** This directory's sessions, oldest first. Folders shared by look-alike cwds are filtered by the header's cwd. */
@@ -183,7 +183,7 @@ function lastTimestamp(bytes: Buffer, lines: [number, number][]): string | undef
  */
 const ENTRY_HEAD = /^\{"type":"[^"\\]*","id":"[^"\\]*","parentId":(?:null|"[^"\\]*"),"timestamp":"([^"\\]*)"(?:,"provider":"[^"\\]*","model":"[^"\\]*")?(?:,"message":\{"role":"([a-z]+)")?/;
 
-function entryHead(bytes: Buffer, start: number, end: number): RegExpExecArray | null {
+export function entryHead(bytes: Buffer, start: number, end: number): RegExpExecArray | null {
   return ENTRY_HEAD.exec(bytes.toString("utf8", start, Math.min(end, start + 512)));
 }
 
@@ -200,7 +200,7 @@ function headerView(line: string): HeaderView | undefined {
  * reading stops there (a 1 GB first line used to be read whole, by a
  * concatenation per 4 KB: quadratic).
  */
-function readHeader(path: string): HeaderView | undefined {
+export function readHeader(path: string): HeaderView | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(path, "r");
@@ -229,7 +229,7 @@ function promptText(content: unknown): string | undefined {
 }
 
 // biome-ignore lint: JSON of unknown shape, read defensively field by field
-function parseQuiet(text: string): any {
+export function parseQuiet(text: string): any {
   try {
     return JSON.parse(text);
   } catch {
@@ -242,12 +242,12 @@ function startsWith(bytes: Buffer, at: number, prefix: Buffer): boolean {
 }
 
 /** `2026-04-25T17-40-15-990Z_<id>.jsonl` -> `2026-04-25T17:40:15.990Z` */
-function createdFromName(path: string): string | undefined {
+export function createdFromName(path: string): string | undefined {
   const m = /(\d{4}-\d\d-\d\d)T(\d\d)-(\d\d)-(\d\d)-(\d{3})Z_[^/]*$/.exec(path);
   return m ? `${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z` : undefined;
 }
 
-function sessionFiles(dir: string): string[] {
+export function sessionFiles(dir: string): string[] {
   return readdirQuiet(dir).filter((name) => name.endsWith(".jsonl")).sort();
 }
 

@@ -10,6 +10,7 @@ import { diskMessageToInternal } from "./convert";
 import { APPEND_FLAGS, CREATE_FLAGS, fsyncDir, mkdirPrivate, writeAll } from "./files";
 import { newEntryId, newSessionId } from "./ids";
 import { listSessions, type SessionInfo } from "./listing";
+import { mostRecentSession } from "./recent";
 import { acquireLock } from "./lock";
 import { sessionDir, sessionFileName } from "./paths";
 import { MAX_LINE_BYTES, replay } from "./replay";
@@ -115,14 +116,8 @@ export class SessionManager {
 
   /** The session here whose LAST entry is newest (not the newest file name), or null. */
   static async continueRecent(cwd: string): Promise<SessionManager | null> {
-    // A SIGKILL between creating a session file and writing its header leaves
-    // an empty file (issue 6, crash test). It holds nothing to resume, and as
-    // "the most recent session" it would make every --resume here fail, so it
-    // is passed over (`awl sessions` still shows it as damaged).
-    const sessions = (await listSessions(cwd)).filter((s) => !isEmptyFile(s.path));
-    const when = (s: SessionInfo) => s.lastActivity ?? s.created;
-    const recent = sessions.reduce<SessionInfo | undefined>((best, s) => (!best || when(s) >= when(best) ? s : best), undefined);
-    return recent ? SessionManager.open(recent.path) : null;
+    const path = mostRecentSession(cwd);
+    return path ? SessionManager.open(path) : null;
   }
 
   static listSessions(cwd: string): Promise<SessionInfo[]> {
@@ -329,13 +324,5 @@ function openExisting(path: string, flags: string | number): number {
     if (code === "EACCES" || code === "EPERM") throw new UserError(`cannot open ${path}: permission denied`);
     if (code === "EROFS") throw new UserError(`cannot open ${path} to continue it: read-only file system`);
     throw error;
-  }
-}
-
-function isEmptyFile(path: string): boolean {
-  try {
-    return statSync(path).size === 0;
-  } catch {
-    return false; // gone or unreadable: open reports it
   }
 }

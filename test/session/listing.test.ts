@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { textMessage } from "../../src/conversation";
 import { UsageError } from "../../src/errors";
 import { encodeCwd, findSession, listSessions, messageToDisk, SessionManager, shortIdLength } from "../../src/session";
+import { sessionDir } from "../../src/session/paths";
 import { SPEC, specFile, useSessionRoot } from "./helpers";
 
 useSessionRoot();
@@ -160,6 +161,50 @@ describe("continuing the most recent session", () => {
     expect(await SessionManager.continueRecent("/empty")).toBeNull();
   });
 });
+
+describe("the most recent session, read from each file's last line", () => {
+  /** Two sessions in /tail: `older` then `newer`; returns both after `edit` changed the older one's file. */
+  function olderMadeRecent(edit: (file: string) => void) {
+    const older = session("/tail", "old");
+    const newer = session("/tail", "new");
+    edit(older.sessionFile);
+    return { older, newer };
+  }
+  const laterEntry = (text: string) =>
+    JSON.stringify({ type: "message", id: "later", parentId: null, timestamp: "2099-01-01T00:00:00.000Z", message: { role: "user", content: [{ type: "text", text }] } });
+
+  test("a last line longer than one read-back chunk", async () => {
+    const { older } = olderMadeRecent((f) => appendFileSync(f, `${laterEntry("x".repeat(300_000))}\n`));
+    expect(await recentId("/tail")).toBe(older.sessionId);
+  });
+
+  test("a torn last line and a NUL tail still date the file by the last line's start", async () => {
+    const { older } = olderMadeRecent((f) => appendFileSync(f, `${laterEntry("cut").slice(0, 120)}\n${"\0".repeat(70_000)}`));
+    expect(await recentId("/tail")).toBe(older.sessionId);
+  });
+
+  test("a line of another writer's key order is parsed for its timestamp", async () => {
+    const reordered = JSON.stringify({ timestamp: "2099-01-01T00:00:00.000Z", type: "message", id: "x", parentId: null, message: { role: "user", content: [] } });
+    const { older } = olderMadeRecent((f) => appendFileSync(f, `${reordered}\n`));
+    expect(await recentId("/tail")).toBe(older.sessionId);
+  });
+
+  test("a header-only file counts by its header; an empty file is passed over", async () => {
+    const { newer } = olderMadeRecent(() => {});
+    const s = SessionManager.init({ cwd: "/tail", ...M });
+    s.appendMessage(messageToDisk(textMessage("system", "sys"))); // creates the file with header + system
+    s.close();
+    writeFileSync(join(sessionDir("/tail"), "2099-01-01T00-00-00-000Z_019dc5ba-0000-7000-8000-000000000000.jsonl"), "");
+    expect(await recentId("/tail")).toBe(s.sessionId);
+    expect(newer.sessionId).not.toBe(s.sessionId);
+  });
+});
+
+async function recentId(cwd: string): Promise<string | undefined> {
+  const recent = await SessionManager.continueRecent(cwd);
+  recent?.close();
+  return recent?.sessionId;
+}
 
 describe("listing what cannot be read", () => {
   test("an entry that cannot be read as a file is listed as damaged with the reason", async () => {
