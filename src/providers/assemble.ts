@@ -4,6 +4,7 @@
 
 import { appendToBlock, type Message } from "../conversation";
 import type { StreamEvent } from "./provider";
+import { isJson } from "../json";
 
 /** Applies one event; `retry` and `end` carry nothing for the message and are ignored. */
 export function applyStreamEvent(message: Message, event: StreamEvent): void {
@@ -42,13 +43,4 @@ export function finalizeMessage(message: Message, options: { dropIncompleteToolU
     return true;
   });
   return message;
-}
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }

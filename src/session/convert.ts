@@ -14,7 +14,12 @@ export interface MessageMeta {
   errorMessage?: string;
 }
 
-export function contentBlockToDisk(b: ContentBlock): DiskContentBlock {
+/**
+ * A fresh copy of a block with only its known fields, in the spec's key order.
+ * The in-memory and on-disk blocks have the same shape, so one copy serves
+ * both directions; copying keeps the two from sharing objects.
+ */
+function copyBlock(b: ContentBlock | DiskContentBlock): ContentBlock & DiskContentBlock {
   switch (b.type) {
     case "text":
       return { type: "text", text: b.text };
@@ -27,18 +32,8 @@ export function contentBlockToDisk(b: ContentBlock): DiskContentBlock {
   }
 }
 
-export function diskContentBlockToInternal(b: DiskContentBlock): ContentBlock {
-  switch (b.type) {
-    case "text":
-      return { type: "text", text: b.text };
-    case "thinking":
-      return withOptional({ type: "thinking", thinking: b.thinking }, { signature: b.signature, redacted: b.redacted });
-    case "toolUse":
-      return { type: "toolUse", id: b.id, name: b.name, input: b.input };
-    case "toolResult":
-      return withOptional({ type: "toolResult", toolUseId: b.toolUseId, content: b.content }, { isError: b.isError });
-  }
-}
+export const contentBlockToDisk: (b: ContentBlock) => DiskContentBlock = copyBlock;
+export const diskContentBlockToInternal: (b: DiskContentBlock) => ContentBlock = copyBlock;
 
 export function messageToDisk(message: Message, meta: MessageMeta = {}): DiskMessage {
   const { provider, model, stopReason, usage, errorMessage } = meta;

@@ -8,6 +8,7 @@ import { readSync } from "node:fs";
 import { UserError } from "../errors";
 import { LineError, parseLine } from "./codec";
 import type { SessionEntry, SessionHeader } from "./schema";
+import { isJson } from "../json";
 
 const CHUNK = 1 << 22;
 /**
@@ -79,7 +80,7 @@ export function replay(fd: number, file: string, size: number): Replay {
     // Nothing after the last newline but a NUL tail: the last full line decides.
     if (failed) torn = { offset: failed.line.offset, bytes: size - failed.line.offset, preview: preview(failed.line.text) };
     else if (tail.bytes.length > 0) torn = tornAt(tail.offset, tail.bytes);
-  } else if (isCompleteJson(text)) {
+  } else if (isJson(text)) {
     accept(last); // throws for an earlier torn line (now a middle one) or an invalid entry
     missingNewline = true;
     if (kept < tail.bytes.length) torn = tornAt(tail.offset + kept, tail.bytes.subarray(kept));
@@ -140,15 +141,6 @@ function tornAt(offset: number, bytes: Buffer): Torn {
 function preview(text: string): string {
   const shown = text.replace(/\0+/g, (nuls) => `<${nuls.length} NUL bytes>`).replace(/\s+/g, " ");
   return shown.length > 80 ? `${shown.slice(0, 79)}…` : shown;
-}
-
-function isCompleteJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function countTrailing(bytes: Buffer, value: number): number {

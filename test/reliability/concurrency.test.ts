@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { AWL, e2eFixture } from "../e2e/awl";
+import { checkChain } from "./lines";
 
 const ROUNDS = Number(process.env.AWL_RELIABILITY_ROUNDS ?? 100);
 
@@ -19,25 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await fx?.cleanup();
 });
-
-function checkFile(file: string): number {
-  const text = readFileSync(file, "utf8");
-  expect(text.endsWith("\n")).toBe(true);
-  const entries = text.slice(0, -1).split("\n").map((line, i) => {
-    try {
-      return JSON.parse(line);
-    } catch {
-      throw new Error(`${file}:${i + 1}: not one JSON object (interleaved or fused?): ${line.slice(0, 120)}`);
-    }
-  });
-  expect(entries[0].type).toBe("session");
-  let parent: string | null = null;
-  for (const entry of entries.slice(1)) {
-    expect(entry.parentId).toBe(parent);
-    parent = entry.id;
-  }
-  return entries.length - 1;
-}
 
 test(`two awl processes resuming one session at once, ${ROUNDS} rounds: exactly one proceeds`, async () => {
   fx.server.reply({ blocks: [{ type: "text", text: "started" }] });
@@ -101,7 +83,7 @@ test(`two awl processes resuming one session at once, ${ROUNDS} rounds: exactly 
     namedWinner++;
     proceeded++;
     refused++;
-    entries = checkFile(file);
+    entries = checkChain(readFileSync(file), file);
   }
   console.log(
     `concurrent resume: rounds ${ROUNDS}, proceeded ${proceeded}, refused ${refused} (each naming the winner's pid ${namedWinner}), ` +

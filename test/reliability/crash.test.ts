@@ -16,6 +16,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { AWL, e2eFixture } from "../e2e/awl";
 import { startTestServer, type Reply } from "../support/server";
+import { checkChain, splitLines } from "./lines";
 
 const KILLS = Number(process.env.AWL_RELIABILITY_KILLS ?? 300);
 const WRITER_KILLS = Math.max(30, Math.round(KILLS / 10));
@@ -71,29 +72,6 @@ class Durable {
     }
     return torn;
   }
-}
-
-function splitLines(bytes: Buffer): Buffer[] {
-  const lines: Buffer[] = [];
-  let start = 0;
-  for (let nl = bytes.indexOf(0x0a); nl !== -1; nl = bytes.indexOf(0x0a, start)) {
-    lines.push(bytes.subarray(start, nl));
-    start = nl + 1;
-  }
-  return lines;
-}
-
-/** Every line parses, the header comes first, and each entry's parent is the entry before it. */
-function checkChain(content: Buffer): number {
-  const lines = splitLines(content).filter((l) => l.length > 0);
-  const entries = lines.map((l) => JSON.parse(l.toString("utf8")));
-  expect(entries[0].type).toBe("session");
-  let parent: string | null = null;
-  for (const entry of entries.slice(1)) {
-    expect(entry.parentId).toBe(parent);
-    parent = entry.id;
-  }
-  return entries.length - 1;
 }
 
 let fx: Awaited<ReturnType<typeof e2eFixture>>;
@@ -226,7 +204,7 @@ async function chain(c: number, target: number) {
   expect(last.code).toBe(0);
   const final = readFileSync(file);
   durable.look(final, "at the end");
-  const entries = checkChain(final);
+  const entries = checkChain(final, file);
   const rejected = server.requests.filter((r) => r.status !== 200).map((r) => `${r.status} ${r.error}`);
   const recovered = killedAt.filter((at) => server.requests.slice(at).some((r) => r.status === 200)).length;
   const requests = server.requests.length;

@@ -15,6 +15,8 @@ import { join } from "node:path";
 import { UserError } from "../../src/errors";
 import { SessionManager, encodeCwd } from "../../src/session";
 import { e2eFixture } from "../e2e/awl";
+import { isJson } from "../../src/json";
+import { splitLines } from "./lines";
 
 const MUTATIONS = Number(process.env.AWL_FUZZ_MUTATIONS ?? 10_000);
 const SEED = Number(process.env.AWL_FUZZ_SEED ?? 0x5eed);
@@ -93,16 +95,6 @@ const int = (r: Rng, n: number) => Math.floor(r() * n);
 const pick = <T>(r: Rng, items: readonly T[]): T => items[int(r, items.length)]!;
 
 const NL = Buffer.from("\n");
-const splitLines = (b: Buffer): Buffer[] => {
-  const out: Buffer[] = [];
-  let start = 0;
-  for (let nl = b.indexOf(0x0a); nl !== -1; nl = b.indexOf(0x0a, start)) {
-    out.push(b.subarray(start, nl));
-    start = nl + 1;
-  }
-  out.push(b.subarray(start)); // "" when the file ends with a newline
-  return out;
-};
 const joinLines = (lines: Buffer[]): Buffer => Buffer.concat(lines.flatMap((l, i) => (i === 0 ? [l] : [NL, l])));
 /** Index of a random non-empty line, or -1. */
 const someLine = (r: Rng, lines: Buffer[]): number => {
@@ -111,14 +103,14 @@ const someLine = (r: Rng, lines: Buffer[]): number => {
 };
 const insertAt = (b: Buffer, at: number, bytes: Buffer) => Buffer.concat([b.subarray(0, at), bytes, b.subarray(at)]);
 const insertLine = (r: Rng, b: Buffer, line: Buffer | string): Buffer => {
-  const lines = splitLines(b);
+  const lines = splitLines(b, true);
   lines.splice(int(r, lines.length + 1), 0, Buffer.isBuffer(line) ? line : Buffer.from(line));
   return joinLines(lines);
 };
 
 /** Rewrites one JSON line through `edit` (lines that do not parse are left alone). */
 function editJson(r: Rng, b: Buffer, edit: (value: any, all: any[]) => void): Buffer {
-  const lines = splitLines(b);
+  const lines = splitLines(b, true);
   const parsed = lines.map((l) => {
     try {
       return JSON.parse(l.toString("utf8"));
@@ -156,7 +148,7 @@ const MUTATORS: [name: string, weight: number, fn: Mutator][] = [
     "truncate-in-line",
     6,
     (r, b) => {
-      const lines = splitLines(b);
+      const lines = splitLines(b, true);
       const keep = 1 + int(r, Math.max(1, lines.length - 1));
       const next = lines[keep] ?? Buffer.alloc(0);
       return Buffer.concat([joinLines(lines.slice(0, keep)), NL, next.subarray(0, int(r, next.length + 1))]);
@@ -208,7 +200,7 @@ const MUTATORS: [name: string, weight: number, fn: Mutator][] = [
   })],
   ["parent-cycle", 5, (r, b) => {
     // Point an entry's parent at itself or at a later entry: parent chains loop.
-    const lines = splitLines(b);
+    const lines = splitLines(b, true);
     const parsed = lines.map((l) => { try { return JSON.parse(l.toString("utf8")); } catch { return undefined; } });
     const entries = parsed.map((p, i) => (p?.id && p.type !== "session" ? i : -1)).filter((i) => i >= 0);
     if (entries.length === 0) return b;
@@ -225,7 +217,7 @@ const MUTATORS: [name: string, weight: number, fn: Mutator][] = [
     if (v.type !== "session") v.parentId = pick(r, ["deadbeef", "", "../../etc/passwd", "0".repeat(100)]);
   })],
   ["line-ops", 6, (r, b) => {
-    const lines = splitLines(b);
+    const lines = splitLines(b, true);
     const i = someLine(r, lines);
     if (i < 0) return b;
     const j = int(r, lines.length);
@@ -257,13 +249,13 @@ const MUTATORS: [name: string, weight: number, fn: Mutator][] = [
   ["bom", 3, (r, b) => {
     const bom = Buffer.from([0xef, 0xbb, 0xbf]);
     if (r() < 0.5) return Buffer.concat([bom, b]);
-    const lines = splitLines(b);
+    const lines = splitLines(b, true);
     const i = int(r, lines.length);
     lines[i] = Buffer.concat([bom, lines[i]!]);
     return joinLines(lines);
   }],
   ["crlf", 4, (r, b) => {
-    const lines = splitLines(b);
+    const lines = splitLines(b, true);
     const all = r() < 0.5;
     return joinLines(lines.map((l, i) => (all || r() < 0.3) && i < lines.length - 1 ? Buffer.concat([l, Buffer.from("\r")]) : l));
   }],
@@ -286,7 +278,7 @@ const MUTATORS: [name: string, weight: number, fn: Mutator][] = [
     return out;
   }],
   ["header-values", 3, (r, b) => {
-    const lines = splitLines(b);
+    const lines = splitLines(b, true);
     const header = JSON.parse(lines[0]!.toString("utf8") || "{}");
     const key = pick(r, ["version", "id", "cwd", "timestamp", "provider", "model", "type"]);
     header[key] = pick(r, [2, 0, -1, 1.5, 1e309, "1", null, "", "../../x", "zzzz", ...OTHER_VALUES]);
@@ -433,7 +425,7 @@ describe("fuzzed session files", () => {
         counts.rejected++;
         if (!(error instanceof UserError)) fail(m, `threw ${(error as Error)?.name}: ${(error as Error)?.message}`);
         else {
-          const problem = badMessage(error.message, file, splitLines(m.bytes).length);
+          const problem = badMessage(error.message, file, splitLines(m.bytes, true).length);
           if (problem) fail(m, `${problem}: ${error.message.slice(0, 300)}`);
         }
       } finally {
@@ -482,7 +474,7 @@ describe("fuzzed session files", () => {
     }
     const rows = JSON.parse(json.stdout) as { path: string; damaged?: string }[];
     // A mutated header may name another cwd: those rows are rightly not listed here.
-    const foreign = [...mutants.values()].filter((m) => !splitLines(m.bytes)[0]!.toString("utf8").includes(`"cwd":${JSON.stringify(fx.project)}`)).length;
+    const foreign = [...mutants.values()].filter((m) => !splitLines(m.bytes, true)[0]!.toString("utf8").includes(`"cwd":${JSON.stringify(fx.project)}`)).length;
     expect(rows.length).toBeGreaterThanOrEqual(hashes.size - foreign);
     expect(plain.stdout.trim().split("\n").length).toBe(rows.length);
     for (const [path, hash] of hashes) {
@@ -553,15 +545,6 @@ function badResumeChange(old: Buffer, now: Buffer): string | undefined {
     why ||= "appended something that is not whole JSON lines";
   }
   return why || "the old content is gone";
-}
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** A run that has not finished after HANG_GUARD_MS is a hang (e.g. a parent cycle): fail, do not wait forever. */
