@@ -29,6 +29,8 @@ export interface RecordedRequest {
   rawBody: string;
   /** Date.now() when it arrived. */
   time: number;
+  /** performance.now() when its headers arrived, before its body was read (benchmarks time the client with it). */
+  headersAt: number;
   /** 200 when accepted (a stream or JSON answer followed); the error status otherwise. */
   status?: number;
   /** The error body sent, when rejected. */
@@ -81,6 +83,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       : openaiErrorBody({ ...openaiFault(status, code, message), ...(type ? { type } : {}) });
 
   async function handle(request: Request): Promise<Response> {
+    const headersAt = performance.now();
     const path = new URL(request.url).pathname;
     const rawBody = await request.text();
     let body: any;
@@ -89,7 +92,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     } catch {
       body = undefined;
     }
-    const record: RecordedRequest = { method: request.method, path, headers: Object.fromEntries(request.headers), body, rawBody, time: Date.now() };
+    const record: RecordedRequest = { method: request.method, path, headers: Object.fromEntries(request.headers), body, rawBody, time: Date.now(), headersAt };
     handleApi.requests.push(record);
 
     const protocol: Protocol | null = path === "/v1/messages" ? "anthropic" : path === "/v1/chat/completions" ? "openai" : null;

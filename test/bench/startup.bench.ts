@@ -1,0 +1,91 @@
+// Whole-process figures of the compiled binary (issue 5), printed, not
+// asserted: `awl --version`, `awl sessions --plain` over 50 and 1,000
+// sessions (about 50 KB each, 50 MB together for 1,000), and `awl -p` up to
+// its first request on a new session and on a resumed small one (the path
+// that loads the arktype schemas). Each is the median of several runs after
+// one warm-up; spawning /bin/true the same way is printed as the floor.
+// The 100 MB `-p --resume` figure is scale.bench.ts's.
+//
+//   bun run bench startup
+
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { encodeCwd, sessionFileName } from "../../src/session";
+import { AWL, ensureBuilt } from "../e2e/awl";
+import { startTestServer } from "../support/server";
+import { writeSession } from "./session-data";
+
+const RUNS = 21;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+ensureBuilt();
+const server = await startTestServer({ strict: false });
+const root = mkdtempSync(join(tmpdir(), "awl-bench-startup-"));
+const env = {
+  PATH: process.env.PATH ?? "/usr/bin:/bin",
+  HOME: root,
+  AWL_SESSION_DIR: join(root, "sessions"),
+  ANTHROPIC_API_KEY: server.anthropicKey,
+  ANTHROPIC_BASE_URL: server.anthropicUrl,
+};
+
+/** Median wall time of `argv` run to exit in `cwd`. */
+async function wholeProcess(argv: string[], cwd = root): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i <= RUNS; i++) {
+    const start = performance.now();
+    const child = Bun.spawn(argv, { cwd, env, stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+    await child.exited;
+    if (child.exitCode !== 0) throw new Error(`${argv.join(" ")} exited ${child.exitCode}`);
+    if (i > 0) times.push(performance.now() - start);
+  }
+  return median(times);
+}
+
+/** Median time from spawning `awl -p` to its request's headers at the server (answered with a 400 so it ends there). */
+async function toFirstRequest(args: string[], cwd: string): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i <= RUNS; i++) {
+    let at = Number.NaN;
+    server.onRequest = (request) => void (at = request.headersAt);
+    server.reply({ fault: { status: 400, message: "bench: stop here" } });
+    const start = performance.now();
+    await Bun.spawn([AWL, ...args], { cwd, env, stdin: "ignore", stdout: "ignore", stderr: "ignore" }).exited;
+    if (Number.isNaN(at)) throw new Error(`awl ${args.join(" ")} sent no request`);
+    if (i > 0) times.push(at - start);
+  }
+  server.onRequest = undefined;
+  return median(times);
+}
+
+/** A project directory holding `count` sessions of about `bytes` each. */
+function project(name: string, count: number, bytes: number): string {
+  const cwd = join(root, name);
+  const dir = join(env.AWL_SESSION_DIR, encodeCwd(cwd));
+  mkdirSync(cwd, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  for (let i = 0; i < count; i++) {
+    writeSession(join(dir, sessionFileName(new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(), Bun.randomUUIDv7())), cwd, bytes);
+  }
+  return cwd;
+}
+
+const row = (label: string, ms: number, target = "") => console.log(`  ${label.padEnd(44)} ${ms.toFixed(1).padStart(7)} ms${target ? `   (target <= ${target})` : ""}`);
+
+try {
+  const fifty = project("fifty", 50, 50_000);
+  const thousand = project("thousand", 1000, 50_000);
+  const small = project("small", 1, 20_000);
+  const fresh = project("fresh", 0, 0);
+  console.log(`whole-process medians of ${RUNS} runs, dist/awl`);
+  row("spawn /bin/true (the floor)", await wholeProcess(["/bin/true"]));
+  row("awl --version", await wholeProcess([AWL, "--version"]), "25 ms");
+  row("awl sessions --plain, 50 sessions", await wholeProcess([AWL, "sessions", "--plain"], fifty), "60 ms");
+  row("awl sessions --plain, 1,000 sessions (50 MB)", await wholeProcess([AWL, "sessions", "--plain"], thousand), "300 ms");
+  row("awl -p, new session, to first request", await toFirstRequest(["-p", "x"], fresh));
+  row("awl -p --resume, 20 KB session, to request", await toFirstRequest(["-p", "x", "--resume"], small));
+} finally {
+  await server.stop();
+  rmSync(root, { recursive: true, force: true });
+}
