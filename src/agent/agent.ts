@@ -4,7 +4,7 @@
 
 import { Conversation, messageText, textMessage, toolUses, type ContentBlock, type Message } from "../conversation";
 import type { ModelRef, SessionManager } from "../session";
-import { messageToDisk } from "../session";
+import { messageToDisk, preloadSchemas } from "../session";
 import { createProvider } from "../providers";
 import { applyStreamEvent, finalizeMessage } from "../providers/assemble";
 import type { Provider, StopReason, Usage } from "../providers/provider";
@@ -42,6 +42,16 @@ export class Agent {
     this.conversation = options.session.rebuildConversation();
     this.#model = options.model;
     this.#provider = createProvider(options.model.provider as Provider["name"], this.#env);
+  }
+
+  /**
+   * Loads what the first turn needs and start-up skipped: the tools and the
+   * session schemas, both arktype (about 200 ms). The REPL calls it once its
+   * prompt shows, so the cost falls while the person types.
+   */
+  warmUp(): void {
+    toolDefinitions();
+    preloadSchemas();
   }
 
   get model(): ModelRef {

@@ -30,7 +30,9 @@ export async function chat(args: Args, cwd: string): Promise<number> {
     const what = resumed ? `resumed ${session.sessionId.slice(0, 8)}` : "new session";
     out.write(c.dim(`awl ${version} · ${what} · ${model.provider}/${model.model} · /help for commands\n`));
 
+    const warmUp = setTimeout(() => agent.warmUp(), 1); // fires once the prompt is drawn
     await runRepl(agent, c, out);
+    clearTimeout(warmUp);
     if (session.messageCount() > 0) out.write(c.dim(`Resume this session with: awl --resume ${await shortId(cwd, session.sessionId)}\n`));
     return 0;
   } finally {

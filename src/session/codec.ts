@@ -1,9 +1,23 @@
 // One line of a session file <-> one header or entry. Serialization writes keys
 // in the spec's order (type first: listing counts messages by that prefix), so
 // the spec's own example lines round-trip byte for byte.
-import { DiskMessage as DiskMessageSchema, EntryBase, MessageEntry as MessageEntrySchema, SessionHeader as HeaderSchema } from "./schema";
 import type { DiskContentBlock, DiskMessage, MessageEntry, SessionEntry, SessionHeader } from "./schema";
-import { type } from "arktype";
+
+let loaded: typeof import("./schema") | undefined;
+
+/**
+ * The arktype schemas, loaded on first use: arktype costs about 200 ms of
+ * start-up in the compiled binary, which `awl sessions` never needs and a new
+ * interactive session pays while the person types (preloadSchemas, called by
+ * cli/chat.ts once the prompt shows). `require` is the lazy, synchronous form of the import.
+ */
+function schemas(): typeof import("./schema") {
+  return (loaded ??= require("./schema") as typeof import("./schema"));
+}
+
+export function preloadSchemas(): void {
+  schemas();
+}
 
 export type FileEntry = { kind: "header"; header: SessionHeader } | { kind: "entry"; entry: SessionEntry };
 
@@ -50,13 +64,14 @@ export function parseLine(line: string): FileEntry {
 export function validateValue(value: unknown): FileEntry {
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw new LineError("not a JSON object", false);
   const kind = (value as { type?: unknown }).type;
-  if (kind === "session") return { kind: "header", header: check(HeaderSchema(value)) };
-  const schema = kind === "message" ? MessageEntrySchema : EntryBase;
+  const { SessionHeader, MessageEntry, EntryBase } = schemas();
+  if (kind === "session") return { kind: "header", header: check(SessionHeader(value)) };
+  const schema = kind === "message" ? MessageEntry : EntryBase;
   return { kind: "entry", entry: check(schema(value)) as SessionEntry };
 }
 
-function check<T>(result: T | type.errors): T {
-  if (result instanceof type.errors) throw new LineError(result.summary.replace(/\s*\n\s*/g, "; "), false);
+function check<T>(result: T | InstanceType<typeof import("./schema").ArkErrors>): T {
+  if (result instanceof schemas().ArkErrors) throw new LineError(result.summary.replace(/\s*\n\s*/g, "; "), false);
   return result;
 }
 
@@ -88,5 +103,5 @@ function defined<T extends object>(o: T): T {
 
 /** Validates a message about to be written: nothing malformed reaches the log. */
 export function checkDiskMessage(m: DiskMessage): void {
-  check(DiskMessageSchema(m));
+  check(schemas().DiskMessage(m));
 }

@@ -1,9 +1,11 @@
 // The on-disk format of a session file (spec/phase-4.md, plus DESIGN 16's
 // optional fields), as arktype schemas. These are the single source of truth:
 // every on-disk type is inferred from them. Importing arktype costs start-up
-// time, so only the codec and the manager import this module at run time;
-// listing and paths use `import type` alone.
+// time, so only the codec loads this module at run time, on first use;
+// everything else uses `import type` alone.
 import { type } from "arktype";
+
+export { ArkErrors } from "arktype";
 
 export const TextBlock = type({ type: "'text'", text: "string" });
 export const ThinkingBlock = type({ type: "'thinking'", thinking: "string", "signature?": "string", "redacted?": "boolean" });

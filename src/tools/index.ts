@@ -2,25 +2,37 @@
 // never throws: whatever goes wrong becomes an error result the model can read
 // and react to, so a bad call never ends the turn.
 
-import { bash } from "./bash";
-import { edit } from "./edit";
-import { isInvalid } from "./input";
-import { read } from "./read";
-import type { Tool, ToolContext, ToolOutput } from "./tool";
-import { write } from "./write";
+import { isInvalid, type Tool, type ToolContext, type ToolOutput } from "./tool";
 
 export type { Tool, ToolContext, ToolOutput } from "./tool";
 
-export const tools: readonly Tool[] = [bash, read, write, edit];
+let loaded: readonly Tool[] | undefined;
+
+/**
+ * bash, read, write, edit. Each defines its input with arktype, which costs
+ * about 200 ms of start-up in the compiled binary; they load on first use, so
+ * the interactive prompt shows first and they load while the person types
+ * (see cli/chat.ts). `require` is the lazy, synchronous form of the import.
+ */
+export function tools(): readonly Tool[] {
+  if (!loaded) {
+    const { bash } = require("./bash") as typeof import("./bash");
+    const { read } = require("./read") as typeof import("./read");
+    const { write } = require("./write") as typeof import("./write");
+    const { edit } = require("./edit") as typeof import("./edit");
+    loaded = [bash, read, write, edit];
+  }
+  return loaded;
+}
 
 /** What providers send to the model for each tool. */
 export function toolDefinitions(): { name: string; description: string; inputSchema: Record<string, unknown> }[] {
-  return tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+  return tools().map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
 }
 
 export async function runTool(name: string, rawInputJson: string, context: ToolContext): Promise<ToolOutput> {
-  const tool = tools.find((t) => t.name === name);
-  if (!tool) return failure(`unknown tool ${name}; the tools are ${tools.map((t) => t.name).join(", ")}`);
+  const tool = tools().find((t) => t.name === name);
+  if (!tool) return failure(`unknown tool ${name}; the tools are ${tools().map((t) => t.name).join(", ")}`);
   const parsed = parseInput(rawInputJson);
   if (parsed instanceof Error) return failure(`${name}: input is not valid JSON (${parsed.message})`);
   const input = tool.validate(parsed);
@@ -34,7 +46,7 @@ export async function runTool(name: string, rawInputJson: string, context: ToolC
 
 /** The main argument of a call for its one-line display; "" when it cannot tell. */
 export function toolSummary(name: string, rawInputJson: string): string {
-  const tool = tools.find((t) => t.name === name);
+  const tool = tools().find((t) => t.name === name);
   const parsed = parseInput(rawInputJson);
   if (!tool || parsed instanceof Error) return "";
   const input = tool.validate(parsed);

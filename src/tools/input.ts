@@ -38,11 +38,6 @@ export function toolInput<T extends object>(
   };
 }
 
-/** True for the `{ error }` a validator returns instead of the typed input. */
-export function isInvalid(result: unknown): result is { error: string } {
-  return typeof result === "object" && result !== null && "error" in result && Object.keys(result).length === 1;
-}
-
 // arktype words its problems well ("command must be a string (was a number)")
 // but spreads several over lines; the model gets them on one.
 function oneLine(errors: InstanceType<typeof type.errors>): string {

@@ -23,3 +23,8 @@ export interface Tool<Input = unknown> {
   summary(input: Input): string;
   execute(input: Input, context: ToolContext): Promise<ToolOutput>;
 }
+
+/** True for the `{ error }` a validator returns instead of the typed input. */
+export function isInvalid(result: unknown): result is { error: string } {
+  return typeof result === "object" && result !== null && "error" in result && Object.keys(result).length === 1;
+}

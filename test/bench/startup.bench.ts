@@ -1,6 +1,7 @@
 // Whole-process figures of the compiled binary (issue 5), printed, not
 // asserted: `awl --version`, `awl sessions --plain` over 50 and 1,000
-// sessions (about 50 KB each, 50 MB together for 1,000), and `awl -p` up to
+// sessions (about 50 KB each, 50 MB together for 1,000), the interactive
+// start of a new session (its prompt shows before arktype loads), and `awl -p` up to
 // its first request on a new session and on a resumed small one (the path
 // that loads the arktype schemas). Each is the median of several runs after
 // one warm-up; spawning /bin/true the same way is printed as the floor.
@@ -83,6 +84,7 @@ try {
   row("awl --version", await wholeProcess([AWL, "--version"]), "25 ms");
   row("awl sessions --plain, 50 sessions", await wholeProcess([AWL, "sessions", "--plain"], fifty), "60 ms");
   row("awl sessions --plain, 1,000 sessions (50 MB)", await wholeProcess([AWL, "sessions", "--plain"], thousand), "300 ms");
+  row("awl (interactive, new), start to quit at EOF", await wholeProcess([AWL], fresh));
   row("awl -p, new session, to first request", await toFirstRequest(["-p", "x"], fresh));
   row("awl -p --resume, 20 KB session, to request", await toFirstRequest(["-p", "x", "--resume"], small));
 } finally {
