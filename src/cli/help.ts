@@ -28,6 +28,8 @@ Environment:
   AWL_PROVIDER, AWL_MODEL      default provider and model for new sessions
   AWL_SESSION_DIR              where sessions live (default $XDG_DATA_HOME/awl/sessions)
   XDG_DATA_HOME                base data directory (default ~/.local/share)
+  AWL_STREAM_IDLE_TIMEOUT_MS   give up on a response silent this long (default 90000; raise it for slow local models)
+  AWL_RETRY_BASE_MS            first retry delay after a rate limit or overload, doubling each try (default 1000)
   NO_COLOR                     turn colour off
 
 Exit codes: 0 ok, 1 failure, 2 usage error.
