@@ -13,7 +13,9 @@ export function jsonBody(body: object, listKey: string): Uint8Array {
   if (!Array.isArray(list)) return Buffer.from(JSON.stringify(body));
   const head = JSON.stringify(rest);
   const parts: string[] = [head === "{}" ? "{" : `${head.slice(0, -1)},`, `${JSON.stringify(listKey)}:[`];
-  list.forEach((item, i) => parts.push(i ? `,${JSON.stringify(item)}` : JSON.stringify(item)));
+  // The comma is a part of its own: prefixing it would make each item a rope
+  // that has to be flattened (copied) again before it is measured and written.
+  list.forEach((item, i) => (i ? parts.push(",", JSON.stringify(item)) : parts.push(JSON.stringify(item))));
   parts.push("]}");
   let size = 0;
   for (const part of parts) size += Buffer.byteLength(part);
