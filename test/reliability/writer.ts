@@ -4,12 +4,15 @@
 // it prints `ack <id>`: that entry must survive any later kill byte for byte.
 //
 //   bun test/reliability/writer.ts <session file | new:<cwd>> <seed>
-import { SessionManager } from "../../src/session";
+import { preloadSchemas, SessionManager } from "../../src/session";
 
 const [target, seedText] = process.argv.slice(2) as [string, string];
 const session = target.startsWith("new:")
   ? SessionManager.init({ cwd: target.slice(4), provider: "anthropic", model: "claude-sonnet-4-5" })
   : await SessionManager.open(target);
+// The schemas load on first use; load them before saying "open", so the kill
+// that follows lands in the appends, not in arktype's start-up.
+preloadSchemas();
 const out = (line: string) => process.stdout.write(`${line}\n`);
 out(`open ${session.sessionFile} ${session.recovery?.trimmedBytes ?? 0}`);
 
