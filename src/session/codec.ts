@@ -8,8 +8,9 @@ let loaded: typeof import("./schema") | undefined;
 /**
  * The arktype schemas, loaded on first use: arktype costs about 200 ms of
  * start-up in the compiled binary, which `awl sessions` never needs and a new
- * interactive session pays while the person types (preloadSchemas, called by
- * cli/chat.ts once the prompt shows). `require` is the lazy, synchronous form of the import.
+ * interactive session pays while the person types (preloadSchemas, through
+ * Agent.warmUp once the prompt shows). `require` is the lazy, synchronous form
+ * of the import.
  */
 function schemas(): typeof import("./schema") {
   return (loaded ??= require("./schema") as typeof import("./schema"));
