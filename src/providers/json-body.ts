@@ -4,8 +4,8 @@
 // into UTF-16 (twice the bytes), which fetch must then convert to UTF-8 again.
 // Per message, most strings stay one byte per character, and they are written
 // once into a buffer of the exact size (a Blob of the parts took twice as
-// long). The same bytes are re-sent on retries. For 95 MB of history: 1.7 s
-// -> 1.0 s (test/bench/scale.bench.ts has the whole figure).
+// long). The same bytes are re-sent on retries. For 95 MB of history:
+// 1.3-1.7 s -> 0.8-1.1 s (test/bench/scale.bench.ts has the whole resume).
 
 /** `body` as JSON bytes; `listKey` names the array serialized item by item. */
 export function jsonBody(body: object, listKey: string): Uint8Array {

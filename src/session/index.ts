@@ -1,5 +1,5 @@
-// The session layer's public surface. Note: importing this module loads the
-// schemas (arktype); the listing path imports ./listing directly instead.
+// The session layer's public surface. Importing it does not load arktype: the
+// codec loads the schemas on first use (see codec.ts).
 export * from "./codec";
 export * from "./convert";
 export { newEntryId, newSessionId } from "./ids";

@@ -7,6 +7,7 @@
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../errors";
+import { MAX_LINE_BYTES } from "./replay";
 import { encodeCwd, idFromFileName, sessionRoot } from "./paths";
 
 export interface SessionInfo {
@@ -37,8 +38,6 @@ const TYPE_PREFIX = Buffer.from('{"type":"');
 const OPEN_BRACE = 0x7b;
 /** A header holds an id, a cwd (at most PATH_MAX), a timestamp and a model name. */
 const MAX_HEADER_BYTES = 1 << 20;
-/** replay.ts's MAX_LINE_BYTES (not imported: that module loads the schemas). */
-export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 const CLOSE_BRACE = 0x7d;
 
 /** This directory's sessions, oldest first. Folders shared by look-alike cwds are filtered by the header's cwd. */

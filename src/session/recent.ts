@@ -5,7 +5,8 @@
 import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { encodeCwd, sessionRoot } from "./paths";
-import { MAX_LINE_BYTES, createdFromName, entryHead, parseQuiet, readHeader, sessionFiles } from "./listing";
+import { createdFromName, entryHead, parseQuiet, readHeader, sessionFiles } from "./listing";
+import { MAX_LINE_BYTES } from "./replay";
 
 type Env = Record<string, string | undefined>;
 const TAIL_CHUNK = 1 << 16;
@@ -41,14 +42,15 @@ function lastTimestamp(path: string): string | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(path, "r");
-    const start = lastLineStart(fd, fstatSync(fd).size);
+    const size = fstatSync(fd).size;
+    const start = lastLineStart(fd, size);
     if (start === undefined || start === 0) return undefined; // only the header
     const head = Buffer.alloc(512);
     const read = readSync(fd, head, 0, head.length, start);
     const fromHead = entryHead(head, 0, read)?.[1];
     if (fromHead !== undefined) return fromHead;
     // Not this serializer's shape: read the line itself (bounded) and parse it.
-    const line = Buffer.alloc(Math.min(MAX_LINE_BYTES, fstatSync(fd).size - start));
+    const line = Buffer.alloc(Math.min(MAX_LINE_BYTES, size - start));
     const entry = parseQuiet(line.toString("utf8", 0, readSync(fd, line, 0, line.length, start)).split("\n")[0]!);
     return typeof entry?.timestamp === "string" ? entry.timestamp : undefined;
   } catch {
