@@ -51,15 +51,34 @@ export function isMessageEntry(e: SessionEntry): e is MessageEntry {
   return e.type === "message";
 }
 
-/** Parses and validates one line. Throws LineError. */
-export function parseLine(line: string): FileEntry {
-  let value: unknown;
+/**
+ * Parses and validates one line (without its newline); null for a blank one.
+ * Throws LineError. Bytes are parsed as they are, with no string made of the
+ * whole line first: for a 100 MB session that string is 100 MB of garbage.
+ */
+export function parseLine(line: Uint8Array | string): FileEntry | null {
+  // parseChunk skips a byte order mark; JSON (and so every other reader of the line) does not.
+  if (startsWithBom(line)) throw new LineError("not complete JSON", true);
+  let parsed: Bun.JSONL.ParseChunkResult;
   try {
-    value = JSON.parse(line);
+    parsed = Bun.JSONL.parseChunk(line);
   } catch {
-    throw new LineError("not complete JSON", true);
+    throw new LineError("not complete JSON", true); // nesting too deep to parse
   }
-  return validateValue(value);
+  const { values, done, error } = parsed;
+  if (done && !error && values.length === 1) return validateValue(values[0]);
+  // Blank by JSON's whitespace, or by JavaScript's (a no-break space, a line separator): nothing.
+  if ((done && !error && values.length === 0) || text(line).trim() === "") return null;
+  // Anything else (cut short, garbage after the value, two on one line) is not a line awl wrote.
+  throw new LineError("not complete JSON", true);
+}
+
+function startsWithBom(line: Uint8Array | string): boolean {
+  return typeof line === "string" ? line.charCodeAt(0) === 0xfeff : line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf;
+}
+
+function text(line: Uint8Array | string): string {
+  return typeof line === "string" ? line : Buffer.from(line.buffer, line.byteOffset, line.byteLength).toString("utf8");
 }
 
 export function validateValue(value: unknown): FileEntry {

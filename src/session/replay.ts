@@ -1,6 +1,6 @@
-// Reads a session file in one streaming pass: fixed-size chunks, one
-// JSON.parse + schema check per line, so memory holds the parsed entries and
-// one chunk, never the file's text. Decides crash recovery (DESIGN 6) on the
+// Reads a session file in one streaming pass: fixed-size chunks, one parse of
+// the line's bytes + schema check per line, so memory holds the parsed entries
+// and one chunk, never the file's text. Decides crash recovery (DESIGN 6) on the
 // way: only the LAST line may be torn (not complete JSON, or a NUL tail as a
 // power cut leaves); any other unreadable line is damage, reported as
 // `file:line: reason` without touching the file.
@@ -41,19 +41,28 @@ export interface Replay {
 interface Line {
   number: number;
   offset: number;
-  text: string;
+  /** Valid only during the call it is passed to: it may be a view of the read buffer. */
+  bytes: Uint8Array;
+}
+
+/** A line that failed to parse, kept until it is known whether it is the last one. */
+interface Failed {
+  number: number;
+  offset: number;
+  preview: string;
+  error: LineError;
 }
 
 export function replay(fd: number, file: string, size: number): Replay {
   let header: SessionHeader | undefined;
   const entries: SessionEntry[] = [];
-  let failed: { line: Line; error: LineError } | undefined;
+  let failed: Failed | undefined;
 
   const accept = (line: Line): void => {
-    if (line.text.trim() === "") return;
-    if (failed) throw damage(file, failed.line, failed.error);
     try {
-      const parsed = parseLine(line.text);
+      const parsed = parseLine(line.bytes);
+      if (!parsed) return; // blank
+      if (failed) throw damage(file, failed.number, failed.error);
       if (!header) {
         if (parsed.kind !== "header") throw new LineError("the first line is not a session header", false);
         header = parsed.header;
@@ -63,8 +72,9 @@ export function replay(fd: number, file: string, size: number): Replay {
       }
     } catch (error) {
       if (!(error instanceof LineError)) throw error;
-      if (!error.torn || !header) throw damage(file, line, error);
-      failed = { line, error }; // damage, unless it turns out to be the last line
+      if (failed || !error.torn || !header) throw damage(file, failed?.number ?? line.number, failed?.error ?? error);
+      // Damage, unless it turns out to be the last line.
+      failed = { number: line.number, offset: line.offset, preview: preview(Buffer.from(line.bytes).toString("utf8")), error };
     }
   };
 
@@ -75,18 +85,17 @@ export function replay(fd: number, file: string, size: number): Replay {
   let missingNewline = false;
   const kept = tail.bytes.length - countTrailing(tail.bytes, NUL);
   const text = tail.bytes.toString("utf8", 0, kept);
-  const last: Line = { number: tail.number, offset: tail.offset, text };
   if (text.trim() === "") {
     // Nothing after the last newline but a NUL tail: the last full line decides.
-    if (failed) torn = { offset: failed.line.offset, bytes: size - failed.line.offset, preview: preview(failed.line.text) };
+    if (failed) torn = { offset: failed.offset, bytes: size - failed.offset, preview: failed.preview };
     else if (tail.bytes.length > 0) torn = tornAt(tail.offset, tail.bytes);
   } else if (isJson(text)) {
-    accept(last); // throws for an earlier torn line (now a middle one) or an invalid entry
+    accept({ number: tail.number, offset: tail.offset, bytes: tail.bytes.subarray(0, kept) }); // throws for an earlier torn line (now a middle one) or an invalid entry
     missingNewline = true;
     if (kept < tail.bytes.length) torn = tornAt(tail.offset + kept, tail.bytes.subarray(kept));
   } else {
-    if (failed) throw damage(file, failed.line, failed.error);
-    if (!header) throw damage(file, last, new LineError("not complete JSON", true));
+    if (failed) throw damage(file, failed.number, failed.error);
+    if (!header) throw damage(file, tail.number, new LineError("not complete JSON", true));
     torn = tornAt(tail.offset, tail.bytes);
   }
   if (!header) throw new UserError(`${file}: empty file, not a session (no header line)`);
@@ -112,8 +121,8 @@ function scanLines(fd: number, size: number, onLine: (line: Line) => void, tooLo
     let start = 0;
     for (let nl = chunk.indexOf(NEWLINE, 0); nl !== -1 && nl < read; nl = chunk.indexOf(NEWLINE, start)) {
       if (carryBytes + nl - start > MAX_LINE_BYTES) tooLong(number);
-      const text = carryBytes ? Buffer.concat([...carry, chunk.subarray(start, nl)]).toString("utf8") : chunk.toString("utf8", start, nl);
-      onLine({ number: number++, offset: carryBytes ? carryOffset : position + start, text });
+      const bytes = carryBytes ? Buffer.concat([...carry, chunk.subarray(start, nl)]) : chunk.subarray(start, nl);
+      onLine({ number: number++, offset: carryBytes ? carryOffset : position + start, bytes });
       carry = [];
       carryBytes = 0;
       start = nl + 1;
@@ -129,8 +138,8 @@ function scanLines(fd: number, size: number, onLine: (line: Line) => void, tooLo
   return { bytes: carryBytes ? Buffer.concat(carry) : Buffer.alloc(0), offset: carryBytes ? carryOffset : position, number };
 }
 
-function damage(file: string, line: Line, error: LineError): UserError {
-  return new UserError(`${file}:${line.number}: ${error.reason}`);
+function damage(file: string, number: number, error: LineError): UserError {
+  return new UserError(`${file}:${number}: ${error.reason}`);
 }
 
 function tornAt(offset: number, bytes: Buffer): Torn {

@@ -13,17 +13,23 @@ import {
 } from "../../src/session";
 import { SPEC } from "./helpers";
 
+/** A line that must parse to a header or entry. */
+const parse = (line: string | Uint8Array): FileEntry => {
+  const parsed = parseLine(line);
+  if (!parsed) throw new Error(`blank line: ${JSON.stringify(line)}`);
+  return parsed;
+};
 const reserialize = (parsed: FileEntry) => (parsed.kind === "header" ? serializeHeader(parsed.header) : serializeEntry(parsed.entry));
 
 describe("the spec's example lines", () => {
   for (const [name, line] of Object.entries(SPEC)) {
     test(`${name} parses and serializes back byte for byte`, () => {
-      expect(reserialize(parseLine(line))).toBe(line);
+      expect(reserialize(parse(line))).toBe(line);
     });
   }
 
   test("the assistant example keeps its metadata on the entry and only role/content in memory", () => {
-    const parsed = parseLine(SPEC.assistant);
+    const parsed = parse(SPEC.assistant);
     if (parsed.kind !== "entry" || !("message" in parsed.entry)) throw new Error("expected a message entry");
     expect(parsed.entry.message).toMatchObject({ provider: "anthropic", model: "claude-sonnet-4-20250514", stopReason: "toolUse", usage: { input: 1500, output: 85 } });
     expect(diskMessageToInternal(parsed.entry.message)).toEqual({
@@ -65,8 +71,9 @@ describe("entry serialization", () => {
     ];
     for (const entry of entries) {
       const line = serializeEntry(entry);
-      const parsed = parseLine(line);
+      const parsed = parse(line);
       expect(parsed).toEqual({ kind: "entry", entry });
+      expect(parse(Buffer.from(line))).toEqual(parsed); // replay parses the bytes
       expect(reserialize(parsed)).toBe(line);
     }
   });
@@ -78,7 +85,7 @@ describe("entry serialization", () => {
 
   test("unknown fields are ignored on read", () => {
     const line = SPEC.system.replace('"parentId":null', '"parentId":null,"futureField":{"x":1}');
-    const parsed = parseLine(line);
+    const parsed = parse(line);
     expect(parsed.kind).toBe("entry");
     expect(reserialize(parsed)).toBe(SPEC.system);
   });
@@ -107,6 +114,17 @@ describe("entry serialization", () => {
     expect(reasons(SPEC.system.replace('"id":"s1s2s3s4"', '"id":""'))?.reason).toContain("id");
     expect(reasons(SPEC.assistant.replace('"input":"{\\"command\\":\\"ls\\"}"', '"input":{"command":"ls"}'))?.reason).toContain("input");
     expect(reasons(SPEC.header.replace('"version":1', '"version":"1"'))?.reason).toContain("version");
+    // Exactly one value per line: garbage after it, or a second one, is not a line awl wrote.
+    expect(reasons(`${SPEC.system} x`)?.torn).toBe(true);
+    expect(reasons(`${SPEC.system} ${SPEC.system}`)?.torn).toBe(true);
+    expect(reasons(`${SPEC.system}\0\0`)?.torn).toBe(true);
+    expect(reasons(`\ufeff${SPEC.system}`)?.torn).toBe(true); // a byte order mark is not JSON, as every other reader of the line agrees
+    expect(() => parseLine(Buffer.from(`\ufeff${SPEC.system}`))).toThrow(LineError);
+    expect(reasons(`{"a":${"[".repeat(1_000_000)}${"]".repeat(1_000_000)}}`)).toBeInstanceOf(LineError); // too deep to parse: an error, not a crash
+  });
+
+  test("a blank line is nothing, not an error", () => {
+    for (const blank of ["", "   ", "\t\r", Buffer.from(" \r"), Buffer.from("\u00a0 \u2028")]) expect(parseLine(blank)).toBeNull();
   });
 });
 
