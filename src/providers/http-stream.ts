@@ -7,6 +7,7 @@ import type { StreamEvent, Usage } from "./provider";
 import { clean, describeHttpError, parseApiError, StreamFailure, type ApiIdentity } from "./api-errors";
 import { isRetryableStatus, MAX_ATTEMPTS, retryBaseMs, retryDelayMs, sleep } from "./retry";
 import { sseBatches, type SseEvent } from "./sse";
+import { fetchBody, type JsonBody } from "./json-body";
 
 /** Turns one response's SSE events into stream events; one per attempt. */
 export interface StreamParser {
@@ -24,7 +25,7 @@ export interface HttpStreamRequest {
   url: string;
   headers: Record<string, string>;
   /** Sent as it is on every attempt. */
-  body: Uint8Array;
+  body: JsonBody;
   model: string;
   signal: AbortSignal;
   env: Record<string, string | undefined>;
@@ -82,10 +83,11 @@ async function* attemptOnce(request: HttpStreamRequest): AsyncGenerator<StreamEv
     headers,
   });
   try {
+    const { body, headers } = fetchBody(request.body);
     const response = await fetch(request.url, {
       method: "POST",
-      headers: request.headers,
-      body: request.body,
+      headers: { ...request.headers, ...headers },
+      body,
       signal: controller.signal,
     });
     watchdog.touch();

@@ -2,8 +2,9 @@
 // request count to prove it) where a person would want that, surfaced at
 // once where retrying cannot help, and never retried after content was shown.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Conversation } from "../../src/conversation";
+import { Conversation, type Message } from "../../src/conversation";
 import { createProvider } from "../../src/providers";
+import { STREAM_ABOVE_BYTES } from "../../src/providers/json-body";
 import type { ProviderName } from "../../src/providers/provider";
 import { startTestServer } from "../support/server";
 import { serverFixture, user } from "./fixture";
@@ -27,6 +28,25 @@ describe.each(["anthropic", "openai"] as ProviderName[])("%s", (name) => {
     expect(result.retries).toEqual([expect.objectContaining({ type: "retry", attempt: 1, delayMs: 5 })]);
     expect(result.end.stopReason).toBe("stop");
     expect(result.message.content).toEqual([{ type: "text", text: "fine" }]);
+  });
+
+  test("a history of megabytes goes out whole with its length declared, and again whole on a retry", async () => {
+    const long = Array.from({ length: 3000 }, (_, i) => `line ${i}: const x = "quoted" \\ ${i % 7 ? "" : "— ✓ 日本"}\n`).join("").repeat(12);
+    const history: Message[] = [user(long), { role: "assistant", content: [{ type: "text", text: "seen" }] }, user("and now?")];
+    fx.server.reply({ fault: { status: 529, retryAfterMs: 5 } }, { blocks: [{ type: "text", text: "fine" }] });
+    const { result, count } = await requestsDuring(() => fx.ask(name, history));
+    expect(count).toBe(2);
+    expect(result.message.content).toEqual([{ type: "text", text: "fine" }]);
+    const [first, second] = fx.server.requests.slice(-2);
+    expect(Buffer.byteLength(first!.rawBody)).toBeGreaterThan(STREAM_ABOVE_BYTES); // streamed to fetch, not handed over whole
+    for (const request of [first!, second!]) {
+      expect(request.headers["transfer-encoding"]).toBeUndefined();
+      expect(Number(request.headers["content-length"])).toBe(Buffer.byteLength(request.rawBody));
+      const sent = request.body.messages.filter((m: { role: string }) => m.role !== "system");
+      const text = (m: { content: string | { text: string }[] }) => (typeof m.content === "string" ? m.content : m.content.map((b) => b.text).join(""));
+      expect(sent.map(text)).toEqual([long, "seen", "and now?"]);
+    }
+    expect(second!.rawBody).toBe(first!.rawBody);
   });
 
   test("gives up after 6 tries with the last error", async () => {
