@@ -4,7 +4,7 @@
 // `type` first), the first prompt from the first user entry, the last activity
 // from the last line, and a brace check per line to flag damage. No arktype
 // here: this path must start fast in the compiled binary.
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../errors";
 import { MAX_LINE_BYTES } from "./replay";
@@ -43,8 +43,9 @@ const CLOSE_BRACE = 0x7d;
 /** This directory's sessions, oldest first. Folders shared by look-alike cwds are filtered by the header's cwd. */
 export async function listSessions(cwd: string, env: Env = process.env): Promise<SessionInfo[]> {
   const dir = join(sessionRoot(env), encodeCwd(cwd));
+  const reader = new WholeFiles();
   const infos = sessionFiles(dir)
-    .map((name) => inspectQuiet(join(dir, name), cwd))
+    .map((name) => inspectQuiet(reader, join(dir, name), cwd))
     .filter((s) => s.cwd === cwd);
   return infos.sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : a.path < b.path ? -1 : 1));
 }
@@ -84,9 +85,9 @@ export async function findSession(
 }
 
 /** A file that vanished or cannot be read is listed as damaged, with the reason. */
-function inspectQuiet(path: string, cwd: string): SessionInfo {
+function inspectQuiet(reader: WholeFiles, path: string, cwd: string): SessionInfo {
   try {
-    return inspect(path, cwd);
+    return inspect(reader, path, cwd);
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? String(error);
     const created = createdFromName(path) ?? "";
@@ -94,9 +95,10 @@ function inspectQuiet(path: string, cwd: string): SessionInfo {
   }
 }
 
-function inspect(path: string, cwd: string): SessionInfo {
+function inspect(reader: WholeFiles, path: string, cwd: string): SessionInfo {
   const id = idFromFileName(path) ?? "";
-  const modified = statSync(path).mtime.toISOString();
+  const { bytes, mtime } = reader.read(path);
+  const modified = mtime.toISOString();
   const damaged = (reason: string, header?: HeaderView): SessionInfo => ({
     path,
     id: header?.id ?? id,
@@ -106,7 +108,6 @@ function inspect(path: string, cwd: string): SessionInfo {
     messageCount: 0,
     damaged: reason,
   });
-  const bytes = readFileSync(path);
   const lines = lineSpans(bytes);
   const first = lines[0];
   if (!first) return damaged("empty file");
@@ -144,6 +145,33 @@ function inspect(path: string, cwd: string): SessionInfo {
     }
   }
   return { path, id: header.id, cwd: header.cwd, created: header.timestamp, modified, messageCount, firstPrompt, lastActivity: lastTimestamp(bytes, lines) ?? header.timestamp };
+}
+
+/**
+ * Reads whole files into one buffer, reused from file to file: a fresh buffer
+ * per file costs its size again in page faults (~3.7 ms per MB on this
+ * machine, 9 of the 18 ms that listing 50 sessions of 50 KB took).
+ */
+class WholeFiles {
+  #buffer = Buffer.allocUnsafe(1 << 16);
+
+  /** The file's bytes (valid until the next read) and its mtime. */
+  read(path: string): { bytes: Buffer; mtime: Date } {
+    const fd = openSync(path, "r");
+    try {
+      const { size, mtime } = fstatSync(fd);
+      if (this.#buffer.length < size) this.#buffer = Buffer.allocUnsafe(size);
+      let length = 0;
+      while (length < size) {
+        const read = readSync(fd, this.#buffer, length, size - length, length);
+        if (read === 0) break; // it shrank while we read
+        length += read;
+      }
+      return { bytes: this.#buffer.subarray(0, length), mtime };
+    } finally {
+      closeSync(fd);
+    }
+  }
 }
 
 /** [start, end) of every non-blank line, trailing NUL bytes (a power cut's leftovers) excluded. */
