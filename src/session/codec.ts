@@ -6,8 +6,8 @@ import type { DiskContentBlock, DiskMessage, MessageEntry, SessionEntry, Session
 let loaded: typeof import("./schema") | undefined;
 
 /**
- * The arktype schemas, loaded on first use: arktype costs about 200 ms of
- * start-up in the compiled binary, which `awl sessions` never needs and a new
+ * The arktype schemas, loaded on first use: arktype costs ~150 ms of start-up
+ * in the compiled binary (ark-config.ts), which `awl sessions` never needs and a new
  * interactive session pays while the person types (preloadSchemas, through
  * Agent.warmUp once the prompt shows). `require` is the lazy, synchronous form
  * of the import.

@@ -3,6 +3,7 @@
 // every on-disk type is inferred from them. Importing arktype costs start-up
 // time, so only the codec loads this module at run time, on first use;
 // everything else uses `import type` alone.
+import "../ark-config";
 import { type } from "arktype";
 
 export { ArkErrors } from "arktype";
