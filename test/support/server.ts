@@ -31,6 +31,8 @@ export interface RecordedRequest {
   time: number;
   /** performance.now() when its headers arrived, before its body was read (benchmarks time the client with it). */
   headersAt: number;
+  /** performance.now() when its body had been read whole (the upload's end), before it was parsed. */
+  bodyAt: number;
   /** 200 when accepted (a stream or JSON answer followed); the error status otherwise. */
   status?: number;
   /** The error body sent, when rejected. */
@@ -86,13 +88,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     const headersAt = performance.now();
     const path = new URL(request.url).pathname;
     const rawBody = await request.text();
+    const bodyAt = performance.now();
     let body: any;
     try {
       body = JSON.parse(rawBody);
     } catch {
       body = undefined;
     }
-    const record: RecordedRequest = { method: request.method, path, headers: Object.fromEntries(request.headers), body, rawBody, time: Date.now(), headersAt };
+    const record: RecordedRequest = { method: request.method, path, headers: Object.fromEntries(request.headers), body, rawBody, time: Date.now(), headersAt, bodyAt };
     handleApi.requests.push(record);
 
     const protocol: Protocol | null = path === "/v1/messages" ? "anthropic" : path === "/v1/chat/completions" ? "openai" : null;
