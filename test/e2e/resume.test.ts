@@ -31,6 +31,19 @@ describe("--resume", () => {
     expect(fx.server.requests[1]!.status ?? 200).toBe(200);
   });
 
+  test("a session of megabytes resumes: the next request carries all of it, its length declared, not chunked", async () => {
+    const long = Array.from({ length: 40_000 }, (_, i) => `${i}: "quoted" \\ ${i % 9 ? "code" : "— ✓ 🌍"}\n`).join("");
+    fx.server.reply({ blocks: [{ type: "text", text: long }] }, { blocks: [{ type: "text", text: "seen" }] });
+    expect((await fx.run(["-p", "write a lot"])).code).toBe(0);
+    const run = await fx.run(["-p", "and now?", "--resume"]);
+    expect(run).toMatchObject({ code: 0, stdout: "seen\n" });
+    const request = fx.server.requests[1]!;
+    expect(Buffer.byteLength(request.rawBody)).toBeGreaterThan(1 << 20); // large enough to be streamed
+    expect(request.headers["transfer-encoding"]).toBeUndefined();
+    expect(Number(request.headers["content-length"])).toBe(Buffer.byteLength(request.rawBody));
+    expect(request.body.messages.map((m: { content: { text: string }[] }) => m.content.map((b) => b.text).join(""))).toEqual(["write a lot", long, "and now?"]);
+  });
+
   test("with no session here it starts a new one and says so", async () => {
     fx.server.reply({ blocks: [{ type: "text", text: "hello" }] });
     const run = await fx.run(["-p", "hi", "--resume"]);
