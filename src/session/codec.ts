@@ -7,7 +7,7 @@ let loaded: typeof import("./schema") | undefined;
 
 /**
  * The arktype schemas, loaded on first use: arktype costs ~150 ms of start-up
- * in the compiled binary (ark-config.ts), which `awl sessions` never needs and a new
+ * in the compiled binary (ark.ts), which `awl sessions` never needs and a new
  * interactive session pays while the person types (preloadSchemas, through
  * Agent.warmUp once the prompt shows). `require` is the lazy, synchronous form
  * of the import.
@@ -68,7 +68,7 @@ export function parseLine(line: Uint8Array | string): FileEntry | null {
   const { values, done, error } = parsed;
   if (done && !error && values.length === 1) return validateValue(values[0]);
   // Blank by JSON's whitespace, or by JavaScript's (a no-break space, a line separator): nothing.
-  if ((done && !error && values.length === 0) || text(line).trim() === "") return null;
+  if ((done && !error && values.length === 0) || decoded(line).trim() === "") return null;
   // Anything else (cut short, garbage after the value, two on one line) is not a line awl wrote.
   throw new LineError("not complete JSON", true);
 }
@@ -77,7 +77,7 @@ function startsWithBom(line: Uint8Array | string): boolean {
   return typeof line === "string" ? line.charCodeAt(0) === 0xfeff : line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf;
 }
 
-function text(line: Uint8Array | string): string {
+function decoded(line: Uint8Array | string): string {
   return typeof line === "string" ? line : Buffer.from(line.buffer, line.byteOffset, line.byteLength).toString("utf8");
 }
 

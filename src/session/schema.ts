@@ -3,10 +3,9 @@
 // every on-disk type is inferred from them. Importing arktype costs start-up
 // time, so only the codec loads this module at run time, on first use;
 // everything else uses `import type` alone.
-import "../ark-config";
-import { type } from "arktype";
+import { type } from "../ark";
 
-export { ArkErrors } from "arktype";
+export { ArkErrors } from "../ark";
 
 export const TextBlock = type({ type: "'text'", text: "string" });
 export const ThinkingBlock = type({ type: "'thinking'", thinking: "string", "signature?": "string", "redacted?": "boolean" });

@@ -2,8 +2,7 @@
 // so that a timeout or Ctrl+C kills everything it started, not just the shell.
 
 import { stat } from "node:fs/promises";
-import "../ark-config";
-import { type } from "arktype";
+import { type } from "../ark";
 import { toolInput } from "./input";
 import { MAX_BYTES, MAX_LINES, TailBuffer } from "./output-cap";
 import type { Tool, ToolOutput } from "./tool";

@@ -3,8 +3,7 @@
 
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import "../ark-config";
-import { type } from "arktype";
+import { type } from "../ark";
 import { toolInput } from "./input";
 import type { Tool, ToolOutput } from "./tool";
 

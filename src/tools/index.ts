@@ -10,7 +10,7 @@ let loaded: readonly Tool[] | undefined;
 
 /**
  * bash, read, write, edit. Each defines its input with arktype, which costs
- * ~150 ms of start-up in the compiled binary (ark-config.ts); they load on first use, so
+ * ~150 ms of start-up in the compiled binary (ark.ts); they load on first use, so
  * the interactive prompt shows first and they load while the person types
  * (see cli/chat.ts). `require` is the lazy, synchronous form of the import.
  */

@@ -2,8 +2,7 @@
 // sees and the validator its answers go through are both derived from it, so
 // they cannot drift apart.
 
-import "../ark-config";
-import { type Type, type } from "arktype";
+import { type Type, type } from "../ark";
 
 export interface ToolInput<T> {
   inputSchema: Record<string, unknown>;

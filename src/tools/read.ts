@@ -3,8 +3,7 @@
 
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import "../ark-config";
-import { type } from "arktype";
+import { type } from "../ark";
 import { toolInput } from "./input";
 import { HeadBuffer, MAX_BYTES, MAX_LINES } from "./output-cap";
 import type { Tool, ToolOutput } from "./tool";

@@ -2,8 +2,7 @@
 
 import { mkdir, stat, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import "../ark-config";
-import { type } from "arktype";
+import { type } from "../ark";
 import { toolInput } from "./input";
 import { byteLength } from "./output-cap";
 import type { Tool, ToolOutput } from "./tool";
