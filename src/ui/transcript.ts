@@ -1,30 +1,58 @@
 // On resume: the conversation so far, compactly — prompts, answers, one line
-// per tool call — so the person sees where they left off.
+// per tool call — so the person sees where they left off. A long session
+// shows its latest turns only, whole, with a line saying how many came before:
+// all 24,000 messages of a 100 MB session were 72,000 lines of scrollback and
+// a second of printing, and no one reads them at a prompt.
 
-import type { Conversation } from "../conversation";
+import type { Conversation, Message } from "../conversation";
 import { toolSummary } from "../tools";
 import type { Colors } from "./colors";
 import { oneLine, preview } from "./format";
 
 const ANSWER_LINES = 8;
+/** About three screens: a turn that starts within them is shown whole. */
+export const TRANSCRIPT_LINES = 150;
 
 export function renderTranscript(conversation: Conversation, c: Colors, width = 100): string {
-  const out: string[] = [];
-  for (const message of conversation.messages) {
+  const turns = splitTurns(conversation.messages);
+  const shown: string[][] = [];
+  let lines = 0;
+  for (let i = turns.length - 1; i >= 0 && lines < TRANSCRIPT_LINES; i--) {
+    const rendered = turns[i]!.flatMap((message) => renderMessage(message, c, width));
+    shown.unshift(rendered);
+    lines += rendered.length;
+  }
+  const hidden = turns.length - shown.length;
+  const note = hidden ? [c.dim(`… ${hidden.toLocaleString("en-US")} earlier prompt${hidden === 1 ? "" : "s"} and ${hidden === 1 ? "its" : "their"} answers not shown`)] : [];
+  return [...note, ...shown.flat()].join("\n");
+}
+
+/** Turns, each from a prompt the person typed to just before the next one. */
+function splitTurns(messages: readonly Message[]): Message[][] {
+  const turns: Message[][] = [];
+  for (const message of messages) {
     if (message.role === "system") continue;
-    for (const block of message.content) {
-      if (block.type === "text" && block.text.trim()) {
-        if (message.role === "user") out.push(`${c.bold(c.green("›"))} ${oneLine(block.text, width - 2)}`);
-        else {
-          const { lines, more } = preview(block.text.trim(), ANSWER_LINES);
-          out.push(...lines, ...(more ? [c.dim(`… ${more} more line${more === 1 ? "" : "s"}`)] : []));
-        }
-      } else if (block.type === "toolUse") {
-        out.push(`${c.cyan("●")} ${c.bold(block.name)} ${c.dim(oneLine(toolSummary(block.name, block.input), width - block.name.length - 3))}`);
-      } else if (block.type === "toolResult" && block.isError) {
-        out.push(c.red(`  ⎿ ${oneLine(block.content, width - 4)}`));
+    const isPrompt = message.role === "user" && message.content.some((b) => b.type === "text" && b.text.trim());
+    if (isPrompt || turns.length === 0) turns.push([message]);
+    else turns.at(-1)!.push(message);
+  }
+  return turns;
+}
+
+function renderMessage(message: Message, c: Colors, width: number): string[] {
+  const out: string[] = [];
+  for (const block of message.content) {
+    if (block.type === "text" && block.text.trim()) {
+      if (message.role === "user") out.push(`${c.bold(c.green("›"))} ${oneLine(block.text, width - 2)}`);
+      else {
+        const { lines, more } = preview(block.text.trim(), ANSWER_LINES);
+        out.push(...lines, ...(more ? [c.dim(`… ${more} more line${more === 1 ? "" : "s"}`)] : []));
       }
+    } else if (block.type === "toolUse") {
+      out.push(`${c.cyan("●")} ${c.bold(block.name)} ${c.dim(oneLine(toolSummary(block.name, block.input), width - block.name.length - 3))}`);
+    } else if (block.type === "toolResult" && block.isError) {
+      out.push(c.red(`  ⎿ ${oneLine(block.content, width - 4)}`));
     }
   }
-  return out.join("\n");
+  return out;
 }

@@ -1,0 +1,47 @@
+import { expect, test } from "bun:test";
+import { Conversation, type Message } from "../../src/conversation";
+import { colorsFor } from "../../src/ui/colors";
+import { renderTranscript, TRANSCRIPT_LINES } from "../../src/ui/transcript";
+
+const plain = colorsFor({ isTTY: false });
+const prompt = (text: string): Message => ({ role: "user", content: [{ type: "text", text }] });
+const answer = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
+
+test("prompts on one line, answers cut to 8 lines, one line per tool call, failed results in one line", () => {
+  const conversation = new Conversation([
+    { role: "system", content: [{ type: "text", text: "You are awl." }] },
+    prompt("list the files\nplease"),
+    { role: "assistant", content: [{ type: "thinking", thinking: "hidden" }, { type: "toolUse", id: "t1", name: "bash", input: '{"command":"ls -la"}' }] },
+    { role: "user", content: [{ type: "toolResult", toolUseId: "t1", content: "a\nb" }] },
+    { role: "assistant", content: [{ type: "toolUse", id: "t2", name: "read", input: '{"path":"missing.txt"}' }] },
+    { role: "user", content: [{ type: "toolResult", toolUseId: "t2", content: "no such file:\nmissing.txt", isError: true }] },
+    answer(Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join("\n")),
+  ]);
+  expect(renderTranscript(conversation, plain, 80).split("\n")).toEqual([
+    "› list the files please",
+    "● bash ls -la",
+    "● read missing.txt",
+    "  ⎿ no such file: missing.txt",
+    ...Array.from({ length: 8 }, (_, i) => `line ${i + 1}`),
+    "… 4 more lines",
+  ]);
+});
+
+test("a long session shows its latest turns whole, and says how many came before", () => {
+  const messages: Message[] = [];
+  for (let turn = 1; turn <= 1000; turn++) messages.push(prompt(`prompt ${turn}`), answer(`answer ${turn}\nsecond line`));
+  const lines = renderTranscript(new Conversation(messages), plain).split("\n");
+  const shownTurns = lines.filter((l) => l.startsWith("› ")).length;
+  expect(lines[0]).toBe(`… ${(1000 - shownTurns).toLocaleString("en-US")} earlier prompts and their answers not shown`);
+  expect(lines[1]).toBe(`› prompt ${1000 - shownTurns + 1}`);
+  expect(lines.slice(-3)).toEqual(["› prompt 1000", "answer 1000", "second line"]);
+  expect(lines.length - 1).toBeGreaterThanOrEqual(TRANSCRIPT_LINES);
+  expect(lines.length - 1).toBeLessThan(TRANSCRIPT_LINES + 3); // at most one turn over
+});
+
+test("one turn longer than the budget is still shown whole, with nothing hidden", () => {
+  const calls: Message[] = Array.from({ length: 400 }, (_, i) => ({ role: "assistant", content: [{ type: "toolUse", id: `t${i}`, name: "bash", input: `{"command":"echo ${i}"}` }] }));
+  const lines = renderTranscript(new Conversation([prompt("do it all"), ...calls]), plain).split("\n");
+  expect(lines[0]).toBe("› do it all");
+  expect(lines).toHaveLength(401);
+});
