@@ -2,7 +2,7 @@
 
 import { Agent } from "../agent/agent";
 import { UserError } from "../errors";
-import { listSessions, shortIdLength } from "../session";
+import { sessionIdsByName, shortIdLength } from "../session";
 import { colorsFor } from "../ui/colors";
 import { runRepl } from "../ui/repl";
 import { renderTranscript } from "../ui/transcript";
@@ -33,14 +33,14 @@ export async function chat(args: Args, cwd: string): Promise<number> {
     const warmUp = setTimeout(() => agent.warmUp(), 1); // fires once the prompt is drawn
     await runRepl(agent, c, out);
     clearTimeout(warmUp);
-    if (session.messageCount() > 0) out.write(c.dim(`Resume this session with: awl --resume ${await shortId(cwd, session.sessionId)}\n`));
+    if (session.messageCount() > 0) out.write(c.dim(`Resume this session with: awl --resume ${shortId(cwd, session.sessionId)}\n`));
     return 0;
   } finally {
     session.close();
   }
 }
 
-async function shortId(cwd: string, id: string): Promise<string> {
-  const ids = (await listSessions(cwd)).map((s) => s.id);
+function shortId(cwd: string, id: string): string {
+  const ids = sessionIdsByName(cwd);
   return id.slice(0, shortIdLength(ids.includes(id) ? ids : [...ids, id]));
 }

@@ -2,7 +2,7 @@
 // An id is only ever matched against the ids of listed sessions, never used as a path.
 
 import { UsageError } from "../errors";
-import { SessionManager, findSession, shortIdLength, type SessionInfo } from "../session";
+import { SessionManager, describeSessions, findSession, shortIdLength, type SessionInfo } from "../session";
 import { localDateTime, oneLine } from "../ui/format";
 
 export interface OpenedSession {
@@ -42,7 +42,7 @@ export async function openSession(
 async function pathForId(cwd: string, id: string): Promise<string> {
   const { matches, elsewhere } = await findSession(cwd, id);
   if (matches.length === 1) return matches[0]!.path;
-  if (matches.length > 1) throw new UsageError(ambiguous(id, matches));
+  if (matches.length > 1) throw new UsageError(ambiguous(id, describeSessions(matches.map((m) => m.path), cwd)));
   if (elsewhere.length > 0) {
     const dirs = [...new Set(elsewhere.map((s) => s.cwd))];
     throw new UsageError(`session ${id} is not from this directory; it belongs to ${dirs.join(", ")}: run awl --resume ${id} there`);

@@ -3,7 +3,7 @@
 export * from "./codec";
 export * from "./convert";
 export { newEntryId, newSessionId } from "./ids";
-export { findSession, listSessions, shortIdLength, type SessionInfo } from "./listing";
+export { describeSessions, findSession, listSessions, sessionIdsByName, shortIdLength, type SessionInfo, type SessionMatch } from "./listing";
 export { FORMAT_VERSION, SessionManager, type ModelRef } from "./manager";
-export { encodeCwd, sessionDir, sessionFileName, sessionRoot } from "./paths";
+export { encodeCwd, idFromFileName, sessionDir, sessionFileName, sessionRoot } from "./paths";
 export type * from "./schema";

@@ -43,11 +43,27 @@ const CLOSE_BRACE = 0x7d;
 /** This directory's sessions, oldest first. Folders shared by look-alike cwds are filtered by the header's cwd. */
 export async function listSessions(cwd: string, env: Env = process.env): Promise<SessionInfo[]> {
   const dir = join(sessionRoot(env), encodeCwd(cwd));
+  return describeSessions(
+    sessionFiles(dir).map((name) => join(dir, name)),
+    cwd,
+  ).filter((s) => s.cwd === cwd);
+}
+
+/** What `awl sessions` shows of these files (each is read whole), oldest first. */
+export function describeSessions(paths: string[], cwd: string): SessionInfo[] {
   const reader = new WholeFiles();
-  const infos = sessionFiles(dir)
-    .map((name) => inspectQuiet(reader, join(dir, name), cwd))
-    .filter((s) => s.cwd === cwd);
+  const infos = paths.map((path) => inspectQuiet(reader, path, cwd));
   return infos.sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : a.path < b.path ? -1 : 1));
+}
+
+/**
+ * The ids of this directory's session files, from their names alone: enough
+ * for a short id (a folder that a look-alike cwd shares only adds ids, and a
+ * prefix unique among more is unique among fewer) without reading a session
+ * of 100 MB whole, which listing does.
+ */
+export function sessionIdsByName(cwd: string, env: Env = process.env): string[] {
+  return sessionFiles(join(sessionRoot(env), encodeCwd(cwd))).flatMap((name) => idFromFileName(name) ?? []);
 }
 
 /** Shortest prefix length (at least 8) that tells every id apart (DESIGN 2). */
@@ -62,26 +78,43 @@ export function shortIdLength(ids: string[]): number {
 /**
  * Sessions here whose id starts with `idPrefix`, and those in other
  * directories that would have matched (so the error can say where they are).
- * The prefix is only ever compared with ids, never used as a path.
+ * Only headers are read, and only of the files whose name carries a matching
+ * id: resuming a 100 MB session by id does not read it whole first. The
+ * prefix is only ever compared with ids, never used as a path.
  */
 export async function findSession(
   cwd: string,
   idPrefix: string,
   env: Env = process.env,
-): Promise<{ matches: SessionInfo[]; elsewhere: { id: string; cwd: string }[] }> {
+): Promise<{ matches: SessionMatch[]; elsewhere: { id: string; cwd: string }[] }> {
   if (!/^[0-9a-fA-F-]+$/.test(idPrefix)) throw new UsageError(`'${idPrefix}' is not a session id: ids are hexadecimal digits and dashes`);
   const prefix = idPrefix.toLowerCase();
-  const matches = (await listSessions(cwd, env)).filter((s) => s.id.toLowerCase().startsWith(prefix));
-  const elsewhere: { id: string; cwd: string }[] = [];
   const root = sessionRoot(env);
-  for (const folder of readdirQuiet(root)) {
-    for (const name of sessionFiles(join(root, folder))) {
-      if (!idFromFileName(name)?.toLowerCase().startsWith(prefix)) continue;
-      const header = readHeader(join(root, folder, name));
-      if (header && header.cwd !== cwd && header.id.toLowerCase().startsWith(prefix)) elsewhere.push({ id: header.id, cwd: header.cwd });
+  const here = encodeCwd(cwd);
+  const named = (name: string) => !!idFromFileName(name)?.toLowerCase().startsWith(prefix);
+  const matches: SessionMatch[] = [];
+  const elsewhere: { id: string; cwd: string }[] = [];
+  const consider = (folder: string, name: string): void => {
+    const path = join(root, folder, name);
+    const header = readHeader(path);
+    if (!header) {
+      // Named for the id but no readable header: a match all the same, so that opening it says what is wrong.
+      if (folder === here && named(name)) matches.push({ path, id: idFromFileName(name)! });
+    } else if (header.id.toLowerCase().startsWith(prefix)) {
+      if (header.cwd === cwd) matches.push({ path, id: header.id });
+      else elsewhere.push({ id: header.id, cwd: header.cwd });
     }
-  }
+  };
+  for (const folder of readdirQuiet(root)) for (const name of sessionFiles(join(root, folder)).filter(named)) consider(folder, name);
+  // A file renamed by hand has its id inside: when no name here matches, every header here is read.
+  if (!matches.length) for (const name of sessionFiles(join(root, here)).filter((n) => !named(n))) consider(here, name);
   return { matches, elsewhere };
+}
+
+/** A session file found by id. */
+export interface SessionMatch {
+  path: string;
+  id: string;
 }
 
 /** A file that vanished or cannot be read is listed as damaged, with the reason. */

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { appendFileSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, renameSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { textMessage } from "../../src/conversation";
 import { UsageError } from "../../src/errors";
-import { encodeCwd, findSession, listSessions, messageToDisk, SessionManager, shortIdLength } from "../../src/session";
+import { encodeCwd, findSession, listSessions, messageToDisk, SessionManager, sessionIdsByName, shortIdLength } from "../../src/session";
 import { sessionDir } from "../../src/session/paths";
 import { SPEC, specFile, useSessionRoot } from "./helpers";
 
@@ -127,6 +127,28 @@ describe("finding a session by id prefix", () => {
     const other = session("/a/b", "there");
     expect(await findSession("/a-b", other.sessionId.slice(0, 8))).toEqual({ matches: [], elsewhere: [{ id: other.sessionId, cwd: "/a/b" }] });
     expect(await findSession("/elsewhere", other.sessionId)).toEqual({ matches: [], elsewhere: [{ id: other.sessionId, cwd: "/a/b" }] });
+  });
+
+  test("a file renamed by hand is still found by the id in its header", async () => {
+    const a = session("/proj", "renamed");
+    const renamed = a.sessionFile.replace(a.sessionId, "0000aaaa-0000-7000-8000-000000000000");
+    renameSync(a.sessionFile, renamed);
+    expect((await findSession("/proj", a.sessionId.slice(0, 13))).matches.map((s) => [s.id, s.path])).toEqual([[a.sessionId, renamed]]);
+  });
+
+  test("a file named for the id whose header is damaged is still a match, so that opening it can say what is wrong", async () => {
+    const a = session("/proj", "soon damaged");
+    writeFileSync(a.sessionFile, `{"type":"sess\n${readFileSync(a.sessionFile, "utf8")}`);
+    expect((await findSession("/proj", a.sessionId.slice(0, 8))).matches).toEqual([{ path: a.sessionFile, id: a.sessionId }]);
+    await expect(SessionManager.open(a.sessionFile)).rejects.toThrow(`${a.sessionFile}:1: `);
+  });
+
+  test("the ids for a short id come from the file names, without reading the files", () => {
+    const a = session("/proj", "a");
+    const b = session("/proj", "b");
+    writeFileSync(b.sessionFile, "not a session at all");
+    expect(sessionIdsByName("/proj").sort()).toEqual([a.sessionId, b.sessionId].sort());
+    expect(sessionIdsByName("/nowhere")).toEqual([]);
   });
 
   test("anything but hex digits and dashes is a usage error, never a path", async () => {
