@@ -8,7 +8,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { encodeCwd, sessionFileName } from "../../src/session";
+import { encodeCwd, idFromFileName, sessionFileName } from "../../src/session";
 import { AWL, ensureBuilt } from "../e2e/awl";
 import { startTestServer } from "../support/server";
 import { writeSession } from "./session-data";
@@ -120,6 +120,16 @@ async function resumeFigures(label: string, bytes: number, runs: number): Promis
   );
   console.log(`  peak RSS at the request ${mb(atRequest)}, until exit ${mb(peak)}; request body (the rebuilt conversation) ${mb(s.bodyBytes)}`);
   console.log(`  peak RSS / file size ${(peak / size).toFixed(2)}, peak RSS / rebuilt conversation ${(peak / s.bodyBytes).toFixed(2)}, above the baseline ${mb(peak - baseline)} = ${((peak - baseline) / s.bodyBytes).toFixed(2)}x the conversation`);
+
+  // By id (found among this directory's sessions first), and the interactive resume (its transcript, then EOF quits).
+  const id = idFromFileName(file)!.slice(0, 8);
+  const byId: Sample[] = [];
+  for (let i = 0; i < runs; i++) byId.push(await runToFirstRequest(cwd, ["-p", "x", "--resume", id]));
+  console.log(`  awl -p x --resume ${id}, start to first request: ${median(byId.map((x) => x.toRequestMs)).toFixed(0)} ms (median of ${runs})`);
+  const interactive: { ms: number; peakRss: number; stdout: string }[] = [];
+  for (let i = 0; i < runs; i++) interactive.push(await runPlain(cwd, ["--resume"]));
+  const shown = interactive[0]!.stdout.split("\n").length;
+  console.log(`  awl --resume (interactive, quits at EOF), start to exit: ${median(interactive.map((x) => x.ms)).toFixed(0)} ms (median of ${runs}), ${shown} lines of transcript, peak RSS ${mb(Math.max(...interactive.map((x) => x.peakRss)))}`);
   rmSync(file, { force: true });
 }
 

@@ -4,7 +4,7 @@
 // makes JavaScriptCore hold that string in UTF-16, twice the bytes.
 
 import { closeSync, openSync, writeSync } from "node:fs";
-import { messageToDisk, serializeEntry, serializeHeader, type DiskMessage } from "../../src/session";
+import { idFromFileName, messageToDisk, serializeEntry, serializeHeader, type DiskMessage } from "../../src/session";
 
 const CORPUS = (() => {
   const words = ["const", "return", "function", "await", "import", "export", "if", "else", "for", "of", "=>", "{", "}", "(", ")", "session", "entry", "message", "path", "file", "0x1f", "null"];
@@ -49,7 +49,7 @@ export function* turn(): Generator<DiskMessage> {
 export function writeSession(path: string, cwd: string, bytes: number, minEntries = 0): number {
   const fd = openSync(path, "w", 0o600);
   const now = Date.now();
-  const header = { type: "session" as const, version: 1, id: Bun.randomUUIDv7(), timestamp: new Date(now).toISOString(), cwd, provider: "anthropic", model: "claude-sonnet-4-5" };
+  const header = { type: "session" as const, version: 1, id: idFromFileName(path) ?? Bun.randomUUIDv7(), timestamp: new Date(now).toISOString(), cwd, provider: "anthropic", model: "claude-sonnet-4-5" };
   writeSync(fd, `${serializeHeader(header)}\n`);
   let size = 0;
   let parentId: string | null = null;
