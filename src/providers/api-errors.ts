@@ -65,7 +65,7 @@ export function describeHttpError(api: ApiIdentity, status: number, info: ApiErr
     line = `${api.label} quota exhausted (429 insufficient_quota): check your plan and billing`;
   else if (info.code === "context_length_exceeded" || (status === 400 && CONTEXT_OVERFLOW.test(info.message ?? "")))
     line = `The conversation is too long for ${model}${said}: start a new session or choose a model with a larger context window`;
-  else if (status === 413) line = `The request is too large for ${api.label} (413)${said}`;
+  else if (status === 413) line = `The request is too large for ${api.label} (413)${said}${said.endsWith(".") ? "" : "."} This conversation is too long to send: start a new session.`;
   else line = `${api.label} API error ${status}${kind ? ` ${kind}` : ""}${said}`;
   return clean(line, api.secrets);
 }

@@ -6,7 +6,7 @@ import { Conversation, type Message } from "../../src/conversation";
 import { createProvider } from "../../src/providers";
 import { STREAM_ABOVE_BYTES } from "../../src/providers/json-body";
 import type { ProviderName } from "../../src/providers/provider";
-import { startTestServer } from "../support/server";
+import { ANTHROPIC_MAX_REQUEST_BYTES, startTestServer } from "../support/server";
 import { serverFixture, user } from "./fixture";
 import { collect, endOf } from "./helpers";
 
@@ -125,4 +125,13 @@ describe.each(["anthropic", "openai"] as ProviderName[])("%s", (name) => {
       await strict.stop();
     }
   });
+});
+
+test("a history over Anthropic's 32 MB request limit gets its 413 at once: one line that says what to do, not retried", async () => {
+  const huge = "x".repeat(ANTHROPIC_MAX_REQUEST_BYTES + 1000);
+  const { result, count } = await requestsDuring(() => fx.ask("anthropic", [user(huge)]));
+  expect(count).toBe(1);
+  expect(result.end.stopReason).toBe("error");
+  expect(result.end.errorMessage).toBe("The request is too large for Anthropic (413): Request exceeds the maximum allowed number of bytes. This conversation is too long to send: start a new session.");
+  expect(Number(fx.server.requests.at(-1)!.headers["content-length"])).toBeGreaterThan(ANTHROPIC_MAX_REQUEST_BYTES); // refused by its length
 });

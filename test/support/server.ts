@@ -70,6 +70,9 @@ export interface TestServer {
 
 type Protocol = "anthropic" | "openai";
 
+/** The Messages API's request size limit (its docs: 32 MB, answered 413 request_too_large). */
+export const ANTHROPIC_MAX_REQUEST_BYTES = 32 * 1024 * 1024;
+
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const anthropicKey = options.anthropicKey ?? "test-anthropic-key";
   const openaiKey = options.openaiKey ?? "test-openai-key";
@@ -87,6 +90,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   async function handle(request: Request): Promise<Response> {
     const headersAt = performance.now();
     const path = new URL(request.url).pathname;
+    // Anthropic's edge refuses a Messages request over 32 MB by its length, before reading it.
+    if (strict && path === "/v1/messages" && Number(request.headers.get("content-length")) > ANTHROPIC_MAX_REQUEST_BYTES) {
+      const error = anthropicErrorBody("request_too_large", defaultFaultMessage("anthropic", 413, undefined)!);
+      handleApi.requests.push({ method: request.method, path, headers: Object.fromEntries(request.headers), body: undefined, rawBody: "", time: Date.now(), headersAt, bodyAt: headersAt, status: 413, error });
+      return new Response(error, { status: 413, headers: { "content-type": "application/json" } });
+    }
     const rawBody = await request.text();
     const bodyAt = performance.now();
     let body: any;
