@@ -40,6 +40,7 @@ async function main() {
     const awl: number[] = [];
     const session = SessionManager.init({ cwd: root, provider: "anthropic", model: "claude-sonnet-4-5" });
     const agent = new Agent({ session, cwd: root, model: { provider: "anthropic", model: "claude-sonnet-4-5" }, env });
+    agent.warmUp(); // as the REPL does once its prompt shows: arktype loads while the person types
     let firstTurn = 0;
     for (let i = 0; i < RUNS + 5; i++) {
       const f = await bareFetch(server.anthropicUrl, server.anthropicKey);
