@@ -19,13 +19,13 @@ export async function chat(args: Args, cwd: string): Promise<number> {
   try {
     for (const notice of notices) out.write(`${c.yellow(notice)}\n`);
     const model = chooseModel(args, resumed ? session.activeModel() : undefined);
+    const agent = new Agent({ session, cwd, model, thinking: args.thinking }); // rebuilds the conversation, once
     if (resumed) {
-      const transcript = renderTranscript(session.rebuildConversation(), c, out.columns ?? 100);
+      const transcript = renderTranscript(agent.conversation, c, out.columns ?? 100);
       if (transcript) out.write(`${transcript}\n\n`);
     }
     if (session.readOnly) throw new UserError(session.readOnlyReason ?? "this session cannot be continued by this version of awl");
 
-    const agent = new Agent({ session, cwd, model, thinking: args.thinking });
     const version = typeof AWL_VERSION === "string" ? AWL_VERSION : "dev";
     const what = resumed ? `resumed ${session.sessionId.slice(0, 8)}` : "new session";
     out.write(c.dim(`awl ${version} · ${what} · ${model.provider}/${model.model} · /help for commands\n`));
