@@ -48,7 +48,10 @@ export function jsonBody(body: object, listKey: string): JsonBody {
 
 /** What to give fetch: `body`, and the headers it needs beside the caller's. */
 export function fetchBody(body: JsonBody): { body: Uint8Array | ReadableStream<Uint8Array>; headers: Record<string, string> } {
-  if (body.size <= STREAM_ABOVE_BYTES) return { body: Buffer.concat([...body.chunks()]), headers: {} };
+  if (body.size <= STREAM_ABOVE_BYTES) {
+    const chunks = [...body.chunks()]; // one, unless the count were wrong
+    return { body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), headers: {} };
+  }
   const chunks = body.chunks();
   let sent = 0;
   const stream = new ReadableStream<Uint8Array>({
