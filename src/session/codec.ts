@@ -1,7 +1,9 @@
 // One line of a session file <-> one header or entry. Serialization writes keys
-// in the spec's order (type first: listing counts messages by that prefix), so
-// the spec's own example lines round-trip byte for byte.
-import type { DiskContentBlock, DiskMessage, MessageEntry, SessionEntry, SessionHeader } from "./schema";
+// in a fixed order, `type` first (resume finds compactions, and the entry a
+// compaction keeps from, by that head: docs/session-format.md), so the spec's
+// own example lines round-trip byte for byte. parseLine is the one judge of a
+// line: replay, resume from the tail, listing and "most recent" all ask it.
+import type { CompactionEntry, DiskContentBlock, DiskMessage, MessageEntry, SessionEntry, SessionHeader, Usage, WrittenEntry } from "./schema";
 
 let loaded: typeof import("./schema") | undefined;
 
@@ -38,13 +40,21 @@ export function serializeHeader(h: SessionHeader): string {
   return JSON.stringify({ type, version, id, timestamp, cwd, provider, model });
 }
 
-export function serializeEntry(e: SessionEntry): string {
-  if (!isMessageEntry(e)) return JSON.stringify(e); // not ours to reorder
-  const out: Record<string, unknown> = { type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp };
-  if (e.provider !== undefined) out.provider = e.provider;
-  if (e.model !== undefined) out.model = e.model;
-  out.message = orderMessage(e.message);
-  return JSON.stringify(out);
+/** One line for an entry awl writes; every kind is spelled out, so a new kind does not compile until its order is decided. */
+export function serializeEntry(e: WrittenEntry): string {
+  switch (e.type) {
+    case "message":
+      return JSON.stringify(
+        defined({ type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp, provider: e.provider, model: e.model, message: orderMessage(e.message) }),
+      );
+    case "compaction":
+      return JSON.stringify(orderCompaction(e));
+  }
+}
+
+/** The head of a line awl wrote: `{"type":"compaction",`, or with an id `{"type":"message","id":"a1b2c3d4",` (resume finds lines by it). */
+export function entryLineHead(kind: WrittenEntry["type"], id?: string): string {
+  return `{"type":${JSON.stringify(kind)},${id === undefined ? "" : `"id":${JSON.stringify(id)},`}`;
 }
 
 export function isMessageEntry(e: SessionEntry): e is MessageEntry {
@@ -84,10 +94,20 @@ function decoded(line: Uint8Array | string): string {
 export function validateValue(value: unknown): FileEntry {
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw new LineError("not a JSON object", false);
   const kind = (value as { type?: unknown }).type;
-  const { SessionHeader, MessageEntry, EntryBase } = schemas();
-  if (kind === "session") return { kind: "header", header: check(SessionHeader(value)) };
-  const schema = kind === "message" ? MessageEntry : EntryBase;
-  return { kind: "entry", entry: check(schema(value)) as SessionEntry };
+  const { SessionHeader, MessageEntry, CompactionEntry, EntryBase } = schemas();
+  switch (kind) {
+    case "session":
+      return { kind: "header", header: check(SessionHeader(value)) };
+    case "message":
+      return { kind: "entry", entry: check(MessageEntry(value)) };
+    case "compaction":
+      return { kind: "entry", entry: check(CompactionEntry(value)) };
+    default: {
+      // Indexed for its place in the chain, otherwise opaque (forward compatibility).
+      const { type, id, parentId, timestamp } = check(EntryBase(value));
+      return { kind: "entry", entry: { type: "opaque", kind: type, id, parentId, timestamp } };
+    }
+  }
 }
 
 function check<T>(result: T | InstanceType<typeof import("./schema").ArkErrors>): T {
@@ -96,11 +116,20 @@ function check<T>(result: T | InstanceType<typeof import("./schema").ArkErrors>)
 }
 
 function orderMessage(m: DiskMessage): DiskMessage {
-  const out: Record<string, unknown> = { role: m.role, content: m.content.map(orderBlock) };
-  for (const key of ["provider", "model", "stopReason"] as const) if (m[key] !== undefined) out[key] = m[key];
-  if (m.usage !== undefined) out.usage = { input: m.usage.input, output: m.usage.output };
-  if (m.errorMessage !== undefined) out.errorMessage = m.errorMessage;
-  return out as DiskMessage;
+  const { role, content, provider, model, stopReason, usage, errorMessage } = m;
+  return defined({ role, content: content.map(orderBlock), provider, model, stopReason, usage: usage && orderUsage(usage), errorMessage });
+}
+
+function orderUsage(u: Usage): Usage {
+  return defined({ input: u.input, output: u.output, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite });
+}
+
+function orderCompaction(e: CompactionEntry): CompactionEntry {
+  const { type, id, parentId, timestamp, n, summary, firstKeptEntryId, keptPrompts, cutToolResults, window, tokensBefore, tokensAfter, provider, model, usage, summarizedTurns } = e;
+  return defined({
+    type, id, parentId, timestamp, n, summary, firstKeptEntryId, keptPrompts: [...keptPrompts], cutToolResults: [...cutToolResults],
+    window, tokensBefore, tokensAfter, provider, model, usage: usage && orderUsage(usage), summarizedTurns,
+  });
 }
 
 function orderBlock(b: DiskContentBlock): DiskContentBlock {
@@ -121,7 +150,8 @@ function defined<T extends object>(o: T): T {
   return o;
 }
 
-/** Validates a message about to be written: nothing malformed reaches the log. */
-export function checkDiskMessage(m: DiskMessage): void {
-  check(schemas().DiskMessage(m));
+/** Validates an entry about to be written: nothing malformed reaches the log. */
+export function checkEntry(e: WrittenEntry): void {
+  const { MessageEntry, CompactionEntry } = schemas();
+  check(e.type === "message" ? MessageEntry(e) : CompactionEntry(e));
 }

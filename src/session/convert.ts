@@ -2,7 +2,7 @@
 // stopReason, usage, errorMessage) that the in-memory Conversation never sees.
 // Type-only imports: this module must not load arktype.
 import type { ContentBlock, Message } from "../conversation";
-import type { DiskContentBlock, DiskMessage, StopReasonString } from "./schema";
+import type { DiskContentBlock, DiskMessage, StopReasonString, Usage } from "./schema";
 
 export type { StopReasonString };
 
@@ -10,7 +10,7 @@ export interface MessageMeta {
   provider?: string;
   model?: string;
   stopReason?: StopReasonString;
-  usage?: { input: number; output: number };
+  usage?: Usage;
   errorMessage?: string;
 }
 
@@ -39,7 +39,7 @@ export function messageToDisk(message: Message, meta: MessageMeta = {}): DiskMes
   const { provider, model, stopReason, usage, errorMessage } = meta;
   return withOptional(
     { role: message.role, content: message.content.map(contentBlockToDisk) },
-    { provider, model, stopReason, usage: usage && { input: usage.input, output: usage.output }, errorMessage },
+    { provider, model, stopReason, usage: usage && withOptional({ input: usage.input, output: usage.output }, { cacheRead: usage.cacheRead, cacheWrite: usage.cacheWrite }), errorMessage },
   );
 }
 

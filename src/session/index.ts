@@ -2,8 +2,9 @@
 // codec loads the schemas on first use (see codec.ts).
 export * from "./codec";
 export * from "./convert";
+export { CUT_KEEP_BYTES, cutMiddle, isPrompt, summaryMessage, type ContextSize, type SessionContext } from "./context";
 export { newEntryId, newSessionId } from "./ids";
 export { describeSessions, findSession, listSessions, sessionIdsByName, shortIdLength, type SessionInfo, type SessionMatch } from "./listing";
-export { FORMAT_VERSION, SessionManager, type ModelRef } from "./manager";
+export { FORMAT_VERSION, SessionManager, type CompactionFields, type ModelRef } from "./manager";
 export { encodeCwd, idFromFileName, sessionDir, sessionFileName, sessionRoot } from "./paths";
 export type * from "./schema";

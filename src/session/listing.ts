@@ -1,14 +1,17 @@
-// `awl sessions` and `--resume <id>`: what the session files hold, read the
-// cheap way (STYLE: listing reads what it shows). Per file: the header from the
-// first line, the message count from line prefixes (the serializer writes
-// `type` first), the first prompt from the first user entry, the last activity
-// from the last line, and a brace check per line to flag damage. No arktype
-// here: this path must start fast in the compiled binary.
-import { closeSync, fstatSync, openSync, readdirSync, readSync } from "node:fs";
+// `awl sessions` and `--resume <id>`: what the session files hold. Listing
+// reads every line, in bounded blocks, and judges each with the same codec
+// that open uses (readLog): a session listed as fine opens, and one listed as
+// damaged says the line open would refuse. Damage that lies before the latest
+// compaction's first kept entry is listed as such: resume never reads it.
+import { closeSync, fstatSync, openSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../errors";
-import { MAX_LINE_BYTES } from "./replay";
+import { LineError, parseLine } from "./codec";
+import { isPrompt } from "./context";
+import { readLineAt } from "./lines";
 import { encodeCwd, idFromFileName, sessionRoot } from "./paths";
+import { DamagedLog, readLog, type Place } from "./replay";
+import type { SessionEntry } from "./schema";
 
 export interface SessionInfo {
   path: string;
@@ -18,12 +21,16 @@ export interface SessionInfo {
   created: string;
   /** ISO 8601: the file's mtime. */
   modified: string;
+  /** Every message entry in the file, before and after compactions. */
   messageCount: number;
+  compactions: number;
   firstPrompt?: string;
   /** ISO 8601: the last entry's timestamp. */
   lastActivity?: string;
   /** One-line reason this session cannot be opened as it is. */
   damaged?: string;
+  /** Damage before the latest compaction's first kept entry: resume does not read it, so the session opens. */
+  damagedBeforeCompaction?: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -33,12 +40,10 @@ interface HeaderView {
   timestamp: string;
 }
 
-const MESSAGE_PREFIX = Buffer.from('{"type":"message",');
-const TYPE_PREFIX = Buffer.from('{"type":"');
-const OPEN_BRACE = 0x7b;
+/** A block reused from file to file: fresh memory costs its page faults again (~3.7 ms per MB here). */
+const BLOCK_BYTES = 1 << 20;
 /** A header holds an id, a cwd (at most PATH_MAX), a timestamp and a model name. */
 const MAX_HEADER_BYTES = 1 << 20;
-const CLOSE_BRACE = 0x7d;
 
 /** This directory's sessions, oldest first. Folders shared by look-alike cwds are filtered by the header's cwd. */
 export async function listSessions(cwd: string, env: Env = process.env): Promise<SessionInfo[]> {
@@ -49,10 +54,10 @@ export async function listSessions(cwd: string, env: Env = process.env): Promise
   ).filter((s) => s.cwd === cwd);
 }
 
-/** What `awl sessions` shows of these files (each is read whole), oldest first. */
+/** What `awl sessions` shows of these files, oldest first. */
 export function describeSessions(paths: string[], cwd: string): SessionInfo[] {
-  const reader = new WholeFiles();
-  const infos = paths.map((path) => inspectQuiet(reader, path, cwd));
+  const block = Buffer.allocUnsafe(BLOCK_BYTES);
+  const infos = paths.map((path) => inspectQuiet(block, path, cwd));
   return infos.sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : a.path < b.path ? -1 : 1));
 }
 
@@ -118,163 +123,110 @@ export interface SessionMatch {
 }
 
 /** A file that vanished or cannot be read is listed as damaged, with the reason. */
-function inspectQuiet(reader: WholeFiles, path: string, cwd: string): SessionInfo {
+function inspectQuiet(block: Buffer, path: string, cwd: string): SessionInfo {
+  let fd: number | undefined;
   try {
-    return inspect(reader, path, cwd);
+    fd = openSync(path, "r");
+    return inspect(fd, block, path, cwd);
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? String(error);
     const created = createdFromName(path) ?? "";
-    return { path, id: idFromFileName(path) ?? "", cwd, created, modified: created, messageCount: 0, damaged: `cannot be read (${reason})` };
+    return { path, id: idFromFileName(path) ?? "", cwd, created, modified: created, messageCount: 0, compactions: 0, damaged: `cannot be read (${reason})` };
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
-function inspect(reader: WholeFiles, path: string, cwd: string): SessionInfo {
-  const id = idFromFileName(path) ?? "";
-  const { bytes, mtime } = reader.read(path);
+function inspect(fd: number, block: Buffer, path: string, cwd: string): SessionInfo {
+  const { size, mtime } = fstatSync(fd);
   const modified = mtime.toISOString();
-  const damaged = (reason: string, header?: HeaderView): SessionInfo => ({
-    path,
-    id: header?.id ?? id,
-    cwd: header?.cwd ?? cwd,
-    created: header?.timestamp ?? createdFromName(path) ?? modified,
-    modified,
-    messageCount: 0,
-    damaged: reason,
-  });
-  const lines = lineSpans(bytes);
-  const first = lines[0];
-  if (!first) return damaged("empty file");
-  // What open would refuse (replay.ts), listing marks: one longer line is damage.
-  const long = lines.findIndex(([start, end]) => end - start > MAX_LINE_BYTES);
-  if (long !== -1) return damaged(`a line is longer than ${MAX_LINE_BYTES >> 20} MB`);
-  const header = headerView(bytes.toString("utf8", first[0], first[1]));
-  if (!header) return damaged("line 1: not a session header");
+  const fromName: SessionInfo = { path, id: idFromFileName(path) ?? "", cwd, created: createdFromName(path) ?? modified, modified, messageCount: 0, compactions: 0 };
+  const facts = new Facts();
+  let header: HeaderView;
+  try {
+    header = readLog(fd, path, size, facts, undefined, block).header;
+  } catch (error) {
+    // No readable header, or a line too long to read: what open says, without the file's path.
+    if (!(error instanceof DamagedLog)) throw error;
+    return { ...fromName, damaged: error.place ? `line ${error.place.number}: ${error.reason}` : error.reason };
+  }
+  const info: SessionInfo = {
+    ...fromName,
+    id: header.id,
+    cwd: header.cwd,
+    created: header.timestamp,
+    messageCount: facts.messages,
+    compactions: facts.compactions,
+    firstPrompt: facts.firstPrompt,
+    lastActivity: facts.lastTimestamp ?? header.timestamp,
+  };
+  const damage = facts.firstDamage;
+  if (!damage) return info;
+  const said = `line ${damage.place.number}: ${damage.reason}`;
+  return facts.resumable() ? { ...info, damagedBeforeCompaction: said } : { ...info, messageCount: 0, damaged: said };
+}
 
-  let messageCount = 0;
-  let firstPrompt: string | undefined;
-  let promptSeen = false;
-  for (let i = 1; i < lines.length; i++) {
-    const [start, end] = lines[i]!;
-    if (bytes[start] !== OPEN_BRACE || bytes[end - 1] !== CLOSE_BRACE) {
-      // Only the last line may be torn: open trims it. Anywhere else it is damage.
-      if (i === lines.length - 1) {
-        lines.pop();
-        break;
-      }
-      return damaged(`line ${i + 1}: not a JSON object`, header);
+/** What one pass over a file learns, line by line. */
+class Facts {
+  messages = 0;
+  compactions = 0;
+  firstPrompt: string | undefined;
+  lastTimestamp: string | undefined;
+  firstDamage: { place: Place; reason: string } | undefined;
+  #lastDamage = -1;
+  #firstEntry: number | undefined;
+  /** Offset of the latest valid compaction's first kept entry: where resume starts reading. */
+  #tail: number | undefined;
+  /** Prompt entries by id, where the nearest entry with that id is one (a compaction may keep from it). */
+  readonly #prompts = new Map<string, number>();
+
+  entry = (entry: SessionEntry, place: Place): void => {
+    this.#firstEntry ??= place.offset;
+    this.lastTimestamp = entry.timestamp;
+    if (isPrompt(entry)) this.#prompts.set(entry.id, place.offset);
+    else this.#prompts.delete(entry.id);
+    if (entry.type === "message") {
+      this.messages++;
+      if (this.firstPrompt === undefined && isPrompt(entry)) this.firstPrompt = promptText(entry.message.content);
+    } else if (entry.type === "compaction") {
+      this.compactions++;
+      const kept = this.#prompts.get(entry.firstKeptEntryId);
+      if (kept !== undefined) this.#tail = kept;
     }
-    const line = () => bytes.toString("utf8", start, end);
-    // Lines this serializer wrote show their type in the prefix; anything else is parsed.
-    const isMessage = startsWith(bytes, start, TYPE_PREFIX) ? startsWith(bytes, start, MESSAGE_PREFIX) : parseQuiet(line())?.type === "message";
-    if (!isMessage) continue;
-    messageCount++;
-    if (!promptSeen) {
-      const role = entryHead(bytes, start, end)?.[2];
-      if (role !== undefined && role !== "user") continue;
-      const entry = parseQuiet(line());
-      if (entry?.message?.role !== "user") continue;
-      promptSeen = true;
-      firstPrompt = promptText(entry.message.content);
-    }
-  }
-  return { path, id: header.id, cwd: header.cwd, created: header.timestamp, modified, messageCount, firstPrompt, lastActivity: lastTimestamp(bytes, lines) ?? header.timestamp };
-}
+  };
 
-/**
- * Reads whole files into one buffer, reused from file to file: a fresh buffer
- * per file costs its size again in page faults (~3.7 ms per MB on this
- * machine, 9 of the 18 ms that listing 50 sessions of 50 KB took).
- */
-class WholeFiles {
-  #buffer = Buffer.allocUnsafe(1 << 16);
+  damage = (place: Place, error: LineError): void => {
+    this.firstDamage ??= { place, reason: error.reason };
+    this.#lastDamage = place.offset;
+  };
 
-  /** The file's bytes (valid until the next read) and its mtime. */
-  read(path: string): { bytes: Buffer; mtime: Date } {
-    const fd = openSync(path, "r");
-    try {
-      const { size, mtime } = fstatSync(fd);
-      if (this.#buffer.length < size) this.#buffer = Buffer.allocUnsafe(size);
-      let length = 0;
-      while (length < size) {
-        const read = readSync(fd, this.#buffer, length, size - length, length);
-        if (read === 0) break; // it shrank while we read
-        length += read;
-      }
-      return { bytes: this.#buffer.subarray(0, length), mtime };
-    } finally {
-      closeSync(fd);
-    }
+  /** All damage lies after the first entry and before the tail that resume reads. */
+  resumable(): boolean {
+    const first = this.firstDamage?.place.offset ?? Infinity;
+    return this.#tail !== undefined && this.#firstEntry !== undefined && this.#firstEntry < first && this.#lastDamage < this.#tail;
   }
 }
 
-/** [start, end) of every non-blank line, trailing NUL bytes (a power cut's leftovers) excluded. */
-function lineSpans(bytes: Buffer): [number, number][] {
-  let limit = bytes.length;
-  while (limit > 0 && bytes[limit - 1] === 0) limit--;
-  const spans: [number, number][] = [];
-  let start = 0;
-  while (start < limit) {
-    let end = bytes.indexOf(0x0a, start);
-    if (end === -1 || end > limit) end = limit;
-    let e = end;
-    while (e > start && (bytes[e - 1] === 0x0d || bytes[e - 1] === 0x20)) e--;
-    if (e > start) spans.push([start, e]);
-    start = end + 1;
+function headerView(line: Uint8Array): HeaderView | undefined {
+  try {
+    const parsed = parseLine(line);
+    return parsed?.kind === "header" ? { id: parsed.header.id, cwd: parsed.header.cwd, timestamp: parsed.header.timestamp } : undefined;
+  } catch (error) {
+    if (error instanceof LineError) return undefined;
+    throw error;
   }
-  return spans;
-}
-
-function lastTimestamp(bytes: Buffer, lines: [number, number][]): string | undefined {
-  for (let i = lines.length - 1; i >= 1; i--) {
-    const [start, end] = lines[i]!;
-    const fromHead = entryHead(bytes, start, end)?.[1];
-    if (fromHead !== undefined) return fromHead;
-    const entry = parseQuiet(bytes.toString("utf8", start, end));
-    if (typeof entry?.timestamp === "string") return entry.timestamp;
-  }
-  return undefined;
-}
-
-/**
- * The first fields of a line exactly as this serializer writes them (type, id,
- * parentId, timestamp, the user stamp, the message's role), read from the first
- * bytes so that listing need not parse a line of tool output. [1] timestamp,
- * [2] role; no match (another writer, escapes) means: parse the line instead.
- */
-const ENTRY_HEAD = /^\{"type":"[^"\\]*","id":"[^"\\]*","parentId":(?:null|"[^"\\]*"),"timestamp":"([^"\\]*)"(?:,"provider":"[^"\\]*","model":"[^"\\]*")?(?:,"message":\{"role":"([a-z]+)")?/;
-
-export function entryHead(bytes: Buffer, start: number, end: number): RegExpExecArray | null {
-  return ENTRY_HEAD.exec(bytes.toString("utf8", start, Math.min(end, start + 512)));
-}
-
-function headerView(line: string): HeaderView | undefined {
-  const value = parseQuiet(line);
-  if (value?.type !== "session") return undefined;
-  const { id, cwd, timestamp } = value;
-  return typeof id === "string" && id && typeof cwd === "string" && typeof timestamp === "string" ? { id, cwd, timestamp } : undefined;
 }
 
 /**
  * The first line of a file, read without reading the rest. A header is a few
- * hundred bytes: a first line longer than MAX_HEADER_BYTES is not one, and
- * reading stops there (a 1 GB first line used to be read whole, by a
- * concatenation per 4 KB: quadratic).
+ * hundred bytes: a first line longer than MAX_HEADER_BYTES is not one.
  */
 export function readHeader(path: string): HeaderView | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(path, "r");
-    const chunks: Buffer[] = [];
-    let total = 0;
-    while (total < MAX_HEADER_BYTES) {
-      const chunk = Buffer.allocUnsafe(4096);
-      const read = readSync(fd, chunk, 0, chunk.length, total);
-      const nl = chunk.subarray(0, read).indexOf(0x0a);
-      chunks.push(chunk.subarray(0, nl === -1 ? read : nl));
-      total += read;
-      if (nl !== -1 || read === 0) return headerView(Buffer.concat(chunks).toString("utf8"));
-    }
-    return undefined;
+    const line = readLineAt(fd, 0, Math.min(fstatSync(fd).size, MAX_HEADER_BYTES));
+    return line && headerView(line);
   } catch {
     return undefined;
   } finally {
@@ -282,23 +234,8 @@ export function readHeader(path: string): HeaderView | undefined {
   }
 }
 
-function promptText(content: unknown): string | undefined {
-  if (!Array.isArray(content)) return undefined;
-  const text = content.map((b) => (b?.type === "text" && typeof b.text === "string" ? b.text : "")).join("");
-  return text || undefined;
-}
-
-// biome-ignore lint: JSON of unknown shape, read defensively field by field
-export function parseQuiet(text: string): any {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-function startsWith(bytes: Buffer, at: number, prefix: Buffer): boolean {
-  return bytes.compare(prefix, 0, prefix.length, at, Math.min(at + prefix.length, bytes.length)) === 0;
+function promptText(content: readonly { type: string; text?: string }[]): string | undefined {
+  return content.map((b) => (b.type === "text" ? b.text : "")).join("") || undefined;
 }
 
 /** `2026-04-25T17-40-15-990Z_<id>.jsonl` -> `2026-04-25T17:40:15.990Z` */

@@ -1,30 +1,38 @@
-// The one owner of a session file (STYLE: one writer owns the log). It replays
-// the log on open, appends one durable line per message, and answers questions
-// about the entry tree. Everything else in awl goes through it.
+// The one owner of a session file: one writer owns the log. It replays the log
+// on open (from the latest compaction on, when there is one), appends one
+// durable line per entry, and answers questions about the entry tree and the
+// context built from it. Everything else in awl goes through it.
 import { closeSync, fchmodSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Conversation } from "../conversation";
 import { UserError } from "../errors";
-import { checkDiskMessage, isMessageEntry, serializeEntry, serializeHeader } from "./codec";
-import { diskMessageToInternal } from "./convert";
+import { checkEntry, serializeEntry, serializeHeader } from "./codec";
+import { buildSessionContext, contextSize, type ContextSize, type ModelRef, type SessionContext } from "./context";
 import { APPEND_FLAGS, CREATE_FLAGS, fsyncDir, mkdirPrivate, writeAll } from "./files";
 import { newEntryId, newSessionId } from "./ids";
+import { MAX_LINE_BYTES } from "./lines";
 import { listSessions, type SessionInfo } from "./listing";
 import { mostRecentSession } from "./recent";
 import { acquireLock } from "./lock";
 import { sessionDir, sessionFileName } from "./paths";
-import { MAX_LINE_BYTES, replay } from "./replay";
+import { replay } from "./replay";
+import { findTail } from "./tail";
 import { checkFolder, checkTrusted, NO_FOLLOW, READ_FLAGS } from "./trust";
-import type { DiskMessage, MessageEntry, SessionEntry, SessionHeader } from "./schema";
+import type { CompactionEntry, DiskMessage, MessageEntry, SessionEntry, SessionHeader, WrittenEntry } from "./schema";
 
 export const FORMAT_VERSION = 1;
 
-export type ModelRef = { provider: string; model: string };
+export type { ModelRef };
+
+/** What a compaction entry says, apart from what every entry has. */
+export type CompactionFields = Omit<CompactionEntry, "type" | "id" | "parentId" | "timestamp">;
 
 interface State {
   header: SessionHeader;
   file: string;
   entries: SessionEntry[];
+  system?: MessageEntry;
+  readFrom: number;
   fd?: number;
   release?: () => void;
   size: number;
@@ -42,6 +50,8 @@ export class SessionManager {
   readonly readOnlyReason?: string;
   /** What crash recovery cut from the end of the file, so the user can be told. */
   readonly recovery?: { trimmedBytes: number; preview: string };
+  /** Where open began to read entries: 0, or the first kept entry of the latest compaction (resume from the tail). */
+  readonly readFrom: number;
 
   #fd: number | undefined;
   #release: (() => void) | undefined;
@@ -50,9 +60,15 @@ export class SessionManager {
   #closed = false;
   /** Set when a failed write could not be cut back: appending more would build on a torn line. */
   #broken: string | undefined;
+  /** The latest entry with each id: a parentId names the nearest earlier entry with that id. */
   readonly #byId = new Map<string, SessionEntry>();
-  #leafId: string | null = null;
+  /** Each entry's parent, resolved when it was indexed (so a later entry reusing an id changes nothing). */
+  readonly #parent = new Map<SessionEntry, SessionEntry>();
+  #leaf: SessionEntry | undefined;
+  /** The session's first entry when it is a system message (a compacted context opens with it). */
+  #system: MessageEntry | undefined;
   #messages = 0;
+  #context: SessionContext | undefined;
 
   private constructor(s: State) {
     this.header = s.header;
@@ -62,6 +78,8 @@ export class SessionManager {
     this.readOnly = s.readOnlyReason !== undefined;
     this.readOnlyReason = s.readOnlyReason;
     this.recovery = s.recovery;
+    this.readFrom = s.readFrom;
+    this.#system = s.system;
     this.#fd = s.fd;
     this.#release = s.release;
     this.#size = s.size;
@@ -75,10 +93,15 @@ export class SessionManager {
     const timestamp = new Date().toISOString();
     const header: SessionHeader = { type: "session", version: FORMAT_VERSION, id, timestamp, cwd: o.cwd, provider: o.provider, model: o.model };
     const file = join(sessionDir(o.cwd), sessionFileName(timestamp, id));
-    return new SessionManager({ header, file, entries: [], size: 0, missingNewline: false });
+    return new SessionManager({ header, file, entries: [], readFrom: 0, size: 0, missingNewline: false });
   }
 
-  /** Opens and replays a session file: lock first (unless read-only), then crash recovery. */
+  /**
+   * Opens and replays a session file: lock first (unless read-only), then
+   * crash recovery. A compacted file is read from its latest compaction's first
+   * kept entry on (plus its header and system message): the cost of a resume
+   * follows the live context, not the file.
+   */
   static async open(path: string, o: { readOnly?: boolean } = {}): Promise<SessionManager> {
     const fd = openExisting(path, (o.readOnly ? READ_FLAGS : APPEND_FLAGS) | NO_FOLLOW);
     let release: (() => void) | undefined;
@@ -86,7 +109,8 @@ export class SessionManager {
       checkTrusted(path, fstatSync(fd)); // before the lock's sidecar is written beside it
       if (!o.readOnly) release = acquireLock(path, fd);
       const size = fstatSync(fd).size;
-      const log = replay(fd, path, size);
+      const tail = findTail(fd, size);
+      const log = replay(fd, path, size, tail && { offset: tail.offset, header: tail.header });
       const newer = log.header.version > FORMAT_VERSION;
       const readOnlyReason = newer
         ? `${path} was written in session format version ${log.header.version}, newer than this awl understands (${FORMAT_VERSION}); it is open read-only: upgrade awl to continue it`
@@ -105,7 +129,7 @@ export class SessionManager {
         release?.();
         closeSync(fd);
       }
-      const state: State = { header: log.header, file: path, entries: log.entries, size: end, missingNewline: log.missingNewline, readOnlyReason, recovery };
+      const state: State = { header: log.header, file: path, entries: log.entries, system: tail?.system, readFrom: tail?.offset ?? 0, size: end, missingNewline: log.missingNewline, readOnlyReason, recovery };
       return new SessionManager(readOnlyReason ? state : { ...state, fd, release });
     } catch (error) {
       release?.();
@@ -130,22 +154,30 @@ export class SessionManager {
    * provider/model the request goes to (`stamp`, required for them).
    */
   appendMessage(message: DiskMessage, stamp?: ModelRef): string {
-    if (this.readOnly) throw new UserError(this.readOnlyReason ?? `${this.sessionFile} is read-only`);
-    if (this.#closed) throw new Error("appendMessage on a closed session");
-    if (this.#broken) throw new UserError(this.#broken);
     if (message.role === "user" && !stamp) throw new Error("a user message needs the provider/model stamp");
-    checkDiskMessage(message);
-    const entry: MessageEntry = {
-      type: "message",
-      id: newEntryId(this.#byId),
-      parentId: this.#leafId,
-      timestamp: new Date().toISOString(),
-      ...(message.role === "user" && stamp ? { provider: stamp.provider, model: stamp.model } : {}),
-      message,
-    };
+    const user = message.role === "user" && stamp ? { provider: stamp.provider, model: stamp.model } : {};
+    return this.#appendEntry((base) => ({ type: "message", ...base, ...user, message })).id;
+  }
+
+  /** Appends a compaction as the child of the current leaf; it becomes the leaf, and the context is built from it on. */
+  appendCompaction(fields: CompactionFields): CompactionEntry {
+    return this.#appendEntry((base) => ({ type: "compaction", ...base, ...fields })) as CompactionEntry;
+  }
+
+  /**
+   * The one durable append: the entry (made from its id, parent and time) is
+   * checked, written as one line with a single write, and fsync'd before this
+   * returns; a failed write is cut back so no partial line is left to build on.
+   */
+  #appendEntry(make: (base: { id: string; parentId: string | null; timestamp: string }) => WrittenEntry): WrittenEntry {
+    if (this.readOnly) throw new UserError(this.readOnlyReason ?? `${this.sessionFile} is read-only`);
+    if (this.#closed) throw new Error("append on a closed session");
+    if (this.#broken) throw new UserError(this.#broken);
+    const entry = make({ id: newEntryId(this.#byId), parentId: this.#leaf?.id ?? null, timestamp: new Date().toISOString() });
+    checkEntry(entry);
     const text = serializeEntry(entry);
     // A longer line could never be opened again (replay's limit): refuse it before it is written.
-    if (Buffer.byteLength(text) > MAX_LINE_BYTES) throw new UserError(`this message is too large to save (over ${MAX_LINE_BYTES >> 20} MB); nothing was sent`);
+    if (Buffer.byteLength(text) > MAX_LINE_BYTES) throw new UserError(`this ${entry.type} is too large to save (over ${MAX_LINE_BYTES >> 20} MB); nothing was sent`);
     const fd = this.#fd ?? this.#create();
     const line = `${this.#missingNewline ? "\n" : ""}${text}\n`;
     try {
@@ -159,8 +191,8 @@ export class SessionManager {
       } catch {
         this.#broken = `${this.sessionFile} has an unfinished line that could not be removed; awl --resume removes it`;
       }
-      // A full disk or a read-only file is the user's to fix, not a bug: say so in one line (issue 6).
-      throw new UserError(`could not save to ${this.sessionFile}: ${fsReason(error)}; everything before this message is saved`);
+      // A full disk or a read-only file is the user's to fix, not a bug: say so in one line.
+      throw new UserError(`could not save to ${this.sessionFile}: ${fsReason(error)}; everything before this ${entry.type} is saved`);
     }
     this.#size += Buffer.byteLength(line);
     this.#missingNewline = false;
@@ -168,48 +200,50 @@ export class SessionManager {
     // Deleted while we hold it open: appends would go on into an unlinked inode
     // and vanish with it at exit. Put the file back whole, then say so.
     if (fstatSync(fd).nlink === 0) throw new UserError(this.#restoreDeleted(fd));
-    return entry.id;
+    return entry;
   }
 
   getLeafId(): string | null {
-    return this.#leafId;
+    return this.#leaf?.id ?? null;
   }
 
+  /** The latest entry with this id. */
   getEntry(id: string): SessionEntry | undefined {
     return this.#byId.get(id);
   }
 
-  /** Root-to-leaf path ending at `fromId` (default: the leaf). Stops at a missing parent or a cycle. */
+  /** Root-to-leaf path ending at `fromId` (default: the leaf); after a resume from the tail, it starts at the first kept entry. */
   getBranch(fromId?: string | null): SessionEntry[] {
-    const path: SessionEntry[] = [];
-    const seen = new Set<string>();
-    let entry = this.#byId.get((fromId === undefined ? this.#leafId : fromId) ?? "");
-    while (entry && !seen.has(entry.id)) {
-      seen.add(entry.id);
-      path.push(entry);
-      entry = entry.parentId === null ? undefined : this.#byId.get(entry.parentId);
-    }
-    return path.reverse();
+    const from = fromId === undefined ? this.#leaf : fromId === null ? undefined : this.#byId.get(fromId);
+    return [...this.#ancestors(from)].reverse();
   }
 
-  /** The in-memory conversation along the current branch; entries of unknown types are skipped. */
+  /** The model's context along the current branch (built once per change of the log). */
+  context(): SessionContext {
+    return (this.#context ??= buildSessionContext(this.getBranch(), { header: this.header, system: this.#system }));
+  }
+
+  /** The in-memory conversation the model is sent: entries of unknown kinds are skipped, a compaction stands for what it summarized. */
   rebuildConversation(): Conversation {
-    const messages = [];
-    for (const entry of this.getBranch()) if (isMessageEntry(entry)) messages.push(diskMessageToInternal(entry.message));
-    return new Conversation(messages);
+    return new Conversation([...this.context().messages]);
   }
 
   /** The provider/model of the last stamped user message on the branch, else the header's. */
   activeModel(): ModelRef {
-    const branch = this.getBranch();
-    for (let i = branch.length - 1; i >= 0; i--) {
-      const entry = branch[i]!;
-      if (isMessageEntry(entry) && entry.message.role === "user" && entry.provider && entry.model) return { provider: entry.provider, model: entry.model };
-    }
-    return { provider: this.header.provider, model: this.header.model };
+    return this.context().model;
   }
 
-  /** Every message entry in the file (system, user, assistant, tool results: DESIGN 19). */
+  /** What the context costs so far (see contextSize): read back from the leaf, so it costs what came since the last response. */
+  contextSize(): ContextSize {
+    return contextSize(this.#ancestors(this.#leaf), this.context().compaction);
+  }
+
+  /** Compactions passed over on open, in words (their first kept entry is not an earlier prompt). */
+  notices(): string[] {
+    return this.context().ignored.map((c) => `compaction ${c.id} in ${this.sessionFile} is ignored: its first kept entry ${c.firstKeptEntryId} is not an earlier prompt of this session`);
+  }
+
+  /** Every message entry read or appended (system, user, assistant, tool results); after a resume from the tail, those of the tail. */
   messageCount(): number {
     return this.#messages;
   }
@@ -224,9 +258,18 @@ export class SessionManager {
   }
 
   #index(entry: SessionEntry): void {
+    if (!this.#leaf && this.readFrom === 0 && entry.type === "message" && entry.message.role === "system") this.#system = entry;
+    const parent = entry.parentId === null ? undefined : this.#byId.get(entry.parentId);
+    if (parent) this.#parent.set(entry, parent);
     this.#byId.set(entry.id, entry);
-    this.#leafId = entry.id;
-    if (isMessageEntry(entry)) this.#messages++;
+    this.#leaf = entry;
+    this.#context = undefined;
+    if (entry.type === "message") this.#messages++;
+  }
+
+  /** `from`, its parent, and so on to the root (or the first entry read). */
+  *#ancestors(from: SessionEntry | undefined): Generator<SessionEntry> {
+    for (let entry = from; entry; entry = this.#parent.get(entry)) yield entry;
   }
 
   /**

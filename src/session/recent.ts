@@ -1,12 +1,14 @@
 // The session `awl --resume` continues: the one of this directory whose LAST
 // entry is newest (not the newest file name). Per file this reads the header
-// and the start of the last line, not the whole file: a 100 MB session used
-// to be read whole (0.5 s) just to learn one timestamp.
+// and the last line, not the whole file (a 100 MB session used to be read
+// whole, 0.5 s, just to learn one timestamp), judged by the same codec as
+// every other line.
 import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { LineError, parseLine } from "./codec";
+import { MAX_LINE_BYTES, readLineAt } from "./lines";
 import { encodeCwd, sessionRoot } from "./paths";
-import { createdFromName, entryHead, parseQuiet, readHeader, sessionFiles } from "./listing";
-import { MAX_LINE_BYTES } from "./replay";
+import { createdFromName, readHeader, sessionFiles } from "./listing";
 
 type Env = Record<string, string | undefined>;
 const TAIL_CHUNK = 1 << 16;
@@ -37,27 +39,39 @@ export function mostRecentSession(cwd: string, env: Env = process.env): string |
   return best?.path;
 }
 
-/** The timestamp of the file's last entry, read from the start of its last line. */
+/** The timestamp of the file's last entry; a torn last line (what a crash leaves, and open trims) gives way to the one before it. */
 function lastTimestamp(path: string): string | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(path, "r");
     const size = fstatSync(fd).size;
-    const start = lastLineStart(fd, size);
-    if (start === undefined || start === 0) return undefined; // only the header
-    const head = Buffer.alloc(512);
-    const read = readSync(fd, head, 0, head.length, start);
-    const fromHead = entryHead(head, 0, read)?.[1];
-    if (fromHead !== undefined) return fromHead;
-    // Not this serializer's shape: read the line itself (bounded) and parse it.
-    const line = Buffer.alloc(Math.min(MAX_LINE_BYTES, size - start));
-    const entry = parseQuiet(line.toString("utf8", 0, readSync(fd, line, 0, line.length, start)).split("\n")[0]!);
-    return typeof entry?.timestamp === "string" ? entry.timestamp : undefined;
+    for (let end = size, tries = 0; tries < 2; tries++) {
+      const start = lastLineStart(fd, end);
+      if (start === undefined || start === 0) return undefined; // only the header
+      const line = readLineAt(fd, start, end);
+      if (!line) return undefined;
+      try {
+        const parsed = parseLine(withoutNuls(line));
+        return parsed?.kind === "entry" ? parsed.entry.timestamp : undefined;
+      } catch (error) {
+        if (!(error instanceof LineError)) throw error;
+        if (!error.torn) return undefined; // damage: open will say so
+        end = start;
+      }
+    }
+    return undefined;
   } catch {
     return undefined;
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** A power cut can leave NUL bytes after the last line; open trims them. */
+function withoutNuls(line: Buffer): Buffer {
+  let end = line.length;
+  while (end > 0 && line[end - 1] === 0) end--;
+  return line.subarray(0, end);
 }
 
 /**

@@ -1,25 +1,15 @@
-// Reads a session file in one streaming pass: fixed-size chunks, one parse of
-// the line's bytes + schema check per line, so memory holds the parsed entries
-// and one chunk, never the file's text. Decides crash recovery (DESIGN 6) on the
-// way: only the LAST line may be torn (not complete JSON, or a NUL tail as a
-// power cut leaves); any other unreadable line is damage, reported as
-// `file:line: reason` without touching the file.
-import { readSync } from "node:fs";
+// Reads a session file forward in one streaming pass: bounded blocks, every
+// line judged by the codec's parseLine, so memory holds the parsed entries and
+// one block, never the file's text. Decides crash recovery on the way: only
+// the LAST line may be torn (not complete JSON, or a NUL tail as a power cut
+// leaves); any other unreadable line is damage, reported without touching the
+// file. Replay (open) stops at the first damage; listing goes on past it.
 import { UserError } from "../errors";
-import { LineError, parseLine } from "./codec";
-import type { SessionEntry, SessionHeader } from "./schema";
 import { isJson } from "../json";
+import { LineError, parseLine } from "./codec";
+import { MAX_LINE_BYTES, scanLines, type Line } from "./lines";
+import type { SessionEntry, SessionHeader } from "./schema";
 
-const CHUNK = 1 << 22;
-/**
- * The longest line replay reads (and the writer writes). A real line is one
- * message, and every message must fit in a provider request (Anthropic
- * refuses bodies over 32 MB), so 64 MB leaves room for JSON escaping while a
- * hostile or corrupt file (a 1 GB line) is rejected after reading at most this
- * much: memory stays bounded by it, not by the file (issue 6).
- */
-export const MAX_LINE_BYTES = 64 * 1024 * 1024;
-const NEWLINE = 0x0a;
 const NUL = 0x00;
 
 export interface Torn {
@@ -29,117 +19,137 @@ export interface Torn {
   preview: string;
 }
 
-export interface Replay {
+/** Where a damaged line is: its number when the pass began at the top of the file, else its byte offset. */
+export interface Place {
+  number: number;
+  offset: number;
+}
+
+export interface LogVisitor {
+  entry(entry: SessionEntry, place: Place): void;
+  /** A line that is neither a valid header or entry nor the torn last line. Throw to stop, return to go on. */
+  damage(place: Place, error: LineError): void;
+}
+
+export interface LogEnd {
   header: SessionHeader;
-  entries: SessionEntry[];
   /** What crash recovery removes (or, read-only, ignores). */
   torn?: Torn;
   /** The last kept line lacks its newline: the next append must add it first. */
   missingNewline: boolean;
 }
 
-interface Line {
-  number: number;
+/** Where a pass starts: the top of the file, or a line boundary after the header (resume from the tail). */
+export interface Start {
   offset: number;
-  /** Valid only during the call it is passed to: it may be a view of the read buffer. */
-  bytes: Uint8Array;
+  header: SessionHeader;
 }
 
 /** A line that failed to parse, kept until it is known whether it is the last one. */
 interface Failed {
-  number: number;
-  offset: number;
+  place: Place;
   preview: string;
   error: LineError;
 }
 
-export function replay(fd: number, file: string, size: number): Replay {
-  let header: SessionHeader | undefined;
-  const entries: SessionEntry[] = [];
+/** Reads the file from `start` (default: the top, header first) to `size`, telling `visitor` what each line is. */
+export function readLog(fd: number, file: string, size: number, visitor: LogVisitor, start?: Start, block?: Buffer): LogEnd {
+  let header = start?.header;
   let failed: Failed | undefined;
+  const place = (line: { number: number; offset: number }): Place => ({ number: start ? 0 : line.number, offset: line.offset });
+  const reportFailed = () => {
+    const f = failed!;
+    failed = undefined;
+    visitor.damage(f.place, f.error);
+  };
 
   const accept = (line: Line): void => {
     try {
       const parsed = parseLine(line.bytes);
       if (!parsed) return; // blank
-      if (failed) throw damage(file, failed.number, failed.error);
+      if (failed) reportFailed();
       if (!header) {
         if (parsed.kind !== "header") throw new LineError("the first line is not a session header", false);
         header = parsed.header;
       } else {
         if (parsed.kind !== "entry") throw new LineError("a second session header", false);
-        entries.push(parsed.entry);
+        visitor.entry(parsed.entry, place(line));
       }
     } catch (error) {
       if (!(error instanceof LineError)) throw error;
-      if (failed || !error.torn || !header) throw damage(file, failed?.number ?? line.number, failed?.error ?? error);
+      if (!header) throw damage(file, place(line), error); // no header, nothing to go on with
+      if (failed) reportFailed(); // a torn line with more after it: damage, and the first
+      if (!error.torn) return visitor.damage(place(line), error);
       // Damage, unless it turns out to be the last line.
-      failed = { number: line.number, offset: line.offset, preview: preview(Buffer.from(line.bytes).toString("utf8")), error };
+      failed = { place: place(line), preview: preview(Buffer.from(line.bytes).toString("utf8")), error };
     }
   };
 
-  const tail = scanLines(fd, size, accept, (number) => {
-    throw new UserError(`${file}:${number}: line ${number} is longer than ${MAX_LINE_BYTES >> 20} MB, more than any session line awl writes`);
-  });
+  const rest = scanLines(
+    fd,
+    start?.offset ?? 0,
+    size,
+    accept,
+    (number, offset) => {
+      throw new DamagedLog(file, place({ number, offset }), `the line is longer than ${MAX_LINE_BYTES >> 20} MB, more than any session line awl writes`);
+    },
+    block,
+  );
   let torn: Torn | undefined;
   let missingNewline = false;
-  const kept = tail.bytes.length - countTrailing(tail.bytes, NUL);
-  const text = tail.bytes.toString("utf8", 0, kept);
+  const kept = rest.bytes.length - countTrailing(rest.bytes, NUL);
+  const text = rest.bytes.toString("utf8", 0, kept);
   if (text.trim() === "") {
     // Nothing after the last newline but a NUL tail: the last full line decides.
-    if (failed) torn = { offset: failed.offset, bytes: size - failed.offset, preview: failed.preview };
-    else if (tail.bytes.length > 0) torn = tornAt(tail.offset, tail.bytes);
+    if (failed) torn = { offset: failed.place.offset, bytes: size - failed.place.offset, preview: failed.preview };
+    else if (rest.bytes.length > 0) torn = tornAt(rest.offset, rest.bytes);
   } else if (isJson(text)) {
-    accept({ number: tail.number, offset: tail.offset, bytes: tail.bytes.subarray(0, kept) }); // throws for an earlier torn line (now a middle one) or an invalid entry
+    accept({ number: rest.number, offset: rest.offset, bytes: rest.bytes.subarray(0, kept) }); // reports an earlier torn line (now a middle one) or an invalid entry
     missingNewline = true;
-    if (kept < tail.bytes.length) torn = tornAt(tail.offset + kept, tail.bytes.subarray(kept));
+    if (kept < rest.bytes.length) torn = tornAt(rest.offset + kept, rest.bytes.subarray(kept));
   } else {
-    if (failed) throw damage(file, failed.number, failed.error);
-    if (!header) throw damage(file, tail.number, new LineError("not complete JSON", true));
-    torn = tornAt(tail.offset, tail.bytes);
+    if (failed) reportFailed();
+    if (!header) throw damage(file, place(rest), new LineError("not complete JSON", true));
+    torn = tornAt(rest.offset, rest.bytes);
   }
-  if (!header) throw new UserError(`${file}: empty file, not a session (no header line)`);
-  return { header, entries, torn, missingNewline };
+  if (!header) throw new DamagedLog(file, undefined, "empty file, not a session (no header line)");
+  return { header, torn, missingNewline };
 }
 
-/**
- * Calls `onLine` for every newline-terminated line; returns the unterminated
- * rest. A line longer than MAX_LINE_BYTES calls `tooLong` (which throws) as
- * soon as that is known. A line spanning chunks is gathered as a list of
- * pieces, joined once (concatenating per chunk was quadratic in its length).
- */
-function scanLines(fd: number, size: number, onLine: (line: Line) => void, tooLong: (number: number) => never): { bytes: Buffer; offset: number; number: number } {
-  const chunk = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(size, 1)));
-  let carry: Buffer[] = [];
-  let carryBytes = 0;
-  let carryOffset = 0;
-  let number = 1;
-  let position = 0;
-  while (position < size) {
-    const read = readSync(fd, chunk, 0, Math.min(chunk.length, size - position), position);
-    if (read === 0) break;
-    let start = 0;
-    for (let nl = chunk.indexOf(NEWLINE, 0); nl !== -1 && nl < read; nl = chunk.indexOf(NEWLINE, start)) {
-      if (carryBytes + nl - start > MAX_LINE_BYTES) tooLong(number);
-      const bytes = carryBytes ? Buffer.concat([...carry, chunk.subarray(start, nl)]) : chunk.subarray(start, nl);
-      onLine({ number: number++, offset: carryBytes ? carryOffset : position + start, bytes });
-      carry = [];
-      carryBytes = 0;
-      start = nl + 1;
-    }
-    if (start < read) {
-      if (!carryBytes) carryOffset = position + start;
-      carryBytes += read - start;
-      if (carryBytes > MAX_LINE_BYTES) tooLong(number);
-      carry.push(Buffer.from(chunk.subarray(start, read)));
-    }
-    position += read;
-  }
-  return { bytes: carryBytes ? Buffer.concat(carry) : Buffer.alloc(0), offset: carryBytes ? carryOffset : position, number };
+export interface Replay extends LogEnd {
+  entries: SessionEntry[];
 }
 
-function damage(file: string, number: number, error: LineError): UserError {
-  return new UserError(`${file}:${number}: ${error.reason}`);
+/** Replays the file for open: every entry from `start`; the first damaged line is an error that names it. */
+export function replay(fd: number, file: string, size: number, start?: Start): Replay {
+  const entries: SessionEntry[] = [];
+  const end = readLog(fd, file, size, {
+    entry: (entry) => entries.push(entry),
+    damage: (at, error) => {
+      throw damage(file, at, error);
+    },
+  }, start);
+  return { ...end, entries };
+}
+
+/** `file:12` for a line counted from the top; `file: byte 81234` for one found from the tail, where lines are not counted. */
+export function where(file: string, at: Place): string {
+  return at.number ? `${file}:${at.number}` : `${file}: byte ${at.offset}`;
+}
+
+/** A file that cannot be opened as it is: where, and why. */
+export class DamagedLog extends UserError {
+  constructor(
+    file: string,
+    readonly place: Place | undefined,
+    readonly reason: string,
+  ) {
+    super(place ? `${where(file, place)}: ${reason}` : `${file}: ${reason}`);
+  }
+}
+
+function damage(file: string, at: Place, error: LineError): DamagedLog {
+  return new DamagedLog(file, at, error.reason);
 }
 
 function tornAt(offset: number, bytes: Buffer): Torn {

@@ -1,8 +1,8 @@
-// The on-disk format of a session file (spec/phase-4.md, plus DESIGN 16's
-// optional fields), as arktype schemas. These are the single source of truth:
-// every on-disk type is inferred from them. Importing arktype costs start-up
-// time, so only the codec loads this module at run time, on first use;
-// everything else uses `import type` alone.
+// The on-disk format of a session file (docs/session-format.md), as arktype
+// schemas. These are the single source of truth: every on-disk type is
+// inferred from them. Importing arktype costs start-up time, so only the codec
+// loads this module at run time, on first use; everything else uses
+// `import type` alone.
 import { type } from "../ark";
 
 export { ArkErrors } from "../ark";
@@ -15,7 +15,8 @@ export const ToolResultBlock = type({ type: "'toolResult'", toolUseId: "string",
 export const DiskContentBlock = TextBlock.or(ThinkingBlock).or(ToolUseBlock).or(ToolResultBlock);
 
 export const StopReason = type("'stop' | 'length' | 'toolUse' | 'error'");
-export const Usage = type({ input: "number", output: "number" });
+/** Tokens. `input` is the uncached input; cache reads and writes are counted apart (both optional). */
+export const Usage = type({ input: "number", output: "number", "cacheRead?": "number", "cacheWrite?": "number" });
 
 export const DiskMessage = type({
   role: "'system' | 'user' | 'assistant'",
@@ -37,7 +38,7 @@ export const SessionHeader = type({
   model: "string",
 });
 
-/** What every entry has. Readers accept any non-empty id (DESIGN 2). */
+/** What every entry has. Readers accept any non-empty id. An entry of a kind this version does not know is checked against this alone. */
 export const EntryBase = type({ type: "string > 0", id: "string > 0", parentId: "string > 0 | null", timestamp: "string" });
 
 /** User entries carry the provider/model the request went to (written always, optional on read: the spec's own first example lacks it). */
@@ -51,6 +52,36 @@ export const MessageEntry = type({
   message: DiskMessage,
 });
 
+/**
+ * The earlier part of the conversation, summarized; nothing is removed from
+ * the file. The model's context becomes: the system message, the summary with
+ * `keptPrompts` (the person's own words, verbatim), then every message from
+ * `firstKeptEntryId` (a prompt) on, with the `cutToolResults` shortened.
+ */
+export const CompactionEntry = type({
+  type: "'compaction'",
+  id: "string > 0",
+  parentId: "string > 0 | null",
+  timestamp: "string",
+  /** 1 for the session's first compaction, then 2, 3, ... */
+  n: "number.integer >= 1",
+  summary: "string",
+  firstKeptEntryId: "string > 0",
+  keptPrompts: "string[]",
+  /** toolUseIds of the results in the kept part that the context shortens. */
+  cutToolResults: "string[]",
+  /** The context window (tokens) it was sized for; a window an API stated in an overflow error lives on here. */
+  window: "number.integer > 0",
+  tokensBefore: "number >= 0",
+  tokensAfter: "number >= 0",
+  /** Who wrote the summary; `usage` is that request's own and never counts toward the context. */
+  provider: "string",
+  model: "string",
+  "usage?": Usage,
+  /** How many of the person's turns all summaries so far stand for (the transcript says so on resume). */
+  "summarizedTurns?": "number.integer >= 0",
+});
+
 export type TextBlock = typeof TextBlock.infer;
 export type ThinkingBlock = typeof ThinkingBlock.infer;
 export type ToolUseBlock = typeof ToolUseBlock.infer;
@@ -61,6 +92,13 @@ export type Usage = typeof Usage.infer;
 export type DiskMessage = typeof DiskMessage.infer;
 export type SessionHeader = typeof SessionHeader.infer;
 export type MessageEntry = typeof MessageEntry.infer;
-/** An entry of a type this version does not know (e.g. a future `compaction`): indexed, never rebuilt. Its other fields stay in the object untouched. */
-export type OtherEntry = typeof EntryBase.infer;
-export type SessionEntry = MessageEntry | OtherEntry;
+export type CompactionEntry = typeof CompactionEntry.infer;
+/**
+ * An entry of a kind this version does not know: indexed (so parent chains
+ * through it still resolve) and otherwise skipped. Its own `type` is kept as
+ * `kind`, so that the union below stays tagged by `type`.
+ */
+export type OpaqueEntry = Omit<typeof EntryBase.infer, "type"> & { type: "opaque"; kind: string };
+/** The kinds awl writes. */
+export type WrittenEntry = MessageEntry | CompactionEntry;
+export type SessionEntry = WrittenEntry | OpaqueEntry;

@@ -206,7 +206,7 @@ describe("security", () => {
     const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
     expect({ code: await child.exited, err }).toEqual({ code: 0, err: "" });
     const { message, base, peak } = JSON.parse(out) as { message: string; base: number; peak: number };
-    expect(message).toBe(`UserError: ${huge}:2: line 2 is longer than 64 MB, more than any session line awl writes`);
+    expect(message).toBe(`DamagedLog: ${huge}:2: the line is longer than 64 MB, more than any session line awl writes`);
     expect(readFileSync(huge).length).toBe(size);
     // Bounded by the 64 MB line limit (plus a 4 MB chunk and the runtime), not by the line.
     expect(peak - base).toBeLessThan(160 * 2 ** 20);

@@ -9,7 +9,9 @@ import {
   parseLine,
   serializeEntry,
   serializeHeader,
+  type CompactionEntry,
   type FileEntry,
+  type WrittenEntry,
 } from "../../src/session";
 import { SPEC } from "./helpers";
 
@@ -19,7 +21,11 @@ const parse = (line: string | Uint8Array): FileEntry => {
   if (!parsed) throw new Error(`blank line: ${JSON.stringify(line)}`);
   return parsed;
 };
-const reserialize = (parsed: FileEntry) => (parsed.kind === "header" ? serializeHeader(parsed.header) : serializeEntry(parsed.entry));
+const reserialize = (parsed: FileEntry) => {
+  if (parsed.kind === "header") return serializeHeader(parsed.header);
+  if (parsed.entry.type === "opaque") throw new Error("awl never writes an entry of a kind it does not know");
+  return serializeEntry(parsed.entry);
+};
 
 describe("the spec's example lines", () => {
   for (const [name, line] of Object.entries(SPEC)) {
@@ -43,6 +49,25 @@ describe("the spec's example lines", () => {
   });
 });
 
+const COMPACTION: CompactionEntry = {
+  type: "compaction",
+  id: "2badcafe",
+  parentId: "1badcafe",
+  timestamp: "2026-01-01T00:00:02.000Z",
+  n: 2,
+  summary: "Goal: fix the date parser.\nDone: ...",
+  firstKeptEntryId: "1badcafe",
+  keptPrompts: ["fix the parser", "no, keep the offset"],
+  cutToolResults: ["t1"],
+  window: 200000,
+  tokensBefore: 182000,
+  tokensAfter: 21000,
+  provider: "anthropic",
+  model: "claude-sonnet-4-5",
+  usage: { input: 180000, output: 900, cacheRead: 0 },
+  summarizedTurns: 41,
+};
+
 describe("entry serialization", () => {
   test("every entry shape, with DESIGN 16's optional fields, round-trips through serialize and parse", () => {
     const message = messageToDisk(
@@ -55,9 +80,9 @@ describe("entry serialization", () => {
           { type: "toolUse", id: "t1", name: "edit", input: '{"path":"a.ts"' },
         ],
       },
-      { provider: "openai", model: "gpt-4o", stopReason: "error", usage: { input: 3, output: 4 }, errorMessage: "stream cut" },
+      { provider: "openai", model: "gpt-4o", stopReason: "error", usage: { input: 3, output: 4, cacheRead: 1200, cacheWrite: 7 }, errorMessage: "stream cut" },
     );
-    const entries = [
+    const entries: WrittenEntry[] = [
       { type: "message", id: "0badcafe", parentId: null, timestamp: "2026-01-01T00:00:00.000Z", message },
       {
         type: "message",
@@ -68,6 +93,7 @@ describe("entry serialization", () => {
         model: "claude",
         message: { role: "user" as const, content: [{ type: "toolResult" as const, toolUseId: "t1", content: "boom", isError: true }] },
       },
+      COMPACTION,
     ];
     for (const entry of entries) {
       const line = serializeEntry(entry);
@@ -90,9 +116,21 @@ describe("entry serialization", () => {
     expect(reserialize(parsed)).toBe(SPEC.system);
   });
 
-  test("an entry of an unknown type is accepted with just the common fields", () => {
-    const parsed = parseLine('{"type":"compaction","id":"zz","parentId":"s1s2s3s4","timestamp":"t","summary":"..."}');
-    expect(parsed).toMatchObject({ kind: "entry", entry: { type: "compaction", id: "zz", parentId: "s1s2s3s4" } });
+  test("an entry of an unknown kind is accepted with just the common fields, as an opaque entry that keeps its kind", () => {
+    const parsed = parseLine('{"type":"label","id":"zz","parentId":"s1s2s3s4","timestamp":"t","label":"checkpoint"}');
+    expect(parsed).toEqual({ kind: "entry", entry: { type: "opaque", kind: "label", id: "zz", parentId: "s1s2s3s4", timestamp: "t" } });
+    expect(() => parseLine('{"type":"label","id":"","parentId":null,"timestamp":"t"}')).toThrow(LineError);
+  });
+
+  test("a compaction is written in the documented key order and a malformed one is damage, not an unknown kind", () => {
+    const shuffled = Object.fromEntries(Object.entries(COMPACTION).reverse()) as CompactionEntry;
+    const line = serializeEntry(shuffled);
+    expect(line.startsWith('{"type":"compaction","id":"2badcafe","parentId":"1badcafe","timestamp":"2026-01-01T00:00:02.000Z","n":2,"summary":')).toBe(true);
+    expect(Object.keys(JSON.parse(line))).toEqual(Object.keys(COMPACTION));
+    const { firstKeptEntryId: _, ...missing } = COMPACTION;
+    expect(() => parseLine(JSON.stringify(missing))).toThrow(/firstKeptEntryId/);
+    expect(() => parseLine(JSON.stringify({ ...COMPACTION, n: 0 }))).toThrow(LineError);
+    expect(() => parseLine(JSON.stringify({ ...COMPACTION, keptPrompts: "x" }))).toThrow(/keptPrompts/);
   });
 
   test("bad lines say why; only incomplete JSON counts as torn", () => {
