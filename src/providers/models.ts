@@ -1,7 +1,9 @@
 // Model names: each provider's default (so `--provider openai` alone works),
 // a short list that only feeds `/model` suggestions (any id is accepted,
-// DESIGN 20), and parsing of "provider/model" specs.
+// DESIGN 20), parsing of "provider/model" specs, and how many input tokens a
+// model takes (DESIGN 25).
 
+import { UsageError } from "../errors";
 import { PROVIDER_NAMES, type ProviderName } from "./provider";
 
 export const DEFAULT_MODELS: Record<ProviderName, string> = {
@@ -42,4 +44,78 @@ export function parseModelSpec(spec: string): { provider?: ProviderName; model: 
   if (/^claude/i.test(trimmed)) return { provider: "anthropic", model: trimmed };
   if (/^(gpt|o[134]\b|o[134]-|chatgpt)/i.test(trimmed)) return { provider: "openai", model: trimmed };
   return { model: trimmed };
+}
+
+/** The context window of a model the table does not know (a local server's, a new one). */
+export const DEFAULT_CONTEXT_WINDOW = 128_000;
+
+/**
+ * The known models' maximum input tokens, per the providers' model docs,
+ * matched by id prefix: the first row whose prefix the id starts with wins,
+ * so the more specific rows come first. Where input and output share one
+ * window the whole window is given (the agent reserves room for the answer);
+ * where the input has a limit of its own (gpt-5: 400k of context of which at
+ * most 272k input) that limit is.
+ */
+export const CONTEXT_WINDOWS: Record<ProviderName, readonly (readonly [prefix: string, tokens: number])[]> = {
+  anthropic: [
+    ["claude-opus-4-7", 1_000_000],
+    ["claude-opus-4-6", 1_000_000],
+    ["claude-sonnet-4-6", 1_000_000],
+    // Opus 4.5/4.1/4, Sonnet 4.5/4 (1M only with a beta header awl does not send), Haiku 4.5, 3.7, 3.5, 3.
+    ["claude-", 200_000],
+  ],
+  openai: [
+    ["gpt-5-chat", 128_000],
+    ["gpt-5.1-chat", 128_000],
+    ["gpt-5.2-chat", 128_000],
+    ["gpt-5.4", 922_000],
+    ["gpt-5.5", 922_000],
+    ["gpt-5", 272_000],
+    ["gpt-4.1", 1_047_576],
+    ["gpt-4o", 128_000],
+    ["chatgpt-4o", 128_000],
+    ["gpt-4-turbo", 128_000],
+    ["gpt-4", 8_192],
+    ["gpt-3.5-turbo", 16_385],
+    ["o1-mini", 128_000],
+    ["o1-preview", 128_000],
+    ["o1", 200_000],
+    ["o3", 200_000],
+    ["o4-mini", 200_000],
+    ["gpt-oss", 131_072],
+  ],
+};
+
+/**
+ * The maximum input tokens of `model`: its row in the provider's table, else
+ * in another provider's (a Claude reached through OpenRouter's OpenAI-style
+ * API, "anthropic/claude-sonnet-4.5"), else DEFAULT_CONTEXT_WINDOW.
+ */
+export function contextWindow(provider: ProviderName, model: string): number {
+  // OpenRouter's ids carry the vendor and spell Claude versions with a dot.
+  const id = model.trim().toLowerCase().replace(/^[^/]*\//, "").replace(/^(claude-[a-z]+-\d+)\.(\d)/, "$1-$2");
+  const tables = [provider, ...PROVIDER_NAMES.filter((name) => name !== provider)];
+  for (const name of tables) {
+    for (const [prefix, tokens] of CONTEXT_WINDOWS[name]) if (id.startsWith(prefix)) return tokens;
+  }
+  return DEFAULT_CONTEXT_WINDOW;
+}
+
+/**
+ * AWL_CONTEXT_WINDOW, the window in tokens that overrides the table (for a
+ * local server that truncates silently): a positive whole number, with an
+ * optional k or m suffix ("32768", "200k", "1m", "1.5m"). Undefined when
+ * unset; anything else is the person's mistake to fix.
+ */
+export function contextWindowFromEnv(env: Record<string, string | undefined>): number | undefined {
+  const raw = env.AWL_CONTEXT_WINDOW;
+  if (raw === undefined || raw.trim() === "") return undefined;
+  // A fraction only with a suffix: "1.5m" is a count of tokens, "1.5" is not.
+  const match = /^(\d+|\d*\.\d+(?=[km]))([km]?)$/i.exec(raw.trim().replace(/[_,]/g, ""));
+  const tokens = match ? Math.round(Number(match[1]) * ({ k: 1e3, m: 1e6 }[match[2]!.toLowerCase()] ?? 1)) : NaN;
+  if (!Number.isSafeInteger(tokens) || tokens <= 0) {
+    throw new UsageError(`AWL_CONTEXT_WINDOW must be a number of tokens such as 32768, 200k or 1m, not "${raw}"`);
+  }
+  return tokens;
 }

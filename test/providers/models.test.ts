@@ -1,9 +1,19 @@
 import { describe, expect, test } from "bun:test";
 import { Conversation, type Message } from "../../src/conversation";
-import { UserError } from "../../src/errors";
+import { EXIT_USAGE, UserError } from "../../src/errors";
 import { createProvider } from "../../src/providers";
 import { applyStreamEvent, finalizeMessage } from "../../src/providers/assemble";
-import { DEFAULT_MODELS, defaultModel, parseModelSpec } from "../../src/providers/models";
+import {
+  CONTEXT_WINDOWS,
+  DEFAULT_CONTEXT_WINDOW,
+  DEFAULT_MODELS,
+  KNOWN_MODELS,
+  contextWindow,
+  contextWindowFromEnv,
+  defaultModel,
+  parseModelSpec,
+} from "../../src/providers/models";
+import { PROVIDER_NAMES } from "../../src/providers/provider";
 import type { StreamEvent } from "../../src/providers/provider";
 
 describe("model specs", () => {
@@ -20,6 +30,90 @@ describe("model specs", () => {
     expect(defaultModel("openai")).toBe(DEFAULT_MODELS.openai);
     expect(defaultModel("anthropic", { AWL_MODEL: "claude-opus-4-5" })).toBe("claude-opus-4-5");
     expect(defaultModel("openai", { AWL_MODEL: "claude-opus-4-5" })).toBe(DEFAULT_MODELS.openai);
+  });
+});
+
+describe("context windows", () => {
+  test.each([
+    ["anthropic", "claude-sonnet-4-5", 200_000],
+    ["anthropic", "claude-sonnet-4-5-20250929", 200_000],
+    ["anthropic", "claude-opus-4-5", 200_000],
+    ["anthropic", "claude-opus-4-1-20250805", 200_000],
+    ["anthropic", "claude-haiku-4-5", 200_000],
+    ["anthropic", "claude-3-7-sonnet-latest", 200_000],
+    ["anthropic", "claude-3-5-haiku-20241022", 200_000],
+    ["anthropic", "claude-sonnet-4-6", 1_000_000],
+    ["anthropic", "claude-opus-4-6", 1_000_000],
+    ["openai", "gpt-5", 272_000],
+    ["openai", "gpt-5-mini", 272_000],
+    ["openai", "gpt-5-nano-2025-08-07", 272_000],
+    ["openai", "gpt-5.1", 272_000],
+    ["openai", "gpt-5-chat-latest", 128_000],
+    ["openai", "gpt-5.4", 922_000],
+    ["openai", "gpt-4.1", 1_047_576],
+    ["openai", "gpt-4.1-mini", 1_047_576],
+    ["openai", "gpt-4o", 128_000],
+    ["openai", "gpt-4o-mini", 128_000],
+    ["openai", "gpt-4", 8_192],
+    ["openai", "o1-mini", 128_000],
+    ["openai", "o3", 200_000],
+    ["openai", "o3-mini", 200_000],
+    ["openai", "o4-mini", 200_000],
+    ["openai", "GPT-4o", 128_000],
+  ] as const)("%s/%s: %i tokens", (provider, model, tokens) => {
+    expect(contextWindow(provider, model)).toBe(tokens);
+  });
+
+  test("ids with a vendor prefix (OpenRouter) are found, a Claude through the OpenAI-style API too", () => {
+    expect(contextWindow("openai", "openai/gpt-4o")).toBe(128_000);
+    expect(contextWindow("openai", "anthropic/claude-sonnet-4.5")).toBe(200_000);
+    expect(contextWindow("openai", "anthropic/claude-sonnet-4.6")).toBe(1_000_000);
+  });
+
+  test("a model the table does not know (a local server's) gets the default", () => {
+    expect(DEFAULT_CONTEXT_WINDOW).toBe(128_000);
+    expect(contextWindow("openai", "llama3.2")).toBe(DEFAULT_CONTEXT_WINDOW);
+    expect(contextWindow("openai", "qwen2.5-coder:32b")).toBe(DEFAULT_CONTEXT_WINDOW);
+    expect(contextWindow("anthropic", "")).toBe(DEFAULT_CONTEXT_WINDOW);
+  });
+
+  test("every default and suggested model has a row, and no row is shadowed by an earlier, shorter prefix", () => {
+    for (const provider of PROVIDER_NAMES) {
+      for (const model of [DEFAULT_MODELS[provider], ...KNOWN_MODELS[provider]]) expect(contextWindow(provider, model)).not.toBe(DEFAULT_CONTEXT_WINDOW);
+      const prefixes = CONTEXT_WINDOWS[provider].map(([prefix]) => prefix);
+      prefixes.forEach((prefix, i) => expect(prefixes.slice(0, i).filter((earlier) => prefix.startsWith(earlier))).toEqual([]));
+    }
+  });
+});
+
+describe("AWL_CONTEXT_WINDOW", () => {
+  test.each([
+    ["32768", 32_768],
+    ["200k", 200_000],
+    ["200K", 200_000],
+    ["1m", 1_000_000],
+    ["1.5M", 1_500_000],
+    [" 64k ", 64_000],
+    ["1_000_000", 1_000_000],
+  ])("%p is %i tokens", (value, tokens) => {
+    expect(contextWindowFromEnv({ AWL_CONTEXT_WINDOW: value })).toBe(tokens);
+  });
+
+  test("unset or empty: no override", () => {
+    expect(contextWindowFromEnv({})).toBeUndefined();
+    expect(contextWindowFromEnv({ AWL_CONTEXT_WINDOW: "" })).toBeUndefined();
+  });
+
+  test.each(["0", "-5", "abc", "1.5", "12kb", "1e6", "0.0001k", "200 000"])("%p is a usage error naming the variable and what it accepts", (value) => {
+    let error: unknown;
+    try {
+      contextWindowFromEnv({ AWL_CONTEXT_WINDOW: value });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(UserError);
+    expect((error as UserError).exitCode).toBe(EXIT_USAGE);
+    expect((error as UserError).message).toBe(`AWL_CONTEXT_WINDOW must be a number of tokens such as 32768, 200k or 1m, not "${value}"`);
   });
 });
 
