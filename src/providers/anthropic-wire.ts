@@ -2,6 +2,7 @@
 // always gives the same bytes, and the conversation is never modified.
 
 import type {
+  CacheControlEphemeral,
   ContentBlockParam,
   MessageCreateParamsStreaming,
   MessageParam,
@@ -88,7 +89,77 @@ export function requestBody(request: StreamRequest): MessageCreateParamsStreamin
     const budget = Math.max(MIN_THINKING_BUDGET, Math.floor(request.maxTokens / 2));
     body.thinking = { type: "enabled", budget_tokens: budget };
   }
-  return body;
+  return markCacheBreakpoints(body);
+}
+
+/*
+ * Prompt caching, per Anthropic's prompt-caching docs. The prompt is read as
+ * tools, then system, then messages; a `cache_control` breakpoint on a block
+ * caches the prefix up to and including it (5 minutes, refreshed on each
+ * hit). A request may carry at most 4 breakpoints. For a read, the API looks
+ * for an earlier cached prefix at the breakpoint and up to about 20 blocks
+ * before it, so a breakpoint should sit where the previous request wrote one.
+ * Prefixes below the model's minimum are simply not cached (no error): 1024
+ * tokens for Sonnet 4.5/4, Opus 4.1/4 and Sonnet 3.7 (Sonnet 4.6: 1024 in the
+ * docs, 2048 in practice); 2048 for Haiku 3.5/3; 4096 for Opus 4.5/4.6 and
+ * Haiku 4.5. The API
+ * refuses `cache_control` on thinking and redacted_thinking blocks (they are
+ * cached as part of the prefix all the same) and on empty text blocks.
+ *
+ * awl marks: (a) the last tool, (b) the system prompt, (c) the last block of
+ * the last message, which writes this request's prefix, and (d) the last block
+ * of the last user message before the latest assistant message: where the
+ * previous request's (c) was, so inside a tool loop and from one prompt to the
+ * next that written prefix is read back and the markers move along with it.
+ */
+
+const EPHEMERAL: CacheControlEphemeral = { type: "ephemeral" };
+export const MAX_CACHE_BREAKPOINTS = 4;
+
+/**
+ * The body with its cache breakpoints marked, as a pure function of the body:
+ * a new body that shares every unmarked part with the one given and changes
+ * none of it. A breakpoint that would land on a block the API refuses it on,
+ * or on a block already marked, is left out.
+ */
+export function markCacheBreakpoints(body: MessageCreateParamsStreaming): MessageCreateParamsStreaming {
+  const out: MessageCreateParamsStreaming = { ...body };
+  if (body.tools?.length) out.tools = markLast(body.tools);
+  const system = typeof body.system === "string" ? [{ type: "text" as const, text: body.system }] : body.system;
+  if (cacheable(system?.at(-1))) out.system = markLast(system!);
+
+  const messages = body.messages;
+  const last = messages.length - 1;
+  let latestAssistant = last;
+  while (latestAssistant >= 0 && messages[latestAssistant]!.role !== "assistant") latestAssistant--;
+  let previousUser = latestAssistant - 1;
+  while (previousUser >= 0 && messages[previousUser]!.role !== "user") previousUser--;
+  const marked = new Set([last, previousUser].filter((i) => i >= 0 && cacheable(lastBlock(messages[i]!))));
+  if (marked.size) {
+    out.messages = messages.map((message, i) =>
+      marked.has(i) ? ({ ...message, content: markLast(contentBlocks(message.content)) } as MessageParam) : message,
+    );
+  }
+  return out;
+}
+
+function contentBlocks(content: MessageParam["content"]): ContentBlockParam[] {
+  return typeof content === "string" ? [{ type: "text", text: content }] : content;
+}
+
+function lastBlock(message: MessageParam): ContentBlockParam | undefined {
+  return contentBlocks(message.content).at(-1);
+}
+
+/** Whether the API accepts `cache_control` on this block. */
+function cacheable(block: ContentBlockParam | undefined): boolean {
+  if (!block || block.type === "thinking" || block.type === "redacted_thinking") return false;
+  return block.type !== "text" || block.text !== "";
+}
+
+/** A copy of `blocks` whose last block (copied too) carries the marker. */
+function markLast<T extends object>(blocks: readonly T[]): T[] {
+  return [...blocks.slice(0, -1), { ...blocks.at(-1)!, cache_control: EPHEMERAL }];
 }
 
 /**

@@ -69,29 +69,20 @@ export class AnthropicStreamParser implements StreamParser {
         if (index >= 0) out.push({ type: "blockStop", index });
         return;
       }
-      case "message_start": {
-        const u = message.message.usage;
-        const input = (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
-        this.usage = { input, output: u.output_tokens ?? 0 };
-        return;
-      }
-      case "message_delta": {
+      case "message_start":
+        this.usage = { input: 0, output: 0 };
+        return readUsage(this.usage, message.message.usage);
+      case "message_delta":
         if (message.delta.stop_reason) this.#stopReason = message.delta.stop_reason;
-        const u = message.usage;
-        // output_tokens is cumulative; newer API versions also restate input here.
-        const usage = (this.usage ??= { input: 0, output: 0 });
-        if (u?.output_tokens != null) usage.output = u.output_tokens;
-        if (u?.input_tokens != null)
-          usage.input = u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
-        return;
-      }
+        // Its figures are cumulative: output_tokens always, and newer API versions restate the input ones.
+        return readUsage((this.usage ??= { input: 0, output: 0 }), message.usage);
       case "message_stop":
         this.done = true;
         return;
       default:
         if ((message as { type: string }).type === "error") {
           const info = parseApiError(message);
-          throw new StreamFailure(describeStreamError(this.#api, info), RETRYABLE_STREAM_ERRORS.has(info.type ?? ""));
+          throw new StreamFailure(describeStreamError(this.#api, info), RETRYABLE_STREAM_ERRORS.has(info.type ?? ""), info);
         }
       // Unknown events are ignored: the API adds new ones over time.
     }
@@ -132,6 +123,21 @@ export class AnthropicStreamParser implements StreamParser {
     }
     this.#indexes[wireIndex] = index;
   }
+}
+
+type WireUsage = Partial<Record<"input_tokens" | "output_tokens" | "cache_read_input_tokens" | "cache_creation_input_tokens", number | null>>;
+
+/**
+ * Anthropic's usage in awl's terms. `input_tokens` is already the uncached
+ * part (the cache reads and writes are counted beside it), so the three add
+ * up to the prompt. A figure the event does not carry (absent or null) keeps
+ * what an earlier event said.
+ */
+function readUsage(usage: Usage, wire: WireUsage | undefined): void {
+  if (typeof wire?.input_tokens === "number") usage.input = wire.input_tokens;
+  if (typeof wire?.output_tokens === "number") usage.output = wire.output_tokens;
+  if (typeof wire?.cache_read_input_tokens === "number") usage.cacheRead = wire.cache_read_input_tokens;
+  if (typeof wire?.cache_creation_input_tokens === "number") usage.cacheWrite = wire.cache_creation_input_tokens;
 }
 
 function parse(data: string, api: ApiIdentity): RawMessageStreamEvent {

@@ -1,7 +1,10 @@
 // Turning what an API says when it fails into one line a person can act on.
 // Both APIs wrap errors as `{ error: { type?, code?, message } }` (Anthropic
-// adds an outer `type: "error"`), in an HTTP error body or as a stream event.
+// adds an outer `type: "error"`), in an HTTP error body or as a stream event;
+// older vLLM sends the fields at the top level, LM Studio a bare string.
 // Keys never reach a message: servers sometimes echo them back.
+
+import type { ContextOverflow } from "./provider";
 
 /** Who is being talked to, for messages. */
 export interface ApiIdentity {
@@ -17,6 +20,8 @@ export interface ApiErrorInfo {
   type?: string;
   code?: string;
   message?: string;
+  /** A context size the error states in a field of its own (llama.cpp's `n_ctx`). */
+  contextSize?: number;
 }
 
 /** A failure the stream driver decides to retry or surface. */
@@ -24,6 +29,8 @@ export class StreamFailure extends Error {
   constructor(
     message: string,
     readonly retryable: boolean,
+    /** The API's own error, when the failure is an error event in the stream. */
+    readonly info?: ApiErrorInfo,
   ) {
     super(message);
   }
@@ -38,21 +45,91 @@ export function parseApiError(body: unknown): ApiErrorInfo {
       return { message: body.trim() || undefined };
     }
   }
-  const error = (value as { error?: unknown } | null)?.error;
+  if (!value || typeof value !== "object") return {};
+  const outer = value as Record<string, unknown>;
+  const error = "error" in outer ? outer.error : typeof outer.message === "string" ? outer : undefined;
   if (typeof error === "string") return { message: error };
   if (!error || typeof error !== "object") return {};
-  const { type, code, message } = error as Record<string, unknown>;
+  // `code` is a number on vLLM, llama.cpp and OpenRouter (the HTTP status): not a kind worth naming.
+  const { type, code, message, n_ctx } = error as Record<string, unknown>;
   return {
     type: typeof type === "string" ? type : undefined,
     code: typeof code === "string" ? code : undefined,
     message: typeof message === "string" ? message : undefined,
+    contextSize: typeof n_ctx === "number" && n_ctx > 0 ? n_ctx : undefined,
   };
 }
 
-const CONTEXT_OVERFLOW = /context.length|context window|prompt is too long|too many tokens|maximum context/i;
+/** Error kinds that mean "the prompt does not fit": OpenAI (and Groq, vLLM's newer builds), llama.cpp, Anthropic's 413. */
+const OVERFLOW_KINDS = new Set(["context_length_exceeded", "exceed_context_size_error", "request_too_large"]);
+
+/**
+ * How APIs word "the prompt does not fit", each seen in the wild:
+ * Anthropic "prompt is too long: N tokens > M maximum", "input length and
+ * `max_tokens` exceed context limit: N + X > M"; OpenAI "This model's maximum
+ * context length is M tokens", "Your input exceeds the context window of this
+ * model", "Input tokens exceed the configured limit of M tokens" (gpt-5);
+ * vLLM and DeepSeek as OpenAI; OpenRouter "This endpoint's maximum context
+ * length is M tokens"; llama.cpp "the request exceeds the available context
+ * size"; llama-cpp-python "Requested tokens (N) exceed context window of M";
+ * LM Studio "... loaded with context length of only M tokens", "(n_keep: N >=
+ * n_ctx: M)", "Cannot truncate prompt with n_keep (N) >= n_ctx (M)", "Context
+ * size has been exceeded"; Mistral "too large for model with M maximum context
+ * length"; Hugging Face TGI "`inputs` tokens + `max_new_tokens` must be <= M".
+ * Not overflows, and not matched: a max_tokens above the model's output cap,
+ * a tokens-per-minute rate limit ("Request too large for gpt-4o ... (TPM)").
+ */
+const OVERFLOW_WORDING =
+  /prompt is too long|exceeds? (?:the )?(?:available )?context (?:limit|window|size|length)|maximum context length|configured limit of \d|context length of only|context size has been exceeded|n_keep\b.*\bn_ctx|`inputs` tokens \+ `max_new_tokens` must be/i;
+
+/** Where each wording states the limit M (the first group). */
+const STATED_LIMIT = [
+  /tokens? > ([\d,]+) maximum/i,
+  /\d \+ [\d,]+ > ([\d,]+)/,
+  /maximum context length is ([\d,]+)/i,
+  /configured limit of ([\d,]+)/i,
+  /context length of only ([\d,]+)/i,
+  /context window of ([\d,]+)/i,
+  /n_ctx\W{1,3}([\d,]+)/i,
+  /([\d,]+) maximum context length/i,
+  /must be <= ([\d,]+)/i,
+];
+
+/**
+ * Whether a failed request failed because the prompt is too long for the
+ * model, and the window the error states (absent when it states none, as a
+ * 413 or "exceeds the context window" does). `status` is undefined for an
+ * error that arrived inside a stream. Pure; never retried by the caller.
+ */
+export function contextOverflow(status: number | undefined, info: ApiErrorInfo): ContextOverflow | undefined {
+  const message = info.message ?? "";
+  const worded = (status === undefined || (status >= 400 && status < 500)) && OVERFLOW_WORDING.test(message);
+  const kind = OVERFLOW_KINDS.has(info.code ?? "") || OVERFLOW_KINDS.has(info.type ?? "");
+  if (!worded && !kind && status !== 413) return undefined;
+  for (const pattern of STATED_LIMIT) {
+    const limit = tokens(pattern.exec(message)?.[1]);
+    if (limit) return { limit };
+  }
+  return info.contextSize ? { limit: info.contextSize } : {};
+}
+
+function tokens(text: string | undefined): number | undefined {
+  const value = Number(text?.replaceAll(",", ""));
+  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+}
+
+/**
+ * The one line for an overflow. It says what happened and what the API said,
+ * not what to do: the agent compacts, and says more only when that cannot help.
+ */
+export function describeOverflow(api: ApiIdentity, model: string, info: ApiErrorInfo, status?: number): string {
+  const said = info.message?.trim().replace(/\.$/, "") || `${api.label} ${status ?? "stream error"}${info.type ? ` ${info.type}` : ""}`;
+  return clean(`The conversation is too long for ${model} (${said})`, api.secrets);
+}
 
 /** The one line for an HTTP error status. */
 export function describeHttpError(api: ApiIdentity, status: number, info: ApiErrorInfo, model: string, url: string): string {
+  if (contextOverflow(status, info)) return describeOverflow(api, model, info, status);
   const said = info.message ? `: ${info.message}` : "";
   const kind = info.code ?? info.type;
   let line: string;
@@ -63,9 +140,6 @@ export function describeHttpError(api: ApiIdentity, status: number, info: ApiErr
   else if (status === 404) line = `${api.label} answered 404 Not Found for ${url}: check ${api.baseUrlVariable}`;
   else if (kind === "insufficient_quota")
     line = `${api.label} quota exhausted (429 insufficient_quota): check your plan and billing`;
-  else if (info.code === "context_length_exceeded" || (status === 400 && CONTEXT_OVERFLOW.test(info.message ?? "")))
-    line = `The conversation is too long for ${model}${said}: start a new session or choose a model with a larger context window`;
-  else if (status === 413) line = `The request is too large for ${api.label} (413)${said}${said.endsWith(".") ? "" : "."} This conversation is too long to send: start a new session.`;
   else line = `${api.label} API error ${status}${kind ? ` ${kind}` : ""}${said}`;
   return clean(line, api.secrets);
 }

@@ -3,8 +3,8 @@
 // anything was shown are retried (with a `retry` event first so the UI can
 // say so); after that the caller gets the partial content and an error end.
 
-import type { StreamEvent, Usage } from "./provider";
-import { clean, describeHttpError, parseApiError, StreamFailure, type ApiIdentity } from "./api-errors";
+import type { ContextOverflow, StreamEvent, Usage } from "./provider";
+import { clean, contextOverflow, describeHttpError, describeOverflow, parseApiError, StreamFailure, type ApiIdentity } from "./api-errors";
 import { isRetryableStatus, MAX_ATTEMPTS, retryBaseMs, retryDelayMs, sleep } from "./retry";
 import { sseBatches, type SseEvent } from "./sse";
 import { fetchBody, type JsonBody } from "./json-body";
@@ -40,6 +40,8 @@ interface Failure {
   shown: boolean;
   usage?: Usage;
   headers?: Headers;
+  /** The prompt did not fit: never retried, and the end event says so. */
+  overflow?: ContextOverflow;
 }
 
 export async function* streamWithRetries(request: HttpStreamRequest): AsyncGenerator<StreamEvent> {
@@ -55,7 +57,9 @@ export async function* streamWithRetries(request: HttpStreamRequest): AsyncGener
     if (request.signal.aborted) return yield interrupted(failure.usage);
     if (!failure.retryable || failure.shown || attempt >= MAX_ATTEMPTS) {
       const tries = failure.retryable && !failure.shown ? ` (gave up after ${attempt} tries)` : "";
-      return yield { type: "end", stopReason: "error", errorMessage: failure.message + tries, usage: failure.usage };
+      const end: Extract<StreamEvent, { type: "end" }> = { type: "end", stopReason: "error", errorMessage: failure.message + tries, usage: failure.usage };
+      if (failure.overflow) end.overflow = failure.overflow;
+      return yield end;
     }
     const delayMs = retryDelayMs(attempt, failure.headers, baseMs);
     yield { type: "retry", attempt, delayMs, reason: failure.message };
@@ -75,13 +79,20 @@ async function* attemptOnce(request: HttpStreamRequest): AsyncGenerator<StreamEv
   const watchdog = new IdleWatchdog(idleMs, () => controller.abort(new Error("idle")));
   let shown = false;
   let parser: StreamParser | undefined;
-  const fail = (message: string, retryable: boolean, headers?: Headers): Failure => ({
+  const fail = (message: string, retryable: boolean, headers?: Headers, overflow?: ContextOverflow): Failure => ({
     message: clean(message, api.secrets),
-    retryable,
+    retryable: retryable && !overflow,
     shown,
     usage: parser?.usage,
     headers,
+    ...(overflow ? { overflow } : {}),
   });
+  // An error event in the stream may be an overflow too (LM Studio and compatible servers send them so).
+  const failStream = ({ message, retryable, info }: StreamFailure): Failure => {
+    const overflow = info && contextOverflow(undefined, info);
+    if (info && overflow) return fail(describeOverflow(api, request.model, info), false, undefined, overflow);
+    return fail(message, retryable);
+  };
   try {
     const { body, headers } = fetchBody(request.body);
     const response = await fetch(request.url, {
@@ -94,7 +105,8 @@ async function* attemptOnce(request: HttpStreamRequest): AsyncGenerator<StreamEv
     if (!response.ok) {
       const info = parseApiError(await response.text().catch(() => ""));
       const message = describeHttpError(api, response.status, info, request.model, request.url);
-      return fail(message, isRetryableStatus(response.status, info.code ?? info.type), response.headers);
+      const overflow = contextOverflow(response.status, info);
+      return fail(message, isRetryableStatus(response.status, info.code ?? info.type), response.headers, overflow);
     }
     if (!response.body) return fail(`${api.label} sent an empty response`, true);
     parser = request.createParser();
@@ -113,7 +125,7 @@ async function* attemptOnce(request: HttpStreamRequest): AsyncGenerator<StreamEv
         shown = true;
         yield out;
       }
-      if (failure) return fail(failure.message, failure.retryable);
+      if (failure) return failStream(failure);
       if (parser.done) break;
     }
     yield [parser.finish()];
@@ -121,7 +133,7 @@ async function* attemptOnce(request: HttpStreamRequest): AsyncGenerator<StreamEv
   } catch (error) {
     if (signal.aborted) return fail("Interrupted", false);
     if (watchdog.fired) return fail(`${api.label} sent nothing for ${idleMs < 1000 ? `${idleMs} ms` : `${Math.round(idleMs / 1000)} s`}`, true);
-    if (error instanceof StreamFailure) return fail(error.message, error.retryable);
+    if (error instanceof StreamFailure) return failStream(error);
     // Bun appends advice for the programmer ("pass `verbose: true` ... to fetch()"): no use to the person reading it.
     const reason = (error instanceof Error ? error.message : String(error)).replace(/\s*For more information, pass `verbose: true`.*$/s, "");
     const where = parser ? "The connection to" : "Could not reach";

@@ -5,6 +5,7 @@
 // deviations, each noted where it is handled.
 
 import type { ChatCompletionChunk } from "openai/resources/chat/completions/completions";
+import type { CompletionUsage } from "openai/resources/completions";
 import type { ApiIdentity } from "./api-errors";
 import { describeStreamError, parseApiError, StreamFailure } from "./api-errors";
 import { jsonBody } from "./json-body";
@@ -19,6 +20,11 @@ type End = Extract<StreamEvent, { type: "end" }>;
 type WireDelta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null; reasoning?: string | null };
 type WireToolCall = { index?: number; id?: string; function?: { name?: string; arguments?: unknown } };
 type WireChunk = Partial<ChatCompletionChunk> & { error?: unknown };
+/** CompletionUsage as the compatible servers send it too: OpenRouter adds cache writes, DeepSeek names its cache hits apart. */
+type WireUsage = Partial<CompletionUsage> & {
+  prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number } | null;
+  prompt_cache_hit_tokens?: number;
+};
 
 /** Errors in the stream that mean "try again" (OpenRouter and vLLM forward upstream overloads this way). */
 const RETRYABLE_STREAM_ERRORS = /overload|server_error|rate_limit|timeout|unavailable/i;
@@ -54,9 +60,9 @@ export class OpenAIStreamParser implements StreamParser {
     }
     if (chunk.error) {
       const info = parseApiError(chunk);
-      throw new StreamFailure(describeStreamError(this.#api, info), RETRYABLE_STREAM_ERRORS.test(`${info.code} ${info.type} ${info.message}`));
+      throw new StreamFailure(describeStreamError(this.#api, info), RETRYABLE_STREAM_ERRORS.test(`${info.code} ${info.type} ${info.message}`), info);
     }
-    if (chunk.usage) this.usage = { input: chunk.usage.prompt_tokens ?? 0, output: chunk.usage.completion_tokens ?? 0 };
+    if (chunk.usage) this.usage = readUsage(chunk.usage as WireUsage);
     const choice = chunk.choices?.[0];
     if (!choice) return;
     const delta = choice.delta as WireDelta | undefined;
@@ -133,6 +139,23 @@ export class OpenAIStreamParser implements StreamParser {
     this.#unstopped = this.#unstopped.filter((i) => i !== index);
     out.push({ type: "blockStop", index });
   }
+}
+
+/**
+ * The final chunk's usage in awl's terms. `prompt_tokens` counts the whole
+ * prompt, cached part included, so `input` (the uncached part) is what is
+ * left after the cache reads (and OpenRouter's cache writes). A server that
+ * reports no cache figures (most compatible ones) leaves input = prompt_tokens.
+ */
+function readUsage(wire: WireUsage): Usage {
+  const count = (value: unknown) => (typeof value === "number" && value >= 0 ? value : undefined);
+  const cacheRead = count(wire.prompt_tokens_details?.cached_tokens) ?? count(wire.prompt_cache_hit_tokens);
+  const cacheWrite = count(wire.prompt_tokens_details?.cache_write_tokens);
+  const prompt = count(wire.prompt_tokens) ?? 0;
+  const usage: Usage = { input: Math.max(0, prompt - (cacheRead ?? 0) - (cacheWrite ?? 0)), output: count(wire.completion_tokens) ?? 0 };
+  if (cacheRead !== undefined) usage.cacheRead = cacheRead;
+  if (cacheWrite !== undefined) usage.cacheWrite = cacheWrite;
+  return usage;
 }
 
 export interface OpenAIOptions {

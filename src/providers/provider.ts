@@ -10,9 +10,27 @@ export const PROVIDER_NAMES: readonly ProviderName[] = ["anthropic", "openai"];
 /** Why a response ended, as the on-disk `stopReason` records it. */
 export type StopReason = "stop" | "length" | "toolUse" | "error";
 
+/**
+ * Tokens one response cost. `input` is the UNCACHED input on both providers;
+ * what the prompt cache served or stored is counted apart, so the whole prompt
+ * was input + cacheRead + cacheWrite. The cache figures are present only when
+ * the API reported them.
+ */
 export interface Usage {
   input: number;
   output: number;
+  /** Input tokens read from the prompt cache. */
+  cacheRead?: number;
+  /** Input tokens written to the prompt cache (Anthropic; OpenRouter). */
+  cacheWrite?: number;
+}
+
+/**
+ * The request failed because the prompt does not fit the model's context
+ * window. `limit` is the window (tokens) the error stated, when it stated one.
+ */
+export interface ContextOverflow {
+  limit?: number;
 }
 
 /** A tool as the model sees it: name, description, JSON schema of its input. */
@@ -58,6 +76,8 @@ export type StreamEvent =
       errorMessage?: string;
       /** True when the caller's AbortSignal ended the stream. */
       aborted?: boolean;
+      /** Set when the prompt was too long for the model (never retried): the caller may compact and ask again. */
+      overflow?: ContextOverflow;
     };
 
 export interface Provider {

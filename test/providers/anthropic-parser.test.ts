@@ -56,7 +56,7 @@ describe("Anthropic stream parser", () => {
       { type: "delta", index: 3, text: '{"pa' },
       { type: "delta", index: 3, text: 'th":"a"}' },
       { type: "blockStop", index: 3 },
-      { type: "end", stopReason: "toolUse", usage: { input: 115, output: 42 } },
+      { type: "end", stopReason: "toolUse", usage: { input: 10, output: 42, cacheRead: 100, cacheWrite: 5 } },
     ]);
   });
 
@@ -100,6 +100,49 @@ describe("Anthropic stream parser", () => {
     expect(failure.message).toBe("Anthropic stream error (overloaded_error): Overloaded");
     const invalid = start + sse("error", { type: "error", error: { type: "invalid_request_error", message: "bad" } });
     expect((await parseRecorded(invalid, new AnthropicStreamParser(api)).catch((e) => e)).retryable).toBe(false);
+  });
+
+  describe("usage", () => {
+    const text = block(0, { type: "text", text: "" }) + delta(0, { type: "text_delta", text: "ok" }) + blockStop(0);
+    const startWith = (usage: object) =>
+      sse("message_start", {
+        type: "message_start",
+        message: { id: "msg_2", type: "message", role: "assistant", content: [], model: "claude-sonnet-4-5", stop_reason: null, stop_sequence: null, usage },
+      });
+    const end = async (recorded: string) => (await parseRecorded(recorded, new AnthropicStreamParser(api))).at(-1);
+
+    test("input is the uncached part; the cache reads and writes are counted beside it", async () => {
+      const usage = {
+        input_tokens: 12, cache_creation_input_tokens: 2048, cache_read_input_tokens: 30720,
+        cache_creation: { ephemeral_5m_input_tokens: 2048, ephemeral_1h_input_tokens: 0 }, output_tokens: 1, service_tier: "standard",
+      };
+      expect(await end(startWith(usage) + text + stop("end_turn", 311))).toEqual({
+        type: "end", stopReason: "stop", usage: { input: 12, output: 311, cacheRead: 30720, cacheWrite: 2048 },
+      });
+    });
+
+    test("a message_delta that restates the figures wins over message_start's", async () => {
+      const restated = sse("message_delta", {
+        type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null },
+        usage: { input_tokens: 14, cache_creation_input_tokens: 0, cache_read_input_tokens: 32768, output_tokens: 7, server_tool_use: null },
+      }) + sse("message_stop", { type: "message_stop" });
+      const usage = { input_tokens: 14, cache_creation_input_tokens: 1, cache_read_input_tokens: 2, output_tokens: 1 };
+      expect(await end(startWith(usage) + text + restated)).toEqual({
+        type: "end", stopReason: "stop", usage: { input: 14, output: 7, cacheRead: 32768, cacheWrite: 0 },
+      });
+    });
+
+    test("cache figures the API leaves out or sends as null are absent, not zero", async () => {
+      const withNulls = { input_tokens: 9, cache_creation_input_tokens: null, cache_read_input_tokens: null, output_tokens: 1 };
+      const restatedNull = sse("message_delta", {
+        type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null },
+        usage: { input_tokens: null, cache_creation_input_tokens: null, cache_read_input_tokens: null, output_tokens: 4 },
+      }) + sse("message_stop", { type: "message_stop" });
+      expect(await end(startWith(withNulls) + text + restatedNull)).toEqual({ type: "end", stopReason: "stop", usage: { input: 9, output: 4 } });
+      expect(await end(startWith({ input_tokens: 9, output_tokens: 1 }) + text + stop("end_turn", 4))).toEqual({
+        type: "end", stopReason: "stop", usage: { input: 9, output: 4 },
+      });
+    });
   });
 
   test("a body that ends before the stop reason is a failure, not a quiet stop", async () => {

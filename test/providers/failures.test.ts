@@ -127,11 +127,12 @@ describe.each(["anthropic", "openai"] as ProviderName[])("%s", (name) => {
   });
 });
 
-test("a history over Anthropic's 32 MB request limit gets its 413 at once: one line that says what to do, not retried", async () => {
+test("a history over Anthropic's 32 MB request limit gets its 413 at once: an overflow with no stated limit, not retried", async () => {
   const huge = "x".repeat(ANTHROPIC_MAX_REQUEST_BYTES + 1000);
   const { result, count } = await requestsDuring(() => fx.ask("anthropic", [user(huge)]));
   expect(count).toBe(1);
   expect(result.end.stopReason).toBe("error");
-  expect(result.end.errorMessage).toBe("The request is too large for Anthropic (413): Request exceeds the maximum allowed number of bytes. This conversation is too long to send: start a new session.");
+  expect(result.end.overflow).toEqual({});
+  expect(result.end.errorMessage).toBe("The conversation is too long for claude-sonnet-4-5 (Request exceeds the maximum allowed number of bytes)");
   expect(Number(fx.server.requests.at(-1)!.headers["content-length"])).toBeGreaterThan(ANTHROPIC_MAX_REQUEST_BYTES); // refused by its length
 });

@@ -78,6 +78,40 @@ describe("OpenAI stream parser", () => {
     expect(events.at(-1)).toMatchObject({ type: "end", stopReason: mapped });
   });
 
+  describe("usage", () => {
+    const final = (usage: object) => `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [], usage })}\n\n`;
+    const usageOf = async (usage: object) => {
+      const end = (await parseRecorded(chunk({ content: "x" }) + chunk({}, "stop") + final(usage) + done, new OpenAIStreamParser(api))).at(-1);
+      return end?.type === "end" ? end.usage : undefined;
+    };
+
+    test("OpenAI: input is prompt_tokens less the cached tokens, which are counted as cache reads", async () => {
+      expect(await usageOf({
+        prompt_tokens: 2006, completion_tokens: 300, total_tokens: 2306,
+        prompt_tokens_details: { cached_tokens: 1920, audio_tokens: 0 },
+        completion_tokens_details: { reasoning_tokens: 128, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+      })).toEqual({ input: 86, output: 300, cacheRead: 1920 });
+      expect(await usageOf({ prompt_tokens: 20, completion_tokens: 3, total_tokens: 23, prompt_tokens_details: { cached_tokens: 0 } })).toEqual({
+        input: 20, output: 3, cacheRead: 0,
+      });
+    });
+
+    test("a compatible server without prompt_tokens_details: input is prompt_tokens, no cache figures", async () => {
+      expect(await usageOf({ prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 })).toEqual({ input: 7, output: 3 });
+      expect(await usageOf({ prompt_tokens: 7, completion_tokens: 3, total_tokens: 10, prompt_tokens_details: null })).toEqual({ input: 7, output: 3 });
+    });
+
+    test("OpenRouter's cache writes and DeepSeek's cache hits are counted apart from the input too", async () => {
+      expect(await usageOf({
+        prompt_tokens: 194, completion_tokens: 2, total_tokens: 196, cost: 0.95,
+        prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 100, audio_tokens: 0 },
+      })).toEqual({ input: 94, output: 2, cacheRead: 0, cacheWrite: 100 });
+      expect(await usageOf({ prompt_tokens: 1000, completion_tokens: 5, total_tokens: 1005, prompt_cache_hit_tokens: 896, prompt_cache_miss_tokens: 104 })).toEqual({
+        input: 104, output: 5, cacheRead: 896,
+      });
+    });
+  });
+
   test("an error chunk fails the stream; a body cut before the finish reason too", async () => {
     const error = `data: ${JSON.stringify({ error: { message: "upstream overloaded", type: "server_error" } })}\n\n`;
     const failure = await parseRecorded(chunk({ content: "x" }) + error, new OpenAIStreamParser(api)).catch((e) => e);

@@ -83,7 +83,7 @@ describe("Anthropic toWire", () => {
     const base = { model: "claude-sonnet-4-5", system: "s", tools: [], maxTokens: 8000, thinking: true, signal: new AbortController().signal };
     const plain = anthropicBody({ ...base, conversation: new Conversation([user("hi")]) });
     expect(plain.thinking).toEqual({ type: "enabled", budget_tokens: 4000 });
-    expect(plain.system).toBe("s");
+    expect(plain.system).toEqual([{ type: "text", text: "s", cache_control: { type: "ephemeral" } }]);
     const foreignLoop = new Conversation([user("hi"), { role: "assistant", content: [call("call_1")] }, { role: "user", content: [result("call_1")] }]);
     expect(anthropicBody({ ...base, conversation: foreignLoop }).thinking).toBeUndefined();
   });
