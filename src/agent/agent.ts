@@ -1,15 +1,21 @@
-// The turn loop of DESIGN.md's data flow. Every message is appended to the
-// session log BEFORE it joins the in-memory conversation, so memory never runs
-// ahead of what is on disk.
+// The turn loop of the data flow in docs/architecture.md. Every message is
+// appended to the session log BEFORE it joins the in-memory conversation, so
+// memory never runs ahead of what is on disk. Before each request the context
+// is measured against the model's window and compacted when it would not fit;
+// an overflow the API reports is compacted too (twice at most), then the
+// request is sent again.
 
 import { Conversation, messageText, textMessage, toolUses, type ContentBlock, type Message } from "../conversation";
 import type { ModelRef, SessionManager } from "../session";
 import { messageToDisk, preloadSchemas } from "../session";
+import { jsonByteLength } from "../json";
 import { createProvider } from "../providers";
 import { applyStreamEvent, finalizeMessage } from "../providers/assemble";
-import type { Provider, StopReason, Usage } from "../providers/provider";
+import { contextWindow, contextWindowFromEnv } from "../providers/models";
+import type { ContextOverflow, Provider, StopReason, StreamEvent, Usage } from "../providers/provider";
 import { runTool, toolDefinitions, toolSummary } from "../tools";
-import { INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, type AgentEvent, type TurnResult } from "./events";
+import { compact, CompactionFailed, type Compaction } from "./compaction";
+import { addUsage, INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
 import { systemPrompt } from "./system-prompt";
 
 export interface AgentOptions {
@@ -22,16 +28,24 @@ export interface AgentOptions {
 }
 
 const DEFAULT_MAX_TOKENS = 16_384;
+/** A request the API found too long is compacted and sent again this many times; the next overflow ends the turn. */
+const MAX_OVERFLOW_COMPACTIONS = 2;
+
+type End = Extract<StreamEvent, { type: "end" }>;
+type Response = { message: Message; end: End };
 
 export class Agent {
   readonly session: SessionManager;
-  readonly conversation: Conversation;
   readonly cwd: string;
   thinking: boolean;
+  #conversation: Conversation;
   #model: ModelRef;
   #provider: Provider;
   #maxTokens: number;
   #env: Record<string, string | undefined>;
+  /** A window an overflow error stated, for the model it was stated for (beats the table and AWL_CONTEXT_WINDOW). */
+  #corrected: (ModelRef & { window: number }) | undefined;
+  #toolBytes: number | undefined;
 
   constructor(options: AgentOptions) {
     this.session = options.session;
@@ -39,9 +53,15 @@ export class Agent {
     this.thinking = options.thinking ?? false;
     this.#maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
     this.#env = options.env ?? process.env;
-    this.conversation = options.session.rebuildConversation();
+    contextWindowFromEnv(this.#env); // a bad AWL_CONTEXT_WINDOW is said now, not at the first request
+    this.#conversation = options.session.rebuildConversation();
     this.#model = options.model;
     this.#provider = createProvider(options.model.provider as Provider["name"], this.#env);
+  }
+
+  /** What the model is sent: rebuilt from the log after a compaction. */
+  get conversation(): Conversation {
+    return this.#conversation;
   }
 
   /**
@@ -64,36 +84,122 @@ export class Agent {
     this.#model = model;
   }
 
+  /**
+   * The active model's context window in tokens: one an overflow error stated
+   * in this process, else AWL_CONTEXT_WINDOW, else the window the latest
+   * compaction was sized for (when made with this model: it keeps a window an
+   * error stated in an earlier run), else the model table's.
+   */
+  window(): number {
+    const { provider, model } = this.#model;
+    if (this.#corrected?.provider === provider && this.#corrected.model === model) return this.#corrected.window;
+    const compaction = this.session.compaction();
+    const fromLog = compaction?.provider === provider && compaction.model === model ? compaction.window : undefined;
+    return contextWindowFromEnv(this.#env) ?? fromLog ?? contextWindow(provider as Provider["name"], model);
+  }
+
+  /** The next request's size in tokens: what the API counted last, plus bytes/4 of what was added since. */
+  contextTokens(): number {
+    const size = this.session.contextSize();
+    return size.tokens + Math.ceil((size.bytesSince + (size.anchored ? 0 : this.#toolDefinitionBytes())) / 4);
+  }
+
+  meter(): ContextMeter {
+    return { tokens: this.contextTokens(), window: this.window() };
+  }
+
+  /** `/compact [focus]`: summarizes every turn before the latest one. */
+  async compact(signal: AbortSignal, onEvent: (event: AgentEvent) => void, focus?: string): Promise<Compaction> {
+    onEvent({ type: "compacting", reason: "manual" });
+    return this.#compact({ signal, onEvent, focus });
+  }
+
   /** One prompt, run until the model stops asking for tools, or until aborted. */
   async runTurn(prompt: string, signal: AbortSignal, onEvent: (event: AgentEvent) => void): Promise<TurnResult> {
     const usage: Usage = { input: 0, output: 0 };
-    if (this.conversation.messages.length === 0) {
-      const tools = toolDefinitions();
-      this.#append(textMessage("system", systemPrompt({ cwd: this.cwd, tools })));
+    const result = (r: Omit<TurnResult, "usage" | "context">): TurnResult => ({ ...r, usage, context: this.meter() });
+    if (this.#conversation.messages.length === 0) {
+      this.#append(textMessage("system", systemPrompt({ cwd: this.cwd, tools: toolDefinitions() })));
     }
     this.#append(this.#promptMessage(prompt));
 
-    for (;;) {
-      const { message, stopReason, aborted, errorMessage, usage: used } = await this.#request(signal, onEvent);
-      if (used) {
-        usage.input += used.input;
-        usage.output += used.output;
+    try {
+      let overflows = 0;
+      for (;;) {
+        if (overflows === 0) await this.#fit(signal, onEvent, usage);
+        const { message, end } = await this.#request(signal, onEvent);
+        addUsage(usage, end.usage);
+        if (end.overflow && overflows < MAX_OVERFLOW_COMPACTIONS && (await this.#afterOverflow(end.overflow, ++overflows, signal, onEvent, usage))) continue;
+        overflows = 0;
+        this.#finish(message, end, onEvent);
+        const errorMessage = end.aborted ? INTERRUPTED_BY_USER : end.errorMessage;
+        const calls = toolUses(message);
+        if (end.stopReason !== "toolUse" || end.aborted || calls.length === 0) {
+          return result({ stopReason: end.stopReason, aborted: end.aborted ?? false, errorMessage, finalText: messageText(message) });
+        }
+        const results = await this.#runTools(message, signal, onEvent);
+        this.#append({ role: "user", content: results });
+        if (signal.aborted) return result({ stopReason: "error", aborted: true, errorMessage: INTERRUPTED_BY_USER, finalText: "" });
       }
-      const calls = toolUses(message);
-      const runTools = stopReason === "toolUse" && !aborted && calls.length > 0;
-      if (!runTools) return { stopReason, aborted, errorMessage, usage, finalText: messageText(message) };
-
-      const results = await this.#runTools(message, signal, onEvent);
-      this.#append({ role: "user", content: results });
-      if (signal.aborted) {
-        return { stopReason: "error", aborted: true, errorMessage: INTERRUPTED_BY_USER, usage, finalText: "" };
-      }
+    } catch (error) {
+      if (!(error instanceof CompactionFailed)) throw error;
+      if (!error.aborted) onEvent({ type: "end", stopReason: "error", errorMessage: error.message });
+      return result({ stopReason: "error", aborted: error.aborted, errorMessage: error.aborted ? INTERRUPTED_BY_USER : error.message, finalText: "" });
     }
+  }
+
+  /** Before a request: compacts when the context and the answer's reserve would pass the window. */
+  async #fit(signal: AbortSignal, onEvent: (event: AgentEvent) => void, usage: Usage): Promise<void> {
+    const window = this.window();
+    if (this.contextTokens() + reserve(window, this.#maxTokens) <= window) return;
+    onEvent({ type: "compacting", reason: "auto" });
+    const done = await this.#compact({ signal, onEvent });
+    if (done.compacted) addUsage(usage, done.usage);
+    // Nothing to make smaller: the request goes as it is, and an overflow is handled when it comes.
+  }
+
+  /**
+   * The API said the prompt is too long: learn the window it stated (or, when
+   * it stated none, aim for half of what was sent), compact (the second time
+   * cutting the kept turn's tool results), and say whether to send again.
+   */
+  async #afterOverflow(overflow: ContextOverflow, count: number, signal: AbortSignal, onEvent: (event: AgentEvent) => void, usage: Usage): Promise<boolean> {
+    const window = overflow.limit ?? Math.min(this.window(), Math.max(1024, Math.floor(this.contextTokens() / 2)));
+    this.#corrected = { ...this.#model, window };
+    onEvent({ type: "compacting", reason: "overflow" });
+    const done = await this.#compact({ signal, onEvent, cut: count >= 2 });
+    if (done.compacted) addUsage(usage, done.usage);
+    return done.compacted;
+  }
+
+  async #compact(o: { signal: AbortSignal; onEvent: (event: AgentEvent) => void; cut?: boolean; focus?: string }): Promise<Compaction> {
+    const window = this.window();
+    const tokensBefore = this.contextTokens();
+    const done = await compact({
+      session: this.session,
+      provider: this.#provider,
+      model: this.#model,
+      window,
+      reserve: reserve(window, this.#maxTokens),
+      tokensBefore,
+      toolBytes: this.#toolDefinitionBytes(),
+      maxTokens: this.#maxTokens,
+      ...o,
+    });
+    if (!done.compacted) {
+      o.onEvent({ type: "compactSkipped", reason: done.reason });
+      return done;
+    }
+    // Memory is rebuilt from the log, by the same function a resume uses.
+    this.#conversation = this.session.rebuildConversation();
+    const { n, tokensAfter } = done.entry;
+    o.onEvent({ type: "compacted", n, tokensBefore, tokensAfter, window });
+    return done;
   }
 
   /** The user's message: answers to tool calls left dangling by an interruption, then the prompt. */
   #promptMessage(prompt: string): Message {
-    const interrupted: ContentBlock[] = this.conversation.danglingToolUses().map((use) => ({
+    const interrupted: ContentBlock[] = this.#conversation.danglingToolUses().map((use) => ({
       type: "toolResult",
       toolUseId: use.id,
       content: INTERRUPTED_NOT_RUN,
@@ -102,37 +208,41 @@ export class Agent {
     return { role: "user", content: [...interrupted, { type: "text", text: prompt }] };
   }
 
-  async #request(signal: AbortSignal, onEvent: (event: AgentEvent) => void) {
+  /** One request, streamed to `onEvent`. Nothing is appended here; an overflow's `end` is held back, since compaction may handle it. */
+  async #request(signal: AbortSignal, onEvent: (event: AgentEvent) => void): Promise<Response> {
     const model = this.#model;
     onEvent({ type: "requestStart", provider: model.provider, model: model.model });
     const message: Message = { role: "assistant", content: [] };
-    let end: Extract<AgentEvent, { type: "end" }> = { type: "end", stopReason: "error", errorMessage: "The response ended without a stop reason." };
+    let end: End = { type: "end", stopReason: "error", errorMessage: "The response ended without a stop reason." };
     const stream = this.#provider.stream({
       model: model.model,
-      system: this.conversation.systemPrompt ?? "",
-      conversation: new Conversation(this.conversation.messages.filter((m) => m.role !== "system")),
+      system: this.#conversation.systemPrompt ?? "",
+      conversation: new Conversation(this.#conversation.messages.filter((m) => m.role !== "system")),
       tools: toolDefinitions(),
-      maxTokens: this.#maxTokens,
+      maxTokens: this.#answerLimit(),
       thinking: this.thinking,
       signal,
     });
     for await (const event of stream) {
       if (event.type === "end") end = event;
       else applyStreamEvent(message, event);
-      onEvent(event);
+      if (event.type !== "end" || !event.overflow) onEvent(event);
     }
-    const stopReason: StopReason = end.stopReason;
-    const aborted = end.aborted ?? false;
-    const errorMessage = aborted ? INTERRUPTED_BY_USER : end.errorMessage;
-    finalizeMessage(message, { dropIncompleteToolUses: stopReason === "error" });
+    finalizeMessage(message, { dropIncompleteToolUses: end.stopReason === "error" });
+    return { message, end };
+  }
+
+  /** The response as the log keeps it (an overflow that ended the turn is shown now). */
+  #finish(message: Message, end: End, onEvent: (event: AgentEvent) => void): void {
+    if (end.overflow) onEvent(end);
+    const errorMessage = end.aborted ? INTERRUPTED_BY_USER : end.errorMessage;
     this.#append(message, {
-      provider: model.provider,
-      model: model.model,
-      stopReason,
+      provider: this.#model.provider,
+      model: this.#model.model,
+      stopReason: end.stopReason,
       ...(end.usage ? { usage: end.usage } : {}),
-      ...(stopReason === "error" && errorMessage ? { errorMessage } : {}),
+      ...(end.stopReason === "error" && errorMessage ? { errorMessage } : {}),
     });
-    return { message, stopReason, aborted, errorMessage, usage: end.usage };
   }
 
   /** Runs the calls in order; after an abort the rest are answered as not run. */
@@ -155,6 +265,26 @@ export class Agent {
   #append(message: Message, meta?: Parameters<typeof messageToDisk>[1]): void {
     const stamp = message.role === "user" ? this.#model : undefined;
     this.session.appendMessage(messageToDisk(message, meta), stamp);
-    this.conversation.push(message);
+    this.#conversation.push(message);
   }
+
+  /**
+   * The answer's max_tokens: the configured limit, lowered to what the window
+   * leaves after the prompt, less a twentieth for the estimate's error (bytes/4
+   * is not the API's count). Anthropic refuses a prompt plus max_tokens over
+   * the window, and some servers' output limit is their whole window.
+   */
+  #answerLimit(): number {
+    const window = this.window();
+    return Math.min(this.#maxTokens, Math.max(1024, window - this.contextTokens() - Math.ceil(window / 20)));
+  }
+
+  #toolDefinitionBytes(): number {
+    return (this.#toolBytes ??= jsonByteLength(toolDefinitions()));
+  }
+}
+
+/** Room kept for the answer: the smaller of the answer's limit and a quarter of the window. */
+function reserve(window: number, maxTokens: number): number {
+  return Math.min(maxTokens, Math.floor(window / 4));
 }

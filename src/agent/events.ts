@@ -6,17 +6,40 @@ export type AgentEvent =
   | StreamEvent
   | { type: "requestStart"; provider: string; model: string }
   | { type: "toolStart"; id: string; name: string; summary: string }
-  | { type: "toolEnd"; id: string; name: string; output: ToolOutput };
+  | { type: "toolEnd"; id: string; name: string; output: ToolOutput }
+  /** A compaction begins: the summary request is on its way. */
+  | { type: "compacting"; reason: "auto" | "overflow" | "manual" }
+  /** The compaction entry is on disk; the conversation was rebuilt from it. */
+  | { type: "compacted"; n: number; tokensBefore: number; tokensAfter: number; window: number }
+  /** Compaction could not make the context smaller (nothing before the current turn, nothing to cut). */
+  | { type: "compactSkipped"; reason: string };
+
+/** How full the model's context is: the next request's estimated tokens, and the window. */
+export interface ContextMeter {
+  tokens: number;
+  window: number;
+}
 
 export interface TurnResult {
   /** The last response's stop reason; "error" covers failures and interruptions. */
   stopReason: "stop" | "length" | "toolUse" | "error";
   aborted: boolean;
   errorMessage?: string;
-  /** Tokens of every request in this turn, summed. */
+  /** Tokens of every request in this turn (summary requests included), summed. */
   usage: Usage;
+  /** The context after the turn. */
+  context: ContextMeter;
   /** Text of the final assistant message (what print mode prints). */
   finalText: string;
+}
+
+/** Adds `usage` into `sum`, cache figures included. */
+export function addUsage(sum: Usage, usage: Usage | undefined): void {
+  if (!usage) return;
+  sum.input += usage.input;
+  sum.output += usage.output;
+  if (usage.cacheRead) sum.cacheRead = (sum.cacheRead ?? 0) + usage.cacheRead;
+  if (usage.cacheWrite) sum.cacheWrite = (sum.cacheWrite ?? 0) + usage.cacheWrite;
 }
 
 export const INTERRUPTED_NOT_RUN = "Interrupted: this tool call was not run.";

@@ -69,6 +69,8 @@ export class SessionManager {
   #system: MessageEntry | undefined;
   #messages = 0;
   #context: SessionContext | undefined;
+  /** The compaction in force, known once asked for; only appending a compaction changes it. */
+  #inForce: { entry?: CompactionEntry } | undefined;
 
   private constructor(s: State) {
     this.header = s.header;
@@ -197,6 +199,7 @@ export class SessionManager {
     this.#size += Buffer.byteLength(line);
     this.#missingNewline = false;
     this.#index(entry);
+    if (entry.type === "compaction") this.#inForce = undefined;
     // Deleted while we hold it open: appends would go on into an unlinked inode
     // and vanish with it at exit. Put the file back whole, then say so.
     if (fstatSync(fd).nlink === 0) throw new UserError(this.#restoreDeleted(fd));
@@ -223,6 +226,12 @@ export class SessionManager {
     return (this.#context ??= buildSessionContext(this.getBranch(), { header: this.header, system: this.#system }));
   }
 
+  /** The context as it would be with this compaction appended (nothing is written): what a compaction is sized by. */
+  contextAfter(fields: CompactionFields): SessionContext {
+    const draft: CompactionEntry = { type: "compaction", id: "\0draft", parentId: this.#leaf?.id ?? null, timestamp: "", ...fields };
+    return buildSessionContext([...this.getBranch(), draft], { header: this.header, system: this.#system });
+  }
+
   /** The in-memory conversation the model is sent: entries of unknown kinds are skipped, a compaction stands for what it summarized. */
   rebuildConversation(): Conversation {
     return new Conversation([...this.context().messages]);
@@ -233,9 +242,14 @@ export class SessionManager {
     return this.context().model;
   }
 
+  /** The latest compaction in force (one that keeps from an earlier prompt), without rebuilding the context. */
+  compaction(): CompactionEntry | undefined {
+    return (this.#inForce ??= { entry: this.context().compaction }).entry;
+  }
+
   /** What the context costs so far (see contextSize): read back from the leaf, so it costs what came since the last response. */
   contextSize(): ContextSize {
-    return contextSize(this.#ancestors(this.#leaf), this.context().compaction);
+    return contextSize(this.#ancestors(this.#leaf), this.compaction());
   }
 
   /** Compactions passed over on open, in words (their first kept entry is not an earlier prompt). */

@@ -3,16 +3,16 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startTestServer } from "../support/server";
+import { startTestServer, type TestServerOptions } from "../support/server";
 
-export async function agentFixture() {
-  const server = await startTestServer();
+export async function agentFixture(options: TestServerOptions = {}) {
+  const server = await startTestServer(options);
   const root = mkdtempSync(join(tmpdir(), "awl-agent-"));
   const sessions = join(root, "sessions");
   const project = join(root, "project");
   await Bun.write(join(project, ".keep"), "");
   process.env.AWL_SESSION_DIR = sessions;
-  const env = {
+  const env: Record<string, string> = {
     ANTHROPIC_API_KEY: server.anthropicKey,
     ANTHROPIC_BASE_URL: server.anthropicUrl,
     OPENAI_API_KEY: server.openaiKey,
