@@ -21,7 +21,7 @@ export async function chat(args: Args, cwd: string): Promise<number> {
     const model = chooseModel(args, resumed ? session.activeModel() : undefined);
     const agent = new Agent({ session, cwd, model, thinking: args.thinking }); // rebuilds the conversation, once
     if (resumed) {
-      const transcript = renderTranscript(agent.conversation, c, out.columns ?? 100);
+      const transcript = renderTranscript(agent.conversation, c, out.columns ?? 100, session.context());
       if (transcript) out.write(`${transcript}\n\n`);
     }
     if (session.readOnly) throw new UserError(session.readOnlyReason ?? "this session cannot be continued by this version of awl");

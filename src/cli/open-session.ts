@@ -36,6 +36,7 @@ export async function openSession(
   if (session.recovery) {
     notices.push(`Recovered from a crash: removed an incomplete last line (${session.recovery.trimmedBytes} bytes) from ${session.sessionFile}.`);
   }
+  notices.push(...session.notices());
   return { session, resumed: true, notices };
 }
 

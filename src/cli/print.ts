@@ -6,7 +6,7 @@ import { Agent } from "../agent/agent";
 import type { AgentEvent } from "../agent/events";
 import { UsageError, UserError } from "../errors";
 import { colorsFor } from "../ui/colors";
-import { oneLine } from "../ui/format";
+import { compactedLine, oneLine } from "../ui/format";
 import type { Args } from "./args";
 import { chooseModel } from "./model-choice";
 import { openSession } from "./open-session";
@@ -57,4 +57,5 @@ function reportActivity(event: AgentEvent, err: NodeJS.WriteStream, c: ReturnTyp
   if (event.type === "toolStart") err.write(`${c.cyan("●")} ${event.name} ${oneLine(event.summary, 100)}\n`);
   else if (event.type === "toolEnd" && event.output.isError) err.write(`${c.red(`  ⎿ ${oneLine(event.output.content, 100)}`)}\n`);
   else if (event.type === "retry") err.write(`${c.yellow(`${event.reason}; retrying in ${(event.delayMs / 1000).toFixed(1)} s`)}\n`);
+  else if (event.type === "compacted") err.write(`${c.dim(compactedLine(event))}\n`);
 }

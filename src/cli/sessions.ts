@@ -30,8 +30,15 @@ export async function sessions(args: Args, cwd: string): Promise<number> {
   return chat({ ...args, resume: picked }, cwd);
 }
 
-/** The spec's line: `019dc5ba  2026-04-25 17:40  14 messages`. */
+/** The spec's line: `019dc5ba  2026-04-25 17:40  14 messages`, and what else is worth knowing: `, 2 compactions`. */
 export function plainLine(s: SessionInfo, length: number): string {
-  const what = s.damaged ? `damaged: ${s.damaged}` : `${s.messageCount} message${s.messageCount === 1 ? "" : "s"}`;
-  return `${s.id.slice(0, length)}  ${localDateTime(s.created)}  ${what}`;
+  return `${s.id.slice(0, length)}  ${localDateTime(s.created)}  ${contents(s)}`;
+}
+
+function contents(s: SessionInfo): string {
+  if (s.damaged) return `damaged: ${s.damaged}`;
+  const parts = [`${s.messageCount} message${s.messageCount === 1 ? "" : "s"}`];
+  if (s.compactions) parts.push(`${s.compactions} compaction${s.compactions === 1 ? "" : "s"}`);
+  if (s.damagedBeforeCompaction) parts.push(`damaged before the latest compaction (resumable): ${s.damagedBeforeCompaction}`);
+  return parts.join(", ");
 }

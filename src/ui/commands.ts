@@ -4,14 +4,16 @@ import type { Agent } from "../agent/agent";
 import { KNOWN_MODELS, parseModelSpec } from "../providers/models";
 import { UserError } from "../errors";
 import type { Colors } from "./colors";
-import { compactNumber } from "./format";
+import { compactNumber, meterText } from "./format";
 
-export type CommandResult = { output: string } | "quit";
+/** What to print, "quit", or a compaction for the REPL to run (it streams and can be interrupted). */
+export type CommandResult = { output: string } | { compact: string } | "quit";
 
 const HELP = [
   "Commands:",
   "  /model [provider/]model   switch model from the next prompt on (no argument: show the active one and known models)",
-  "  /session                  this session's id, file, message count and tokens so far",
+  "  /session                  this session's id, file, messages, tokens, cache reads and how full the context is",
+  "  /compact [what to keep]    summarize every turn before the latest one, so the context has room again",
   "  /help                     this help",
   "  /quit                     leave (Ctrl+D or Ctrl+C on an empty prompt does the same)",
   "Keys:",
@@ -36,6 +38,8 @@ export function runCommand(line: string, agent: Agent, c: Colors): CommandResult
       return { output: argument ? switchModel(agent, argument, c) : showModels(agent, c) };
     case "session":
       return { output: describeSession(agent) };
+    case "compact":
+      return { compact: argument };
     default:
       return { output: c.red(`Unknown command /${name}. Type /help for the list.`) };
   }
@@ -65,20 +69,26 @@ function describeSession(agent: Agent): string {
   const session = agent.session;
   let input = 0;
   let output = 0;
+  let cacheRead = 0;
   let messages = 0;
   for (const entry of session.getBranch()) {
     if (entry.type !== "message") continue;
     messages++;
-    const usage = "message" in entry ? entry.message.usage : undefined;
-    input += usage?.input ?? 0;
+    const usage = entry.message.usage;
+    input += (usage?.input ?? 0) + (usage?.cacheRead ?? 0) + (usage?.cacheWrite ?? 0);
     output += usage?.output ?? 0;
+    cacheRead += usage?.cacheRead ?? 0;
   }
+  const compactions = session.compaction()?.n ?? 0;
   const file = session.messageCount() > 0 ? session.sessionFile : `${session.sessionFile} (not created yet)`;
+  const cached = input ? ` (${compactNumber(cacheRead)} from the cache, ${Math.round((100 * cacheRead) / input)}%)` : "";
+  const since = session.readFrom > 0 ? " since the latest compaction" : "";
   return [
     `Session  ${session.sessionId}`,
     `File     ${file}`,
     `Model    ${agent.model.provider}/${agent.model.model}`,
-    `Messages ${messages}`,
-    `Tokens   ${compactNumber(input)} in · ${compactNumber(output)} out`,
+    `Messages ${messages}${since}`,
+    `Tokens   ${compactNumber(input)} in${cached} · ${compactNumber(output)} out${since}`,
+    `Context  ${meterText(agent.meter())} · ${compactions} compaction${compactions === 1 ? "" : "s"}`,
   ].join("\n");
 }

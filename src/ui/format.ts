@@ -37,3 +37,19 @@ export function age(iso: string, now = Date.now()): string {
   const days = Math.floor(seconds / 86_400);
   return days === 1 ? "1 day ago" : `${days} days ago`;
 }
+
+/** "compacted 182k -> 21k tokens": what a compaction did, in one line. */
+export function compactedLine(e: { tokensBefore: number; tokensAfter: number }): string {
+  return `compacted ${compactNumber(e.tokensBefore)} -> ${compactNumber(e.tokensAfter)} tokens`;
+}
+
+/** "ctx 41% of 200k": how full the model's context is. */
+export function meterText(m: { tokens: number; window: number }): string {
+  return `ctx ${Math.min(999, Math.round((100 * m.tokens) / m.window))}% of ${compactNumber(m.window)}`;
+}
+
+/** "↑ 4.1k in (38k cached) · ↓ 212 out": a turn's tokens, the cache reads apart. */
+export function usageText(u: { input: number; output: number; cacheRead?: number; cacheWrite?: number }): string {
+  const cached = u.cacheRead ? ` (${compactNumber(u.cacheRead)} cached)` : "";
+  return `↑ ${compactNumber(u.input + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0))} in${cached} · ↓ ${compactNumber(u.output)} out`;
+}

@@ -5,7 +5,7 @@
 import type { AgentEvent, TurnResult } from "../agent/events";
 import type { ContentBlock } from "../conversation";
 import type { Colors } from "./colors";
-import { compactNumber, oneLine, preview } from "./format";
+import { compactedLine, meterText, oneLine, preview, usageText } from "./format";
 import { Spinner } from "./spinner";
 
 type Out = { write(s: string): unknown; isTTY?: boolean; columns?: number };
@@ -83,15 +83,24 @@ export class TurnRenderer {
         if (event.stopReason === "error" && event.errorMessage && !event.aborted) this.#line(this.c.red(event.errorMessage));
         if (event.stopReason === "length") this.#line(this.c.yellow("(the response hit the output token limit)"));
         return;
+      case "compacting":
+        this.#spinner.start(event.reason === "overflow" ? "the conversation is too long for the model; compacting…" : "compacting the conversation…");
+        return;
+      case "compacted":
+        this.#line(this.c.dim(compactedLine(event)));
+        return;
+      case "compactSkipped":
+        this.#line(this.c.dim(`nothing to compact: ${event.reason}`));
+        return;
     }
   }
 
-  /** After the turn: interruption notice and the usage line. */
+  /** After the turn: interruption notice, and the usage line with how full the context is. */
   finish(result: TurnResult): void {
     this.#spinner.stop();
     if (result.aborted) this.#line(this.c.yellow("Interrupted."));
     const { input, output } = result.usage;
-    if (input || output) this.#line(this.c.dim(`↑ ${compactNumber(input)} in · ↓ ${compactNumber(output)} out`));
+    if (input || output) this.#line(this.c.dim(`${usageText(result.usage)} · ${meterText(result.context)}`));
   }
 
   /** Stops the spinner when the turn throws (e.g. the disk filled up). */

@@ -2,17 +2,20 @@
 // Ctrl+C during a turn aborts it; at an empty prompt (or Ctrl+D) it quits.
 
 import type { Agent } from "../agent/agent";
+import { CompactionFailed } from "../agent/compaction";
 import { UserError } from "../errors";
 import type { Colors } from "./colors";
 import { isCommand, runCommand } from "./commands";
 import { readLine, watchInterrupt } from "./input";
+import { meterText } from "./format";
 import { TurnRenderer } from "./render";
 
 type Out = NodeJS.WriteStream;
 
 export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout): Promise<void> {
+  const summary = agent.session.context().summary; // never offered as something the person typed
   const history = agent.conversation.messages
-    .filter((m) => m.role === "user")
+    .filter((m) => m.role === "user" && m !== summary)
     .flatMap((m) => m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])));
 
   for (;;) {
@@ -24,7 +27,8 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
     if (isCommand(text)) {
       const result = runCommand(text, agent, c);
       if (result === "quit") return;
-      out.write(`${result.output}\n`);
+      if ("compact" in result) await compactNow(agent, result.compact, c, out);
+      else out.write(`${result.output}\n`);
       continue;
     }
 
@@ -41,5 +45,23 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
     } finally {
       stopWatching();
     }
+  }
+}
+
+/** `/compact [focus]`: the summary request streams behind a spinner; Ctrl+C stops it and nothing is written. */
+async function compactNow(agent: Agent, focus: string, c: Colors, out: Out): Promise<void> {
+  const controller = new AbortController();
+  const stopWatching = watchInterrupt(() => controller.abort());
+  const renderer = new TurnRenderer(out, c);
+  try {
+    const done = await agent.compact(controller.signal, (event) => renderer.handle(event), focus || undefined);
+    renderer.abandon();
+    if (done.compacted) out.write(`${c.dim(meterText(agent.meter()))}\n`);
+  } catch (error) {
+    renderer.abandon();
+    if (!(error instanceof UserError)) throw error;
+    out.write(`${error instanceof CompactionFailed && error.aborted ? c.yellow("Interrupted: nothing was compacted.") : c.red(error.message)}\n`);
+  } finally {
+    stopWatching();
   }
 }

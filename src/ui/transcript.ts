@@ -2,9 +2,11 @@
 // per tool call — so the person sees where they left off. A long session
 // shows its latest turns only, whole, with a line saying how many came before:
 // all 24,000 messages of a 100 MB session were 72,000 lines of scrollback and
-// a second of printing, and no one reads them at a prompt.
+// a second of printing, and no one reads them at a prompt. A compacted one
+// opens with a line saying so; its summary is never shown as a prompt.
 
 import type { Conversation, Message } from "../conversation";
+import type { SessionContext } from "../session";
 import { toolSummary } from "../tools";
 import type { Colors } from "./colors";
 import { oneLine, preview } from "./format";
@@ -13,8 +15,8 @@ const ANSWER_LINES = 8;
 /** About three screens: a turn that starts within them is shown whole. */
 export const TRANSCRIPT_LINES = 150;
 
-export function renderTranscript(conversation: Conversation, c: Colors, width = 100): string {
-  const turns = splitTurns(conversation.messages);
+export function renderTranscript(conversation: Conversation, c: Colors, width = 100, compacted: Pick<SessionContext, "summary" | "compaction"> = {}): string {
+  const turns = splitTurns(conversation.messages.filter((m) => m !== compacted.summary));
   const shown: string[][] = [];
   let lines = 0;
   for (let i = turns.length - 1; i >= 0 && lines < TRANSCRIPT_LINES; i--) {
@@ -24,7 +26,14 @@ export function renderTranscript(conversation: Conversation, c: Colors, width = 
   }
   const hidden = turns.length - shown.length;
   const note = hidden ? [c.dim(`… ${hidden.toLocaleString("en-US")} earlier prompt${hidden === 1 ? "" : "s"} and ${hidden === 1 ? "its" : "their"} answers not shown`)] : [];
-  return [...note, ...shown.flat()].join("\n");
+  const summarized = compacted.compaction ? [c.dim(compactionNote(compacted.compaction))] : [];
+  return [...summarized, ...note, ...shown.flat()].join("\n");
+}
+
+/** "… 3 compactions, 41 turns summarized" */
+function compactionNote(c: { n: number; summarizedTurns?: number }): string {
+  const turns = c.summarizedTurns === undefined ? "" : `, ${c.summarizedTurns.toLocaleString("en-US")} turn${c.summarizedTurns === 1 ? "" : "s"} summarized`;
+  return `… ${c.n} compaction${c.n === 1 ? "" : "s"}${turns}`;
 }
 
 /** Turns, each from a prompt the person typed to just before the next one. */
