@@ -65,13 +65,72 @@ export function validateAnthropic(body: any, options: Options): Problem | null {
   if (!Array.isArray(body.messages)) return bad("messages: Input should be a valid list");
   if (body.system !== undefined && typeof body.system !== "string" && !Array.isArray(body.system))
     return bad("system: Input should be a valid string");
+  const system = checkSystem(body.system);
+  if (system) return system;
+  const automatic = checkCacheControl(body.cache_control, "cache_control");
+  if (automatic) return automatic;
   const thinking = checkThinkingParam(body);
   if (typeof thinking !== "boolean") return thinking;
   const tools = checkTools(body.tools);
   if (tools) return tools;
   if (options.knownModels && !options.knownModels.includes(body.model))
     return { status: 404, type: "not_found_error", message: `model: ${body.model}` };
-  return checkMessages(body.messages, thinking, options.signer);
+  return checkMessages(body.messages, thinking, options.signer) ?? checkBreakpoints(body);
+}
+
+/** A `cache_control` value, wherever it sits (CacheControlEphemeral in the SDK: type "ephemeral", optional ttl). */
+function checkCacheControl(value: unknown, at: string): Problem | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== "object" || Array.isArray(value)) return bad(`${at}: Input should be a valid dictionary`);
+  const c = value as { type?: unknown; ttl?: unknown };
+  if (c.type === undefined) return bad(`${at}.type: Field required`);
+  if (c.type !== "ephemeral") return bad(`${at}.type: Input should be 'ephemeral'`);
+  if (c.ttl !== undefined && c.ttl !== "5m" && c.ttl !== "1h") return bad(`${at}.ttl: Input should be '5m' or '1h'`);
+  return null;
+}
+
+/** `system` as a list: text blocks, each of which may carry cache_control. */
+function checkSystem(system: unknown): Problem | null {
+  if (!Array.isArray(system)) return null;
+  for (const [i, block] of system.entries()) {
+    const at = `system.${i}`;
+    if (typeof block !== "object" || block === null) return bad(`${at}: Input should be a valid dictionary`);
+    if (block.type !== "text") return bad(`${at}.type: Input should be 'text'`);
+    if (typeof block.text !== "string") return bad(`${at}.text: Field required`);
+    const cache = checkCacheControl(block.cache_control, `${at}.cache_control`);
+    if (cache) return cache;
+    if (block.cache_control && block.text === "") return bad(`${at}.text: cache_control cannot be set for empty text blocks`);
+  }
+  return null;
+}
+
+/** Every block carrying cache_control, in processing order: tools, system, messages (and blocks inside tool results). */
+function breakpoints(body: any): { at: string; ttl: "5m" | "1h" }[] {
+  const found: { at: string; ttl: "5m" | "1h" }[] = [];
+  const visit = (block: any, at: string) => {
+    if (block?.cache_control) found.push({ at, ttl: block.cache_control.ttl === "1h" ? "1h" : "5m" });
+    if (block?.type === "tool_result" && Array.isArray(block.content)) block.content.forEach((inner: any, k: number) => visit(inner, `${at}.content.${k}`));
+  };
+  if (Array.isArray(body.tools)) body.tools.forEach((tool: any, i: number) => visit(tool, `tools.${i}`));
+  if (Array.isArray(body.system)) body.system.forEach((block: any, i: number) => visit(block, `system.${i}`));
+  body.messages.forEach((m: any, i: number) => {
+    if (Array.isArray(m.content)) m.content.forEach((block: any, j: number) => visit(block, `messages.${i}.content.${j}`));
+  });
+  return found;
+}
+
+/** At most 4 breakpoints (top-level automatic caching takes one), and no 1-hour one after a 5-minute one. */
+function checkBreakpoints(body: any): Problem | null {
+  const found = breakpoints(body);
+  const count = found.length + (body.cache_control ? 1 : 0);
+  if (count > 4) return bad(`A maximum of 4 blocks with cache_control may be provided. Found ${count}.`);
+  const firstShort = found.findIndex((b) => b.ttl === "5m");
+  const late = firstShort < 0 ? undefined : found.slice(firstShort).find((b) => b.ttl === "1h");
+  if (late)
+    return bad(
+      `${late.at}.cache_control.ttl: a ttl='1h' cache_control block must not come after a ttl='5m' cache_control block. Note that blocks are processed in the following order: \`tools\`, \`system\`, \`messages\`.`,
+    );
+  return null;
 }
 
 /** Returns whether thinking is on, or the problem with the parameter. */
@@ -102,6 +161,8 @@ function checkTools(tools: unknown): Problem | null {
     names.add(tool.name);
     if (tool.input_schema === undefined) return bad(`tools.${i}.custom.input_schema: Field required`);
     if (tool.input_schema?.type !== "object") return bad(`tools.${i}.custom.input_schema.type: Input should be 'object'`);
+    const cache = checkCacheControl(tool.cache_control, `tools.${i}.custom.cache_control`);
+    if (cache) return cache;
   }
   return null;
 }
@@ -197,7 +258,16 @@ function checkMessage(m: any, i: number, isLast: boolean, signer: Signer): Probl
   return null;
 }
 
+const BLOCK_TYPES = new Set(["text", "image", "document", "thinking", "redacted_thinking", "tool_use", "tool_result"]);
+
 function checkBlock(block: Block, at: string, role: string, signer: Signer): Problem | null {
+  if (BLOCK_TYPES.has(block?.type)) {
+    // ThinkingBlockParam and RedactedThinkingBlockParam have no cache_control field.
+    if ((block.type === "thinking" || block.type === "redacted_thinking") && block.cache_control !== undefined)
+      return bad(`${at}.${block.type}.cache_control: Extra inputs are not permitted`);
+    const cache = checkCacheControl(block.cache_control, `${at}.${block.type}.cache_control`);
+    if (cache) return cache;
+  }
   switch (block?.type) {
     case "text":
       return checkText(block, at);
@@ -230,6 +300,8 @@ function checkBlock(block: Block, at: string, role: string, signer: Signer): Pro
       if (block.is_error !== undefined && typeof block.is_error !== "boolean") return bad(`${at}.tool_result.is_error: Input should be a valid boolean`);
       if (Array.isArray(block.content)) {
         for (const [k, inner] of (block.content as Block[]).entries()) {
+          const cache = checkCacheControl(inner?.cache_control, `${at}.content.${k}.${inner?.type}.cache_control`);
+          if (cache) return cache;
           if (inner?.type === "text") {
             const problem = checkText(inner, `${at}.content.${k}`);
             if (problem) return problem;
@@ -246,6 +318,7 @@ function checkBlock(block: Block, at: string, role: string, signer: Signer): Pro
 
 function checkText(block: Block, at: string): Problem | null {
   if (typeof block.text !== "string") return bad(`${at}.text.text: Field required`);
+  if (block.cache_control && block.text === "") return bad(`${at}.text: cache_control cannot be set for empty text blocks`);
   if (block.text === "") return bad("messages: text content blocks must be non-empty");
   if (block.text.trim() === "") return bad("messages: text content blocks must contain non-whitespace text");
   return null;

@@ -10,7 +10,7 @@ import type {
   RawMessageDeltaEvent,
   RawMessageStopEvent,
 } from "@anthropic-ai/sdk/resources/messages";
-import { type Reply, type Signer, blocksOf, inputJson, pieces, randomId, stopOf, usageOf } from "./script";
+import { type Reply, type Signer, type TokenUsage, blocksOf, inputJson, pieces, randomId, stopOf } from "./script";
 
 /** The mid-stream error event the real API sends when it is overloaded part-way. */
 export const ANTHROPIC_OVERLOADED_EVENT = `event: error\ndata: ${JSON.stringify({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } })}\n\n`;
@@ -18,12 +18,11 @@ export const ANTHROPIC_OVERLOADED_EVENT = `event: error\ndata: ${JSON.stringify(
 const STOP = { stop: "end_turn", toolUse: "tool_use", length: "max_tokens", refusal: "refusal", context_window: "model_context_window_exceeded" } as const;
 
 /** The complete streamed answer, one string per SSE event. */
-export function renderAnthropic(reply: Reply, model: string, rawRequest: string, signer: Signer): string[] {
+export function renderAnthropic(reply: Reply, model: string, usage: TokenUsage, signer: Signer): string[] {
   const frames: string[] = [];
   const emit = <E extends { type: string }>(event: E): void => {
     frames.push(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
   };
-  const usage = usageOf(reply, rawRequest);
   const size = reply.chunk ?? 3;
   emit({
     type: "message_start",
@@ -37,7 +36,7 @@ export function renderAnthropic(reply: Reply, model: string, rawRequest: string,
       stop_sequence: null,
       // The real API reports a small provisional output count here; the
       // message_delta carries the cumulative total.
-      usage: { input_tokens: usage.input, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: Math.min(1, usage.output), service_tier: "standard" },
+      usage: { ...inputUsage(usage), output_tokens: Math.min(1, usage.output), service_tier: "standard" },
     } satisfies Omit<Message, "container" | "diagnostics" | "stop_details" | "usage"> & { usage: Partial<Message["usage"]> },
   });
   const blocks = blocksOf(reply);
@@ -74,8 +73,7 @@ export function renderAnthropic(reply: Reply, model: string, rawRequest: string,
 }
 
 /** A non-streaming answer: the same Message the stream would assemble. */
-export function anthropicMessage(reply: Reply, model: string, rawRequest: string, signer: Signer): unknown {
-  const usage = usageOf(reply, rawRequest);
+export function anthropicMessage(reply: Reply, model: string, usage: TokenUsage, signer: Signer): unknown {
   const content = blocksOf(reply).map((b) =>
     b.type === "text"
       ? { type: "text", text: b.text }
@@ -93,6 +91,16 @@ export function anthropicMessage(reply: Reply, model: string, rawRequest: string
     content,
     stop_reason: STOP[stopOf(reply)],
     stop_sequence: null,
-    usage: { input_tokens: usage.input, output_tokens: usage.output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    usage: { ...inputUsage(usage), output_tokens: usage.output, service_tier: "standard" },
   };
+}
+
+/** The input side of Usage as the real API reports it: uncached input, cache writes (by TTL) and reads. */
+function inputUsage(usage: TokenUsage) {
+  return {
+    input_tokens: usage.input,
+    cache_creation_input_tokens: usage.cacheWrite,
+    cache_read_input_tokens: usage.cacheRead,
+    cache_creation: { ephemeral_5m_input_tokens: usage.cacheWrite - usage.cacheWrite1h, ephemeral_1h_input_tokens: usage.cacheWrite1h },
+  } satisfies Partial<Message["usage"]>;
 }

@@ -4,7 +4,7 @@
 
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { CompletionUsage } from "openai/resources/completions";
-import { type Reply, blocksOf, inputJson, pieces, randomId, stopOf, usageOf } from "./script";
+import { type Reply, type TokenUsage, blocksOf, inputJson, pieces, randomId, stopOf } from "./script";
 
 export interface OpenAIProblem {
   status: number;
@@ -187,7 +187,7 @@ function checkToolCalls(calls: unknown, i: number): OpenAIProblem | null {
 const FINISH = { stop: "stop", toolUse: "tool_calls", length: "length", refusal: "content_filter", context_window: "length" } as const;
 
 /** The complete streamed answer, one string per SSE event (the last is `[DONE]`). */
-export function renderOpenAI(reply: Reply, model: string, rawRequest: string, includeUsage: boolean): string[] {
+export function renderOpenAI(reply: Reply, model: string, usage: TokenUsage, includeUsage: boolean): string[] {
   const frames: string[] = [];
   const id = "chatcmpl-" + randomId(29);
   const created = Math.floor(Date.now() / 1000);
@@ -219,7 +219,6 @@ export function renderOpenAI(reply: Reply, model: string, rawRequest: string, in
   }
   chunk({}, FINISH[stopOf(reply)]);
   if (includeUsage) {
-    const usage = usageOf(reply, rawRequest);
     const last: ChatCompletionChunk = {
       id,
       object: "chat.completion.chunk",
@@ -228,13 +227,7 @@ export function renderOpenAI(reply: Reply, model: string, rawRequest: string, in
       service_tier: "default",
       system_fingerprint: "fp_test",
       choices: [],
-      usage: {
-        prompt_tokens: usage.input,
-        completion_tokens: usage.output,
-        total_tokens: usage.input + usage.output,
-        prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-        completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
-      },
+      usage: completionUsage(usage),
     };
     frames.push(`data: ${JSON.stringify(last)}\n\n`);
   }
@@ -243,8 +236,7 @@ export function renderOpenAI(reply: Reply, model: string, rawRequest: string, in
 }
 
 /** A non-streaming chat.completion. */
-export function openaiCompletion(reply: Reply, model: string, rawRequest: string): unknown {
-  const usage = usageOf(reply, rawRequest);
+export function openaiCompletion(reply: Reply, model: string, usage: TokenUsage): unknown {
   const blocks = blocksOf(reply);
   const text = blocks.map((b) => (b.type === "text" ? b.text : "")).join("");
   const calls = blocks.flatMap((b) =>
@@ -263,6 +255,18 @@ export function openaiCompletion(reply: Reply, model: string, rawRequest: string
         finish_reason: FINISH[stopOf(reply)],
       },
     ],
-    usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
+    usage: completionUsage(usage),
+  };
+}
+
+/** CompletionUsage: prompt_tokens is the whole prompt, cached_tokens the part read from the cache. */
+function completionUsage(usage: TokenUsage): CompletionUsage {
+  const prompt = usage.input + usage.cacheRead;
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: usage.output,
+    total_tokens: prompt + usage.output,
+    prompt_tokens_details: { cached_tokens: usage.cacheRead, audio_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
   };
 }

@@ -3,6 +3,7 @@
 // format, so one script can drive a conversation that hops between providers.
 
 import { createHmac, randomBytes } from "node:crypto";
+import type { PromptUsage } from "./prompt-cache";
 
 export type ReplyBlock =
   | { type: "text"; text: string }
@@ -30,8 +31,13 @@ export interface Reply {
   blocks?: ReplyBlock[];
   /** Default: "toolUse" if any toolUse block, else "stop". */
   stop?: StopKind;
-  /** Default: estimated from the request and reply sizes. */
-  usage?: { input: number; output: number };
+  /**
+   * Default: the prompt's tokens as the server counts them (prompt.ts), split
+   * into uncached input and cache reads/writes as the API would report them,
+   * and the reply's size for output. `input` is the uncached part on both
+   * protocols (OpenAI's prompt_tokens is input + cacheRead).
+   */
+  usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number };
   /** Characters per text/thinking/JSON delta. Default 3. */
   chunk?: number;
   /** Write the bytes in random pieces, cutting inside events and UTF-8 characters. */
@@ -73,12 +79,23 @@ export function estimateTokens(text: string): number {
   return Math.max(1, Math.ceil(text.length / 4));
 }
 
-export function usageOf(reply: Reply, rawRequest: string): { input: number; output: number } {
-  if (reply.usage) return reply.usage;
+/** What a reply reports, in tokens: `input` uncached, beside the cache reads and writes. */
+export interface TokenUsage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  /** The part of cacheWrite written for an hour (Anthropic's ephemeral_1h_input_tokens). */
+  cacheWrite1h: number;
+}
+
+/** The reply's scripted usage if it has one, else the prompt's as the server accounted it and the reply's size. */
+export function usageOf(reply: Reply, prompt: PromptUsage): TokenUsage {
+  if (reply.usage) return { input: reply.usage.input, output: reply.usage.output, cacheRead: reply.usage.cacheRead ?? 0, cacheWrite: reply.usage.cacheWrite ?? 0, cacheWrite1h: 0 };
   const produced = blocksOf(reply)
     .map((b) => (b.type === "text" ? b.text : b.type === "thinking" ? b.thinking : b.type === "toolUse" ? b.name + inputJson(b.input) : ""))
     .join("");
-  return { input: estimateTokens(rawRequest), output: estimateTokens(produced) };
+  return { ...prompt, output: estimateTokens(produced) };
 }
 
 const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";

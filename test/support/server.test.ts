@@ -2,7 +2,7 @@
 // as the real API does, rejects what the real API rejects, and injects each
 // fault. awl's provider tests are the real coverage; these pin the server.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { type TestServer, startTestServer } from "./server";
+import { type TestServer, type TestServerOptions, promptTokens, startTestServer } from "./server";
 
 let server: TestServer;
 beforeEach(async () => {
@@ -47,6 +47,27 @@ async function bodyOf(response: Response | Promise<Response>): Promise<any> {
   return (await response).json();
 }
 const json = (list: { data: string }[]) => list.map((e) => (e.data === "[DONE]" ? "[DONE]" : JSON.parse(e.data)));
+
+async function restart(options: TestServerOptions) {
+  await server.stop();
+  server = await startTestServer(options);
+}
+/** The input side of an Anthropic answer's usage (message_start), after queueing a default reply. */
+async function anthropicUsage(body: object) {
+  server.reply({});
+  const response = await anthropic(body);
+  expect(response.status).toBe(200);
+  const start = json(await events(response))[0];
+  const { input_tokens, cache_read_input_tokens, cache_creation_input_tokens, cache_creation } = start.message.usage;
+  return { input: input_tokens, read: cache_read_input_tokens, write: cache_creation_input_tokens, byTtl: cache_creation };
+}
+/** An OpenAI answer's final usage chunk, after queueing a default reply. */
+async function openaiUsage(body: object) {
+  server.reply({});
+  const response = await openai(body);
+  expect(response.status).toBe(200);
+  return json(await events(response)).at(-2).usage;
+}
 
 /** One Anthropic exchange: the assistant's tool call streamed by the server, as a client would echo it back. */
 async function anthropicToolTurn() {
@@ -269,5 +290,224 @@ describe("faults", () => {
     const raw = ': keep-alive\n\ndata: {"choices":[{"delta":{"content":"x"},"finish_reason":"stop"}]}\n\n';
     server.reply({ raw });
     expect(await (await openai(chat([{ role: "user", content: "hi" }]))).text()).toBe(raw);
+  });
+});
+
+describe("context windows", () => {
+  const long = (bytes: number) => [{ role: "user", content: "x".repeat(bytes) }];
+
+  test("Anthropic: a prompt over the window is refused as the API does, in the style the test picks; one under it is answered", async () => {
+    await restart({ contextWindow: 1000 });
+    const over = ask(long(4400));
+    const n = promptTokens("anthropic", over);
+    expect(n).toBeGreaterThan(1000);
+    server.reply({});
+    const refused = await anthropic(over);
+    expect(refused.status).toBe(400);
+    expect(await bodyOf(refused)).toMatchObject({ type: "error", error: { type: "invalid_request_error", message: `prompt is too long: ${n} tokens > 1000 maximum` } });
+    expect(server.requests.at(-1)!.status).toBe(400);
+    expect(server.pending()).toBe(1); // a refused request takes no reply
+    // Under the window it is answered, even though prompt + max_tokens is over it (newer models stop instead).
+    const under = ask(long(3000), { max_tokens: 4096 });
+    expect((await anthropic(under)).status).toBe(200);
+
+    await restart({ contextWindow: 1000, overflowStyle: { anthropic: "input_and_max_tokens" } });
+    const m = promptTokens("anthropic", under);
+    const sum = await anthropic(under);
+    expect(sum.status).toBe(400);
+    expect((await bodyOf(sum)).error).toEqual({
+      type: "invalid_request_error",
+      message: `input length and \`max_tokens\` exceed context limit: ${m} + 4096 > 1000, decrease input length or \`max_tokens\` and try again`,
+    });
+    expect((await bodyOf(anthropic(over))).error.message).toBe(`prompt is too long: ${n} tokens > 1000 maximum`);
+    server.reply({});
+    expect((await anthropic(ask(long(3000), { max_tokens: 200 }))).status).toBe(200);
+
+    await restart({ contextWindow: 1000, overflowStyle: { anthropic: "request_too_large" } });
+    const large = await anthropic(over);
+    expect(large.status).toBe(413);
+    expect((await bodyOf(large)).error).toEqual({ type: "request_too_large", message: "Request exceeds the maximum allowed number of bytes." });
+
+    // A window by model id applies to that model only.
+    await restart({ contextWindow: { "claude-haiku-4-5": 1000 } });
+    server.reply({});
+    expect((await anthropic(over)).status).toBe(200);
+    expect((await anthropic({ ...over, model: "claude-haiku-4-5" })).status).toBe(400);
+  });
+
+  test("OpenAI and compatible servers: each overflow wording, status and body shape", async () => {
+    const over = chat(long(4400), { max_completion_tokens: 100 });
+    const n = promptTokens("openai", over);
+    expect(n).toBeGreaterThan(1000);
+    const refusal = async (options: TestServerOptions) => {
+      await restart({ contextWindow: 1000, ...options });
+      const response = await openai(over);
+      expect(response.status).toBe(400);
+      expect(server.requests.at(-1)!.status).toBe(400);
+      return bodyOf(response);
+    };
+    expect(await refusal({})).toEqual({
+      error: {
+        message: `This model's maximum context length is 1000 tokens. However, your messages resulted in ${n} tokens. Please reduce the length of the messages.`,
+        type: "invalid_request_error",
+        param: "messages",
+        code: "context_length_exceeded",
+      },
+    });
+    expect(await refusal({ overflowStyle: { openai: "exceeds_context_window" } })).toEqual({
+      error: { message: "Your input exceeds the context window of this model. Please adjust your input and try again.", type: "invalid_request_error", param: "messages", code: "context_length_exceeded" },
+    });
+    expect(await refusal({ overflowStyle: { openai: "llama_cpp" } })).toEqual({
+      error: { code: 400, message: `request (${n} tokens) exceeds the available context size (1000 tokens), try increasing it`, type: "exceed_context_size_error", n_prompt_tokens: n, n_ctx: 1000 },
+    });
+    expect(await refusal({ overflowStyle: { openai: "vllm" } })).toEqual({
+      object: "error",
+      message: `This model's maximum context length is 1000 tokens. However, you requested ${n + 100} tokens (${n} in the messages, 100 in the completion). Please reduce the length of the messages or completion.`,
+      type: "BadRequestError",
+      param: null,
+      code: 400,
+    });
+    // vLLM counts the completion: a prompt that fits is refused when the completion does not.
+    const fits = chat(long(3000), { max_completion_tokens: 900 });
+    expect((await openai(fits)).status).toBe(400);
+    server.reply({});
+    expect((await openai(chat(long(3000)))).status).toBe(200);
+  });
+});
+
+describe("Anthropic prompt caching", () => {
+  const marker = { type: "ephemeral" };
+  const text = (t: string, cache = false) => ({ type: "text", text: t, ...(cache ? { cache_control: marker } : {}) });
+
+  test("cache_control is checked as the API checks it: at most 4, only where allowed, ephemeral with a 5m/1h ttl, 1h before 5m", async () => {
+    const refuse = async (body: object, message: string) => {
+      const response = await anthropic(body);
+      expect(response.status).toBe(400);
+      expect(await bodyOf(response)).toMatchObject({ type: "error", error: { type: "invalid_request_error", message } });
+    };
+    const tools = [{ name: "read", input_schema: { type: "object" }, cache_control: marker }];
+    const system = [text("you are awl", true)];
+    const four = [{ role: "user", content: [text("a", true), text("b", true)] }, { role: "assistant", content: "ok" }, { role: "user", content: [text("c", true)] }];
+    await refuse(ask(four, { tools, system }), "A maximum of 4 blocks with cache_control may be provided. Found 5.");
+    server.reply({});
+    expect((await anthropic(ask(four.slice(0, 1), { tools, system }))).status).toBe(200);
+    // The top-level (automatic) marker takes a slot too.
+    await refuse(ask(four, { system, cache_control: marker }), "A maximum of 4 blocks with cache_control may be provided. Found 5.");
+
+    await refuse(ask([{ role: "user", content: [text("a", true)] }], { system: [{ type: "text", text: "s", cache_control: { type: "persistent" } }] }), "system.0.cache_control.type: Input should be 'ephemeral'");
+    await refuse(ask([{ role: "user", content: [{ ...text("a"), cache_control: { type: "ephemeral", ttl: "10m" } }] }]), "messages.0.content.0.text.cache_control.ttl: Input should be '5m' or '1h'");
+    await refuse(ask([{ role: "user", content: [text("a", true), { ...text("b"), cache_control: { type: "ephemeral", ttl: "1h" } }] }]),
+      "messages.0.content.1.cache_control.ttl: a ttl='1h' cache_control block must not come after a ttl='5m' cache_control block. Note that blocks are processed in the following order: `tools`, `system`, `messages`.");
+    await refuse(ask([{ role: "user", content: [text("a"), { type: "text", text: "", cache_control: marker }] }]), "messages.0.content.1.text: cache_control cannot be set for empty text blocks");
+    await refuse(ask([{ role: "user", content: "hi" }], { system: [{ type: "image", text: "s" }] }), "system.0.type: Input should be 'text'");
+
+    // Thinking blocks cannot carry it.
+    const { id, signature, assistant } = await anthropicToolTurn();
+    const results = { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: "A", cache_control: marker }] };
+    const marked = { ...assistant, content: [{ type: "thinking", thinking: "let me look", signature, cache_control: marker }, assistant.content[1]] };
+    await refuse(ask([{ role: "user", content: "hi" }, marked, results]), "messages.1.content.0.thinking.cache_control: Extra inputs are not permitted");
+    server.reply({});
+    expect((await anthropic(ask([{ role: "user", content: "hi" }, assistant, results]))).status).toBe(200);
+  });
+
+  test("a tool loop with moving breakpoints reads the shared prefix and writes only what is new", async () => {
+    const hour = { type: "ephemeral", ttl: "1h" };
+    const tools = [{ name: "read", description: "d".repeat(2000), input_schema: { type: "object" }, cache_control: hour }];
+    const system = [{ type: "text", text: "s".repeat(3000), cache_control: hour }];
+    const u1 = { role: "user", content: [text("read the notes, all of them: " + "n".repeat(2000), true)] };
+    const first = ask([u1], { tools, system });
+    const total1 = promptTokens("anthropic", first);
+    const upToSystem = promptTokens("anthropic", { tools, system });
+    expect(total1).toBeGreaterThan(1024);
+    // First request: nothing cached yet; everything up to the last breakpoint is written, the system part for an hour.
+    expect(await anthropicUsage(first)).toEqual({ input: 0, read: 0, write: total1, byTtl: { ephemeral_5m_input_tokens: total1 - upToSystem, ephemeral_1h_input_tokens: upToSystem } });
+
+    // The loop continues: the breakpoint moves to the tool result; the previous one stays on the user's prompt.
+    const a1 = { role: "assistant", content: [{ type: "text", text: "Reading." }, { type: "tool_use", id: "toolu_01a", name: "read", input: { path: "notes" } }] };
+    const u2 = { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_01a", content: "r".repeat(800), cache_control: marker }] };
+    const second = ask([u1, a1, u2], { tools, system });
+    const total2 = promptTokens("anthropic", second);
+    const usage2 = await anthropicUsage(second);
+    expect(usage2).toMatchObject({ input: 0, read: total1, write: total2 - total1 });
+
+    // Without a breakpoint on the newest block, the part after the last one is plain input.
+    const u2plain = { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_01a", content: "r".repeat(800) }, text("and now?")] };
+    const third = ask([u1, a1, u2plain], { tools, system });
+    const usage3 = await anthropicUsage(third);
+    expect(usage3).toMatchObject({ read: total1, write: 0, input: promptTokens("anthropic", third) - total1 });
+    expect(usage3.input).toBeLessThan(total1);
+
+    // Top-level cache_control marks the last block itself.
+    const auto = ask([u1, a1, u2plain], { tools, system: "s".repeat(3000), cache_control: marker });
+    const usage4 = await anthropicUsage(auto);
+    expect(usage4).toMatchObject({ input: 0 });
+    expect(usage4.read + usage4.write).toBe(promptTokens("anthropic", auto));
+  });
+
+  test("a prefix under the model's minimum is not cached (no error); the minimum is per model and configurable", async () => {
+    const short = ask([{ role: "user", content: [text("q".repeat(2000), true)] }]); // ~500 tokens
+    const n = promptTokens("anthropic", short);
+    expect(await anthropicUsage(short)).toMatchObject({ input: n, read: 0, write: 0 });
+    expect(await anthropicUsage(short)).toMatchObject({ input: n, read: 0, write: 0 });
+    // 2,000 tokens: enough for Sonnet (1024), not for Haiku 4.5 (4096).
+    const mid = ask([{ role: "user", content: [text("q".repeat(8000), true)] }]);
+    const m = promptTokens("anthropic", mid);
+    expect(await anthropicUsage(mid)).toMatchObject({ write: m });
+    expect(await anthropicUsage({ ...mid, model: "claude-haiku-4-5" })).toMatchObject({ input: m, write: 0 });
+    // Caches are per model: Sonnet's entry is not Haiku's.
+    expect(await anthropicUsage({ ...mid, model: "claude-haiku-4-5" })).toMatchObject({ read: 0 });
+    await restart({ minCacheableTokens: 100 });
+    expect(await anthropicUsage(short)).toMatchObject({ input: 0, write: n });
+    expect(await anthropicUsage(short)).toMatchObject({ input: 0, read: n, write: 0 });
+  });
+
+  test("a cache hit is found within 20 blocks before a breakpoint, not further back", async () => {
+    const head = text("h".repeat(6000), true);
+    const blocks = (count: number) => Array.from({ length: count }, (_, i) => text(`block ${i + 1}`, i === count - 1));
+    await anthropicUsage(ask([{ role: "user", content: [head] }])); // caches the prefix ending at block 0
+    const headTokens = promptTokens("anthropic", ask([{ role: "user", content: [text("h".repeat(6000))] }]));
+    // 21 blocks later: out of reach.
+    const far = ask([{ role: "user", content: [text("h".repeat(6000)), ...blocks(21)] }]);
+    expect(await anthropicUsage(far)).toMatchObject({ read: 0, write: promptTokens("anthropic", far) });
+    // 20 blocks later: found.
+    const near = ask([{ role: "user", content: [text("h".repeat(6000)), ...blocks(20)] }]);
+    expect(await anthropicUsage(near)).toMatchObject({ read: headTokens, write: promptTokens("anthropic", near) - headTokens });
+  });
+
+  test("a reply's scripted usage wins over the server's accounting", async () => {
+    const body = ask([{ role: "user", content: [text("q".repeat(8000), true)] }]);
+    server.reply({ usage: { input: 10, output: 20, cacheRead: 30, cacheWrite: 40 } });
+    const start = json(await events(await anthropic(body)))[0];
+    expect(start.message.usage).toMatchObject({ input_tokens: 10, cache_read_input_tokens: 30, cache_creation_input_tokens: 40 });
+    // The request was still cached: the next one reads it.
+    expect(await anthropicUsage(body)).toMatchObject({ read: promptTokens("anthropic", body), write: 0 });
+  });
+});
+
+describe("OpenAI automatic caching", () => {
+  // The serialized messages around a system prompt: {"role":"system","content":"…"}{"role":"user","content":"…
+  const framing = '{"role":"system","content":""}{"role":"user","content":"'.length;
+
+  test("cached_tokens is the common prefix with an earlier prompt, from 1024 tokens on, in steps of 128", async () => {
+    const system = { role: "system", content: "s".repeat(12000 - framing) }; // shared prefix: exactly 12,000 bytes = 3,000 tokens
+    const first = chat([system, { role: "user", content: "A".repeat(400) }]);
+    const second = chat([system, { role: "user", content: "B".repeat(400) }]);
+    expect(await openaiUsage(first)).toMatchObject({ prompt_tokens: promptTokens("openai", first), prompt_tokens_details: { cached_tokens: 0 } });
+    const usage = await openaiUsage(second);
+    expect(usage).toMatchObject({ prompt_tokens: promptTokens("openai", second), prompt_tokens_details: { cached_tokens: 2944 } }); // 1024 + 15 * 128
+    expect(usage.total_tokens).toBe(usage.prompt_tokens + usage.completion_tokens);
+    // Another model has its own cache.
+    expect(await openaiUsage({ ...second, model: "gpt-5" })).toMatchObject({ prompt_tokens_details: { cached_tokens: 0 } });
+    // Under 1024 shared tokens: nothing.
+    const small = { role: "system", content: "t".repeat(4000) };
+    await openaiUsage(chat([small, { role: "user", content: "A" }]));
+    expect(await openaiUsage(chat([small, { role: "user", content: "B" }]))).toMatchObject({ prompt_tokens_details: { cached_tokens: 0 } });
+  });
+
+  test("the minimum is configurable for small test windows", async () => {
+    await restart({ minCacheableTokens: 100, contextWindow: 1000 });
+    const system = { role: "system", content: "s".repeat(2000 - framing) }; // 500 shared tokens
+    await openaiUsage(chat([system, { role: "user", content: "A" }]));
+    expect(await openaiUsage(chat([system, { role: "user", content: "B" }]))).toMatchObject({ prompt_tokens_details: { cached_tokens: 484 } }); // 100 + 3 * 128
   });
 });

@@ -3,7 +3,9 @@
 // and OpenAI Chat Completions (POST /v1/chat/completions). A test scripts the
 // answers (one Reply per request, whatever the endpoint); the server records
 // every request and rejects, with the real status and error text, what the
-// real API would reject.
+// real API would reject. It also plays each model's context window (refusing
+// an overflow as the API does) and prompt cache (reporting cache reads and
+// writes in the usage as the API would), both counted in promptTokens().
 //
 //   const server = await startTestServer();
 //   server.reply({ blocks: [{ type: "text", text: "hi" }] });
@@ -13,11 +15,16 @@
 
 import { anthropicErrorBody, anthropicErrorType, checkAnthropicAuth, validateAnthropic } from "./anthropic-protocol";
 import { ANTHROPIC_OVERLOADED_EVENT, anthropicMessage, renderAnthropic } from "./anthropic-stream";
+import { type AnthropicOverflowStyle, type OpenAIOverflowStyle, anthropicOverflow, forModel, openaiOverflow } from "./context-window";
 import { OPENAI_MIDSTREAM_ERROR, checkOpenAIAuth, openaiCompletion, openaiErrorBody, openaiFault, renderOpenAI, validateOpenAI } from "./openai-protocol";
-import { type Reply, Signer, isHttpFault, randomId } from "./script";
+import { AnthropicPromptCache, OPENAI_MIN_CACHED_TOKENS, OpenAIPromptCache, anthropicMinCacheableTokens } from "./prompt-cache";
+import { type Reply, Signer, isHttpFault, randomId, usageOf } from "./script";
 import { SSE_HEADERS, sseBody } from "./sse";
 
 export type { Fault, Reply, ReplyBlock, StopKind } from "./script";
+export type { AnthropicOverflowStyle, OpenAIOverflowStyle } from "./context-window";
+export { promptTokens } from "./prompt";
+export { LOOKBACK_BLOCKS, anthropicMinCacheableTokens, openaiCachedTokens } from "./prompt-cache";
 
 export interface RecordedRequest {
   method: string;
@@ -46,6 +53,20 @@ export interface TestServerOptions {
   knownModels?: string[];
   /** Reject what the real APIs reject (default true). Auth is always checked. */
   strict?: boolean;
+  /**
+   * Each model's context window in tokens (as promptTokens() counts them): one
+   * number for every model, or by model id (models not listed have none).
+   * Default: none. A request over it is refused as `overflowStyle` says.
+   */
+  contextWindow?: number | Record<string, number>;
+  /** How an overflow is answered, per protocol (defaults: "prompt_too_long", "context_length_exceeded"). */
+  overflowStyle?: { anthropic?: AnthropicOverflowStyle; openai?: OpenAIOverflowStyle };
+  /**
+   * The shortest prompt prefix a cache keeps, in tokens: one number for every
+   * model of both protocols, or by model id. Default: Anthropic's per-model
+   * minimum (anthropicMinCacheableTokens) and OpenAI's 1024.
+   */
+  minCacheableTokens?: number | Record<string, number>;
 }
 
 export interface TestServer {
@@ -63,6 +84,8 @@ export interface TestServer {
   requests: RecordedRequest[];
   /** Runs before auth, validation and the reply; if it throws, the request gets a 500 carrying the message. */
   onRequest?: (request: RecordedRequest) => void | Promise<void>;
+  /** Answers a request that passed validation when no scripted reply is queued: a model that reacts to what it is sent. */
+  respond?: (request: RecordedRequest) => Reply;
   /** Replies not yet consumed. */
   pending(): number;
   stop(): Promise<void>;
@@ -78,6 +101,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const openaiKey = options.openaiKey ?? "test-openai-key";
   const strict = options.strict ?? true;
   const signer = new Signer();
+  const minimum = (fallback: (model: string) => number) => (model: string) => forModel(options.minCacheableTokens, model) ?? fallback(model);
+  const anthropicCache = new AnthropicPromptCache(minimum(anthropicMinCacheableTokens));
+  const openaiCache = new OpenAIPromptCache(minimum(() => OPENAI_MIN_CACHED_TOKENS));
   const queue: Reply[] = [];
   let stopServer!: () => void;
   const stopped = new Promise<void>((resolve) => (stopServer = resolve));
@@ -139,7 +165,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       if (invalid) return reject(invalid.status, openaiErrorBody(invalid));
     }
 
-    const reply = queue.shift();
+    const model = typeof body?.model === "string" ? body.model : "unknown";
+    const window = forModel(options.contextWindow, model);
+    if (window !== undefined) {
+      const overflow = protocol === "anthropic" ? anthropicOverflow(body, window, options.overflowStyle?.anthropic) : openaiOverflow(body, window, options.overflowStyle?.openai);
+      if (overflow) return reject(overflow.status, overflow.body);
+    }
+
+    const reply = queue.shift() ?? handleApi.respond?.(record);
     if (!reply) {
       const message = `test server: no scripted reply for request #${handleApi.requests.length} (POST ${path}); call server.reply(...) first`;
       return reject(500, errorBody(protocol, 500, message));
@@ -155,16 +188,17 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     }
 
     record.status = 200;
-    const model = typeof body?.model === "string" ? body.model : "unknown";
+    // The request is processed: the caches see it, whatever usage the reply scripts.
+    const usage = usageOf(reply, (protocol === "anthropic" ? anthropicCache : openaiCache).account(body, model));
     if (body?.stream !== true) {
-      const answer = protocol === "anthropic" ? anthropicMessage(reply, model, rawBody, signer) : openaiCompletion(reply, model, rawBody);
+      const answer = protocol === "anthropic" ? anthropicMessage(reply, model, usage, signer) : openaiCompletion(reply, model, usage);
       return Response.json(answer, { headers: idHeader });
     }
     const frames = reply.raw !== undefined
       ? [reply.raw]
       : protocol === "anthropic"
-        ? renderAnthropic(reply, model, rawBody, signer)
-        : renderOpenAI(reply, model, rawBody, body?.stream_options?.include_usage === true);
+        ? renderAnthropic(reply, model, usage, signer)
+        : renderOpenAI(reply, model, usage, body?.stream_options?.include_usage === true);
     const midStream = fault && "midStream" in fault
       ? { action: fault.midStream, afterEvents: fault.afterEvents, errorFrame: protocol === "anthropic" ? ANTHROPIC_OVERLOADED_EVENT : OPENAI_MIDSTREAM_ERROR }
       : undefined;
