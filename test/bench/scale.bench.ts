@@ -5,26 +5,14 @@
 // /proc at the moment the request arrives (and polled until it exits), set
 // against the conversation it rebuilt (the request body it sent).
 // `bun run bench scale`.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { encodeCwd, idFromFileName, sessionFileName } from "../../src/session";
-import { AWL, ensureBuilt } from "../e2e/awl";
+import { ensureBuilt } from "../e2e/awl";
+import { mb, median, runPlain as runPlainIn, runToFirstRequest as runToFirstRequestIn, type Sample } from "./awl-process";
 import { startTestServer } from "../support/server";
 import { writeSession } from "./session-data";
-
-const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-/** VmHWM (peak RSS) of a live process in bytes, or undefined once it is gone. */
-function vmHwm(pid: number): number | undefined {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m ? Number(m[1]) * 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 ensureBuilt();
 const server = await startTestServer({ strict: false });
@@ -37,56 +25,12 @@ const env = {
   ANTHROPIC_API_KEY: server.anthropicKey,
   ANTHROPIC_BASE_URL: server.anthropicUrl,
   AWL_RETRY_BASE_MS: "5",
+  // The 100 MB session must go out whole (its streamed body is what this measures), not be compacted.
+  AWL_CONTEXT_WINDOW: "100m",
 };
 
-interface Sample {
-  /** Start to the request's headers at the server: awl's own work. */
-  toRequestMs: number;
-  /** Start to its body read whole by the test server: adds the upload (a large body is serialized while it uploads). */
-  toBodyMs: number;
-  totalMs: number;
-  rssAtRequest: number;
-  peakRss: number;
-  bodyBytes: number;
-  code: number;
-  /** Bun.serve refuses bodies over 128 MB with a 413 before the test server sees them (the real API's limit is lower still). */
-  refused?: string;
-}
-
-/** Runs awl with `args` in `cwd`, answering its first request with a 400 so it ends there. */
-async function runToFirstRequest(cwd: string, args: string[]): Promise<Sample> {
-  let pid = 0;
-  let arrived: { ms: number; bodyMs: number; rss: number; bytes: number } | undefined;
-  const start = performance.now();
-  server.onRequest = (request) => {
-    arrived = { ms: request.headersAt - start, bodyMs: request.bodyAt - start, rss: vmHwm(pid) ?? 0, bytes: Buffer.byteLength(request.rawBody) };
-  };
-  server.reply({ fault: { status: 400, message: "bench: stop here" } });
-  const child = Bun.spawn([AWL, ...args], { cwd, env, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
-  pid = child.pid;
-  let peak = 0;
-  const poll = setInterval(() => (peak = Math.max(peak, vmHwm(pid) ?? 0)), 10);
-  const [stderr, code] = await Promise.all([new Response(child.stderr).text(), child.exited]);
-  clearInterval(poll);
-  server.onRequest = undefined;
-  if (!arrived && /\(413\)/.test(stderr)) {
-    const ms = performance.now() - start;
-    return { toRequestMs: ms, toBodyMs: ms, totalMs: ms, rssAtRequest: peak, peakRss: peak, bodyBytes: Number.NaN, code, refused: stderr.trim() };
-  }
-  if (!arrived) throw new Error(`awl sent no request (exit ${code}): ${stderr}`);
-  return { toRequestMs: arrived.ms, toBodyMs: arrived.bodyMs, totalMs: performance.now() - start, rssAtRequest: arrived.rss, peakRss: Math.max(peak, arrived.rss), bodyBytes: arrived.bytes, code };
-}
-
-/** Peak RSS and time of one run to completion. */
-async function runPlain(cwd: string, args: string[]): Promise<{ ms: number; peakRss: number; stdout: string }> {
-  const start = performance.now();
-  const child = Bun.spawn([AWL, ...args], { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "inherit" });
-  let peak = 0;
-  const poll = setInterval(() => (peak = Math.max(peak, vmHwm(child.pid) ?? 0)), 5);
-  const [stdout] = await Promise.all([new Response(child.stdout).text(), child.exited]);
-  clearInterval(poll);
-  return { ms: performance.now() - start, peakRss: peak, stdout };
-}
+const runToFirstRequest = (cwd: string, args: string[]) => runToFirstRequestIn(server, env, cwd, args);
+const runPlain = (cwd: string, args: string[]) => runPlainIn(env, cwd, args);
 
 function project(name: string): { cwd: string; dir: string } {
   const cwd = join(root, name);

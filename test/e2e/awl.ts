@@ -3,7 +3,7 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startTestServer } from "../support/server";
+import { startTestServer, type TestServerOptions } from "../support/server";
 
 export const AWL = join(import.meta.dir, "../../dist/awl");
 
@@ -36,9 +36,9 @@ export interface Run {
 }
 
 /** A temporary world: project dir, session root, HOME, and a strict test server. */
-export async function e2eFixture() {
+export async function e2eFixture(options: TestServerOptions = {}) {
   ensureBuilt();
-  const server = await startTestServer();
+  const server = await startTestServer(options);
   const root = mkdtempSync(join(tmpdir(), "awl-e2e-"));
   const project = join(root, "project");
   const home = join(root, "home");

@@ -32,10 +32,12 @@ describe("--resume", () => {
   });
 
   test("a session of megabytes resumes: the next request carries all of it, its length declared, not chunked", async () => {
+    // A window that large (a local model's, set by hand): the whole history goes, uncompacted.
+    const env = { AWL_CONTEXT_WINDOW: "10m" };
     const long = Array.from({ length: 40_000 }, (_, i) => `${i}: "quoted" \\ ${i % 9 ? "code" : "— ✓ 🌍"}\n`).join("");
     fx.server.reply({ blocks: [{ type: "text", text: long }] }, { blocks: [{ type: "text", text: "seen" }] });
-    expect((await fx.run(["-p", "write a lot"])).code).toBe(0);
-    const run = await fx.run(["-p", "and now?", "--resume"]);
+    expect((await fx.run(["-p", "write a lot"], { env })).code).toBe(0);
+    const run = await fx.run(["-p", "and now?", "--resume"], { env });
     expect(run).toMatchObject({ code: 0, stdout: "seen\n" });
     const request = fx.server.requests[1]!;
     expect(Buffer.byteLength(request.rawBody)).toBeGreaterThan(1 << 20); // large enough to be streamed

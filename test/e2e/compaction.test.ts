@@ -1,0 +1,93 @@
+// Compaction through the compiled binary: `awl -p` turns against a small
+// window, `/compact` typed in the REPL, resume after compaction.
+import { afterEach, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { RecordedRequest, Reply } from "../support/server";
+import { AWL, e2eFixture, sessionFiles } from "./awl";
+import { hasTmux, Terminal } from "./tmux";
+
+let fx: Awaited<ReturnType<typeof e2eFixture>>;
+let term: Terminal | undefined;
+afterEach(async () => {
+  term?.close();
+  term = undefined;
+  await fx.cleanup();
+});
+
+const NOTES = Array.from({ length: 40 }, (_, i) => `line ${i}: the quick brown fox jumps over the lazy dog`).join("\n");
+const isSummary = (r: RecordedRequest) => r.rawBody.includes("You compact a coding session");
+
+/** Reads notes.txt on each prompt, then answers; writes a summary when asked. */
+function readingModel(r: RecordedRequest): Reply {
+  if (isSummary(r)) return { blocks: [{ type: "text", text: "## Goal\nRead notes.txt on every prompt." }] };
+  const last = r.body.messages.at(-1);
+  if (Array.isArray(last.content) && last.content.some((b: { type: string }) => b.type === "tool_result")) return { blocks: [{ type: "text", text: "It is about a fox." }] };
+  return { blocks: [{ type: "toolUse", name: "read", input: { path: "notes.txt" } }] };
+}
+
+const lines = (file: string) => readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+
+describe("compaction through the binary", () => {
+  test("awl -p turns against a small window: every turn succeeds, compactions are said on stderr and kept in the log, the file only grows", async () => {
+    fx = await e2eFixture({ contextWindow: 5000, minCacheableTokens: 256 });
+    fx.server.respond = readingModel;
+    await Bun.write(join(fx.project, "notes.txt"), NOTES);
+    const env = { AWL_CONTEXT_WINDOW: "5000" };
+    let said = 0;
+    let before = Buffer.alloc(0);
+    for (let t = 0; t < 15; t++) {
+      const run = await fx.run(["-p", `turn ${t}: read notes.txt`, ...(t ? ["--resume"] : [])], { env });
+      expect({ t, code: run.code, stderr: run.stderr.replace(/● read.*\n/g, "").replace(/compacted \S+ -> \S+ tokens\n/g, "") }).toEqual({ t, code: 0, stderr: "" });
+      expect(run.stdout).toBe("It is about a fox.\n");
+      said += run.stderr.match(/compacted \S+ -> \S+ tokens/g)?.length ?? 0;
+      const now = readFileSync(sessionFiles(fx.sessions)[0]!);
+      expect(now.subarray(0, before.length).equals(before)).toBe(true);
+      before = now;
+    }
+    const [file] = sessionFiles(fx.sessions);
+    const entries = lines(file!).filter((l) => l.type === "compaction");
+    expect(said).toBeGreaterThan(0);
+    expect(entries).toHaveLength(said);
+    expect(fx.server.requests.every((r) => r.status === 200)).toBe(true);
+
+    const listed = await fx.run(["sessions", "--plain"]);
+    expect(listed.stdout).toMatch(new RegExp(`${lines(file!).filter((l) => l.type === "message").length} messages, ${said} compactions?\\n`));
+  });
+
+  test.skipIf(!hasTmux)("/compact in the REPL: a spinner, one line for the compaction, and a resume that opens with it", async () => {
+    fx = await e2eFixture();
+    fx.server.respond = readingModel;
+    await Bun.write(join(fx.project, "notes.txt"), NOTES);
+    term = new Terminal();
+    term.start([AWL], { cwd: fx.project, env: fx.env });
+    await term.waitFor(/\/help for commands/);
+    for (const prompt of ["first: read notes.txt", "second: read notes.txt"]) {
+      term.type(prompt);
+      term.keys("Enter");
+      await term.waitFor(new RegExp(`${prompt}[\\s\\S]*ctx \\d+% of 200k`));
+    }
+    term.type("/compact the fox's colour");
+    term.keys("Enter");
+    let screen = await term.waitFor(/compacted \S+ -> \S+ tokens\n.*ctx \d+% of 200k/);
+    expect(fx.server.requests.at(-1)!.rawBody).toContain("the fox's colour");
+    term.type("/session");
+    term.keys("Enter");
+    screen = await term.waitFor(/Context\s+ctx \d+% of 200k · 1 compaction/);
+    term.keys("C-d");
+    await term.waitFor(/\[exited 0\]/);
+    term.close();
+
+    term = new Terminal();
+    term.start([AWL, "--resume"], { cwd: fx.project, env: fx.env });
+    screen = await term.waitFor(/\/help for commands/);
+    expect(screen).toContain("… 1 compaction, 1 turn summarized");
+    expect(screen).not.toContain("<summary>");
+    expect(screen).toContain("second: read notes.txt");
+    term.keys("Up");
+    await term.waitFor(/\/help for commands\n› second: read notes\.txt\s*$/); // the prompt line offers the latest prompt, not the summary
+    term.keys("C-c"); // clears the line
+    term.keys("C-d");
+    await term.waitFor(/\[exited 0\]/);
+  });
+});
