@@ -8,11 +8,12 @@ import type { CompactionEntry, DiskContentBlock, DiskMessage, MessageEntry, Sess
 let loaded: typeof import("./schema") | undefined;
 
 /**
- * The arktype schemas, loaded on first use: arktype costs ~150 ms of start-up
- * in the compiled binary (ark.ts), which `awl sessions` never needs and a new
- * interactive session pays while the person types (preloadSchemas, through
- * Agent.warmUp once the prompt shows). `require` is the lazy, synchronous form
- * of the import.
+ * The arktype schemas, loaded on first use: arktype costs start-up time in
+ * the compiled binary (ark.ts), which `awl --version` and `--help` never need
+ * and a new interactive session pays while the person types (preloadSchemas,
+ * through Agent.warmUp once the prompt shows). Every command that reads a
+ * session loads them: listing judges each line as open does. `require` is the
+ * lazy, synchronous form of the import.
  */
 function schemas(): typeof import("./schema") {
   return (loaded ??= require("./schema") as typeof import("./schema"));
@@ -52,9 +53,14 @@ export function serializeEntry(e: WrittenEntry): string {
   }
 }
 
-/** The head of a line awl wrote: `{"type":"compaction",`, or with an id `{"type":"message","id":"a1b2c3d4",` (resume finds lines by it). */
-export function entryLineHead(kind: WrittenEntry["type"], id?: string): string {
-  return `{"type":${JSON.stringify(kind)},${id === undefined ? "" : `"id":${JSON.stringify(id)},`}`;
+/** How every line awl writes for an entry begins: `{"type":"compaction",` (resume finds compactions by it). */
+export function entryLineHead(kind: WrittenEntry["type"]): string {
+  return `{"type":${JSON.stringify(kind)},`;
+}
+
+/** What follows the kind in an entry's line: `"id":"a1b2c3d4","parentId":` (resume finds the entry a compaction keeps from by it). */
+export function entryIdHead(id: string): string {
+  return `"id":${JSON.stringify(id)},"parentId":`;
 }
 
 export function isMessageEntry(e: SessionEntry): e is MessageEntry {

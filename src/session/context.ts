@@ -25,21 +25,30 @@ export interface SessionContext {
 /** How much of a shortened tool result stays at each end. */
 export const CUT_KEEP_BYTES = 2048;
 
+export interface ContextSources {
+  header: SessionHeader;
+  /** The session's system message entry, which a compacted context opens with. */
+  system?: MessageEntry;
+  /** The entry a compaction's firstKeptEntryId names: the nearest entry with that id before it in the file, as for a parentId. */
+  keptEntry(compaction: CompactionEntry): SessionEntry | undefined;
+}
+
 /**
  * The context along `branch` (root to leaf; after a resume from the tail it
- * starts at the latest compaction's first kept entry). `system` is the
- * session's system message entry, which a compacted context opens with.
+ * starts at the latest compaction's first kept entry). The compaction in
+ * force is the latest whose first kept entry is a prompt on the branch.
  */
-export function buildSessionContext(branch: readonly SessionEntry[], o: { header: SessionHeader; system?: MessageEntry }): SessionContext {
+export function buildSessionContext(branch: readonly SessionEntry[], o: ContextSources): SessionContext {
   const ignored: CompactionEntry[] = [];
   let compaction: CompactionEntry | undefined;
   let from = 0;
   for (let i = branch.length - 1; i >= 0 && !compaction; i--) {
     const entry = branch[i]!;
     if (entry.type !== "compaction") continue;
-    const kept = firstKept(branch, i, entry.firstKeptEntryId);
-    if (kept === undefined) ignored.push(entry);
-    else [compaction, from] = [entry, kept];
+    const kept = o.keptEntry(entry);
+    const at = kept && isPrompt(kept) ? branch.lastIndexOf(kept, i) : -1;
+    if (at === -1) ignored.push(entry);
+    else [compaction, from] = [entry, at];
   }
 
   const messages: Message[] = [];
@@ -58,12 +67,6 @@ export function buildSessionContext(branch: readonly SessionEntry[], o: { header
     messages.push(message);
   }
   return { messages, model: activeModel(branch, o.header), compaction, summary, ignored };
-}
-
-/** The index of the nearest entry before `before` with this id, if it is a prompt the person typed. */
-function firstKept(branch: readonly SessionEntry[], before: number, id: string): number | undefined {
-  for (let i = before - 1; i >= 0; i--) if (branch[i]!.id === id) return isPrompt(branch[i]!) ? i : undefined;
-  return undefined;
 }
 
 /** A user message with text in it: a turn the person started (tool results alone are not one). */

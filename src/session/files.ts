@@ -1,5 +1,5 @@
 // The few file-system moves the writer needs, with the permissions transcripts
-// deserve (DESIGN 9): directories 0700, files 0600, whatever the umask.
+// deserve: directories 0700, files 0600, whatever the umask.
 import { chmodSync, closeSync, constants, fsyncSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname, relative, sep } from "node:path";
 

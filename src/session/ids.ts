@@ -1,5 +1,5 @@
-// Entry ids: 8 random hex chars, regenerated on collision (DESIGN 1).
-// Session ids: UUIDv7, time-ordered like the spec's example (DESIGN 2).
+// Entry ids: 8 random hex chars, regenerated on collision.
+// Session ids: UUIDv7, time-ordered like the file names they go in.
 
 export function newEntryId(taken: { has(id: string): boolean }): string {
   const bytes = new Uint8Array(4);

@@ -80,15 +80,20 @@ export function scanLines(
  * `head` must follow a newline (the first line, the header, never matches).
  * A newline byte never occurs inside a line awl wrote (JSON escapes it).
  */
-export function lastLineWithHead(fd: number, head: string, before: number, block = Buffer.allocUnsafe(1 << 20)): number | undefined {
-  const needle = Buffer.from(`\n${head}`);
+export function lastLineWithHead(fd: number, head: string, before: number, block: Buffer = Buffer.allocUnsafe(1 << 20)): number | undefined {
+  const at = lastIndexBefore(fd, Buffer.from(`\n${head}`), before, block);
+  return at === undefined ? undefined : at + 1;
+}
+
+/** The offset of the last `needle` that ends at or before `before`, reading backwards in blocks. */
+export function lastIndexBefore(fd: number, needle: Uint8Array, before: number, block: Buffer = Buffer.allocUnsafe(1 << 20)): number | undefined {
   // Blocks overlap by the needle's length, so a match across their border is seen.
   let end = before;
   while (end > 0) {
     const start = Math.max(0, end - block.length);
     const read = readSync(fd, block, 0, end - start, start);
     const at = block.subarray(0, read).lastIndexOf(needle);
-    if (at !== -1 && start + at + needle.length <= before) return start + at + 1;
+    if (at !== -1 && start + at + needle.length <= before) return start + at;
     if (start === 0) return undefined;
     end = start + needle.length - 1;
   }

@@ -71,7 +71,7 @@ export function sessionIdsByName(cwd: string, env: Env = process.env): string[] 
   return sessionFiles(join(sessionRoot(env), encodeCwd(cwd))).flatMap((name) => idFromFileName(name) ?? []);
 }
 
-/** Shortest prefix length (at least 8) that tells every id apart (DESIGN 2). */
+/** Shortest prefix length (at least 8) that tells every id apart: UUIDv7s made within a minute share their first 8. */
 export function shortIdLength(ids: string[]): number {
   const longest = Math.max(8, ...ids.map((id) => id.length));
   for (let length = 8; length < longest; length++) {

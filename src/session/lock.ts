@@ -1,4 +1,4 @@
-// One writer per session (DESIGN 5). The lock is flock(2) on the session
+// One writer per session (docs/session-format.md, "Locking"). The lock is flock(2) on the session
 // file's own descriptor, called through bun:ffi (it works inside the
 // `bun build --compile` binary). Why flock rather than a pid lock file: the
 // kernel drops it the moment its holder dies, even by SIGKILL, so a stale lock

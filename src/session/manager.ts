@@ -6,16 +6,16 @@ import { closeSync, fchmodSync, fstatSync, fsyncSync, ftruncateSync, openSync, r
 import { dirname, join } from "node:path";
 import { Conversation } from "../conversation";
 import { UserError } from "../errors";
-import { checkEntry, serializeEntry, serializeHeader } from "./codec";
-import { buildSessionContext, contextSize, type ContextSize, type ModelRef, type SessionContext } from "./context";
+import { checkEntry, parseLine, serializeEntry, serializeHeader } from "./codec";
+import { buildSessionContext, contextSize, type ContextSize, type ContextSources, type ModelRef, type SessionContext } from "./context";
 import { APPEND_FLAGS, CREATE_FLAGS, fsyncDir, mkdirPrivate, writeAll } from "./files";
 import { newEntryId, newSessionId } from "./ids";
-import { MAX_LINE_BYTES } from "./lines";
+import { MAX_LINE_BYTES, readLineAt } from "./lines";
 import { listSessions, type SessionInfo } from "./listing";
 import { mostRecentSession } from "./recent";
 import { acquireLock } from "./lock";
 import { sessionDir, sessionFileName } from "./paths";
-import { replay } from "./replay";
+import { DamagedLog, replay } from "./replay";
 import { findTail } from "./tail";
 import { checkFolder, checkTrusted, NO_FOLLOW, READ_FLAGS } from "./trust";
 import type { CompactionEntry, DiskMessage, MessageEntry, SessionEntry, SessionHeader, WrittenEntry } from "./schema";
@@ -64,6 +64,8 @@ export class SessionManager {
   readonly #byId = new Map<string, SessionEntry>();
   /** Each entry's parent, resolved when it was indexed (so a later entry reusing an id changes nothing). */
   readonly #parent = new Map<SessionEntry, SessionEntry>();
+  /** Each compaction's first kept entry, resolved the same way. */
+  readonly #kept = new Map<CompactionEntry, SessionEntry>();
   #leaf: SessionEntry | undefined;
   /** The session's first entry when it is a system message (a compacted context opens with it). */
   #system: MessageEntry | undefined;
@@ -89,7 +91,7 @@ export class SessionManager {
     for (const entry of s.entries) this.#index(entry);
   }
 
-  /** A new session. Nothing touches the disk until the first message (DESIGN 10). */
+  /** A new session. Nothing touches the disk until the first message: starting awl and quitting leaves no file. */
   static init(o: { cwd: string; provider: string; model: string }): SessionManager {
     const id = newSessionId();
     const timestamp = new Date().toISOString();
@@ -115,7 +117,7 @@ export class SessionManager {
       const log = replay(fd, path, size, tail && { offset: tail.offset, header: tail.header });
       const newer = log.header.version > FORMAT_VERSION;
       const readOnlyReason = newer
-        ? `${path} was written in session format version ${log.header.version}, newer than this awl understands (${FORMAT_VERSION}); it is open read-only: upgrade awl to continue it`
+        ? `${newerFormat(path, log.header.version)}; it is open read-only: upgrade awl to continue it`
         : o.readOnly
           ? `${path} is open read-only`
           : undefined;
@@ -134,8 +136,11 @@ export class SessionManager {
       const state: State = { header: log.header, file: path, entries: log.entries, system: tail?.system, readFrom: tail?.offset ?? 0, size: end, missingNewline: log.missingNewline, readOnlyReason, recovery };
       return new SessionManager(readOnlyReason ? state : { ...state, fd, release });
     } catch (error) {
+      // Lines of a newer format may not read as this version's: say that, not that they are damaged.
+      const version = error instanceof DamagedLog ? headerVersion(fd) : undefined;
       release?.();
       closeSync(fd);
+      if (version !== undefined && version > FORMAT_VERSION) throw new UserError(`${newerFormat(path, version)}: upgrade awl to open it (${error instanceof Error ? error.message : error})`);
       throw error;
     }
   }
@@ -223,13 +228,14 @@ export class SessionManager {
 
   /** The model's context along the current branch (built once per change of the log). */
   context(): SessionContext {
-    return (this.#context ??= buildSessionContext(this.getBranch(), { header: this.header, system: this.#system }));
+    return (this.#context ??= buildSessionContext(this.getBranch(), this.#sources()));
   }
 
   /** The context as it would be with this compaction appended (nothing is written): what a compaction is sized by. */
   contextAfter(fields: CompactionFields): SessionContext {
     const draft: CompactionEntry = { type: "compaction", id: "\0draft", parentId: this.#leaf?.id ?? null, timestamp: "", ...fields };
-    return buildSessionContext([...this.getBranch(), draft], { header: this.header, system: this.#system });
+    const sources = this.#sources();
+    return buildSessionContext([...this.getBranch(), draft], { ...sources, keptEntry: (c) => (c === draft ? this.#byId.get(c.firstKeptEntryId) : sources.keptEntry(c)) });
   }
 
   /** The in-memory conversation the model is sent: entries of unknown kinds are skipped, a compaction stands for what it summarized. */
@@ -275,10 +281,16 @@ export class SessionManager {
     if (!this.#leaf && this.readFrom === 0 && entry.type === "message" && entry.message.role === "system") this.#system = entry;
     const parent = entry.parentId === null ? undefined : this.#byId.get(entry.parentId);
     if (parent) this.#parent.set(entry, parent);
+    const kept = entry.type === "compaction" ? this.#byId.get(entry.firstKeptEntryId) : undefined;
+    if (kept) this.#kept.set(entry as CompactionEntry, kept);
     this.#byId.set(entry.id, entry);
     this.#leaf = entry;
     this.#context = undefined;
     if (entry.type === "message") this.#messages++;
+  }
+
+  #sources(): ContextSources {
+    return { header: this.header, system: this.#system, keptEntry: (c) => this.#kept.get(c) };
   }
 
   /** `from`, its parent, and so on to the root (or the first entry read). */
@@ -352,6 +364,20 @@ export class SessionManager {
     }
     this.#fd = fd;
     return fd;
+  }
+}
+
+function newerFormat(path: string, version: number): string {
+  return `${path} was written in session format version ${version}, newer than this awl understands (${FORMAT_VERSION})`;
+}
+
+/** The version the first line states, if it is a header. */
+function headerVersion(fd: number): number | undefined {
+  try {
+    const parsed = parseLine(readLineAt(fd, 0, Math.min(fstatSync(fd).size, 1 << 20)) ?? "");
+    return parsed?.kind === "header" ? parsed.header.version : undefined;
+  } catch {
+    return undefined;
   }
 }
 

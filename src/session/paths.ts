@@ -1,4 +1,4 @@
-// Where session files live (spec "File Location", DESIGN 17 and 19).
+// Where session files live (docs/session-format.md, "Where the files live").
 import { homedir } from "node:os";
 import { join } from "node:path";
 

@@ -70,7 +70,7 @@ export const CompactionEntry = type({
   keptPrompts: "string[]",
   /** toolUseIds of the results in the kept part that the context shortens. */
   cutToolResults: "string[]",
-  /** The context window (tokens) it was sized for; a window an API stated in an overflow error lives on here. */
+  /** The context window (tokens) it was sized for; later runs with the same model use it (so a window an API stated in an overflow error lives on). */
   window: "number.integer > 0",
   tokensBefore: "number >= 0",
   tokensAfter: "number >= 0",

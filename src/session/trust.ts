@@ -1,4 +1,4 @@
-// Whether a session file and its folder are safe to open (DESIGN 9, issue 6).
+// Whether a session file and its folder are safe to open (docs/session-format.md, "Where the files live").
 // A transcript is replayed to a model that can run commands, and open may
 // truncate the file (crash recovery) and appends to it. So awl refuses, rather
 // than warns about:

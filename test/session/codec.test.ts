@@ -69,7 +69,7 @@ const COMPACTION: CompactionEntry = {
 };
 
 describe("entry serialization", () => {
-  test("every entry shape, with DESIGN 16's optional fields, round-trips through serialize and parse", () => {
+  test("every entry shape, with the optional fields, round-trips through serialize and parse", () => {
     const message = messageToDisk(
       {
         role: "assistant",

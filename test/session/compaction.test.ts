@@ -213,6 +213,23 @@ describe("resume from the tail", () => {
     resumed.close();
   });
 
+  test("the first kept entry is the nearest earlier entry with that id, of any kind: another kind reusing the id makes that compaction not in force", async () => {
+    const { s, prompts } = longSession(3);
+    s.appendCompaction(compaction(prompts[1]!));
+    const third = turn(s, 3);
+    s.appendCompaction(compaction(third, { n: 2 }));
+    s.close();
+    const text = readFileSync(s.sessionFile, "utf8").split("\n");
+    const at = text.findIndex((l) => l.startsWith(`{"type":"compaction","id":`) && l.includes('"n":2'));
+    text.splice(at, 0, JSON.stringify({ type: "label", id: third, parentId: null, timestamp: "t" }));
+    writeFileSync(s.sessionFile, text.join("\n"));
+    const resumed = await SessionManager.open(s.sessionFile);
+    expect(resumed.context().compaction?.n).toBe(1);
+    expect(resumed.getBranch()[0]!.id).toBe(prompts[1]!);
+    expect(resumed.notices()).toEqual([expect.stringContaining(`its first kept entry ${third} is not an earlier prompt`)]);
+    resumed.close();
+  });
+
   test("with no valid compaction at all, the whole file is replayed", async () => {
     const { s } = longSession(2);
     s.appendCompaction(compaction("ffffffff"));

@@ -234,6 +234,15 @@ describe("forward compatibility", () => {
     expect(readdirSync(dirname(path))).toEqual([basename(path)]);
   });
 
+  test("a file of a newer format whose lines this version cannot read says to upgrade, not that it is damaged", async () => {
+    const newer = specFile().replace('"version":1', '"version":3').replace('"role":"system"', '"role":"developer"');
+    const path = writeSession(newer);
+    const error = await SessionManager.open(path).catch((e) => e);
+    expect(error).toBeInstanceOf(UserError);
+    expect(error.message).toMatch(/session format version 3, newer than this awl understands \(1\): upgrade awl to open it \(.*:2: /);
+    expect(readFileSync(path, "utf8")).toBe(newer);
+  });
+
   test("close is idempotent and a closed session takes no more messages", () => {
     const s = SessionManager.init({ cwd: CWD, ...CLAUDE });
     s.appendMessage(messageToDisk(textMessage("system", "x")));
