@@ -15,7 +15,7 @@ import { contextWindow, contextWindowFromEnv } from "../providers/models";
 import type { ContextOverflow, Provider, StopReason, StreamEvent, Usage } from "../providers/provider";
 import { runTool, toolDefinitions, toolSummary } from "../tools";
 import { compact, CompactionFailed, type Compaction } from "./compaction";
-import { addUsage, INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
+import { addUsage, INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
 import { systemPrompt } from "./system-prompt";
 
 export interface AgentOptions {
@@ -197,12 +197,18 @@ export class Agent {
     return done;
   }
 
-  /** The user's message: answers to tool calls left dangling by an interruption, then the prompt. */
+  /**
+   * The user's message: answers to tool calls left dangling, then the prompt.
+   * Calls of a response that ended in an error were never started; those of
+   * one that asked for tools may have run before awl was stopped.
+   */
   #promptMessage(prompt: string): Message {
+    const last = this.session.getBranch().findLast((e) => e.type === "message" && e.message.role === "assistant");
+    const started = last?.type === "message" && last.message.stopReason === "toolUse";
     const interrupted: ContentBlock[] = this.#conversation.danglingToolUses().map((use) => ({
       type: "toolResult",
       toolUseId: use.id,
-      content: INTERRUPTED_NOT_RUN,
+      content: started ? RESULT_NOT_RECORDED : INTERRUPTED_NOT_RUN,
       isError: true,
     }));
     return { role: "user", content: [...interrupted, { type: "text", text: prompt }] };

@@ -67,7 +67,8 @@ export async function compact(o: CompactOptions): Promise<Compaction> {
   const kept = branch.slice(keepFrom);
   const inherited = (previous?.cutToolResults ?? []).filter((id) => resultIds(kept).has(id));
   const fields: CompactionFields = {
-    n: (previous?.n ?? 0) + 1,
+    // Numbered after every compaction on the branch, those passed over included.
+    n: Math.max(previous?.n ?? 0, ...session.context().ignored.map((c) => c.n)) + 1,
     summary: "",
     firstKeptEntryId: branch[keepFrom]!.id,
     keptPrompts: choosePrompts([...(previous?.keptPrompts ?? []), ...newPrompts], window),

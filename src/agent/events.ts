@@ -43,4 +43,6 @@ export function addUsage(sum: Usage, usage: Usage | undefined): void {
 }
 
 export const INTERRUPTED_NOT_RUN = "Interrupted: this tool call was not run.";
+/** For a call whose result never reached the log (awl was stopped, or crashed): awl cannot know whether it ran. */
+export const RESULT_NOT_RECORDED = "awl stopped before this tool call's result was recorded: it may or may not have run.";
 export const INTERRUPTED_BY_USER = "Interrupted by the user.";

@@ -71,7 +71,11 @@ function describeSession(agent: Agent): string {
   let output = 0;
   let cacheRead = 0;
   let messages = 0;
-  for (const entry of session.getBranch()) {
+  // What the context holds: from the compaction's first kept entry on (a resumed session has read no further back).
+  const branch = session.getBranch();
+  const compaction = session.compaction();
+  const from = compaction ? branch.findLastIndex((e, i) => i < branch.indexOf(compaction) && e.id === compaction.firstKeptEntryId) : 0;
+  for (const entry of branch.slice(Math.max(0, from))) {
     if (entry.type !== "message") continue;
     messages++;
     const usage = entry.message.usage;
@@ -79,10 +83,10 @@ function describeSession(agent: Agent): string {
     output += usage?.output ?? 0;
     cacheRead += usage?.cacheRead ?? 0;
   }
-  const compactions = session.compaction()?.n ?? 0;
+  const compactions = compaction?.n ?? 0;
   const file = session.messageCount() > 0 ? session.sessionFile : `${session.sessionFile} (not created yet)`;
   const cached = input ? ` (${compactNumber(cacheRead)} from the cache, ${Math.round((100 * cacheRead) / input)}%)` : "";
-  const since = session.readFrom > 0 ? " since the latest compaction" : "";
+  const since = compaction ? " in the context" : "";
   return [
     `Session  ${session.sessionId}`,
     `File     ${file}`,

@@ -149,7 +149,7 @@ describe("interruptions", () => {
     expect((await run(agent, "never mind")).result.stopReason).toBe("stop");
   });
 
-  test("a resumed session with unanswered tool calls answers them as not run before the prompt", async () => {
+  test("a resumed session with unanswered tool calls answers them, before the prompt, as calls that may or may not have run", async () => {
     const first = newAgent();
     fx.server.reply({ blocks: [{ type: "toolUse", name: "bash", input: { command: "sleep 30" } }], delayMs: 0 });
     const controller = new AbortController();
@@ -166,7 +166,7 @@ describe("interruptions", () => {
     fx.server.reply({ blocks: [{ type: "text", text: "understood" }] });
     await run(agent, "what happened?");
     const user = (await logLines(path))[4].message.content;
-    expect(user[0]).toMatchObject({ type: "toolResult", isError: true });
+    expect(user[0]).toMatchObject({ type: "toolResult", isError: true, content: expect.stringContaining("may or may not have run") });
     expect(user[1]).toMatchObject({ type: "text", text: "what happened?" });
     session.close();
   });
