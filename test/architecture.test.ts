@@ -1,4 +1,4 @@
-// DESIGN.md's module table, checked on the source: imports point down the
+// The module table of docs/architecture.md, checked on the source: imports point down the
 // table only, providers and the session layer never import each other, and
 // arktype is imported only through src/ark.ts, which configures it before it
 // loads (jitless: loading it compiled cost ~120 ms of every command that
@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 const SRC = join(import.meta.dir, "../src");
-/** DESIGN.md's table, top to bottom; files directly in src/ (errors, json, ark, main) stand outside it. */
+/** That table, top to bottom; files directly in src/ (errors, json, ark, main) stand outside it. */
 const LAYERS = ["conversation", "session", "providers", "tools", "agent", "ui", "cli"];
 
 const files = readdirSync(SRC, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"));
@@ -16,7 +16,7 @@ const files = readdirSync(SRC, { recursive: true, encoding: "utf8" }).filter((f)
 const importsOf = (file: string) => [...readFileSync(join(SRC, file), "utf8").matchAll(/(?:from|import|require)\s*\(?\s*"([^"]+)"/g)].map((m) => m[1]!);
 const layerOf = (file: string) => (file.includes("/") ? file.split("/")[0]! : undefined);
 
-test("imports point down DESIGN.md's table; providers and session never import each other", () => {
+test("imports point down the module table; providers and session never import each other", () => {
   const wrong: string[] = [];
   for (const file of files) {
     const from = layerOf(file);

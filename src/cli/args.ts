@@ -1,4 +1,4 @@
-// The command line of DESIGN.md, parsed by hand: `--resume` takes an OPTIONAL
+// The command line (awl --help), parsed by hand: `--resume` takes an OPTIONAL
 // value, which node:util parseArgs cannot express.
 
 import { UsageError } from "../errors";

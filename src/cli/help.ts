@@ -26,11 +26,17 @@ Environment:
   ANTHROPIC_BASE_URL           Anthropic API host (default https://api.anthropic.com)
   OPENAI_BASE_URL              OpenAI-compatible base URL, ending in /v1 (default https://api.openai.com/v1)
   AWL_PROVIDER, AWL_MODEL      default provider and model for new sessions
+  AWL_CONTEXT_WINDOW           the model's context window in tokens (e.g. 32768, 200k), instead of awl's table;
+                               set it for local servers that truncate a long prompt silently
   AWL_SESSION_DIR              where sessions live (default $XDG_DATA_HOME/awl/sessions)
   XDG_DATA_HOME                base data directory (default ~/.local/share)
   AWL_STREAM_IDLE_TIMEOUT_MS   give up on a response silent this long (default 90000; raise it for slow local models)
   AWL_RETRY_BASE_MS            first retry delay after a rate limit or overload, doubling each try (default 1000)
   NO_COLOR                     turn colour off
+
+A session never runs into the context window: earlier turns are summarized (compacted)
+into one more line of its log when the next request would not fit; /compact in the REPL
+does it on request. Sessions are JSONL files; awl sessions lists them.
 
 Exit codes: 0 ok, 1 failure, 2 usage error.
 `;

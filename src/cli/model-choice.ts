@@ -1,4 +1,4 @@
-// Which provider/model a run uses (DESIGN 20): flags win; a resumed session
+// Which provider/model a run uses: flags win; a resumed session
 // keeps its activeModel(); a new one takes AWL_PROVIDER/AWL_MODEL, then defaults.
 
 import { defaultModel, parseModelSpec } from "../providers/models";

@@ -1,6 +1,7 @@
 // `awl sessions`: this directory's sessions. Plain lines when piped (or
 // --plain), JSON with --json, a picker on a terminal that resumes the choice.
-// This path must not load the schema module: listing reads only what it shows.
+// Listing judges every line as open does (src/session/listing.ts), so what it
+// calls fine opens, and what it calls damaged names the line open refuses.
 
 import { isatty } from "node:tty";
 import { listSessions, shortIdLength, type SessionInfo } from "../session/listing";

@@ -31,7 +31,7 @@ export function applyStreamEvent(message: Message, event: StreamEvent): void {
 /**
  * Makes the message ready to keep: no holes left by skipped indexes, and a
  * tool call with no input gets `{}`. With `dropIncompleteToolUses` (the
- * stream failed or was interrupted, DESIGN 12) tool calls whose input is not
+ * stream failed or was interrupted) tool calls whose input is not
  * complete JSON are removed: they were never going to run.
  */
 export function finalizeMessage(message: Message, options: { dropIncompleteToolUses?: boolean } = {}): Message {

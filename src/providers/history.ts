@@ -1,4 +1,4 @@
-// The provider-neutral half of "conversation -> wire" (DESIGN 11): repairs any
+// The provider-neutral half of "conversation -> wire" (docs/architecture.md, "A turn"): repairs any
 // recorded history into a shape both APIs accept, without touching the log.
 // Real logs hold empty assistant messages left by errors, unanswered tool
 // calls in the middle, two user messages in a row, results whose call is

@@ -1,4 +1,4 @@
-// Picks and configures a provider from the environment (DESIGN 18).
+// Picks and configures a provider from the environment (the README's environment table).
 
 import { UserError } from "../errors";
 import { AnthropicProvider } from "./anthropic";

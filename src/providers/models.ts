@@ -1,7 +1,7 @@
 // Model names: each provider's default (so `--provider openai` alone works),
 // a short list that only feeds `/model` suggestions (any id is accepted,
-// DESIGN 20), parsing of "provider/model" specs, and how many input tokens a
-// model takes (DESIGN 25).
+// any id is accepted), parsing of "provider/model" specs, and how many input
+// tokens a model takes (docs/architecture.md, "Context windows").
 
 import { UsageError } from "../errors";
 import { PROVIDER_NAMES, type ProviderName } from "./provider";

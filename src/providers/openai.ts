@@ -1,5 +1,5 @@
 // OpenAI Chat Completions, streaming: `POST {base}/chat/completions`, where
-// the base already ends in /v1 (DESIGN 18). The stream is `data:` chunks and
+// the base already ends in /v1 (as the official SDK has it). The stream is `data:` chunks and
 // a final `[DONE]`; the same parser serves the compatible servers (Ollama,
 // llama.cpp, vLLM, LM Studio, OpenRouter), so it is lenient about their known
 // deviations, each noted where it is handled.

@@ -14,7 +14,7 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, statSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent } from "../../src/agent/agent";
-import { encodeCwd, messageToDisk, serializeEntry, serializeHeader, SessionManager, sessionFileName, type WrittenEntry } from "../../src/session";
+import { encodeCwd, idFromFileName, messageToDisk, serializeEntry, serializeHeader, SessionManager, sessionFileName, type WrittenEntry } from "../../src/session";
 import { textMessage } from "../../src/conversation";
 import { ensureBuilt } from "../e2e/awl";
 import { startTestServer } from "../support/server";
@@ -110,20 +110,38 @@ function writeCompactedLog(path: string, cwd: string, bytes: number, tail: numbe
   return { tailOffset, messages };
 }
 
-/** The same session holding only the tail: its first two lines, then the bytes from `offset` on. */
-function writeTailOnly(from: string, offset: number, to: string): void {
+/** The same session holding only the tail: a header of its own (this file's id, that project's cwd), the system message, then the bytes from `offset` on. */
+function writeTailOnly(from: string, offset: number, to: string, cwd: string): void {
   const input = openSync(from, "r");
   const output = openSync(to, "w", 0o600);
   const buffer = Buffer.allocUnsafe(1 << 20);
   const head = buffer.subarray(0, readSync(input, buffer, 0, 1 << 20, 0));
-  const second = head.indexOf(10, head.indexOf(10) + 1);
-  writeSync(output, head.subarray(0, second + 1));
+  const first = head.indexOf(10);
+  const header = { ...JSON.parse(head.toString("utf8", 0, first)), id: idFromFileName(to)!, cwd };
+  writeSync(output, `${serializeHeader(header)}\n`);
+  writeSync(output, head.subarray(first + 1, head.indexOf(10, first + 1) + 1));
   for (let at = offset, read = 1; read > 0; at += read) {
     read = readSync(input, buffer, 0, buffer.length, at);
     if (read > 0) writeSync(output, buffer.subarray(0, read));
   }
   closeSync(input);
   closeSync(output);
+}
+
+/** Message lines in a file, counted by their head (not by awl's listing, which is what is measured). */
+function countMessages(path: string): number {
+  const fd = openSync(path, "r");
+  const buffer = Buffer.allocUnsafe(1 << 22);
+  const needle = Buffer.from('\n{"type":"message"');
+  let count = 0;
+  for (let at = 0, read = 1; read > 0; at += Math.max(1, read - needle.length)) {
+    read = readSync(fd, buffer, 0, buffer.length, at);
+    const chunk = buffer.subarray(0, read);
+    for (let i = chunk.indexOf(needle); i !== -1 && i + needle.length <= read; i = chunk.indexOf(needle, i + 1)) if (i < read - needle.length + 1 && (read < buffer.length || i < read - needle.length)) count++;
+    if (read < buffer.length) break;
+  }
+  closeSync(fd);
+  return count;
 }
 
 try {
@@ -133,7 +151,7 @@ try {
   const logFile = join(big.dir, sessionFileName(new Date().toISOString(), Bun.randomUUIDv7()));
   const { tailOffset, messages } = writeCompactedLog(logFile, big.cwd, LOG_BYTES, TAIL_BYTES);
   const tailFile = join(small.dir, sessionFileName(new Date().toISOString(), Bun.randomUUIDv7()));
-  writeTailOnly(logFile, tailOffset, tailFile);
+  writeTailOnly(logFile, tailOffset, tailFile, small.cwd);
   console.log(
     `log ${mb(statSync(logFile).size)} (${messages.toLocaleString("en-US")} messages, the latest compaction keeps the last ${mb(statSync(logFile).size - tailOffset)}); ` +
       `tail-only file ${mb(statSync(tailFile).size)} (written in ${((performance.now() - t) / 1000).toFixed(1)} s)`,
@@ -153,7 +171,7 @@ try {
 
   const listed = await runPlain(env, big.cwd, ["sessions", "--plain"]);
   console.log(`awl sessions --plain over the 1 GB log: ${listed.ms.toFixed(0)} ms, peak RSS ${mb(listed.peakRss)}: ${listed.stdout.trim()}`);
-  console.log(`  (the log holds ${messages.toLocaleString("en-US")} messages)`);
+  console.log(`  (the log holds ${countMessages(logFile).toLocaleString("en-US")} message lines now: each run above added its prompt and the error that stopped it)`);
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

@@ -1,5 +1,5 @@
-// Anthropic prompt caching: where the cache_control breakpoints land (DESIGN
-// 24). At most 4, never on a block the API refuses them on, placed so that
+// Anthropic prompt caching: where the cache_control breakpoints land.
+// At most 4, never on a block the API refuses them on, placed so that
 // each request reads back the prefix the previous one wrote, and the
 // conversation itself is never touched.
 import { describe, expect, test } from "bun:test";

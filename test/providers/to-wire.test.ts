@@ -1,4 +1,4 @@
-// toWire fed the histories real logs hold (DESIGN 11): each must come out
+// toWire fed the histories real logs hold: each must come out
 // valid for its API, and the conversation itself must stay untouched.
 import { describe, expect, test } from "bun:test";
 import { Conversation, type Message } from "../../src/conversation";
