@@ -12,7 +12,7 @@ import { jsonByteLength } from "../json";
 import { createProvider } from "../providers";
 import { applyStreamEvent, finalizeMessage } from "../providers/assemble";
 import { contextWindow, contextWindowFromEnv } from "../providers/models";
-import type { ContextOverflow, Provider, StopReason, StreamEvent, Usage } from "../providers/provider";
+import type { ContextOverflow, Provider, StreamEvent, Usage } from "../providers/provider";
 import { runTool, toolDefinitions, toolSummary } from "../tools";
 import { compact, CompactionFailed, type Compaction } from "./compaction";
 import { addUsage, INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";

@@ -2,7 +2,7 @@
 // on open (from the latest compaction on, when there is one), appends one
 // durable line per entry, and answers questions about the entry tree and the
 // context built from it. Everything else in awl goes through it.
-import { closeSync, fchmodSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Conversation } from "../conversation";
 import { UserError } from "../errors";

@@ -86,13 +86,13 @@ function describeSession(agent: Agent): string {
   const compactions = compaction?.n ?? 0;
   const file = session.messageCount() > 0 ? session.sessionFile : `${session.sessionFile} (not created yet)`;
   const cached = input ? ` (${compactNumber(cacheRead)} from the cache, ${Math.round((100 * cacheRead) / input)}%)` : "";
-  const since = compaction ? " in the context" : "";
+  const scope = compaction ? " (the turns in the context)" : "";
   return [
     `Session  ${session.sessionId}`,
     `File     ${file}`,
     `Model    ${agent.model.provider}/${agent.model.model}`,
-    `Messages ${messages}${since}`,
-    `Tokens   ${compactNumber(input)} in${cached} · ${compactNumber(output)} out${since}`,
+    `Messages ${messages}${scope}`,
+    `Tokens   ${compactNumber(input)} in${cached} · ${compactNumber(output)} out${scope}`,
     `Context  ${meterText(agent.meter())} · ${compactions} compaction${compactions === 1 ? "" : "s"}`,
   ].join("\n");
 }

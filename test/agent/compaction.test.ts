@@ -57,10 +57,11 @@ const compacted = (events: AgentEvent[]) => events.filter((e): e is Extract<Agen
 const withoutMarkers = (body: unknown) => JSON.stringify(body, (key, value) => (key === "cache_control" ? undefined : value));
 
 describe("a long session against a small window", () => {
-  test("200 turns with tool calls: no turn fails, every compaction is in the log, and every line written before it stays byte for byte", async () => {
+  for (const model of [CLAUDE, GPT])
+  test(`${model.provider}: 200 turns with tool calls: no turn fails, every compaction is in the log, and every line written before it stays byte for byte`, async () => {
     await setUp({ contextWindow: 6000, minCacheableTokens: 256 }, { AWL_CONTEXT_WINDOW: "6000" });
     fx.server.respond = readingModel;
-    const agent = newAgent();
+    const agent = newAgent(model);
     let compactions = 0;
     let file = Buffer.alloc(0);
     for (let t = 0; t < 200; t++) {
@@ -259,7 +260,7 @@ describe("prompt caching", () => {
     await setUp({ minCacheableTokens: 1024 });
     const agent = newAgent();
     let rounds = 0;
-    fx.server.respond = (r) =>
+    fx.server.respond = () =>
       ++rounds <= 10 ? { blocks: [{ type: "toolUse", name: "read", input: { path: "notes.txt" } }] } : { blocks: [{ type: "text", text: "done" }] };
     const { result } = await turn(agent, "read notes.txt ten times");
     expect(result.stopReason).toBe("stop");

@@ -1,10 +1,13 @@
 // The compiled awl run as a benchmark subject: its time to the first request
 // the test server sees, and its peak RSS (VmHWM from /proc, read when that
 // request arrives and polled until it exits). Shared by scale.bench.ts and
-// compaction.bench.ts.
-import { readFileSync } from "node:fs";
-import { AWL } from "../e2e/awl";
-import type { TestServer } from "../support/server";
+// compaction.bench.ts, with the world it runs in (benchWorld).
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { encodeCwd } from "../../src/session";
+import { AWL, ensureBuilt } from "../e2e/awl";
+import { startTestServer, type TestServer } from "../support/server";
 
 export const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -66,4 +69,42 @@ export async function runPlain(env: Record<string, string>, cwd: string, args: s
   const [stdout] = await Promise.all([new Response(child.stdout).text(), child.exited]);
   clearInterval(poll);
   return { ms: performance.now() - start, peakRss: peak, stdout };
+}
+
+/**
+ * A place for the compiled awl to run: a lenient test server, a temporary
+ * root with its session directory and HOME, the environment pointing awl at
+ * them (`extraEnv` on top), and project folders with their session folder made.
+ */
+export async function benchWorld(name: string, extraEnv: Record<string, string> = {}) {
+  ensureBuilt();
+  const server = await startTestServer({ strict: false });
+  const root = mkdtempSync(join(tmpdir(), `awl-bench-${name}-`));
+  const sessions = join(root, "sessions");
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: root,
+    AWL_SESSION_DIR: sessions,
+    ANTHROPIC_API_KEY: server.anthropicKey,
+    ANTHROPIC_BASE_URL: server.anthropicUrl,
+    AWL_RETRY_BASE_MS: "5",
+    ...extraEnv,
+  };
+  return {
+    server,
+    root,
+    env,
+    /** A project folder and its session folder. */
+    project(folder: string): { cwd: string; dir: string } {
+      const cwd = join(root, folder);
+      mkdirSync(cwd, { recursive: true });
+      const dir = join(sessions, encodeCwd(cwd));
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      return { cwd, dir };
+    },
+    async cleanup() {
+      await server.stop();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
 }

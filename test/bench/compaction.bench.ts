@@ -10,15 +10,14 @@
 // AWL_BENCH_TAIL_MB sets the log's size (default 1024).
 //
 //   bun run bench compaction
-import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent } from "../../src/agent/agent";
-import { encodeCwd, idFromFileName, messageToDisk, serializeEntry, serializeHeader, SessionManager, sessionFileName, type WrittenEntry } from "../../src/session";
+import { idFromFileName, messageToDisk, serializeEntry, serializeHeader, SessionManager, sessionFileName, type WrittenEntry } from "../../src/session";
 import { textMessage } from "../../src/conversation";
-import { ensureBuilt } from "../e2e/awl";
 import { startTestServer } from "../support/server";
-import { mb, median, runPlain, runToFirstRequest, type Sample } from "./awl-process";
+import { benchWorld, mb, median, runPlain, runToFirstRequest, type Sample } from "./awl-process";
 import { text, turn } from "./session-data";
 
 const LOG_BYTES = Number(process.env.AWL_BENCH_TAIL_MB ?? 1024) * 1e6;
@@ -26,28 +25,9 @@ const TAIL_BYTES = 1e6;
 const RUNS = 5;
 const MODEL = { provider: "anthropic", model: "claude-sonnet-4-5" };
 
-ensureBuilt();
-const server = await startTestServer({ strict: false });
-const root = mkdtempSync(join(tmpdir(), "awl-bench-compaction-"));
-const sessions = join(root, "sessions");
-const env = {
-  PATH: process.env.PATH ?? "/usr/bin:/bin",
-  HOME: root,
-  AWL_SESSION_DIR: sessions,
-  ANTHROPIC_API_KEY: server.anthropicKey,
-  ANTHROPIC_BASE_URL: server.anthropicUrl,
-  AWL_RETRY_BASE_MS: "5",
-  // ~1 MB of live context is more than Claude's 200k tokens: a window that holds it, so the figure is the resume's, not a compaction's.
-  AWL_CONTEXT_WINDOW: "10m",
-};
-
-function project(name: string): { cwd: string; dir: string } {
-  const cwd = join(root, name);
-  mkdirSync(cwd, { recursive: true });
-  const dir = join(sessions, encodeCwd(cwd));
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return { cwd, dir };
-}
+// ~1 MB of live context is more than Claude's 200k tokens: a window that holds it, so the figure is the resume's, not a compaction's.
+const world = await benchWorld("compaction", { AWL_CONTEXT_WINDOW: "10m" });
+const { server, env, project } = world;
 
 /**
  * A log of `bytes`: header, system message, turns; then a prompt, its turn, a
@@ -166,14 +146,15 @@ try {
   }
   const ms = (s: Sample[]) => median(s.map((x) => x.toRequestMs));
   const rss = (s: Sample[]) => Math.max(...s.map((x) => x.peakRss));
-  console.log(`awl -p x --resume, start to first request (median of ${RUNS}): 1 GB log ${ms(logRuns).toFixed(0)} ms, tail-only file ${ms(tailRuns).toFixed(0)} ms: ${(ms(logRuns) / ms(tailRuns)).toFixed(2)}x (bar: 1.2x)`);
-  console.log(`  peak RSS: 1 GB log ${mb(rss(logRuns))}, tail-only ${mb(rss(tailRuns))}: ${mb(rss(logRuns) - rss(tailRuns))} more (bar: 50 MB); request body ${mb(logRuns[0]!.bodyBytes)} and ${mb(tailRuns[0]!.bodyBytes)}`);
+  const log = `${(statSync(logFile).size / 1e9).toFixed(1)} GB log`;
+  console.log(`awl -p x --resume, start to first request (median of ${RUNS}): ${log} ${ms(logRuns).toFixed(0)} ms, tail-only file ${ms(tailRuns).toFixed(0)} ms: ${(ms(logRuns) / ms(tailRuns)).toFixed(2)}x (bar: 1.2x)`);
+  console.log(`  peak RSS: ${log} ${mb(rss(logRuns))}, tail-only ${mb(rss(tailRuns))}: ${mb(rss(logRuns) - rss(tailRuns))} more (bar: 50 MB); request body ${mb(logRuns[0]!.bodyBytes)} and ${mb(tailRuns[0]!.bodyBytes)}`);
 
   const listed = await runPlain(env, big.cwd, ["sessions", "--plain"]);
-  console.log(`awl sessions --plain over the 1 GB log: ${listed.ms.toFixed(0)} ms, peak RSS ${mb(listed.peakRss)}: ${listed.stdout.trim()}`);
+  console.log(`awl sessions --plain over the ${log}: ${listed.ms.toFixed(0)} ms, peak RSS ${mb(listed.peakRss)}: ${listed.stdout.trim()}`);
   console.log(`  (the log holds ${countMessages(logFile).toLocaleString("en-US")} message lines now: each run above added its prompt and the error that stopped it)`);
 } finally {
-  rmSync(root, { recursive: true, force: true });
+  await world.cleanup();
 }
 
 // Prompt caching: one 10-round tool turn, in-process, against the test server's Anthropic cache (Sonnet's 1,024-token minimum).
@@ -196,4 +177,3 @@ try {
   await cache.stop();
   rmSync(dir, { recursive: true, force: true });
 }
-await server.stop();

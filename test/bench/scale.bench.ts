@@ -5,40 +5,17 @@
 // /proc at the moment the request arrives (and polled until it exits), set
 // against the conversation it rebuilt (the request body it sent).
 // `bun run bench scale`.
-import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { encodeCwd, idFromFileName, sessionFileName } from "../../src/session";
-import { ensureBuilt } from "../e2e/awl";
-import { mb, median, runPlain as runPlainIn, runToFirstRequest as runToFirstRequestIn, type Sample } from "./awl-process";
-import { startTestServer } from "../support/server";
+import { idFromFileName, sessionFileName } from "../../src/session";
+import { benchWorld, mb, median, runPlain as runPlainIn, runToFirstRequest as runToFirstRequestIn, type Sample } from "./awl-process";
 import { writeSession } from "./session-data";
 
-ensureBuilt();
-const server = await startTestServer({ strict: false });
-const root = mkdtempSync(join(tmpdir(), "awl-bench-scale-"));
-const sessions = join(root, "sessions");
-const env = {
-  PATH: process.env.PATH ?? "/usr/bin:/bin",
-  HOME: root,
-  AWL_SESSION_DIR: sessions,
-  ANTHROPIC_API_KEY: server.anthropicKey,
-  ANTHROPIC_BASE_URL: server.anthropicUrl,
-  AWL_RETRY_BASE_MS: "5",
-  // The 100 MB session must go out whole (its streamed body is what this measures), not be compacted.
-  AWL_CONTEXT_WINDOW: "100m",
-};
-
+// The 100 MB session must go out whole (its streamed body is what this measures), not be compacted.
+const world = await benchWorld("scale", { AWL_CONTEXT_WINDOW: "100m" });
+const { server, env, root, project } = world;
 const runToFirstRequest = (cwd: string, args: string[]) => runToFirstRequestIn(server, env, cwd, args);
 const runPlain = (cwd: string, args: string[]) => runPlainIn(env, cwd, args);
-
-function project(name: string): { cwd: string; dir: string } {
-  const cwd = join(root, name);
-  mkdirSync(cwd, { recursive: true });
-  const dir = join(sessions, encodeCwd(cwd));
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return { cwd, dir };
-}
 
 async function resumeFigures(label: string, bytes: number, runs: number): Promise<void> {
   const { cwd, dir } = project(`resume-${label}`);
@@ -114,6 +91,5 @@ try {
     console.log(`  awl sessions --plain: ${rows} lines, first ${runs[0]!.ms.toFixed(0)} ms, median ${median(runs.map((r) => r.ms)).toFixed(0)} ms of 3, peak RSS ${mb(Math.max(...runs.map((r) => r.peakRss)))}`);
   }
 } finally {
-  await server.stop();
-  rmSync(root, { recursive: true, force: true });
+  await world.cleanup();
 }

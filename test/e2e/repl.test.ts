@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import { AWL, e2eFixture, sessionFiles } from "./awl";
 import { hasTmux, Terminal } from "./tmux";
 

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { AWL, e2eFixture, sessionFiles } from "./awl";
 import { hasTmux, Terminal } from "./tmux";
 
