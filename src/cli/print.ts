@@ -7,6 +7,7 @@ import type { AgentEvent } from "../agent/events";
 import { UsageError, UserError } from "../errors";
 import { colorsFor } from "../ui/colors";
 import { compactedLine, oneLine } from "../ui/format";
+import { safeText } from "../ui/safe-text";
 import type { Args } from "./args";
 import { chooseModel } from "./model-choice";
 import { openSession } from "./open-session";
@@ -19,7 +20,7 @@ export async function print(args: Args, cwd: string): Promise<number> {
   const c = colorsFor(err);
   const { session, resumed, notices } = await openSession(cwd, args.resume, () => chooseModel(args, undefined));
   try {
-    for (const notice of notices) err.write(`${c.yellow(notice)}\n`);
+    for (const notice of notices) err.write(`${c.yellow(safeText(notice))}\n`);
     if (session.readOnly) throw new UserError(session.readOnlyReason ?? "this session cannot be continued by this version of awl");
     const model = chooseModel(args, resumed ? session.activeModel() : undefined);
     const agent = new Agent({ session, cwd, model, thinking: args.thinking });
@@ -30,13 +31,15 @@ export async function print(args: Args, cwd: string): Promise<number> {
     process.on("SIGTERM", onSignal);
     try {
       const result = await agent.runTurn(prompt, controller.signal, (event) => reportActivity(event, err, c));
-      if (result.finalText) process.stdout.write(result.finalText.endsWith("\n") ? result.finalText : `${result.finalText}\n`);
+      // On a terminal the answer is shown made safe (src/ui/safe-text.ts); to a pipe or a file, exactly as the model wrote it.
+      const answer = process.stdout.isTTY ? safeText(result.finalText) : result.finalText;
+      if (answer) process.stdout.write(answer.endsWith("\n") ? answer : `${answer}\n`);
       if (result.aborted) {
         err.write(`${c.yellow("Interrupted.")}\n`);
         return 1;
       }
       if (result.stopReason === "error") {
-        err.write(`${c.red(`awl: ${result.errorMessage ?? "the request failed"}`)}\n`);
+        err.write(`${c.red(`awl: ${safeText(result.errorMessage ?? "the request failed")}`)}\n`);
         return 1;
       }
       if (result.stopReason === "length") {
@@ -53,9 +56,10 @@ export async function print(args: Args, cwd: string): Promise<number> {
   }
 }
 
-function reportActivity(event: AgentEvent, err: NodeJS.WriteStream, c: ReturnType<typeof colorsFor>): void {
-  if (event.type === "toolStart") err.write(`${c.cyan("●")} ${event.name} ${oneLine(event.summary, 100)}\n`);
+/** Tool activity and retries on stderr, one line each; what a model, a tool or an API sent is made safe to show. */
+export function reportActivity(event: AgentEvent, err: { write(s: string): unknown }, c: ReturnType<typeof colorsFor>): void {
+  if (event.type === "toolStart") err.write(`${c.cyan("●")} ${oneLine(event.name, 60)} ${oneLine(event.summary, 100)}\n`);
   else if (event.type === "toolEnd" && event.output.isError) err.write(`${c.red(`  ⎿ ${oneLine(event.output.content, 100)}`)}\n`);
-  else if (event.type === "retry") err.write(`${c.yellow(`${event.reason}; retrying in ${(event.delayMs / 1000).toFixed(1)} s`)}\n`);
+  else if (event.type === "retry") err.write(`${c.yellow(`${safeText(event.reason)}; retrying in ${(event.delayMs / 1000).toFixed(1)} s`)}\n`);
   else if (event.type === "compacted") err.write(`${c.dim(compactedLine(event))}\n`);
 }

@@ -5,6 +5,7 @@ import { KNOWN_MODELS, parseModelSpec } from "../providers/models";
 import { UserError } from "../errors";
 import type { Colors } from "./colors";
 import { compactNumber, meterText } from "./format";
+import { safeText } from "./safe-text";
 
 /** What to print, "quit", or a compaction for the REPL to run (it streams and can be interrupted). */
 export type CommandResult = { output: string } | { compact: string } | "quit";
@@ -41,7 +42,7 @@ export function runCommand(line: string, agent: Agent, c: Colors): CommandResult
     case "compact":
       return { compact: argument };
     default:
-      return { output: c.red(`Unknown command /${name}. Type /help for the list.`) };
+      return { output: c.red(`Unknown command /${safeText(name)}. Type /help for the list.`) };
   }
 }
 
@@ -50,7 +51,7 @@ function showModels(agent: Agent, c: Colors): string {
   const known = Object.entries(KNOWN_MODELS).flatMap(([provider, models]) =>
     models.map((m) => `  ${provider}/${m}${`${provider}/${m}` === active ? c.green("  (active)") : ""}`),
   );
-  return [`Active: ${c.bold(active)}`, "Known models (any other id works too):", ...known].join("\n");
+  return [`Active: ${c.bold(safeText(active))}`, "Known models (any other id works too):", ...known].join("\n");
 }
 
 function switchModel(agent: Agent, spec: string, c: Colors): string {
@@ -58,9 +59,9 @@ function switchModel(agent: Agent, spec: string, c: Colors): string {
     const parsed = parseModelSpec(spec);
     const provider = parsed.provider ?? agent.model.provider;
     agent.setModel({ provider, model: parsed.model });
-    return `Using ${c.bold(`${provider}/${parsed.model}`)} from the next prompt on.`;
+    return `Using ${c.bold(safeText(`${provider}/${parsed.model}`))} from the next prompt on.`;
   } catch (error) {
-    if (error instanceof UserError) return c.red(error.message);
+    if (error instanceof UserError) return c.red(safeText(error.message));
     throw error;
   }
 }
@@ -87,10 +88,11 @@ function describeSession(agent: Agent): string {
   const file = session.messageCount() > 0 ? session.sessionFile : `${session.sessionFile} (not created yet)`;
   const cached = input ? ` (${compactNumber(cacheRead)} from the cache, ${Math.round((100 * cacheRead) / input)}%)` : "";
   const scope = compaction ? " (the turns in the context)" : "";
+  // The model's id and the file's path came from a session file, the command line or the directory's name.
   return [
-    `Session  ${session.sessionId}`,
-    `File     ${file}`,
-    `Model    ${agent.model.provider}/${agent.model.model}`,
+    `Session  ${safeText(session.sessionId)}`,
+    `File     ${safeText(file)}`,
+    `Model    ${safeText(`${agent.model.provider}/${agent.model.model}`)}`,
     `Messages ${messages}${scope}`,
     `Tokens   ${compactNumber(input)} in${cached} · ${compactNumber(output)} out${scope}`,
     `Context  ${meterText(agent.meter())} · ${compactions} compaction${compactions === 1 ? "" : "s"}`,

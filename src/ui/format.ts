@@ -1,4 +1,8 @@
-// Small text helpers shared by the renderers and the session views.
+// Small text helpers shared by the renderers and the session views. The two
+// that shape text for display (`oneLine`, `preview`) also make it safe to show
+// (./safe-text.ts): what they return never drives the terminal.
+
+import { safeText } from "./safe-text";
 
 /** 1234 -> "1.2k", 1234567 -> "1.2M". */
 export function compactNumber(n: number): string {
@@ -7,15 +11,18 @@ export function compactNumber(n: number): string {
   return `${(n / 1_000_000).toFixed(1)}M`;
 }
 
-/** One line, at most `width` characters, with an ellipsis when cut. */
+/** One line, at most `width` characters, with an ellipsis when cut; safe to show. */
 export function oneLine(text: string, width: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length <= width ? flat : `${flat.slice(0, Math.max(0, width - 1))}…`;
+  const flat = safeText(text).replace(/\s+/g, " ").trim();
+  if (flat.length <= width) return flat;
+  let cut = Math.max(0, width - 1);
+  if (/[\ud800-\udbff]/.test(flat[cut - 1] ?? "")) cut--; // never half an emoji (a lone surrogate shows as �)
+  return `${flat.slice(0, cut)}…`;
 }
 
-/** The first `count` lines of a tool result, and how many were left out. */
+/** The first `count` lines of a tool result, and how many were left out; safe to show. */
 export function preview(text: string, count: number): { lines: string[]; more: number } {
-  const all = text.replace(/\n+$/, "").split("\n");
+  const all = safeText(text).replace(/\n+$/, "").split("\n");
   return { lines: all.slice(0, count), more: Math.max(0, all.length - count) };
 }
 

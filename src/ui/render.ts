@@ -1,11 +1,14 @@
 // Shows a turn as it happens, in the terminal: text streamed, thinking dimmed,
 // one line per tool call with a short dimmed preview of its result, errors in
-// red, a small usage line at the end.
+// red, a small usage line at the end. Everything a model, a tool or an API
+// sent is shown through safeText (./safe-text.ts) before it is styled, so none
+// of it can drive the terminal.
 
 import type { AgentEvent, TurnResult } from "../agent/events";
 import type { ContentBlock } from "../conversation";
 import type { Colors } from "./colors";
 import { compactedLine, meterText, oneLine, preview, usageText } from "./format";
+import { safeText, SafeTextStream } from "./safe-text";
 import { Spinner } from "./spinner";
 
 type Out = { write(s: string): unknown; isTTY?: boolean; columns?: number };
@@ -13,6 +16,8 @@ type Out = { write(s: string): unknown; isTTY?: boolean; columns?: number };
 export class TurnRenderer {
   readonly #spinner: Spinner;
   #blocks: ContentBlock["type"][] = [];
+  /** The streamed text and thinking blocks, made safe delta by delta. */
+  #streams = new Map<number, SafeTextStream>();
   #atLineStart = true;
 
   constructor(
@@ -41,10 +46,11 @@ export class TurnRenderer {
     if (event.type !== "requestStart" && event.type !== "retry") this.#spinner.stop();
     switch (event.type) {
       case "requestStart":
-        this.#spinner.start(`waiting for ${event.model}…`);
+        this.#spinner.start(`waiting for ${safeText(event.model)}…`);
         return;
       case "blockStart":
         this.#blocks[event.index] = event.block.type;
+        this.#streams.set(event.index, new SafeTextStream());
         if (event.block.type === "thinking" && event.block.redacted) this.#line(this.c.dim("(redacted thinking)"));
         else if (event.block.type === "thinking" || event.block.type === "text") {
           if (!this.#atLineStart) this.#write("\n");
@@ -52,26 +58,31 @@ export class TurnRenderer {
         return;
       case "delta": {
         const kind = this.#blocks[event.index];
-        if (kind === "text") this.#write(event.text);
-        else if (kind === "thinking") this.#write(this.c.dim(this.c.italic(event.text)));
+        if (kind !== "text" && kind !== "thinking") return;
+        this.#writeText(kind, this.#stream(event.index).push(event.text));
         return;
       }
       case "blockStop": {
         const kind = this.#blocks[event.index];
-        if ((kind === "text" || kind === "thinking") && !this.#atLineStart) this.#write("\n");
+        if (kind !== "text" && kind !== "thinking") return;
+        this.#writeText(kind, this.#stream(event.index).end());
+        this.#streams.delete(event.index);
+        if (!this.#atLineStart) this.#write("\n");
         return;
       }
       case "signature":
         return;
       case "retry":
         this.#spinner.stop();
-        this.#line(this.c.yellow(`${event.reason}; retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt + 1})`));
+        this.#line(this.c.yellow(`${safeText(event.reason)}; retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt + 1})`));
         this.#spinner.start("waiting…");
         return;
-      case "toolStart":
-        this.#line(`${this.c.cyan("●")} ${this.c.bold(event.name)} ${oneLine(event.summary, this.#width - event.name.length)}`);
-        this.#spinner.start(`running ${event.name}…`);
+      case "toolStart": {
+        const name = oneLine(event.name, 60); // a model may name a tool that does not exist, with any bytes
+        this.#line(`${this.c.cyan("●")} ${this.c.bold(name)} ${oneLine(event.summary, this.#width - name.length)}`);
+        this.#spinner.start(`running ${name}…`);
         return;
+      }
       case "toolEnd": {
         const { lines, more } = preview(event.output.content, 3);
         const style = event.output.isError ? this.c.red : this.c.dim;
@@ -80,7 +91,9 @@ export class TurnRenderer {
         return;
       }
       case "end":
-        if (event.stopReason === "error" && event.errorMessage && !event.aborted) this.#line(this.c.red(event.errorMessage));
+        for (const [index, stream] of this.#streams) this.#writeText(this.#blocks[index], stream.end()); // cut off mid-block
+        this.#streams.clear();
+        if (event.stopReason === "error" && event.errorMessage && !event.aborted) this.#line(this.c.red(safeText(event.errorMessage)));
         if (event.stopReason === "length") this.#line(this.c.yellow("(the response hit the output token limit)"));
         return;
       case "compacting":
@@ -90,9 +103,22 @@ export class TurnRenderer {
         this.#line(this.c.dim(compactedLine(event)));
         return;
       case "compactSkipped":
-        this.#line(this.c.dim(`nothing to compact: ${event.reason}`));
+        this.#line(this.c.dim(`nothing to compact: ${safeText(event.reason)}`));
         return;
     }
+  }
+
+  #stream(index: number): SafeTextStream {
+    let stream = this.#streams.get(index);
+    if (!stream) this.#streams.set(index, (stream = new SafeTextStream()));
+    return stream;
+  }
+
+  /** Safe streamed text: as it is for an answer, dimmed for thinking. */
+  #writeText(kind: ContentBlock["type"] | undefined, safe: string): void {
+    if (!safe) return;
+    this.#write(kind === "thinking" ? this.c.dim(this.c.italic(safe)) : safe);
+    this.#atLineStart = safe.endsWith("\n"); // styled, it ends in the style's closing code
   }
 
   /** After the turn: interruption notice, and the usage line with how full the context is. */

@@ -4,6 +4,9 @@
 // all 24,000 messages of a 100 MB session were 72,000 lines of scrollback and
 // a second of printing, and no one reads them at a prompt. A compacted one
 // opens with a line saying so; its summary is never shown as a prompt.
+// Everything in it came from the session file, so all of it is made safe to
+// show (./safe-text.ts, through oneLine and preview) before it is styled: an
+// escape sequence a model or a tool wrote is shown, never replayed.
 
 import type { Conversation, Message } from "../conversation";
 import type { SessionContext } from "../session";
@@ -58,7 +61,8 @@ function renderMessage(message: Message, c: Colors, width: number): string[] {
         out.push(...lines, ...(more ? [c.dim(`… ${more} more line${more === 1 ? "" : "s"}`)] : []));
       }
     } else if (block.type === "toolUse") {
-      out.push(`${c.cyan("●")} ${c.bold(block.name)} ${c.dim(oneLine(toolSummary(block.name, block.input), width - block.name.length - 3))}`);
+      const name = oneLine(block.name, 60);
+      out.push(`${c.cyan("●")} ${c.bold(name)} ${c.dim(oneLine(toolSummary(block.name, block.input), width - name.length - 3))}`);
     } else if (block.type === "toolResult" && block.isError) {
       out.push(c.red(`  ⎿ ${oneLine(block.content, width - 4)}`));
     }

@@ -2,6 +2,7 @@ import { expect, test } from "bun:test";
 import { Conversation, type Message } from "../../src/conversation";
 import { colorsFor } from "../../src/ui/colors";
 import { renderTranscript, TRANSCRIPT_LINES } from "../../src/ui/transcript";
+import { CONTROL, unstyled } from "../support/terminal-text";
 
 const plain = colorsFor({ isTTY: false });
 const prompt = (text: string): Message => ({ role: "user", content: [{ type: "text", text }] });
@@ -44,4 +45,30 @@ test("one turn longer than the budget is still shown whole, with nothing hidden"
   const lines = renderTranscript(new Conversation([prompt("do it all"), ...calls]), plain).split("\n");
   expect(lines[0]).toBe("› do it all");
   expect(lines).toHaveLength(401);
+});
+
+test("on resume, escape sequences from the model and its tools are shown, never replayed (issue 11, item 4)", () => {
+  const conversation = new Conversation([
+    prompt("clear\x1b[2J it"),
+    { role: "assistant", content: [{ type: "toolUse", id: "t1", name: "bash", input: JSON.stringify({ command: "printf '\x1b[2J'; exit 3" }) }] },
+    { role: "user", content: [{ type: "toolResult", toolUseId: "t1", content: "\x1b[2J\x1b]0;tool-title\x07\nexit code: 3", isError: true }] },
+    { role: "assistant", content: [{ type: "toolUse", id: "t2", name: "no\x1b]0;such\x07tool", input: "{}" }] },
+    { role: "user", content: [{ type: "toolResult", toolUseId: "t2", content: "unknown tool", isError: true }] },
+    answer("Done.\x1b]0;model-title\x07\r\nScreen \x9b2J kept\u202e.\r"),
+  ]);
+  const expected = [
+    "› clear␛[2J it",
+    "● bash printf '␛[2J'; exit 3",
+    "  ⎿ ␛[2J␛]0;tool-title␇ exit code: 3",
+    "● no␛]0;such␇tool ",
+    "  ⎿ unknown tool",
+    "Done.␛]0;model-title␇",
+    "Screen \\x9b2J kept\\u202e.",
+  ];
+  expect(renderTranscript(conversation, plain, 80).split("\n")).toEqual(expected);
+  const styled = renderTranscript(conversation, colorsFor({ isTTY: true }, {}), 80);
+  expect(unstyled(styled).split("\n")).toEqual(expected);
+  expect(unstyled(styled)).not.toMatch(CONTROL);
+  // The conversation itself (what the session file holds) is unchanged.
+  expect((conversation.messages.at(-1)!.content[0] as { text: string }).text).toBe("Done.\x1b]0;model-title\x07\r\nScreen \x9b2J kept\u202e.\r");
 });

@@ -1,0 +1,15 @@
+// The display helpers shape untrusted text and make it safe to show (issue 11, item 4).
+import { expect, test } from "bun:test";
+import { oneLine, preview } from "../../src/ui/format";
+
+test("oneLine and preview show control characters and escape sequences, never pass them on", () => {
+  expect(oneLine("rm -rf /\x1b[2K\rls\x1b]0;t\x07", 80)).toBe("rm -rf /␛[2K␍ls␛]0;t␇");
+  expect(oneLine("a\r\nb\u202ec", 80)).toBe("a b\\u202ec");
+  expect(preview("\x1b[2J\r\nsecond\x9b\nthird\nfourth\n", 2)).toEqual({ lines: ["␛[2J", "second\\x9b"], more: 2 });
+});
+
+test("oneLine never cuts an emoji in half", () => {
+  expect(oneLine("ab🎉cd", 3)).toBe("ab…");
+  expect(oneLine("a🎉cd", 3)).toBe("a…");
+  expect(oneLine("🎉🎉🎉", 4)).toBe("🎉…");
+});
