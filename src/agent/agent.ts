@@ -13,7 +13,7 @@ import { createProvider } from "../providers";
 import { applyStreamEvent, finalizeMessage } from "../providers/assemble";
 import { contextWindow, contextWindowFromEnv } from "../providers/models";
 import type { ContextOverflow, Provider, StreamEvent, Usage } from "../providers/provider";
-import { runTool, toolDefinitions, toolSummary } from "../tools";
+import { providerSecrets, runTool, toolDefinitions, toolSummary } from "../tools";
 import { compact, CompactionFailed, type Compaction } from "./compaction";
 import { addUsage, INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
 import { systemPrompt } from "./system-prompt";
@@ -260,7 +260,7 @@ export class Agent {
         continue;
       }
       onEvent({ type: "toolStart", id: call.id, name: call.name, summary: toolSummary(call.name, call.input) });
-      const output = await runTool(call.name, call.input, { cwd: this.cwd, signal });
+      const output = await runTool(call.name, call.input, { cwd: this.cwd, signal, secrets: providerSecrets(this.#env) });
       onEvent({ type: "toolEnd", id: call.id, name: call.name, output });
       results.push({ type: "toolResult", toolUseId: call.id, content: output.content, ...(output.isError ? { isError: true } : {}) });
     }

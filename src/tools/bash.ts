@@ -1,11 +1,13 @@
 // Runs a shell command for the model. The command gets its own process group
-// so that a timeout or Ctrl+C kills everything it started, not just the shell.
+// so that a timeout or Ctrl+C kills everything it started, not just the shell,
+// and an environment without awl's secrets (bash-env.ts).
 
 import { stat } from "node:fs/promises";
 import { type } from "../ark";
+import { bashEnvironment } from "./bash-env";
 import { toolInput } from "./input";
 import { MAX_BYTES, MAX_LINES, TailBuffer } from "./output-cap";
-import type { Tool, ToolOutput } from "./tool";
+import { failure, interrupted, notStarted, type Tool, type ToolOutput } from "./tool";
 
 const DEFAULT_TIMEOUT_S = 120;
 const MAX_TIMEOUT_S = 600;
@@ -28,6 +30,7 @@ export const bash: Tool<BashInput> = {
     "Stdin is closed, so commands must not wait for input. Each call starts a fresh shell: cd and variables do not carry over.",
     `Output is cut to the last ${MAX_LINES} lines or ${MAX_BYTES / 1024} KB, with a note when it is.`,
     `Timeout ${DEFAULT_TIMEOUT_S} s by default; a command that times out is killed with all its child processes.`,
+    "Variables whose names contain KEY, SECRET, TOKEN or PASSWORD are not passed to the command unless the user allowed them.",
   ].join("\n"),
   ...input,
   summary: (i) => i.command,
@@ -35,17 +38,18 @@ export const bash: Tool<BashInput> = {
 };
 
 async function run(command: string, timeoutS: number, cwd: string, signal: AbortSignal): Promise<ToolOutput> {
-  if (signal.aborted) return { content: "interrupted by the user before it started", isError: true };
   // Spawning in a missing directory fails with an ENOENT that names /bin/sh, which would mislead.
   if (!(await stat(cwd).catch(() => undefined))?.isDirectory()) {
-    return { content: `the working directory ${cwd} does not exist`, isError: true };
+    return failure(`the working directory ${cwd} does not exist`);
   }
+  if (signal.aborted) return notStarted();
   const shell = Bun.which("bash") ?? "/bin/sh";
   // sh points stderr at the stdout pipe, then becomes the shell: one pipe keeps
   // stdout and stderr in the order they were written, and the command's own
   // line numbers in error messages stay right.
   const proc = Bun.spawn(["/bin/sh", "-c", 'exec "$@" 2>&1', "sh", shell, "-c", command], {
     cwd,
+    env: bashEnvironment(process.env),
     detached: true,
     stdin: "ignore",
     stdout: "pipe",
@@ -70,6 +74,8 @@ async function run(command: string, timeoutS: number, cwd: string, signal: Abort
   const timer = setTimeout(() => killGroup("timeout"), timeoutS * 1000);
   const onAbort = () => killGroup("abort");
   signal.addEventListener("abort", onAbort, { once: true });
+  // An abort during the spawn fired no listener yet.
+  if (signal.aborted) onAbort();
   try {
     await proc.exited;
     await Promise.race([reading, Bun.sleep(DRAIN_MS)]);
@@ -81,9 +87,9 @@ async function run(command: string, timeoutS: number, cwd: string, signal: Abort
 
   const text = output.text();
   const body = text === "" ? "(no output)" : text;
-  if (stopped === "timeout") return { content: `${body}\ncommand timed out after ${timeoutS} s and was killed`, isError: true };
-  if (stopped === "abort") return { content: `${body}\ninterrupted by the user; the command was killed`, isError: true };
-  if (proc.exitCode === null) return { content: `${body}\nkilled by signal ${proc.signalCode}`, isError: true };
+  if (stopped === "timeout") return failure(`${body}\ncommand timed out after ${timeoutS} s and was killed`);
+  if (stopped === "abort") return interrupted(`${body}\ninterrupted; the command and everything it started were killed`);
+  if (proc.exitCode === null) return failure(`${body}\nkilled by signal ${proc.signalCode}`);
   return { content: `${body}\nexit code: ${proc.exitCode}`, isError: proc.exitCode !== 0 };
 }
 

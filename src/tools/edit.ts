@@ -1,17 +1,24 @@
 // Replaces one exact piece of a file. Exactness is the point: the model must
 // quote text that occurs once, so it cannot change a place it did not mean.
+// The file is edited as bytes, never decoded and re-encoded: every byte outside
+// the replaced range, valid UTF-8 or not, stays as it was.
 
-import { readFile, stat, writeFile } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { type } from "../ark";
+import { replaceFile } from "./atomic-write";
 import { toolInput } from "./input";
-import type { Tool, ToolOutput } from "./tool";
+import { reason } from "./os-error";
+import { openRegular, readAll, specialKind } from "./regular-file";
+import { failure, interrupted, type Tool, type ToolOutput } from "./tool";
 
 const Input = type({ "+": "reject", path: "string > 0", oldText: "string > 0", newText: "string" });
 type EditInput = typeof Input.infer;
 
 // Enough line numbers to find the matches, not a wall of them.
 const LISTED_MATCHES = 10;
+const LF = 0x0a;
+const CR = 0x0d;
 
 const input = toolInput("edit", Input, {
   path: "File to edit, relative to the working directory or absolute.",
@@ -28,45 +35,93 @@ export const edit: Tool<EditInput> = {
   ].join("\n"),
   ...input,
   summary: (i) => i.path,
-  execute: (i, context) => editFile(i.path, resolve(context.cwd, i.path), i.oldText, i.newText),
+  execute: (i, context) => editFile(i.path, resolve(context.cwd, i.path), i.oldText, i.newText, context.signal),
 };
 
-async function editFile(shown: string, path: string, oldText: string, newText: string): Promise<ToolOutput> {
+async function editFile(shown: string, path: string, oldText: string, newText: string, signal: AbortSignal): Promise<ToolOutput> {
   const info = await stat(path).catch(() => undefined);
   if (!info) return failure(`${shown}: no such file`);
   if (info.isDirectory()) return failure(`${shown} is a directory`);
-  const text = await readFile(path, "utf8");
-
-  const found = occurrences(text, oldText);
-  const [at] = found;
-  if (at === undefined) {
-    return failure(`oldText was not found in ${shown}; it must match exactly, including whitespace and indentation (read the file and copy the text)`);
+  const kind = specialKind(info);
+  if (kind) return failure(`${shown} is ${kind}, not a regular file; edit changes regular files only`);
+  let bytes: Buffer;
+  try {
+    const handle = await openRegular(path);
+    try {
+      bytes = await readAll(handle, signal);
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if (signal.aborted) return interrupted(`interrupted while reading ${shown}; it is unchanged`);
+    throw error;
   }
+
+  // A file whose lines all end in CRLF keeps them: the model quotes and writes
+  // lines with \n (read shows no \r), so both texts take the file's endings.
+  const crlf = usesCrlf(bytes);
+  const search = Buffer.from(crlf ? toCrlf(oldText) : oldText);
+  const replacement = Buffer.from(crlf ? toCrlf(newText) : newText);
+  const found = occurrences(bytes, search);
+  const [at] = found;
+  if (at === undefined) return failure(notFound(shown, oldText, bytes, crlf));
   if (found.length > 1) {
-    const lines = linesAt(text, found.slice(0, LISTED_MATCHES)).join(", ");
+    const lines = linesAt(bytes, found.slice(0, LISTED_MATCHES)).join(", ");
     const more = found.length > LISTED_MATCHES ? ` and ${found.length - LISTED_MATCHES} more` : "";
     return failure(`oldText occurs ${found.length} times in ${shown} (at lines ${lines}${more}); include more surrounding text so that it occurs once`);
   }
 
-  // Slicing, not String#replace, whose `$&`-style patterns would mangle newText.
-  await writeFile(path, text.slice(0, at) + newText + text.slice(at + oldText.length));
-  const [first = 1] = linesAt(text, [at]);
-  return { content: `edited ${shown}: ${span(first, oldText)} replaced, now ${span(first, newText)}`, isError: false };
+  const updated = Buffer.concat([bytes.subarray(0, at), replacement, bytes.subarray(at + search.length)]);
+  try {
+    await replaceFile(path, updated, signal);
+  } catch (error) {
+    if (signal.aborted) return interrupted(`interrupted before the edit was saved; ${shown} is unchanged`);
+    return failure(`could not save the edit to ${shown}: ${reason(error)}; it is unchanged`);
+  }
+  const [first = 1] = linesAt(bytes, [at]);
+  const endings = crlf && /\n/.test(oldText + newText) ? " (the file's CRLF line endings kept)" : "";
+  return { content: `edited ${shown}: ${span(first, oldText)} replaced, now ${span(first, newText)}${endings}`, isError: false };
+}
+
+/** Why oldText was not found, with a hint where the bytes explain it. */
+function notFound(shown: string, oldText: string, bytes: Buffer, crlf: boolean): string {
+  const base = `oldText was not found in ${shown}`;
+  if (!crlf && oldText.includes("\n") && bytes.includes("\r\n")) {
+    return `${base}; the file mixes CRLF and LF line endings, so oldText must match them exactly (\\r\\n where a line ends in CRLF)`;
+  }
+  if (oldText.includes("\uFFFD")) {
+    return `${base}; oldText contains U+FFFD, which read shows for bytes that are not UTF-8: quote only text around them`;
+  }
+  return `${base}; it must match exactly, including whitespace and indentation (read the file and copy the text)`;
+}
+
+/** True when the file has line endings and every one is CRLF. */
+function usesCrlf(bytes: Buffer): boolean {
+  let any = false;
+  for (let i = bytes.indexOf(LF); i !== -1; i = bytes.indexOf(LF, i + 1)) {
+    if (i === 0 || bytes[i - 1] !== CR) return false;
+    any = true;
+  }
+  return any;
+}
+
+function toCrlf(text: string): string {
+  return text.replace(/\r?\n/g, "\r\n");
 }
 
 /** Where each occurrence starts, overlapping ones included: "aa" occurs twice in "aaa". */
-function occurrences(text: string, search: string): number[] {
+function occurrences(bytes: Buffer, search: Buffer): number[] {
   const found: number[] = [];
-  for (let i = text.indexOf(search); i !== -1; i = text.indexOf(search, i + 1)) found.push(i);
+  for (let i = bytes.indexOf(search); i !== -1; i = bytes.indexOf(search, i + 1)) found.push(i);
   return found;
 }
 
-/** The 1-based line of each index, in one pass; `indices` must be ascending. */
-function linesAt(text: string, indices: number[]): number[] {
+/** The 1-based line of each byte offset, in one pass; `offsets` must be ascending. */
+function linesAt(bytes: Buffer, offsets: number[]): number[] {
   let line = 1;
-  let newline = text.indexOf("\n");
-  return indices.map((index) => {
-    for (; newline !== -1 && newline < index; newline = text.indexOf("\n", newline + 1)) line++;
+  let newline = bytes.indexOf(LF);
+  return offsets.map((offset) => {
+    for (; newline !== -1 && newline < offset; newline = bytes.indexOf(LF, newline + 1)) line++;
     return line;
   });
 }
@@ -75,8 +130,4 @@ function linesAt(text: string, indices: number[]): number[] {
 function span(first: number, text: string): string {
   const last = first + (text.match(/\n/g)?.length ?? 0);
   return last === first ? `line ${first}` : `lines ${first}-${last}`;
-}
-
-function failure(content: string): ToolOutput {
-  return { content, isError: true };
 }

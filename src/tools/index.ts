@@ -1,9 +1,12 @@
 // The tools the model can call, and the one entry point that runs them. runTool
 // never throws: whatever goes wrong becomes an error result the model can read
-// and react to, so a bad call never ends the turn.
+// and react to, so a bad call never ends the turn. It is also the one place
+// that scrubs secrets from what a tool returns, whichever tool it was.
 
-import { isInvalid, type Tool, type ToolContext, type ToolOutput } from "./tool";
+import { scrub } from "./secrets";
+import { failure, interrupted, isInvalid, notStarted, type Tool, type ToolContext, type ToolOutput } from "./tool";
 
+export { providerSecrets } from "./secrets";
 export type { Tool, ToolContext, ToolOutput } from "./tool";
 
 let loaded: readonly Tool[] | undefined;
@@ -31,16 +34,24 @@ export function toolDefinitions(): { name: string; description: string; inputSch
 }
 
 export async function runTool(name: string, rawInputJson: string, context: ToolContext): Promise<ToolOutput> {
+  const output = await run(name, rawInputJson, context);
+  const content = scrub(output.content, context.secrets);
+  return content === output.content ? output : { ...output, content };
+}
+
+async function run(name: string, rawInputJson: string, context: ToolContext): Promise<ToolOutput> {
   const tool = tools().find((t) => t.name === name);
   if (!tool) return failure(`unknown tool ${name}; the tools are ${tools().map((t) => t.name).join(", ")}`);
   const parsed = parseInput(rawInputJson);
   if (parsed instanceof Error) return failure(`${name}: input is not valid JSON (${parsed.message})`);
   const input = tool.validate(parsed);
   if (isInvalid(input)) return failure(input.error);
+  if (context.signal.aborted) return notStarted();
   try {
     return await tool.execute(input, context);
   } catch (error) {
-    return failure(`${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+    const message = `${name} failed: ${error instanceof Error ? error.message : String(error)}`;
+    return context.signal.aborted ? interrupted(message) : failure(message);
   }
 }
 
@@ -62,8 +73,4 @@ function parseInput(raw: string): unknown {
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error));
   }
-}
-
-function failure(content: string): ToolOutput {
-  return { content, isError: true };
 }

@@ -1,12 +1,15 @@
 // Shows a file to the model with line numbers, a window at a time. The file is
-// streamed: a huge log costs reading time, never memory beyond the window.
+// streamed: a huge log costs reading time, never memory beyond the window, and
+// Ctrl+C stops it between two chunks. Only regular files are read (see
+// regular-file.ts): a FIFO or /dev/tty would wait forever.
 
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { type } from "../ark";
 import { toolInput } from "./input";
 import { HeadBuffer, MAX_BYTES, MAX_LINES } from "./output-cap";
-import type { Tool, ToolOutput } from "./tool";
+import { chunks, openRegular, specialKind } from "./regular-file";
+import { failure, interrupted, type Tool, type ToolOutput } from "./tool";
 
 const BINARY_SNIFF_BYTES = 8192;
 const NEWLINE = 0x0a;
@@ -30,20 +33,33 @@ export const read: Tool<ReadInput> = {
   ].join("\n"),
   ...input,
   summary: (i) => i.path,
-  execute: (i, context) => readFile(i.path, resolve(context.cwd, i.path), i.offset ?? 1, Math.min(i.limit ?? MAX_LINES, MAX_LINES)),
+  execute: (i, context) =>
+    readFile(i.path, resolve(context.cwd, i.path), i.offset ?? 1, Math.min(i.limit ?? MAX_LINES, MAX_LINES), context.signal),
 };
 
-async function readFile(shown: string, path: string, offset: number, limit: number): Promise<ToolOutput> {
+async function readFile(shown: string, path: string, offset: number, limit: number, signal: AbortSignal): Promise<ToolOutput> {
   const info = await stat(path).catch(() => undefined);
   if (!info) return failure(`${shown}: no such file`);
   if (info.isDirectory()) return failure(`${shown} is a directory; use bash ls to list it`);
-  const file = Bun.file(path);
-  if ((await file.slice(0, BINARY_SNIFF_BYTES).bytes()).includes(0)) {
-    return failure(`${shown} looks like a binary file (NUL bytes in its first 8 KB); not shown`);
-  }
+  const kind = specialKind(info);
+  if (kind) return failure(`${shown} is ${kind}, not a regular file; read does not open it (it could wait forever for input)`);
 
   const window = new HeadBuffer(limit);
-  const total = await scan(file.stream(), offset, window);
+  let total: number;
+  const handle = await openRegular(path);
+  try {
+    const head = Buffer.alloc(BINARY_SNIFF_BYTES);
+    const { bytesRead } = await handle.read(head, 0, BINARY_SNIFF_BYTES, 0);
+    if (head.subarray(0, bytesRead).includes(0)) {
+      return failure(`${shown} looks like a binary file (NUL bytes in its first 8 KB); not shown`);
+    }
+    total = await scan(chunks(handle, signal), offset, window);
+  } catch (error) {
+    if (signal.aborted) return interrupted(`interrupted while reading ${shown} (read changes nothing)`);
+    throw error;
+  } finally {
+    await handle.close();
+  }
   if (total === 0) return { content: "(empty file)", isError: false };
   if (offset > total) return failure(`offset ${offset} is beyond the end of ${shown} (${total} lines)`);
 
@@ -59,7 +75,7 @@ async function readFile(shown: string, path: string, offset: number, limit: numb
  * the window are only counted, and a huge line is held only up to the cap.
  * A trailing newline does not start another line (as `wc -l` and editors see it).
  */
-async function scan(stream: ReadableStream<Uint8Array>, offset: number, window: HeadBuffer): Promise<number> {
+async function scan(stream: AsyncIterable<Uint8Array>, offset: number, window: HeadBuffer): Promise<number> {
   let lineNumber = 1;
   let line: Uint8Array[] = [];
   let lineBytes = 0;
@@ -89,8 +105,4 @@ async function scan(stream: ReadableStream<Uint8Array>, offset: number, window: 
   if (endsWithNewline) return lineNumber - 1;
   if (lineNumber >= offset && !window.full) take();
   return lineNumber;
-}
-
-function failure(content: string): ToolOutput {
-  return { content, isError: true };
 }

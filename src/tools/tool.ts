@@ -3,13 +3,21 @@
 export interface ToolContext {
   /** The session's working directory; relative paths resolve against it. */
   cwd: string;
-  /** Aborted when the person presses Ctrl+C: the tool stops and says so. */
+  /** Aborted when the person presses Ctrl+C (or awl is told to stop): the tool stops and says so. */
   signal: AbortSignal;
+  /**
+   * Secret values by the name of the variable they came from (the provider keys
+   * awl uses, see secrets.ts). runTool replaces each in the output with
+   * `[redacted NAME]`, so a key a tool prints is never saved or sent.
+   */
+  secrets?: Readonly<Record<string, string>>;
 }
 
 export interface ToolOutput {
   content: string;
   isError: boolean;
+  /** Stopped by the abort signal after it started: it may have changed things. */
+  interrupted?: boolean;
 }
 
 export interface Tool<Input = unknown> {
@@ -27,4 +35,18 @@ export interface Tool<Input = unknown> {
 /** True for the `{ error }` a validator returns instead of the typed input. */
 export function isInvalid(result: unknown): result is { error: string } {
   return typeof result === "object" && result !== null && "error" in result && Object.keys(result).length === 1;
+}
+
+export function failure(content: string): ToolOutput {
+  return { content, isError: true };
+}
+
+/** The result of a call the abort signal stopped before it did anything. */
+export function notStarted(): ToolOutput {
+  return failure("interrupted before it started: not run");
+}
+
+/** The result of a tool the abort signal stopped after it had started. */
+export function interrupted(content: string): ToolOutput {
+  return { content, isError: true, interrupted: true };
 }

@@ -1,11 +1,13 @@
 // Writes a whole file for the model, creating the folders it needs.
 
-import { mkdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { type } from "../ark";
+import { replaceFile } from "./atomic-write";
 import { toolInput } from "./input";
-import { byteLength } from "./output-cap";
-import type { Tool, ToolOutput } from "./tool";
+import { reason } from "./os-error";
+import { specialKind } from "./regular-file";
+import { failure, interrupted, type Tool, type ToolOutput } from "./tool";
 
 const Input = type({ "+": "reject", path: "string > 0", content: "string" });
 type WriteInput = typeof Input.infer;
@@ -23,14 +25,24 @@ export const write: Tool<WriteInput> = {
   ].join("\n"),
   ...input,
   summary: (i) => i.path,
-  execute: (i, context) => writeTo(i.path, resolve(context.cwd, i.path), i.content),
+  execute: (i, context) => writeTo(i.path, resolve(context.cwd, i.path), i.content, context.signal),
 };
 
-async function writeTo(shown: string, path: string, content: string): Promise<ToolOutput> {
-  const before = await stat(path).catch(() => undefined);
-  if (before?.isDirectory()) return { content: `${shown} is a directory; give a file path`, isError: true };
+async function writeTo(shown: string, path: string, content: string, signal: AbortSignal): Promise<ToolOutput> {
+  const existing = await stat(path).catch(() => undefined);
+  if (existing?.isDirectory()) return failure(`${shown} is a directory; give a file path`);
+  const kind = existing && specialKind(existing);
+  if (kind) return failure(`${shown} is ${kind}, not a regular file; write does not replace it`);
   await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, content);
-  const bytes = byteLength(content);
-  return { content: `${before ? "overwrote" : "created"} ${shown} (${bytes} byte${bytes === 1 ? "" : "s"})`, isError: false };
+  const bytes = Buffer.from(content);
+  let before;
+  try {
+    before = await replaceFile(path, bytes, signal);
+  } catch (error) {
+    const unchanged = existing ? `${shown} is unchanged` : `${shown} was not created`;
+    if (signal.aborted) return interrupted(`interrupted before the write finished; ${unchanged}`);
+    return failure(`could not write ${shown}: ${reason(error)}; ${unchanged}`);
+  }
+  const size = `${bytes.length} byte${bytes.length === 1 ? "" : "s"}`;
+  return { content: `${before ? "overwrote" : "created"} ${shown} (${size})`, isError: false };
 }

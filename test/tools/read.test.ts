@@ -1,7 +1,18 @@
 import { describe, expect, test } from "bun:test";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, open, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { call, tempDir } from "./helpers";
+
+/** The result, or "still waiting" after `ms`: a read that hangs fails the test instead of hanging it. */
+async function within<T>(ms: number, promise: Promise<T>): Promise<T | "still waiting"> {
+  let timer: Timer | undefined;
+  const late = new Promise<"still waiting">((done) => (timer = setTimeout(() => done("still waiting"), ms)));
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 const numbered = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => `${String(from + i).padStart(6)}\tline ${from + i}`).join("\n");
@@ -105,3 +116,51 @@ describe("read", () => {
     expect(out).toEqual({ content: "read: offset must be at least 1 (was 0)", isError: true });
   });
 });
+
+describe("read never hangs", () => {
+  test("a FIFO with no writer is refused at once, without being opened", async () => {
+    const dir = await tempDir();
+    expect(Bun.spawnSync(["mkfifo", join(dir, "pipe")]).exitCode).toBe(0);
+    expect(await within(2000, call("read", { path: "pipe" }, dir))).toEqual({
+      content: "pipe is a FIFO (named pipe), not a regular file; read does not open it (it could wait forever for input)",
+      isError: true,
+    });
+  });
+
+  test("a character device (/dev/tty) and a socket are refused", async () => {
+    const dir = await tempDir();
+    const tty = await within(2000, call("read", { path: "/dev/tty" }, dir));
+    expect(tty).toEqual({ content: "/dev/tty is a character device, not a regular file; read does not open it (it could wait forever for input)", isError: true });
+    const listener = Bun.listen({ unix: join(dir, "sock"), socket: { data() {} } });
+    try {
+      const socket = await within(2000, call("read", { path: "sock" }, dir));
+      expect(socket).toEqual({ content: "sock is a socket, not a regular file; read does not open it (it could wait forever for input)", isError: true });
+    } finally {
+      listener.stop(true);
+    }
+  });
+
+  test("a symbolic link to a FIFO is refused like the FIFO", async () => {
+    const dir = await tempDir();
+    expect(Bun.spawnSync(["mkfifo", join(dir, "pipe")]).exitCode).toBe(0);
+    expect(Bun.spawnSync(["ln", "-s", "pipe", join(dir, "link")]).exitCode).toBe(0);
+    expect(await within(2000, call("read", { path: "link" }, dir))).toMatchObject({ content: expect.stringMatching(/^link is a FIFO/), isError: true });
+  });
+
+  test("an abort stops a long read midway and says it was interrupted", async () => {
+    const dir = await tempDir();
+    // 4 GB that take no disk: 8 KB of text (past the binary sniff), then a hole the scan must count through.
+    const file = await open(join(dir, "huge.log"), "w");
+    await file.write("a line of text\n".repeat(600));
+    await file.truncate(4 * 1024 ** 3);
+    await file.close();
+    const controller = new AbortController();
+    const started = performance.now();
+    const reading = call("read", { path: "huge.log" }, dir, controller.signal);
+    setTimeout(() => controller.abort(), 50);
+    const out = await within(5000, reading);
+    expect(out).toEqual({ content: "interrupted while reading huge.log (read changes nothing)", isError: true, interrupted: true });
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
+
