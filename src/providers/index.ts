@@ -1,7 +1,8 @@
 // Picks and configures a provider from the environment (the README's environment table).
 
-import { UserError } from "../errors";
+import { UsageError, UserError } from "../errors";
 import { AnthropicProvider } from "./anthropic";
+import { clean } from "./api-errors";
 import { OpenAIProvider } from "./openai";
 import type { Provider, ProviderName } from "./provider";
 
@@ -11,6 +12,7 @@ export function createProvider(name: ProviderName, env: Record<string, string | 
     if (!apiKey) {
       throw new UserError("ANTHROPIC_API_KEY is not set: export it, or choose another provider with --provider openai");
     }
+    checkBaseUrl("ANTHROPIC_BASE_URL", env.ANTHROPIC_BASE_URL, [apiKey]);
     return new AnthropicProvider({ apiKey, baseUrl: env.ANTHROPIC_BASE_URL, env });
   }
   if (name === "openai") {
@@ -21,9 +23,32 @@ export function createProvider(name: ProviderName, env: Record<string, string | 
         "OPENAI_API_KEY is not set: export it, set OPENAI_BASE_URL for a local server, or choose another provider with --provider anthropic",
       );
     }
+    checkBaseUrl("OPENAI_BASE_URL", env.OPENAI_BASE_URL, apiKey ? [apiKey] : []);
     return new OpenAIProvider({ apiKey, baseUrl: env.OPENAI_BASE_URL, env });
   }
   throw new UserError(`Unknown provider "${name as string}": use anthropic or openai`);
+}
+
+/**
+ * A base URL fetch cannot use is the person's configuration to fix: said at
+ * start, in one line, exit 2, instead of "internal error: Invalid URL" at the
+ * first request. `localhost:8080` parses as a URL of the scheme "localhost:",
+ * so the scheme is checked, not only the parse.
+ */
+function checkBaseUrl(variable: string, value: string | undefined, secrets: string[]): void {
+  if (!value) return;
+  const shown = clean(value, secrets);
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value)?.[1];
+  const noScheme = () => new UsageError(`${variable} '${shown}' has no http:// or https:// in front (e.g. http://${shown})`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw scheme ? new UsageError(`${variable} '${shown}' is not a valid URL: check the host and port`) : noScheme();
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw scheme ? new UsageError(`${variable} '${shown}' must use http:// or https://, not ${scheme}://`) : noScheme();
+  }
 }
 
 export type { Provider, ProviderName, StreamEvent, StreamRequest } from "./provider";

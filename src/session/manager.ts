@@ -184,7 +184,7 @@ export class SessionManager {
     checkEntry(entry);
     const text = serializeEntry(entry);
     // A longer line could never be opened again (replay's limit): refuse it before it is written.
-    if (Buffer.byteLength(text) > MAX_LINE_BYTES) throw new UserError(`this ${entry.type} is too large to save (over ${MAX_LINE_BYTES >> 20} MB); nothing was sent`);
+    if (Buffer.byteLength(text) > MAX_LINE_BYTES) throw new UserError(tooLarge(entry));
     const fd = this.#fd ?? this.#create();
     const line = `${this.#missingNewline ? "\n" : ""}${text}\n`;
     try {
@@ -408,4 +408,19 @@ function openExisting(path: string, flags: string | number): number {
     if (code === "EROFS") throw new UserError(`cannot open ${path} to continue it: read-only file system`);
     throw error;
   }
+}
+
+/**
+ * Why an entry over the line limit was refused, true to what already
+ * happened: a model's answer arrived before it could be saved (the session
+ * goes on without it: the next prompt follows the one before it); a prompt,
+ * tool results or a compaction are saved before the request they belong to,
+ * so that request was never sent.
+ */
+function tooLarge(entry: WrittenEntry): string {
+  const limit = `over ${MAX_LINE_BYTES >> 20} MB`;
+  if (entry.type === "message" && entry.message.role === "assistant") {
+    return `the model's answer was received but is too large to save (${limit}): it was not saved, and the session goes on without it`;
+  }
+  return `this ${entry.type} is too large to save (${limit}); nothing was sent`;
 }

@@ -3,6 +3,12 @@
 // and the last line, not the whole file (a 100 MB session used to be read
 // whole, 0.5 s, just to learn one timestamp), judged by the same codec as
 // every other line.
+//
+// A clock can be wrong (a VM resumed with a stale clock, faketime, a bad
+// NTP step): one session stamped in 2099 would otherwise win every later
+// --resume. A last entry more than FUTURE_SLACK_MS ahead of now is not
+// trusted, and the session is ranked by its file's modification time, which
+// the kernel sets from the system clock, instead.
 import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { LineError, parseLine } from "./codec";
@@ -12,11 +18,13 @@ import { createdFromName, readHeader, sessionFiles } from "./listing";
 
 type Env = Record<string, string | undefined>;
 const TAIL_CHUNK = 1 << 16;
+/** How far ahead of now a timestamp may be and still be believed: clocks of two machines sharing a folder drift a little. */
+export const FUTURE_SLACK_MS = 5 * 60_000;
 
 /** The path of the most recently active session of `cwd`, or undefined. Empty files (a crash before the header) are passed over. */
-export function mostRecentSession(cwd: string, env: Env = process.env): string | undefined {
+export function mostRecentSession(cwd: string, env: Env = process.env, now = Date.now()): string | undefined {
   const dir = join(sessionRoot(env), encodeCwd(cwd));
-  let best: { path: string; when: string } | undefined;
+  let best: { path: string; when: number } | undefined;
   for (const name of sessionFiles(dir)) {
     const path = join(dir, name);
     const header = readHeader(path);
@@ -34,9 +42,28 @@ export function mostRecentSession(cwd: string, env: Env = process.env): string |
       when = createdFromName(path);
     }
     if (when === undefined) continue;
-    if (!best || when >= best.when) best = { path, when };
+    const rank = believable(Date.parse(when), now) ?? believable(modifiedAt(path), now) ?? -Infinity;
+    if (!best || rank >= best.when) best = { path, when: rank };
   }
   return best?.path;
+}
+
+/**
+ * The time, unless it lies more than FUTURE_SLACK_MS ahead of now. When the
+ * file's mtime is in the future too (the system clock itself was ahead when
+ * it was written), nothing about the session can be believed: it ranks below
+ * every other one, and is still the one resumed when it is alone.
+ */
+function believable(time: number, now: number): number | undefined {
+  return Number.isFinite(time) && time <= now + FUTURE_SLACK_MS ? time : undefined;
+}
+
+function modifiedAt(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return Number.NaN; // gone: open reports it
+  }
 }
 
 /** The timestamp of the file's last entry; a torn last line (what a crash leaves, and open trims) gives way to the one before it. */

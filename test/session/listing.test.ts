@@ -186,8 +186,9 @@ describe("the most recent session, read from each file's last line", () => {
     edit(older.sessionFile);
     return { older, newer };
   }
+  // A minute ahead: later than the newer session, and within what a clock may drift (more is not believed, see below).
   const laterEntry = (text: string) =>
-    JSON.stringify({ type: "message", id: "later", parentId: null, timestamp: "2099-01-01T00:00:00.000Z", message: { role: "user", content: [{ type: "text", text }] } });
+    JSON.stringify({ type: "message", id: "later", parentId: null, timestamp: new Date(Date.now() + 60_000).toISOString(), message: { role: "user", content: [{ type: "text", text }] } });
 
   test("a last line longer than one read-back chunk", async () => {
     const { older } = olderMadeRecent((f) => appendFileSync(f, `${laterEntry("x".repeat(300_000))}\n`));
@@ -200,7 +201,7 @@ describe("the most recent session, read from each file's last line", () => {
   });
 
   test("a line of another writer's key order is parsed for its timestamp", async () => {
-    const reordered = JSON.stringify({ timestamp: "2099-01-01T00:00:00.000Z", type: "message", id: "x", parentId: null, message: { role: "user", content: [] } });
+    const reordered = JSON.stringify({ timestamp: new Date(Date.now() + 60_000).toISOString(), type: "message", id: "x", parentId: null, message: { role: "user", content: [] } });
     const { older } = olderMadeRecent((f) => appendFileSync(f, `${reordered}\n`));
     expect(await recentId("/tail")).toBe(older.sessionId);
   });
@@ -213,6 +214,48 @@ describe("the most recent session, read from each file's last line", () => {
     writeFileSync(join(sessionDir("/tail"), "2099-01-01T00-00-00-000Z_019dc5ba-0000-7000-8000-000000000000.jsonl"), "");
     expect(await recentId("/tail")).toBe(s.sessionId);
     expect(newer.sessionId).not.toBe(s.sessionId);
+  });
+});
+
+describe("a clock that jumped does not take over --resume", () => {
+  const HOUR = 3_600_000;
+  /** A session of /clock whose every line was stamped in 2099 (made under a wrong clock); its file last changed `mtime`. */
+  function fromTheFuture(mtime: Date): SessionManager {
+    const s = session("/clock", "made in 2099");
+    const lines = readFileSync(s.sessionFile, "utf8").replace(/"timestamp":"[^"]+"/g, '"timestamp":"2099-01-01T00:00:00.000Z"');
+    writeFileSync(s.sessionFile, lines);
+    utimesSync(s.sessionFile, mtime, mtime);
+    return s;
+  }
+
+  test("a last entry more than 5 minutes ahead is ranked by the file's modification time: a later session wins", async () => {
+    fromTheFuture(new Date(Date.now() - HOUR));
+    const later = session("/clock", "made with the right clock");
+    expect(await recentId("/clock")).toBe(later.sessionId);
+  });
+
+  test("ranked by its modification time, the future-stamped session still wins when it was the last one touched", async () => {
+    const earlier = session("/clock", "earlier");
+    utimesSync(earlier.sessionFile, new Date(Date.now() - HOUR), new Date(Date.now() - HOUR));
+    const future = fromTheFuture(new Date());
+    expect(await recentId("/clock")).toBe(future.sessionId);
+  });
+
+  test("when its modification time is in the future too, it ranks below every other session, and alone it is still resumed", async () => {
+    const future = fromTheFuture(new Date(Date.now() + 100 * 24 * HOUR));
+    expect(await recentId("/clock")).toBe(future.sessionId);
+    const other = session("/clock", "any real session");
+    utimesSync(other.sessionFile, new Date(Date.now() - 48 * HOUR), new Date(Date.now() - 48 * HOUR));
+    expect(await recentId("/clock")).toBe(other.sessionId);
+  });
+
+  test("up to 5 minutes ahead is believed (clocks drift): that session wins", async () => {
+    const drifted = session("/clock", "drifted");
+    session("/clock", "newer by the file");
+    const ahead = new Date(Date.now() + 4 * 60_000).toISOString();
+    appendFileSync(drifted.sessionFile, `${JSON.stringify({ type: "message", id: "ahead", parentId: null, timestamp: ahead, message: { role: "user", content: [] } })}\n`);
+    utimesSync(drifted.sessionFile, new Date(Date.now() - HOUR), new Date(Date.now() - HOUR));
+    expect(await recentId("/clock")).toBe(drifted.sessionId);
   });
 });
 

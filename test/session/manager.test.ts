@@ -62,6 +62,20 @@ describe("a new session", () => {
     s.close();
   });
 
+  test("an entry over the 64 MB line limit is refused, saying truly what happened: an answer was received, a prompt was not sent", () => {
+    const s = SessionManager.init({ cwd: CWD, ...CLAUDE });
+    s.appendMessage(messageToDisk(textMessage("system", "sys")));
+    const before = readFileSync(s.sessionFile, "utf8");
+    const huge = "x".repeat(64 * 1024 * 1024 + 1);
+    const answer = () => s.appendMessage(messageToDisk(textMessage("assistant", huge), { ...CLAUDE, stopReason: "stop" }));
+    expect(answer).toThrow(UserError);
+    expect(answer).toThrow("the model's answer was received but is too large to save (over 64 MB): it was not saved, and the session goes on without it");
+    expect(answer).not.toThrow(/nothing was sent/);
+    expect(() => s.appendMessage(messageToDisk(textMessage("user", huge)), CLAUDE)).toThrow("this message is too large to save (over 64 MB); nothing was sent");
+    expect(readFileSync(s.sessionFile, "utf8")).toBe(before);
+    s.close();
+  });
+
   test("a malformed message is refused before it reaches the log", () => {
     const s = SessionManager.init({ cwd: CWD, ...CLAUDE });
     const bad = { role: "assistant", content: [{ type: "toolUse", id: "x", name: "bash", input: { command: "ls" } }] };

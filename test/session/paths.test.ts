@@ -1,7 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { readdirSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { encodeCwd, sessionFileName, sessionRoot } from "../../src/session";
+import { textMessage } from "../../src/conversation";
+import { UsageError } from "../../src/errors";
+import { encodeCwd, listSessions, messageToDisk, SessionManager, sessionFileName, sessionRoot } from "../../src/session";
 import { spawnBun, useSessionRoot } from "./helpers";
 
 const root = useSessionRoot();
@@ -18,6 +21,60 @@ describe("where sessions live", () => {
     expect(encodeCwd("/Users/travis/Code/awl")).toBe("--Users-travis-Code-awl--");
     expect(encodeCwd("/Users/travis/Code/awl/")).toBe("--Users-travis-Code-awl--");
     expect(encodeCwd("/a-b")).toBe(encodeCwd("/a/b"));
+  });
+
+  test("a name over 255 bytes keeps its first 200 bytes, then '-' and 12 hex digits of the SHA-256 of the whole cwd", () => {
+    const deep = `/${"a".repeat(100)}/${"b".repeat(100)}/${"c".repeat(100)}`;
+    const name = encodeCwd(deep);
+    const hash = createHash("sha256").update(deep).digest("hex").slice(0, 12);
+    expect(name).toBe(`${`--${"a".repeat(100)}-${"b".repeat(100)}-${"c".repeat(100)}--`.slice(0, 200)}-${hash}`);
+    expect(Buffer.byteLength(name)).toBe(213);
+    expect(name.endsWith("b-6e92d65a6337")).toBe(true); // the example in docs/session-format.md
+    // Two deep directories that share their first 200 bytes still get their own folders.
+    expect(encodeCwd(`${deep}x`)).not.toBe(name);
+    expect(encodeCwd(`${deep}x`).slice(0, 200)).toBe(name.slice(0, 200));
+    // Exactly 255 bytes is kept whole.
+    const fits = `/${"d".repeat(251)}`;
+    expect(encodeCwd(fits)).toBe(`--${"d".repeat(251)}--`);
+    expect(encodeCwd(`${fits}d`)).toHaveLength(213);
+  });
+
+  test("a long name is cut between characters, never inside one", () => {
+    const name = encodeCwd(`/${"é".repeat(200)}`); // 2 bytes each: the cut falls after 99 of them (2 + 198 bytes)
+    expect(name.startsWith(`--${"é".repeat(99)}-`)).toBe(true);
+    expect(Buffer.byteLength(name)).toBe(200 + 13);
+    expect(name).not.toContain("\uFFFD");
+  });
+
+  test("a session in a deep directory is created, listed and resumed", async () => {
+    const deep = `/${"a".repeat(100)}/${"b".repeat(100)}/${"c".repeat(100)}`;
+    const s = SessionManager.init({ cwd: deep, provider: "p", model: "m" });
+    s.appendMessage(messageToDisk(textMessage("system", "sys")));
+    s.close();
+    expect((await listSessions(deep)).map((l) => l.id)).toEqual([s.sessionId]);
+    const again = await SessionManager.continueRecent(deep);
+    expect(again?.sessionId).toBe(s.sessionId);
+    again?.close();
+  });
+
+  test("a relative AWL_SESSION_DIR is refused, with a word about ~; a relative XDG_DATA_HOME is ignored, as the XDG spec says", () => {
+    expect(() => sessionRoot({ AWL_SESSION_DIR: "sessions", HOME: "/h" })).toThrow(UsageError);
+    expect(() => sessionRoot({ AWL_SESSION_DIR: "./s" })).toThrow("AWL_SESSION_DIR must be an absolute path, not './s'");
+    expect(() => sessionRoot({ AWL_SESSION_DIR: "~/sessions" })).toThrow("(awl does not expand ~: write $HOME/sessions)");
+    expect(sessionRoot({ XDG_DATA_HOME: "data", HOME: "/h" })).toBe("/h/.local/share/awl/sessions");
+  });
+
+  test("a session root that is a file (or lies under one) is a usage error, not an empty list", async () => {
+    const file = join(root(), "a-file");
+    writeFileSync(file, "");
+    expect(() => sessionRoot({ AWL_SESSION_DIR: file })).toThrow(`the session folder ${file} (from AWL_SESSION_DIR) is not a directory`);
+    expect(() => sessionRoot({ AWL_SESSION_DIR: join(file, "below") })).toThrow(UsageError);
+    await expect(listSessions("/p", { AWL_SESSION_DIR: file })).rejects.toThrow(UsageError);
+    mkdirSync(join(root(), "xdg", "awl"), { recursive: true });
+    writeFileSync(join(root(), "xdg", "awl", "sessions"), "");
+    expect(() => sessionRoot({ XDG_DATA_HOME: join(root(), "xdg") })).toThrow("(from XDG_DATA_HOME) is not a directory");
+    // Not there yet is fine: it is created with the first message.
+    expect(sessionRoot({ AWL_SESSION_DIR: join(root(), "later") })).toBe(join(root(), "later"));
   });
 
   test("file names follow the spec's example", () => {
