@@ -9,7 +9,7 @@ import type {
   Tool,
 } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { ContentBlock, Conversation } from "../conversation";
-import { repairHistory } from "./history";
+import { repairHistory, toolInputObject } from "./history";
 import type { StreamRequest, ToolDefinition } from "./provider";
 import { ANTHROPIC_TOOL_ID_MAX } from "./tool-ids";
 
@@ -53,21 +53,9 @@ function toBlockParam(block: ContentBlock): ContentBlockParam {
   }
 }
 
-/**
- * Anthropic wants the call's input as an object. The log keeps the raw text
- * the model produced; when that is not a JSON object (a cut-off stream, a
- * model mistake) it goes back wrapped, so the model can see its own mistake
- * next to the error result its tool call got.
- */
+/** Anthropic wants the call's input as an object: see toolInputObject. */
 export function toolInput(raw: string): Record<string, unknown> {
-  if (raw.trim() === "") return {};
-  try {
-    const value: unknown = JSON.parse(raw);
-    if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // falls through to the wrapped form
-  }
-  return { invalid_json_input: raw };
+  return toolInputObject(raw);
 }
 
 export function toolsToWire(tools: readonly ToolDefinition[]): Tool[] {
@@ -163,18 +151,46 @@ function markLast<T extends object>(blocks: readonly T[]): T[] {
 }
 
 /**
- * With thinking on, Anthropic requires the assistant turn being continued by
- * tool results to start with a thinking block. After a switch from another
- * provider (or thinking turned on mid-loop) it does not, and the request
- * would be refused: that one request goes without thinking instead.
+ * With thinking on, Anthropic's docs require the final assistant turn to
+ * start with a thinking block, and a tool loop is one turn: the assistant
+ * messages from the person's latest prompt on, with only tool results
+ * between them. Without interleaved thinking the model thinks once, at the
+ * start of the turn, so the later messages of the loop start with a tool call
+ * and only the turn's FIRST message decides. When even that one has no
+ * thinking (a switch from another provider mid-loop, or thinking turned on
+ * mid-loop), the request would be refused: that request goes without
+ * thinking instead, and the next prompt thinks again.
  */
 function canThink(messages: MessageParam[], maxTokens: number): boolean {
   if (maxTokens <= MIN_THINKING_BUDGET) return false;
-  const last = messages.at(-1);
-  const previous = messages.at(-2);
-  const continuesTools =
-    last?.role === "user" && Array.isArray(last.content) && last.content.some((b) => b.type === "tool_result");
-  if (!continuesTools || previous?.role !== "assistant" || !Array.isArray(previous.content)) return true;
-  const first = previous.content[0]?.type;
-  return first === "thinking" || first === "redacted_thinking";
+  const last = messages.length - 1;
+  if (!hasToolResults(messages[last])) return true; // a new turn starts: nothing to continue
+  let first = last - 1;
+  while (first >= 2 && messages[first - 2]?.role === "assistant" && onlyToolResults(messages[first - 1])) first -= 2;
+  const opening = messages[first];
+  if (opening?.role !== "assistant" || !Array.isArray(opening.content)) return true;
+  const type = opening.content[0]?.type;
+  return type === "thinking" || type === "redacted_thinking";
+}
+
+function hasToolResults(message: MessageParam | undefined): boolean {
+  return message?.role === "user" && Array.isArray(message.content) && message.content.some((b) => b.type === "tool_result");
+}
+
+/** A user message that only answers tool calls: the agent's, inside a tool loop (a prompt carries text). */
+function onlyToolResults(message: MessageParam | undefined): boolean {
+  return hasToolResults(message) && (message!.content as ContentBlockParam[]).every((b) => b.type === "tool_result");
+}
+
+export const INTERLEAVED_THINKING_BETA = "interleaved-thinking-2025-05-14";
+
+/**
+ * Whether to send INTERLEAVED_THINKING_BETA: with it, Claude 4 models think
+ * between tool calls, not only at the start of the turn (Anthropic's
+ * extended-thinking docs). The direct API ignores the header for other
+ * models, but Bedrock and Vertex refuse it, so it goes only to the Claude 4
+ * family (ids as the API and Vertex spell them), and only with thinking on.
+ */
+export function interleavesThinking(model: string): boolean {
+  return /^claude-(opus|sonnet|haiku)-4(?:[-@.]|$)/.test(model.trim().toLowerCase());
 }

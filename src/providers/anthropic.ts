@@ -6,7 +6,7 @@
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { ApiIdentity } from "./api-errors";
 import { describeStreamError, parseApiError, StreamFailure } from "./api-errors";
-import { requestBody } from "./anthropic-wire";
+import { INTERLEAVED_THINKING_BETA, interleavesThinking, requestBody } from "./anthropic-wire";
 import { jsonBody } from "./json-body";
 import { streamWithRetries, type StreamParser } from "./http-stream";
 import type { Provider, StopReason, StreamEvent, StreamRequest, Usage } from "./provider";
@@ -50,6 +50,12 @@ export class AnthropicStreamParser implements StreamParser {
     // Deltas dominate the stream: check them first, by the SSE event name.
     if (event === "ping") return;
     const message = parse(data, this.#api);
+    // An `event: error` whose data is `null` (or anything but an object) is
+    // still the API's error, reported in one line, not a TypeError.
+    if (!message || typeof message !== "object") {
+      if (event === "error") throw new StreamFailure(describeStreamError(this.#api, {}), false);
+      return;
+    }
     switch (message.type) {
       case "content_block_delta": {
         const index = this.#indexes[message.index] ?? -1;
@@ -140,9 +146,9 @@ function readUsage(usage: Usage, wire: WireUsage | undefined): void {
   if (typeof wire?.cache_creation_input_tokens === "number") usage.cacheWrite = wire.cache_creation_input_tokens;
 }
 
-function parse(data: string, api: ApiIdentity): RawMessageStreamEvent {
+function parse(data: string, api: ApiIdentity): RawMessageStreamEvent | null {
   try {
-    return JSON.parse(data) as RawMessageStreamEvent;
+    return JSON.parse(data) as RawMessageStreamEvent | null;
   } catch {
     throw new StreamFailure(`${api.label} sent a malformed stream event`, true);
   }
@@ -171,16 +177,20 @@ export class AnthropicProvider implements Provider {
   }
 
   stream(request: StreamRequest): AsyncIterable<StreamEvent> {
+    const body = requestBody(request);
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      accept: "text/event-stream",
+      "x-api-key": this.options.apiKey,
+      "anthropic-version": ANTHROPIC_VERSION,
+    };
+    // Lets the model think after each tool result, not only once per turn.
+    if (body.thinking?.type === "enabled" && interleavesThinking(request.model)) headers["anthropic-beta"] = INTERLEAVED_THINKING_BETA;
     return streamWithRetries({
       api: this.#api,
       url: this.#url,
-      headers: {
-        "content-type": "application/json",
-        accept: "text/event-stream",
-        "x-api-key": this.options.apiKey,
-        "anthropic-version": ANTHROPIC_VERSION,
-      },
-      body: jsonBody(requestBody(request), "messages"),
+      headers,
+      body: jsonBody(body, "messages"),
       model: request.model,
       signal: request.signal,
       env: this.options.env ?? process.env,

@@ -150,6 +150,35 @@ export function describeStreamError(api: ApiIdentity, info: ApiErrorInfo): strin
   return clean(`${api.label} stream error${kind ? ` (${kind})` : ""}: ${info.message ?? "no details"}`, api.secrets);
 }
 
+/**
+ * A content type that is certainly not `text/event-stream`: JSON, HTML or
+ * XML. Anything else (none at all, text/plain) is read as SSE all the same:
+ * some compatible servers label their streams loosely.
+ */
+export function notAnEventStream(contentType: string): boolean {
+  return /\b(?:json|html|xml)\b/i.test(contentType);
+}
+
+/**
+ * The one line for a 200 that is not an event stream: the API's error when
+ * the body is one (some proxies answer errors with 200), else what came
+ * instead, so the person can tell a login page from a server that does not
+ * stream.
+ */
+export function describeNotAStream(api: ApiIdentity, contentType: string, body: string, url: string): string {
+  const origin = URL.canParse(url) ? new URL(url).origin : url;
+  const type = contentType.split(";")[0]!.trim();
+  if (/json/i.test(type)) {
+    const info = parseApiError(body);
+    const kind = info.code ?? info.type;
+    if (kind || info.message) return clean(`${api.label} answered 200 with an error instead of a stream${kind ? ` (${kind})` : ""}: ${info.message ?? "no details"}`, api.secrets);
+    return clean(`${api.label} (${origin}) answered with JSON instead of an event stream: the server does not stream (it ignored "stream": true)`, api.secrets);
+  }
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1]?.trim();
+  const page = /html/i.test(type) ? `an HTML page${title ? ` ("${title.slice(0, 80)}")` : ""}` : type;
+  return clean(`${api.label} (${origin}) answered with ${page}, not an event stream: check ${api.baseUrlVariable}`, api.secrets);
+}
+
 /** One line, bounded, with every secret and anything shaped like a key removed. */
 export function clean(text: string, secrets: readonly string[]): string {
   let line = text.replace(/\s+/g, " ").trim();

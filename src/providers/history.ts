@@ -100,3 +100,23 @@ function withResultId(block: ToolResultBlock, id: string): ToolResultBlock {
 function notRun(toolUseId: string): ToolResultBlock {
   return { type: "toolResult", toolUseId, content: NOT_RUN_RESULT, isError: true };
 }
+
+/**
+ * A tool call's input as a JSON object, whatever the log holds. The log keeps
+ * the raw text the model produced; when that is not a JSON object (cut off by
+ * the output limit, or a model's mistake) it is sent back wrapped, as
+ * `{"invalid_json_input": raw}`: both APIs refuse input that is not an object
+ * (OpenAI refuses arguments that are not JSON), and every later request of
+ * the session would be refused with it. The model still sees its own mistake,
+ * next to the error result its call got. Nothing empty: `{}`.
+ */
+export function toolInputObject(raw: string): Record<string, unknown> {
+  if (raw.trim() === "") return {};
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // falls through to the wrapped form
+  }
+  return { invalid_json_input: raw };
+}

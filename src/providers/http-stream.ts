@@ -4,7 +4,7 @@
 // say so); after that the caller gets the partial content and an error end.
 
 import type { ContextOverflow, StreamEvent, Usage } from "./provider";
-import { clean, contextOverflow, describeHttpError, describeOverflow, parseApiError, StreamFailure, type ApiIdentity } from "./api-errors";
+import { clean, contextOverflow, describeHttpError, describeNotAStream, describeOverflow, notAnEventStream, parseApiError, StreamFailure, type ApiIdentity } from "./api-errors";
 import { isRetryableStatus, MAX_ATTEMPTS, retryBaseMs, retryDelayMs, sleep } from "./retry";
 import { sseBatches, type SseEvent } from "./sse";
 import { fetchBody, type JsonBody } from "./json-body";
@@ -108,6 +108,10 @@ async function* attemptOnce(request: HttpStreamRequest): AsyncGenerator<StreamEv
       const overflow = contextOverflow(response.status, info);
       return fail(message, isRetryableStatus(response.status, info.code ?? info.type), response.headers, overflow);
     }
+    // A 200 that is plainly not an event stream (a proxy's HTML page, a server
+    // that ignored "stream": true) will not become one if asked again.
+    const contentType = response.headers.get("content-type") ?? "";
+    if (notAnEventStream(contentType)) return fail(describeNotAStream(api, contentType, await response.text().catch(() => ""), request.url), false);
     if (!response.body) return fail(`${api.label} sent an empty response`, true);
     parser = request.createParser();
     for await (const batch of sseBatches(response.body)) {

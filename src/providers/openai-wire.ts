@@ -10,7 +10,7 @@ import type {
   ChatCompletionTool,
 } from "openai/resources/chat/completions/completions";
 import type { Conversation, Message } from "../conversation";
-import { repairHistory } from "./history";
+import { repairHistory, toolInputObject } from "./history";
 import type { StreamRequest, ToolDefinition } from "./provider";
 import { OPENAI_TOOL_ID_MAX } from "./tool-ids";
 
@@ -32,13 +32,25 @@ function assistantMessage(message: Message): ChatCompletionAssistantMessageParam
   const text = joinText(message);
   const calls = message.content.flatMap((b) =>
     b.type === "toolUse"
-      ? [{ id: b.id, type: "function" as const, function: { name: b.name, arguments: b.input.trim() === "" ? "{}" : b.input } }]
+      ? [{ id: b.id, type: "function" as const, function: { name: b.name, arguments: toolArguments(b.input) } }]
       : [],
   );
   // content may be null only when there are tool calls.
   const wire: ChatCompletionAssistantMessageParam = { role: "assistant", content: text || (calls.length ? null : "") };
   if (calls.length) wire.tool_calls = calls;
   return wire;
+}
+
+/**
+ * `arguments` as it is replayed: the model's own text, byte for byte, when it
+ * is a JSON object; anything else (cut off by `length`, not JSON at all, JSON
+ * that is not an object, from this API or another) as the wrapped object of
+ * toolInputObject. OpenAI refuses arguments that are not JSON, so one bad call
+ * in the log would fail every later request of the session.
+ */
+function toolArguments(raw: string): string {
+  const input = toolInputObject(raw);
+  return "invalid_json_input" in input || raw.trim() === "" ? JSON.stringify(input) : raw;
 }
 
 function userMessages(message: Message, out: ChatCompletionMessageParam[]): void {

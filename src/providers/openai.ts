@@ -6,7 +6,7 @@
 
 import type { ChatCompletionChunk } from "openai/resources/chat/completions/completions";
 import type { CompletionUsage } from "openai/resources/completions";
-import type { ApiIdentity } from "./api-errors";
+import type { ApiErrorInfo, ApiIdentity } from "./api-errors";
 import { describeStreamError, parseApiError, StreamFailure } from "./api-errors";
 import { jsonBody } from "./json-body";
 import { streamWithRetries, type StreamParser } from "./http-stream";
@@ -42,26 +42,32 @@ export class OpenAIStreamParser implements StreamParser {
   /** Blocks started and not yet stopped. */
   #unstopped: number[] = [];
   #finishReason: string | undefined;
+  /** A `delta.refusal` arrived: the model declined, and its words are the answer's text. */
+  #refused = false;
 
   constructor(api: ApiIdentity) {
     this.#api = api;
   }
 
-  event({ data }: SseEvent, out: StreamEvent[]): void {
+  event({ event, data }: SseEvent, out: StreamEvent[]): void {
     if (data === "[DONE]") {
       this.done = true;
       return;
     }
-    let chunk: WireChunk;
+    // Chat Completions reports a failure as a data chunk holding `error`; some
+    // servers send a named `event: error` instead, its data the error wrapped,
+    // bare ({message, type, code}), not JSON, or even `null` (the SDK reads
+    // all of them as the API's error). Any of them is the API's error, never a
+    // dropped connection to retry.
+    if (event === "error") throw this.#failure(parseApiError(data));
+    let chunk: WireChunk | null;
     try {
-      chunk = JSON.parse(data) as WireChunk;
+      chunk = JSON.parse(data) as WireChunk | null;
     } catch {
       throw new StreamFailure(`${this.#api.label} sent a malformed stream chunk`, true);
     }
-    if (chunk.error) {
-      const info = parseApiError(chunk);
-      throw new StreamFailure(describeStreamError(this.#api, info), RETRYABLE_STREAM_ERRORS.test(`${info.code} ${info.type} ${info.message}`), info);
-    }
+    if (!chunk || typeof chunk !== "object") return; // `null` or a bare value: nothing in it
+    if (chunk.error) throw this.#failure(parseApiError(chunk));
     if (chunk.usage) this.usage = readUsage(chunk.usage as WireUsage);
     const choice = chunk.choices?.[0];
     if (!choice) return;
@@ -71,6 +77,12 @@ export class OpenAIStreamParser implements StreamParser {
       const reasoning = delta.reasoning_content ?? delta.reasoning;
       if (reasoning) this.#text("thinking", reasoning, out);
       if (delta.content) this.#text("text", delta.content, out);
+      // A refusal streams in its own field. It is what the model said, so it is
+      // shown and kept as the answer's text, and the response ends as a refusal.
+      if (delta.refusal) {
+        this.#refused = true;
+        this.#text("text", delta.refusal, out);
+      }
       if (delta.tool_calls) for (const call of delta.tool_calls as WireToolCall[]) this.#toolCall(call, out);
     }
     if (choice.finish_reason && !this.#finishReason) {
@@ -87,7 +99,15 @@ export class OpenAIStreamParser implements StreamParser {
     }
     const out: End = { type: "end", stopReason: this.#stopReason(this.#finishReason), usage: this.usage };
     if (this.#finishReason === "content_filter") out.errorMessage = `${this.#api.label}'s content filter stopped the response`;
+    if (this.#refused) {
+      out.stopReason = "error";
+      out.errorMessage = "The model declined to answer (refusal)";
+    }
     return out;
+  }
+
+  #failure(info: ApiErrorInfo): StreamFailure {
+    return new StreamFailure(describeStreamError(this.#api, info), RETRYABLE_STREAM_ERRORS.test(`${info.code} ${info.type} ${info.message}`), info);
   }
 
   #stopReason(reason: string): StopReason {

@@ -29,13 +29,13 @@ export async function serverFixture() {
   async function ask(
     name: ProviderName,
     messages: Message[],
-    options: { thinking?: boolean; signal?: AbortSignal; onEvent?: (event: StreamEvent) => void; system?: string } = {},
+    options: { thinking?: boolean; signal?: AbortSignal; onEvent?: (event: StreamEvent) => void; system?: string; model?: string } = {},
   ) {
     const provider = createProvider(name, env);
     const events: StreamEvent[] = [];
     const message: Message = { role: "assistant", content: [] };
     const stream = provider.stream({
-      model: MODELS[name],
+      model: options.model ?? MODELS[name],
       system: options.system ?? "You are a test.",
       conversation: new Conversation(messages),
       tools: TOOLS,

@@ -113,7 +113,8 @@ describe("OpenAI toWire", () => {
       { role: "tool", tool_call_id: "toolu_dangling", content: `Error: ${NOT_RUN_RESULT}` },
       { role: "tool", tool_call_id: mappedId, content: "Error: files" },
       { role: "user", content: "but first" },
-      { role: "assistant", content: null, tool_calls: [{ id: "call_late", type: "function", function: { name: "read", arguments: "{not json" } }] },
+      // Arguments that are not JSON go back wrapped as JSON (OpenAI refuses them raw); the log keeps "{not json".
+      { role: "assistant", content: null, tool_calls: [{ id: "call_late", type: "function", function: { name: "read", arguments: '{"invalid_json_input":"{not json"}' } }] },
       { role: "tool", tool_call_id: "call_late", content: `Error: ${NOT_RUN_RESULT}` },
       { role: "assistant", content: "two assistants in a row" },
       { role: "user", content: "last" },

@@ -2,6 +2,8 @@
 // what it rejects, with its status codes, error types and error text.
 // (The streamed answer is in anthropic-stream.ts.)
 
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { type Signer, randomId } from "./script";
 
 export interface Problem {
@@ -39,6 +41,36 @@ export function checkAnthropicAuth(headers: Headers, key: string): Problem | nul
   return null;
 }
 
+/**
+ * The `anthropic-beta` values the API knows: the literal members of the SDK's
+ * AnthropicBeta type, read from its declaration so the list follows the SDK.
+ */
+const KNOWN_BETAS: ReadonlySet<string> = (() => {
+  const declaration = readFileSync(join(import.meta.dir, "../../node_modules/@anthropic-ai/sdk/resources/beta/beta.d.ts"), "utf8");
+  const union = /export type AnthropicBeta = ([^;]*);/.exec(declaration)?.[1] ?? "";
+  return new Set([...union.matchAll(/'([^']+)'/g)].map((m) => m[1]!));
+})();
+
+export const INTERLEAVED_THINKING = "interleaved-thinking-2025-05-14";
+
+/** The betas a request asks for, or the API's refusal of the ones it does not know. */
+export function checkAnthropicBetas(headers: Headers): { betas: string[] } | Problem {
+  const betas = (headers.get("anthropic-beta") ?? "").split(",").map((b) => b.trim()).filter(Boolean);
+  const unknown = betas.filter((b) => !KNOWN_BETAS.has(b));
+  if (unknown.length)
+    return bad(`Unexpected value(s) ${unknown.map((b) => `\`${b}\``).join(", ")} for the \`anthropic-beta\` header. Please consult our documentation at docs.anthropic.com or try again without the header.`);
+  return { betas };
+}
+
+/**
+ * Whether the model thinks between tool calls: the extended-thinking docs
+ * give interleaved thinking to the Claude 4 models, with the beta header; for
+ * other models the direct API accepts the header to no effect.
+ */
+export function interleaved(model: string, betas: readonly string[]): boolean {
+  return betas.includes(INTERLEAVED_THINKING) && /^claude-(opus|sonnet|haiku)-4(-|$)/.test(model);
+}
+
 const TOOL_ID = /^[a-zA-Z0-9_-]+$/;
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const THINKING_DOCS = "https://docs.claude.com/en/docs/build-with-claude/extended-thinking";
@@ -51,6 +83,8 @@ const PARAMS = new Set(
 interface Options {
   signer: Signer;
   knownModels?: string[];
+  /** The `anthropic-beta` values the request carries. */
+  betas?: string[];
 }
 
 /** Returns what the real API would reject in this body, or null. */
@@ -69,7 +103,7 @@ export function validateAnthropic(body: any, options: Options): Problem | null {
   if (system) return system;
   const automatic = checkCacheControl(body.cache_control, "cache_control");
   if (automatic) return automatic;
-  const thinking = checkThinkingParam(body);
+  const thinking = checkThinkingParam(body, interleaved(body.model, options.betas ?? []));
   if (typeof thinking !== "boolean") return thinking;
   const tools = checkTools(body.tools);
   if (tools) return tools;
@@ -133,8 +167,12 @@ function checkBreakpoints(body: any): Problem | null {
   return null;
 }
 
-/** Returns whether thinking is on, or the problem with the parameter. */
-function checkThinkingParam(body: any): boolean | Problem {
+/**
+ * Returns whether thinking is on, or the problem with the parameter. With
+ * interleaved thinking the budget is for the whole turn and may pass
+ * max_tokens (the extended-thinking docs).
+ */
+function checkThinkingParam(body: any, interleavedThinking: boolean): boolean | Problem {
   const t = body.thinking;
   if (t === undefined || t === null) return false;
   if (t.type === "disabled") return false;
@@ -144,7 +182,7 @@ function checkThinkingParam(body: any): boolean | Problem {
   if (t.budget_tokens === undefined) return bad("thinking.enabled.budget_tokens: Field required");
   if (!Number.isInteger(t.budget_tokens) || t.budget_tokens < 1024)
     return bad("thinking.enabled.budget_tokens: Input should be greater than or equal to 1024");
-  if (t.budget_tokens >= body.max_tokens)
+  if (t.budget_tokens >= body.max_tokens && !interleavedThinking)
     return bad(`\`max_tokens\` must be greater than \`thinking.budget_tokens\`. Please consult our documentation at ${THINKING_DOCS}#max-tokens-and-context-window-size`);
   return true;
 }
@@ -183,13 +221,7 @@ function checkMessages(messages: any[], thinking: boolean, signer: Signer): Prob
 
   // Consecutive messages with the same role are merged into one turn by the
   // real API, so the pairing rules apply to turns, not to single messages.
-  const turns: { role: string; first: number; blocks: { block: Block; at: string }[] }[] = [];
-  for (const [i, m] of messages.entries()) {
-    const blocks = contentOf(m).map((block, j) => ({ block, at: `messages.${i}.content.${j}` }));
-    const last = turns.at(-1);
-    if (last && last.role === m.role) last.blocks.push(...blocks);
-    else turns.push({ role: m.role, first: i, blocks });
-  }
+  const turns = turnsOf(messages);
 
   const seenToolUse = new Set<string>();
   for (const [t, turn] of turns.entries()) {
@@ -228,18 +260,59 @@ function checkMessages(messages: any[], thinking: boolean, signer: Signer): Prob
     }
   }
 
-  // With thinking on, an assistant turn that is being continued with tool
-  // results must start with its (signed) thinking block.
-  const lastTurn = turns.at(-1)!;
-  const previous = turns.at(-2);
-  if (thinking && lastTurn.role === "user" && previous && lastTurn.blocks.some((b) => b.block.type === "tool_result")) {
-    const first = previous.blocks[0]!.block;
+  // With thinking on, the final assistant turn must start with a thinking
+  // block (the extended-thinking docs, "Toggling thinking modes in
+  // conversations"). A tool loop is part of that one turn: it runs from the
+  // person's latest prompt, through every assistant message that only tool
+  // results follow. Without interleaved thinking the model thinks once, at
+  // its start, so only the turn's first message is held to it.
+  const start = finalTurnStart(turns);
+  if (thinking && start !== undefined) {
+    const opening = turns[start]!;
+    const first = opening.blocks[0]!.block;
     if (first.type !== "thinking" && first.type !== "redacted_thinking")
       return bad(
-        `messages.${previous.first}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${first.type}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at ${THINKING_DOCS}`,
+        `messages.${opening.first}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${first.type}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at ${THINKING_DOCS}`,
       );
   }
   return null;
+}
+
+type Turn = { role: string; first: number; blocks: { block: Block; at: string }[] };
+
+/** Consecutive messages of one role, as the API merges them. */
+function turnsOf(messages: any[]): Turn[] {
+  const turns: Turn[] = [];
+  for (const [i, m] of messages.entries()) {
+    const blocks = contentOf(m).map((block, j) => ({ block, at: `messages.${i}.content.${j}` }));
+    const last = turns.at(-1);
+    if (last && last.role === m.role) last.blocks.push(...blocks);
+    else turns.push({ role: m.role, first: i, blocks });
+  }
+  return turns;
+}
+
+/**
+ * The index of the turn that opens the assistant turn being continued, when
+ * the request continues one (it ends in tool results); undefined when it
+ * starts a new one.
+ */
+function finalTurnStart(turns: Turn[]): number | undefined {
+  const last = turns.at(-1);
+  if (last?.role !== "user" || !last.blocks.some((b) => b.block.type === "tool_result")) return undefined;
+  let start = turns.length - 2;
+  if (turns[start]?.role !== "assistant") return undefined;
+  while (start >= 2 && turns[start - 2]!.role === "assistant" && turns[start - 1]!.blocks.every((b) => b.block.type === "tool_result")) start -= 2;
+  return start;
+}
+
+/**
+ * Whether this request continues a turn (it ends in tool results) and so,
+ * without interleaved thinking, gets an answer without thinking: the model
+ * thought once, at the start of the turn.
+ */
+export function continuesTurn(body: any): boolean {
+  return Array.isArray(body?.messages) && finalTurnStart(turnsOf(body.messages)) !== undefined;
 }
 
 function checkMessage(m: any, i: number, isLast: boolean, signer: Signer): Problem | null {

@@ -39,7 +39,8 @@ export function renderAnthropic(reply: Reply, model: string, usage: TokenUsage, 
       usage: { ...inputUsage(usage), output_tokens: Math.min(1, usage.output), service_tier: "standard" },
     } satisfies Omit<Message, "container" | "diagnostics" | "stop_details" | "usage"> & { usage: Partial<Message["usage"]> },
   });
-  const blocks = blocksOf(reply);
+  // Anthropic has no refusal block: a refusal is the model's text and stop_reason "refusal".
+  const blocks = blocksOf(reply).map((b) => (b.type === "refusal" ? { type: "text" as const, text: b.refusal } : b));
   if (blocks.length === 0) emit({ type: "ping" });
   blocks.forEach((block, index) => {
     const delta = (d: RawContentBlockDeltaEvent["delta"]) => emit({ type: "content_block_delta", index, delta: d } satisfies RawContentBlockDeltaEvent);
@@ -75,8 +76,8 @@ export function renderAnthropic(reply: Reply, model: string, usage: TokenUsage, 
 /** A non-streaming answer: the same Message the stream would assemble. */
 export function anthropicMessage(reply: Reply, model: string, usage: TokenUsage, signer: Signer): unknown {
   const content = blocksOf(reply).map((b) =>
-    b.type === "text"
-      ? { type: "text", text: b.text }
+    b.type === "text" || b.type === "refusal"
+      ? { type: "text", text: b.type === "text" ? b.text : b.refusal }
       : b.type === "thinking"
         ? { type: "thinking", thinking: b.thinking, signature: signer.sign(b.thinking) }
         : b.type === "redactedThinking"

@@ -12,7 +12,12 @@ export type ReplyBlock =
   /** Anthropic only; `data` defaults to an opaque blob the server issues. OpenAI omits it. */
   | { type: "redactedThinking"; data?: string }
   /** `input` as a value (serialised with JSON.stringify) or as the exact JSON text to stream. */
-  | { type: "toolUse"; id?: string; name: string; input: unknown };
+  | { type: "toolUse"; id?: string; name: string; input: unknown }
+  /**
+   * The model declines (OpenAI: streamed in `delta.refusal`, then finish_reason
+   * "stop"; Anthropic has no refusal block: its text, and stop_reason "refusal").
+   */
+  | { type: "refusal"; refusal: string };
 
 export type StopKind = "stop" | "toolUse" | "length" | "refusal" | "context_window";
 
@@ -24,7 +29,13 @@ export type Fault =
    * protocol's overloaded error event / destroy the connection / go silent
    * with the connection left open.
    */
-  | { midStream: "overloaded" | "drop" | "stall"; afterEvents: number };
+  | { midStream: "overloaded" | "drop" | "stall"; afterEvents: number }
+  /**
+   * After `afterEvents` SSE events: a named `event: error` whose data is
+   * `data` as JSON (wrapped `{error: {...}}`, bare `{message, type, code}`, or
+   * `null`: the shapes the OpenAI SDK reads as the API's error), then the end.
+   */
+  | { midStream: "errorEvent"; afterEvents: number; data: unknown };
 
 export interface Reply {
   /** Default: one text block "ok". */
@@ -47,6 +58,12 @@ export interface Reply {
   fault?: Fault;
   /** Send this SSE body verbatim (protocol-quirk tests). */
   raw?: string;
+  /**
+   * Answer 200, but not with an event stream: "json" is the protocol's
+   * non-streaming answer (a server that ignores `stream: true`); or any body
+   * with its content type (a proxy's or captive portal's HTML page).
+   */
+  nonStream?: "json" | { contentType: string; body: string };
 }
 
 export function isHttpFault(fault: Fault | undefined): fault is Extract<Fault, { status: number }> {
@@ -58,7 +75,9 @@ export function blocksOf(reply: Reply): ReplyBlock[] {
 }
 
 export function stopOf(reply: Reply): StopKind {
-  return reply.stop ?? (blocksOf(reply).some((b) => b.type === "toolUse") ? "toolUse" : "stop");
+  if (reply.stop) return reply.stop;
+  const blocks = blocksOf(reply);
+  return blocks.some((b) => b.type === "refusal") ? "refusal" : blocks.some((b) => b.type === "toolUse") ? "toolUse" : "stop";
 }
 
 /** Tool input as the JSON text the model would stream. */
@@ -93,7 +112,7 @@ export interface TokenUsage {
 export function usageOf(reply: Reply, prompt: PromptUsage): TokenUsage {
   if (reply.usage) return { input: reply.usage.input, output: reply.usage.output, cacheRead: reply.usage.cacheRead ?? 0, cacheWrite: reply.usage.cacheWrite ?? 0, cacheWrite1h: 0 };
   const produced = blocksOf(reply)
-    .map((b) => (b.type === "text" ? b.text : b.type === "thinking" ? b.thinking : b.type === "toolUse" ? b.name + inputJson(b.input) : ""))
+    .map((b) => (b.type === "text" ? b.text : b.type === "thinking" ? b.thinking : b.type === "toolUse" ? b.name + inputJson(b.input) : b.type === "refusal" ? b.refusal : ""))
     .join("");
   return { ...prompt, output: estimateTokens(produced) };
 }

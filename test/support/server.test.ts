@@ -511,3 +511,103 @@ describe("OpenAI automatic caching", () => {
     expect(await openaiUsage(chat([system, { role: "user", content: "B" }]))).toMatchObject({ prompt_tokens_details: { cached_tokens: 484 } }); // 100 + 3 * 128
   });
 });
+
+describe("thinking across a tool loop, as Anthropic's extended-thinking docs state it", () => {
+  const thinkingOn = { thinking: { type: "enabled", budget_tokens: 2048 } };
+  /** A tool loop of two calls: the turn's first message thinks (or not), the second never does. */
+  async function loop(firstThinks: boolean) {
+    const { id, assistant } = await anthropicToolTurn();
+    const first = firstThinks ? assistant : { ...assistant, content: [assistant.content[1]] };
+    const second = { role: "assistant", content: [{ type: "tool_use", id: "toolu_second", name: "read", input: { path: "b" } }] };
+    const result = (toolId: string) => ({ role: "user", content: [{ type: "tool_result", tool_use_id: toolId, content: "x" }] });
+    return { first, second, result, id };
+  }
+
+  test("a tool loop is one turn: it must start with thinking, and its later messages need not", async () => {
+    const { first, second, result, id } = await loop(true);
+    server.reply({});
+    const ok = await anthropic(ask([{ role: "user", content: "hi" }, first, result(id), second, result("toolu_second")], thinkingOn));
+    expect(ok.status).toBe(200);
+  });
+
+  test("a turn whose first message does not think is refused, pointing at that first message, however far back", async () => {
+    const { first, second, result, id } = await loop(false);
+    const refused = await anthropic(ask([{ role: "user", content: "hi" }, first, result(id), second, result("toolu_second")], thinkingOn));
+    expect(refused.status).toBe(400);
+    expect((await bodyOf(refused)).error.message).toMatch(/^messages\.1\.content\.0\.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`\. When `thinking` is enabled, a final `assistant` message must start with a thinking block/);
+    // A new prompt starts a new turn: the old one is no longer held to it.
+    server.reply({});
+    const next = await anthropic(ask([{ role: "user", content: "hi" }, first, result(id), { role: "assistant", content: [{ type: "text", text: "done" }] }, { role: "user", content: "next" }], thinkingOn));
+    expect(next.status).toBe(200);
+  });
+
+  test("without interleaved thinking the model thinks once, at the start of the turn: a reply inside the loop comes without its thinking", async () => {
+    const { first, result, id } = await loop(true);
+    const scripted = { blocks: [{ type: "thinking" as const, thinking: "between calls" }, { type: "text" as const, text: "done" }] };
+    const types = async (model: string, headers: Record<string, string>) => {
+      server.reply(scripted);
+      const response = await anthropic(ask([{ role: "user", content: "hi" }, first, result(id)], { ...thinkingOn, model }), headers);
+      expect(response.status).toBe(200);
+      return json(await events(response)).filter((e: any) => e.type === "content_block_start").map((e: any) => e.content_block.type);
+    };
+    const beta = { "anthropic-beta": "interleaved-thinking-2025-05-14" };
+    expect(await types("claude-sonnet-4-5", {})).toEqual(["text"]);
+    expect(await types("claude-sonnet-4-5", beta)).toEqual(["thinking", "text"]); // Claude 4 with the beta thinks between calls
+    expect(await types("claude-3-7-sonnet-20250219", beta)).toEqual(["text"]); // the beta has no effect on other models
+  });
+
+  test("with interleaved thinking the budget may pass max_tokens (it is the whole turn's); without it, it may not", async () => {
+    const body = ask([{ role: "user", content: "hi" }], { max_tokens: 2000, thinking: { type: "enabled", budget_tokens: 8000 } });
+    server.reply({});
+    expect((await anthropic(body, { "anthropic-beta": "interleaved-thinking-2025-05-14" })).status).toBe(200);
+    expect((await bodyOf(anthropic(body))).error.message).toMatch(/`max_tokens` must be greater than `thinking.budget_tokens`/);
+  });
+
+  test("an anthropic-beta value the API does not know is refused with its wording; known ones (from the SDK's list) pass", async () => {
+    const refused = await anthropic(ask([{ role: "user", content: "hi" }]), { "anthropic-beta": "interleaved-thinking-2025-04-14, context-1m-2025-08-07" });
+    expect(refused.status).toBe(400);
+    expect((await bodyOf(refused)).error).toEqual({
+      type: "invalid_request_error",
+      message: "Unexpected value(s) `interleaved-thinking-2025-04-14` for the `anthropic-beta` header. Please consult our documentation at docs.anthropic.com or try again without the header.",
+    });
+    server.reply({});
+    expect((await anthropic(ask([{ role: "user", content: "hi" }]), { "anthropic-beta": "interleaved-thinking-2025-05-14,context-1m-2025-08-07" })).status).toBe(200);
+  });
+});
+
+describe("the stream shapes awl used to misread", () => {
+  test("OpenAI streams a refusal in delta.refusal, opened by a chunk with content null, and ends with finish_reason stop", async () => {
+    server.reply({ blocks: [{ type: "refusal", refusal: "I can't help." }], chunk: 7 });
+    const chunks = json(await events(await openai(chat([{ role: "user", content: "x" }]))));
+    expect(chunks[0].choices[0].delta).toEqual({ role: "assistant", content: null, refusal: "" });
+    expect(chunks.slice(1, 4).map((c: any) => c.choices[0].delta)).toEqual([{ refusal: "I can't" }, { refusal: " help." }, {}]);
+    expect(chunks[3].choices[0].finish_reason).toBe("stop");
+    // Non-streaming: the message's refusal field.
+    server.reply({ blocks: [{ type: "refusal", refusal: "No." }] });
+    const whole = await bodyOf(openai({ model: "gpt-5-mini", messages: [{ role: "user", content: "x" }] }));
+    expect(whole.choices[0]).toMatchObject({ message: { content: null, refusal: "No." }, finish_reason: "stop" });
+    // Anthropic has no refusal field: the text, and stop_reason "refusal".
+    server.reply({ blocks: [{ type: "refusal", refusal: "No." }] });
+    const claude = json(await events(await anthropic(ask([{ role: "user", content: "x" }]))));
+    expect(claude.find((e: any) => e.type === "message_delta").delta.stop_reason).toBe("refusal");
+  });
+
+  test("a named `event: error` with whatever data the script gives (wrapped, bare, null), then the end", async () => {
+    for (const data of [{ error: { message: "boom", type: "server_error" } }, { message: "boom", type: "server_error" }, null]) {
+      server.reply({ fault: { midStream: "errorEvent", afterEvents: 1, data } });
+      const got = await events(await openai(chat([{ role: "user", content: "x" }])));
+      expect(got).toHaveLength(2);
+      expect(got[1]).toEqual({ event: "error", data: JSON.stringify(data) });
+    }
+  });
+
+  test("a 200 that is not an event stream: the protocol's whole JSON answer, or any body with its content type", async () => {
+    server.reply({ nonStream: "json", blocks: [{ type: "text", text: "whole" }] });
+    const whole = await openai(chat([{ role: "user", content: "x" }]));
+    expect([whole.status, whole.headers.get("content-type")]).toEqual([200, "application/json;charset=utf-8"]);
+    expect(((await whole.json()) as any).choices[0].message.content).toBe("whole");
+    server.reply({ nonStream: { contentType: "text/html", body: "<html>login</html>" } });
+    const page = await anthropic(ask([{ role: "user", content: "x" }]));
+    expect([page.status, page.headers.get("content-type"), await page.text()]).toEqual([200, "text/html", "<html>login</html>"]);
+  });
+});

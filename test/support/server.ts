@@ -13,12 +13,12 @@
 //   expect(server.requests[0]!.status).toBe(200);
 //   await server.stop();
 
-import { anthropicErrorBody, anthropicErrorType, checkAnthropicAuth, validateAnthropic } from "./anthropic-protocol";
+import { anthropicErrorBody, anthropicErrorType, checkAnthropicAuth, checkAnthropicBetas, continuesTurn, interleaved, validateAnthropic } from "./anthropic-protocol";
 import { ANTHROPIC_OVERLOADED_EVENT, anthropicMessage, renderAnthropic } from "./anthropic-stream";
 import { type AnthropicOverflowStyle, type OpenAIOverflowStyle, anthropicOverflow, forModel, openaiOverflow } from "./context-window";
 import { OPENAI_MIDSTREAM_ERROR, checkOpenAIAuth, openaiCompletion, openaiErrorBody, openaiFault, renderOpenAI, validateOpenAI } from "./openai-protocol";
 import { AnthropicPromptCache, OPENAI_MIN_CACHED_TOKENS, OpenAIPromptCache, anthropicMinCacheableTokens } from "./prompt-cache";
-import { type Reply, Signer, isHttpFault, randomId, usageOf } from "./script";
+import { type Reply, Signer, blocksOf, isHttpFault, randomId, usageOf } from "./script";
 import { SSE_HEADERS, sseBody } from "./sse";
 
 export type { Fault, Reply, ReplyBlock, StopKind } from "./script";
@@ -152,11 +152,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       return reject(500, errorBody(protocol, 500, `test server: onRequest threw: ${error instanceof Error ? error.message : String(error)}`));
     }
 
+    let betas: string[] = [];
     if (protocol === "anthropic") {
       const problem = checkAnthropicAuth(request.headers, anthropicKey);
       if (problem) return reject(problem.status, anthropicErrorBody(problem.type, problem.message));
+      const beta = checkAnthropicBetas(request.headers);
+      if ("status" in beta) return reject(beta.status, anthropicErrorBody(beta.type, beta.message));
+      betas = beta.betas;
       if (body === undefined) return reject(400, anthropicErrorBody("invalid_request_error", "There was an error parsing the body of your request as JSON."));
-      const invalid = strict ? validateAnthropic(body, { signer, knownModels: options.knownModels }) : null;
+      const invalid = strict ? validateAnthropic(body, { signer, knownModels: options.knownModels, betas }) : null;
       if (invalid) return reject(invalid.status, anthropicErrorBody(invalid.type, invalid.message));
     } else {
       const problem = checkOpenAIAuth(request.headers, openaiKey) ?? (body === undefined ? validateOpenAI(body) : null);
@@ -172,11 +176,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       if (overflow) return reject(overflow.status, overflow.body);
     }
 
-    const reply = queue.shift() ?? handleApi.respond?.(record);
-    if (!reply) {
+    const scripted = queue.shift() ?? handleApi.respond?.(record);
+    if (!scripted) {
       const message = `test server: no scripted reply for request #${handleApi.requests.length} (POST ${path}); call server.reply(...) first`;
       return reject(500, errorBody(protocol, 500, message));
     }
+    const reply = protocol === "anthropic" ? asTheModelThinks(scripted, body, betas) : scripted;
 
     const fault = reply.fault;
     if (isHttpFault(fault)) {
@@ -190,18 +195,19 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     record.status = 200;
     // The request is processed: the caches see it, whatever usage the reply scripts.
     const usage = usageOf(reply, (protocol === "anthropic" ? anthropicCache : openaiCache).account(body, model));
-    if (body?.stream !== true) {
+    if (body?.stream !== true || reply.nonStream === "json") {
       const answer = protocol === "anthropic" ? anthropicMessage(reply, model, usage, signer) : openaiCompletion(reply, model, usage);
       return Response.json(answer, { headers: idHeader });
     }
+    if (reply.nonStream) return new Response(reply.nonStream.body, { headers: { "content-type": reply.nonStream.contentType, ...idHeader } });
     const frames = reply.raw !== undefined
       ? [reply.raw]
       : protocol === "anthropic"
         ? renderAnthropic(reply, model, usage, signer)
         : renderOpenAI(reply, model, usage, body?.stream_options?.include_usage === true);
-    const midStream = fault && "midStream" in fault
-      ? { action: fault.midStream, afterEvents: fault.afterEvents, errorFrame: protocol === "anthropic" ? ANTHROPIC_OVERLOADED_EVENT : OPENAI_MIDSTREAM_ERROR }
-      : undefined;
+    const errorFrame = (f: Extract<Reply["fault"], { midStream: string }>) =>
+      f.midStream === "errorEvent" ? `event: error\ndata: ${JSON.stringify(f.data)}\n\n` : protocol === "anthropic" ? ANTHROPIC_OVERLOADED_EVENT : OPENAI_MIDSTREAM_ERROR;
+    const midStream = fault && "midStream" in fault ? { action: fault.midStream, afterEvents: fault.afterEvents, errorFrame: errorFrame(fault) } : undefined;
     const stream = sseBody({ frames, delayMs: reply.delayMs, splitBytes: reply.splitBytes, midStream, signal: request.signal, stopped });
     return new Response(stream, { headers: { ...SSE_HEADERS, ...idHeader } });
   }
@@ -233,6 +239,20 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
   };
   return handleApi;
+}
+
+/**
+ * The reply as the model would give it. With thinking on and no interleaved
+ * thinking, the model thinks once, at the start of the turn (Anthropic's
+ * extended-thinking docs): a request that continues a tool loop gets its
+ * answer without the thinking a script may hold. With interleaved thinking
+ * (the beta header, a Claude 4 model) it thinks after tool results too.
+ */
+function asTheModelThinks(reply: Reply, body: any, betas: string[]): Reply {
+  const thinking = body?.thinking?.type === "enabled" || body?.thinking?.type === "adaptive";
+  const interleaves = body?.thinking?.type === "adaptive" || interleaved(String(body?.model), betas);
+  if (!thinking || interleaves || !continuesTurn(body)) return reply;
+  return { ...reply, blocks: blocksOf(reply).filter((b) => b.type !== "thinking" && b.type !== "redactedThinking") };
 }
 
 function defaultFaultMessage(protocol: Protocol, status: number, model: unknown): string | undefined {

@@ -7,8 +7,8 @@ export interface StreamPlan {
   frames: string[];
   delayMs?: number;
   splitBytes?: boolean;
-  /** After `afterEvents` frames: send `errorFrame` and end / drop the connection / go silent. */
-  midStream?: { action: "overloaded" | "drop" | "stall"; afterEvents: number; errorFrame: string };
+  /** After `afterEvents` frames: send `errorFrame` and end (overloaded, errorEvent) / drop the connection / go silent. */
+  midStream?: { action: "overloaded" | "errorEvent" | "drop" | "stall"; afterEvents: number; errorFrame: string };
   /** Aborts when the client goes away (ends a stall or a slow stream). */
   signal: AbortSignal;
   /** Resolves when the server stops (ends a stall). */
@@ -61,7 +61,7 @@ export function sseBody(plan: StreamPlan): ReadableStream {
         for (let i = 0; i <= plan.frames.length; i++) {
           const fault = plan.midStream;
           if (fault && i === fault.afterEvents) {
-            if (fault.action === "overloaded") {
+            if (fault.action === "overloaded" || fault.action === "errorEvent") {
               await write(fault.errorFrame);
               break;
             }
