@@ -28,7 +28,7 @@ Environment:
   AWL_PROVIDER, AWL_MODEL      default provider and model for new sessions
   AWL_CONTEXT_WINDOW           the model's context window in tokens (e.g. 32768, 200k), instead of awl's table;
                                set it for local servers that truncate a long prompt silently
-  AWL_SESSION_DIR              where sessions live (default $XDG_DATA_HOME/awl/sessions)
+  AWL_SESSION_DIR              where sessions live, an absolute path (default $XDG_DATA_HOME/awl/sessions)
   AWL_BASH_PASS_ENV=A,B        API keys never reach bash nor tool output; other *KEY*/*SECRET*/*TOKEN*/*PASSWORD* only if listed
   XDG_DATA_HOME                base data directory (default ~/.local/share)
   AWL_STREAM_IDLE_TIMEOUT_MS   give up on a response silent this long (default 90000; raise it for slow local models)
