@@ -15,7 +15,7 @@ import { contextWindow, contextWindowFromEnv } from "../providers/models";
 import type { ContextOverflow, Provider, StreamEvent, Usage } from "../providers/provider";
 import { providerSecrets, runTool, toolDefinitions, toolSummary } from "../tools";
 import { compact, CompactionFailed, type Compaction } from "./compaction";
-import { addUsage, INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
+import { addUsage, INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, interruptedAfterStart, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
 import { systemPrompt } from "./system-prompt";
 
 export interface AgentOptions {
@@ -251,7 +251,7 @@ export class Agent {
     });
   }
 
-  /** Runs the calls in order; after an abort the rest are answered as not run. */
+  /** Runs the calls in order; one an abort stops says so with its output so far; after an abort the rest are answered as not run. */
   async #runTools(message: Message, signal: AbortSignal, onEvent: (event: AgentEvent) => void): Promise<ContentBlock[]> {
     const results: ContentBlock[] = [];
     for (const call of toolUses(message)) {
@@ -262,7 +262,9 @@ export class Agent {
       onEvent({ type: "toolStart", id: call.id, name: call.name, summary: toolSummary(call.name, call.input) });
       const output = await runTool(call.name, call.input, { cwd: this.cwd, signal, secrets: providerSecrets(this.#env) });
       onEvent({ type: "toolEnd", id: call.id, name: call.name, output });
-      results.push({ type: "toolResult", toolUseId: call.id, content: output.content, ...(output.isError ? { isError: true } : {}) });
+      // Stopped after it started (Ctrl+C, Esc, a signal): the model must not take it for a call that never ran.
+      const content = output.interrupted ? interruptedAfterStart(output.content) : output.content;
+      results.push({ type: "toolResult", toolUseId: call.id, content, ...(output.isError || output.interrupted ? { isError: true } : {}) });
     }
     return results;
   }

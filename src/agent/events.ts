@@ -42,7 +42,13 @@ export function addUsage(sum: Usage, usage: Usage | undefined): void {
   if (usage.cacheWrite) sum.cacheWrite = (sum.cacheWrite ?? 0) + usage.cacheWrite;
 }
 
+/** For a call that never started: an abort (Ctrl+C, Esc, a signal) came first. */
 export const INTERRUPTED_NOT_RUN = "Interrupted: this tool call was not run.";
+export const INTERRUPTED_AFTER_START = "Interrupted after it started: it may have changed files.";
+/** The result of a call an abort stopped after it started, with what it had output by then. */
+export function interruptedAfterStart(output: string): string {
+  return `${INTERRUPTED_AFTER_START} Its output so far:\n${output}`;
+}
 /** For a call whose result never reached the log (awl was stopped, or crashed): awl cannot know whether it ran. */
 export const RESULT_NOT_RECORDED = "awl stopped before this tool call's result was recorded: it may or may not have run.";
 export const INTERRUPTED_BY_USER = "Interrupted by the user.";

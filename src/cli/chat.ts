@@ -9,10 +9,12 @@ import { renderTranscript } from "../ui/transcript";
 import type { Args } from "./args";
 import { chooseModel } from "./model-choice";
 import { openSession } from "./open-session";
+import { guardOutput, hold, stopSignal } from "./stop";
 
 declare const AWL_VERSION: string;
 
 export async function chat(args: Args, cwd: string): Promise<number> {
+  guardOutput();
   const c = colorsFor(process.stdout);
   const out = process.stdout;
   const { session, resumed, notices } = await openSession(cwd, args.resume, () => chooseModel(args, undefined));
@@ -31,9 +33,10 @@ export async function chat(args: Args, cwd: string): Promise<number> {
     out.write(c.dim(`awl ${version} · ${what} · ${model.provider}/${model.model} · /help for commands\n`));
 
     const warmUp = setTimeout(() => agent.warmUp(), 1); // fires once the prompt is drawn
-    await runRepl(agent, c, out);
+    await runRepl(agent, c, out, { signal: stopSignal, hold });
     clearTimeout(warmUp);
-    if (session.messageCount() > 0) out.write(c.dim(`Resume this session with: awl --resume ${shortId(cwd, session.sessionId)}\n`));
+    // After a stop signal nothing more is drawn (cli/stop.ts); awl exits once the session is closed.
+    if (session.messageCount() > 0 && !stopSignal.aborted) out.write(c.dim(`Resume this session with: awl --resume ${shortId(cwd, session.sessionId)}\n`));
     return 0;
   } finally {
     session.close();

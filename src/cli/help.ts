@@ -39,5 +39,6 @@ A session never runs into the context window: earlier turns are summarized (comp
 into one more line of its log when the next request would not fit; /compact in the REPL
 does it on request. Sessions are JSONL files; awl sessions lists them.
 
-Exit codes: 0 ok, 1 failure, 2 usage error.
+Exit codes: 0 ok, 1 failure, 2 usage error, 128 + n when signal n stopped awl (130: Ctrl+C
+under -p); what it had is saved first.
 `;

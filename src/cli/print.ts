@@ -11,11 +11,13 @@ import { safeText } from "../ui/safe-text";
 import type { Args } from "./args";
 import { chooseModel } from "./model-choice";
 import { openSession } from "./open-session";
+import { guardOutput, hold, stopSignal } from "./stop";
 
 export async function print(args: Args, cwd: string): Promise<number> {
   const prompt = args.prompt === "-" ? await Bun.stdin.text() : (args.prompt ?? "");
   if (!prompt.trim()) throw new UsageError("the prompt is empty (see awl --help)");
 
+  guardOutput();
   const err = process.stderr;
   const c = colorsFor(err);
   const { session, resumed, notices } = await openSession(cwd, args.resume, () => chooseModel(args, undefined));
@@ -25,15 +27,13 @@ export async function print(args: Args, cwd: string): Promise<number> {
     const model = chooseModel(args, resumed ? session.activeModel() : undefined);
     const agent = new Agent({ session, cwd, model, thinking: args.thinking });
 
-    const controller = new AbortController();
-    const onSignal = () => controller.abort();
-    process.on("SIGINT", onSignal);
-    process.on("SIGTERM", onSignal);
-    try {
-      const result = await agent.runTurn(prompt, controller.signal, (event) => reportActivity(event, err, c));
+    // A stop signal aborts the turn and waits for it (cli/stop.ts): its partial
+    // answer or tool results are appended, then awl exits 128 + the signal's number.
+    return await hold(async () => {
+      const result = await agent.runTurn(prompt, stopSignal, (event) => reportActivity(event, err, c));
       // On a terminal the answer is shown made safe (src/ui/safe-text.ts); to a pipe or a file, exactly as the model wrote it.
       const answer = process.stdout.isTTY ? safeText(result.finalText) : result.finalText;
-      if (answer) process.stdout.write(answer.endsWith("\n") ? answer : `${answer}\n`);
+      if (answer) await written(answer.endsWith("\n") ? answer : `${answer}\n`);
       if (result.aborted) {
         err.write(`${c.yellow("Interrupted.")}\n`);
         return 1;
@@ -47,13 +47,19 @@ export async function print(args: Args, cwd: string): Promise<number> {
         return 1;
       }
       return 0;
-    } finally {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-    }
+    });
   } finally {
     session.close();
   }
+}
+
+/**
+ * Writes to stdout and waits until it is written: awl may exit right after,
+ * which would drop what a slow pipe has not taken yet. A failed write is
+ * handled by cli/stop.ts (a closed pipe quietly, anything else in one line).
+ */
+function written(text: string): Promise<void> {
+  return new Promise((resolve) => process.stdout.write(text, () => resolve()));
 }
 
 /** Tool activity and retries on stderr, one line each; what a model, a tool or an API sent is made safe to show. */

@@ -77,6 +77,9 @@ async function* attemptOnce(request: HttpStreamRequest): AsyncGenerator<StreamEv
   signal.addEventListener("abort", onAbort, { once: true });
   const idleMs = idleTimeoutMs(request.env);
   const watchdog = new IdleWatchdog(idleMs, () => controller.abort(new Error("idle")));
+  // Silence is judged on the stream alone: a large body taking its time to
+  // upload is not the server being silent, so the clock restarts as fetch
+  // takes each chunk, and for the last time when the whole body is handed over.
   let shown = false;
   let parser: StreamParser | undefined;
   const fail = (message: string, retryable: boolean, headers?: Headers, overflow?: ContextOverflow): Failure => ({
@@ -95,12 +98,14 @@ async function* attemptOnce(request: HttpStreamRequest): AsyncGenerator<StreamEv
   };
   try {
     const { body, headers } = fetchBody(request.body);
+    watchdog.touch();
     const response = await fetch(request.url, {
       method: "POST",
       headers: { ...request.headers, ...headers },
-      body,
+      body: body instanceof ReadableStream ? watchdog.watchUpload(body) : body,
       signal: controller.signal,
     });
+    watchdog.uploading = false; // answered (an early refusal may not have taken all of it)
     watchdog.touch();
     if (!response.ok) {
       const info = parseApiError(await response.text().catch(() => ""));
@@ -136,7 +141,10 @@ async function* attemptOnce(request: HttpStreamRequest): AsyncGenerator<StreamEv
     return undefined;
   } catch (error) {
     if (signal.aborted) return fail("Interrupted", false);
-    if (watchdog.fired) return fail(`${api.label} sent nothing for ${idleMs < 1000 ? `${idleMs} ms` : `${Math.round(idleMs / 1000)} s`}`, true);
+    if (watchdog.fired) {
+      const what = watchdog.uploading ? "took none of the request" : "sent nothing";
+      return fail(`${api.label} ${what} for ${idleMs < 1000 ? `${idleMs} ms` : `${Math.round(idleMs / 1000)} s`}`, true);
+    }
     if (error instanceof StreamFailure) return failStream(error);
     // Bun appends advice for the programmer ("pass `verbose: true` ... to fetch()"): no use to the person reading it.
     const reason = (error instanceof Error ? error.message : String(error)).replace(/\s*For more information, pass `verbose: true`.*$/s, "");
@@ -160,19 +168,31 @@ function idleTimeoutMs(env: Record<string, string | undefined>): number {
 }
 
 /**
- * Fires when no bytes arrived for `ms`. One timer per request, re-armed only
- * when it expires: touching it per chunk is a clock read, not a timer reset.
+ * Fires when no bytes arrived for `ms`. Touching it per chunk is a clock
+ * read, not a timer reset: one timer ticks every quarter period.
+ *
+ * Silence is counted only while awl runs. A tick that comes much later than
+ * asked means awl itself was not running (stopped by Ctrl+Z or SIGSTOP until
+ * SIGCONT, or its event loop blocked): it could not have read anything
+ * meanwhile, whatever the server sent, so the gap beyond one tick is not
+ * counted. Each tick still counts at least its own length, so a watchdog on a
+ * machine too loaded to tick on time still fires.
  */
 class IdleWatchdog {
   fired = false;
+  /** True while fetch is still taking the request body. */
+  uploading = false;
   #last = performance.now();
+  #lastTick = this.#last;
+  readonly #tick: number;
   #timer: ReturnType<typeof setTimeout>;
 
   constructor(
     private readonly ms: number,
     private readonly onIdle: () => void,
   ) {
-    this.#timer = setTimeout(this.#check, ms);
+    this.#tick = ms / 4;
+    this.#timer = setTimeout(this.#check, this.#tick);
   }
 
   touch(): void {
@@ -183,10 +203,36 @@ class IdleWatchdog {
     clearTimeout(this.#timer);
   }
 
+  /** `body` as fetch reads it: each chunk taken counts as activity, and the silence clock starts again once the last is. */
+  watchUpload(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+    const reader = body.getReader();
+    this.uploading = true;
+    return new ReadableStream<Uint8Array>({
+      pull: async (controller) => {
+        this.touch();
+        const next = await reader.read().catch((error: unknown) => {
+          controller.error(error);
+          return undefined;
+        });
+        if (!next) return;
+        this.touch();
+        if (next.done) {
+          this.uploading = false;
+          controller.close();
+        } else controller.enqueue(next.value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
+  }
+
   #check = (): void => {
-    const idle = performance.now() - this.#last;
+    const now = performance.now();
+    const gap = now - this.#lastTick;
+    if (gap > 2 * this.#tick) this.#last = Math.min(now, this.#last + gap - this.#tick);
+    this.#lastTick = now;
+    const idle = now - this.#last;
     if (idle < this.ms) {
-      this.#timer = setTimeout(this.#check, this.ms - idle);
+      this.#timer = setTimeout(this.#check, Math.min(this.#tick, this.ms - idle));
       return;
     }
     this.fired = true;

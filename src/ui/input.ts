@@ -6,6 +6,7 @@
 import { createEditor, type EditorState, handleKey } from "./editor";
 import { CLEAR_SCREEN, type Layout, layout, leave, redraw } from "./input-render";
 import { type LineResult, readPipedLine } from "./input-pipe";
+import { enterRawMode } from "./input-modes";
 import { type Key, KeyDecoder } from "./keys";
 
 export type ReadLineResult = LineResult;
@@ -20,8 +21,6 @@ export interface ReadLineOptions {
   continuation?: string;
 }
 
-const PASTE_ON = "\x1b[?2004h";
-const PASTE_OFF = "\x1b[?2004l";
 /** How long a lone ESC waits for the rest of a sequence before it counts as the Escape key. */
 const ESCAPE_WAIT_MS = 40;
 
@@ -38,23 +37,6 @@ function queueFor(input: NodeJS.ReadStream): Key[] {
 }
 
 const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
-
-/** Raw mode on; returns the function that puts the terminal back as it was. */
-function enterRawMode(input: NodeJS.ReadStream, output: NodeJS.WriteStream): () => void {
-  const wasRaw = input.isRaw;
-  input.setRawMode(true);
-  if (output.isTTY) output.write(PASTE_ON);
-  return () => {
-    input.setRawMode(wasRaw);
-    // Paused, the stream keeps unread bytes for the next reader and lets the process exit.
-    input.pause();
-    try {
-      if (output.isTTY) output.write(PASTE_OFF);
-    } catch {
-      // The terminal is gone (or failing); there is no paste mode left to switch off.
-    }
-  };
-}
 
 export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
   const input = options.input ?? process.stdin;
@@ -146,7 +128,7 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
 }
 
 /**
- * While a turn runs: Ctrl+C calls onInterrupt (and drops anything typed
+ * While a turn runs: Ctrl+C or Esc calls onInterrupt (and drops anything typed
  * before it); other keys are kept as type-ahead for the next prompt. Returns
  * the function that stops watching and restores the terminal.
  */
@@ -159,9 +141,10 @@ export function watchInterrupt(
   const restore = enterRawMode(input, output);
   const decoder = new KeyDecoder();
   const queue = queueFor(input);
-  const onData = (chunk: Buffer | string) => {
-    for (const key of decoder.push(chunk)) {
-      if (key.type === "key" && key.name === "c" && key.ctrl) {
+  let escapeTimer: ReturnType<typeof setTimeout> | undefined;
+  const apply = (keys: Key[]) => {
+    for (const key of keys) {
+      if (key.type === "key" && ((key.name === "c" && key.ctrl) || (key.name === "escape" && !key.alt))) {
         queue.length = 0;
         onInterrupt();
       } else {
@@ -169,13 +152,21 @@ export function watchInterrupt(
       }
     }
   };
+  const onData = (chunk: Buffer | string) => {
+    clearTimeout(escapeTimer);
+    apply(decoder.push(chunk));
+    // A lone ESC is the Escape key only once nothing followed it (an arrow key starts with ESC too).
+    if (decoder.pending) escapeTimer = setTimeout(() => apply(decoder.flush()), ESCAPE_WAIT_MS);
+  };
   input.on("data", onData);
   input.resume();
   let stopped = false;
   return () => {
     if (stopped) return;
     stopped = true;
+    clearTimeout(escapeTimer);
     input.off("data", onData);
+    // What is still held back is kept as typed, not taken for an interruption.
     queue.push(...decoder.flush());
     restore();
   };

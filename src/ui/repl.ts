@@ -1,5 +1,7 @@
 // The interactive loop: read a line, run a slash command or a turn, repeat.
-// Ctrl+C during a turn aborts it; at an empty prompt (or Ctrl+D) it quits.
+// Ctrl+C (or Esc) during a turn aborts it; at an empty prompt (or Ctrl+D) it
+// quits. A stop signal (cli/stop.ts) aborts a running turn like Ctrl+C and,
+// once the turn has kept what it had, ends the loop.
 
 import type { Agent } from "../agent/agent";
 import { CompactionFailed } from "../agent/compaction";
@@ -12,7 +14,16 @@ import { TurnRenderer } from "./render";
 
 type Out = NodeJS.WriteStream;
 
-export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout): Promise<void> {
+export interface StopControl {
+  /** Aborted when awl is told to stop (a signal): a running turn is aborted with it. */
+  signal: AbortSignal;
+  /** Runs work a stop must wait for (a turn, a compaction), so what it has is appended before awl exits. */
+  hold<T>(work: () => Promise<T>): Promise<T>;
+}
+
+const NO_STOP: StopControl = { signal: new AbortController().signal, hold: (work) => work() };
+
+export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout, stop: StopControl = NO_STOP): Promise<void> {
   const summary = agent.session.context().summary; // never offered as something the person typed
   const history = agent.conversation.messages
     .filter((m) => m.role === "user" && m !== summary)
@@ -27,16 +38,17 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
     if (isCommand(text)) {
       const result = runCommand(text, agent, c);
       if (result === "quit") return;
-      if ("compact" in result) await compactNow(agent, result.compact, c, out);
+      if ("compact" in result) await compactNow(agent, result.compact, c, out, stop);
       else out.write(`${result.output}\n`);
+      if (stop.signal.aborted) return;
       continue;
     }
 
-    const controller = new AbortController();
+    const controller = interruptible(stop.signal);
     const stopWatching = watchInterrupt(() => controller.abort());
     const renderer = new TurnRenderer(out, c);
     try {
-      const result = await agent.runTurn(text, controller.signal, (event) => renderer.handle(event));
+      const result = await stop.hold(() => agent.runTurn(text, controller.signal, (event) => renderer.handle(event)));
       renderer.finish(result);
     } catch (error) {
       renderer.abandon();
@@ -44,17 +56,28 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
       out.write(`${c.red(error.message)}\n`);
     } finally {
       stopWatching();
+      controller.dispose();
     }
+    if (stop.signal.aborted) return;
   }
 }
 
-/** `/compact [focus]`: the summary request streams behind a spinner; Ctrl+C stops it and nothing is written. */
-async function compactNow(agent: Agent, focus: string, c: Colors, out: Out): Promise<void> {
+/** A controller for one turn: Ctrl+C or Esc aborts it (abort()), and so does a stop signal until dispose(). */
+function interruptible(stop: AbortSignal): { abort(): void; signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
+  const abort = () => controller.abort();
+  if (stop.aborted) abort();
+  stop.addEventListener("abort", abort, { once: true });
+  return { abort, signal: controller.signal, dispose: () => stop.removeEventListener("abort", abort) };
+}
+
+/** `/compact [focus]`: the summary request streams behind a spinner; Ctrl+C stops it and nothing is written. */
+async function compactNow(agent: Agent, focus: string, c: Colors, out: Out, stop: StopControl): Promise<void> {
+  const controller = interruptible(stop.signal);
   const stopWatching = watchInterrupt(() => controller.abort());
   const renderer = new TurnRenderer(out, c);
   try {
-    const done = await agent.compact(controller.signal, (event) => renderer.handle(event), focus || undefined);
+    const done = await stop.hold(() => agent.compact(controller.signal, (event) => renderer.handle(event), focus || undefined));
     renderer.abandon();
     if (done.compacted) out.write(`${c.dim(meterText(agent.meter()))}\n`);
   } catch (error) {
@@ -63,5 +86,6 @@ async function compactNow(agent: Agent, focus: string, c: Colors, out: Out): Pro
     out.write(`${error instanceof CompactionFailed && error.aborted ? c.yellow("Interrupted: nothing was compacted.") : c.red(error.message)}\n`);
   } finally {
     stopWatching();
+    controller.dispose();
   }
 }
