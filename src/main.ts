@@ -11,6 +11,7 @@ import { disableCoreDumps } from "./core-dumps";
 import { parseArgs } from "./cli/args";
 import { guardProcess, outputHasFailed } from "./cli/stop";
 import { UserError } from "./errors";
+import { safeText } from "./ui/safe-text";
 import { restoreTerminal } from "./ui/input-modes";
 
 guardProcess();
@@ -48,11 +49,12 @@ try {
     // A closed pipe (`awl sessions | head -1`) is not an error worth a message.
     process.exitCode = 0;
   } else if (error instanceof UserError) {
-    process.stderr.write(`awl: ${error.message}\n`);
+    // A message may quote what an API, a model or a session file said: shown made safe.
+    process.stderr.write(`awl: ${safeText(error.message)}\n`);
     process.exitCode = error.exitCode;
   } else {
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`awl: internal error: ${message} (please report this with the command you ran)\n`);
+    process.stderr.write(`awl: internal error: ${safeText(message)} (please report this with the command you ran)\n`);
     process.exitCode = 1;
   }
 }

@@ -5,6 +5,7 @@ import { UserError } from "../errors";
 import { sessionIdsByName, shortIdLength } from "../session";
 import { colorsFor } from "../ui/colors";
 import { runRepl } from "../ui/repl";
+import { safeText } from "../ui/safe-text";
 import { renderTranscript } from "../ui/transcript";
 import type { Args } from "./args";
 import { chooseModel } from "./model-choice";
@@ -19,7 +20,7 @@ export async function chat(args: Args, cwd: string): Promise<number> {
   const out = process.stdout;
   const { session, resumed, notices } = await openSession(cwd, args.resume, () => chooseModel(args, undefined));
   try {
-    for (const notice of notices) out.write(`${c.yellow(notice)}\n`);
+    for (const notice of notices) out.write(`${c.yellow(safeText(notice))}\n`);
     const model = chooseModel(args, resumed ? session.activeModel() : undefined);
     const agent = new Agent({ session, cwd, model, thinking: args.thinking }); // rebuilds the conversation, once
     if (resumed) {
@@ -30,7 +31,7 @@ export async function chat(args: Args, cwd: string): Promise<number> {
 
     const version = typeof AWL_VERSION === "string" ? AWL_VERSION : "dev";
     const what = resumed ? `resumed ${session.sessionId.slice(0, 8)}` : "new session";
-    out.write(c.dim(`awl ${version} · ${what} · ${model.provider}/${model.model} · /help for commands\n`));
+    out.write(c.dim(`awl ${version} · ${what} · ${safeText(`${model.provider}/${model.model}`)} · /help for commands\n`));
 
     const warmUp = setTimeout(() => agent.warmUp(), 1); // fires once the prompt is drawn
     await runRepl(agent, c, out, { signal: stopSignal, hold });

@@ -19,6 +19,7 @@
 // (`awl -p … | head -1`) ends quietly, anything else (a full disk) is one line.
 
 import { mute, muteTerminal, restoreTerminal } from "../ui/input-modes";
+import { safeText } from "../ui/safe-text";
 
 export const STOP_SIGNALS = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGTERM: 15 } as const;
 export type StopSignal = keyof typeof STOP_SIGNALS;
@@ -94,7 +95,7 @@ function crashed(error: unknown): void {
   restoreTerminal();
   const message = error instanceof Error ? error.message : String(error);
   try {
-    process.stderr.write(`awl: internal error: ${message.split("\n")[0]} (please report this with the command you ran)\n`);
+    process.stderr.write(`awl: internal error: ${safeText(message.split("\n")[0] ?? "")} (please report this with the command you ran)\n`);
   } catch {
     // Nowhere to say it.
   }

@@ -4,6 +4,7 @@
 // and a cursor sitting just past a full row included.
 
 import { displayWidth, graphemes, TAB_WIDTH } from "./editor-text";
+import { safeText } from "./safe-text";
 
 export interface Layout {
   /** Screen rows, prompt or continuation prefix included, each at most `columns` cells. */
@@ -41,10 +42,12 @@ export function layout(prompt: string, continuation: string, text: string, curso
     row = prefix;
     col = displayWidth(prefix);
     for (const g of graphemes(line)) {
-      const width = displayWidth(g);
+      // Typed keys hold no control characters, but a prompt recalled from a session file may: drawn made safe.
+      const shown = g === "\t" ? " ".repeat(TAB_WIDTH) : safeText(g);
+      const width = g === "\t" ? TAB_WIDTH : displayWidth(shown);
       if (col + width > columns && col > 0) newRow();
       if (offset === cursor) markCursor();
-      row += g === "\t" ? " ".repeat(TAB_WIDTH) : g;
+      row += shown;
       col += width;
       offset += g.length;
     }

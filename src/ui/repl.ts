@@ -11,6 +11,7 @@ import { isCommand, runCommand } from "./commands";
 import { readLine, watchInterrupt } from "./input";
 import { meterText } from "./format";
 import { TurnRenderer } from "./render";
+import { safeText } from "./safe-text";
 
 type Out = NodeJS.WriteStream;
 
@@ -53,7 +54,7 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
     } catch (error) {
       renderer.abandon();
       if (!(error instanceof UserError)) throw error;
-      out.write(`${c.red(error.message)}\n`);
+      out.write(`${c.red(safeText(error.message))}\n`);
     } finally {
       stopWatching();
       controller.dispose();
@@ -83,7 +84,7 @@ async function compactNow(agent: Agent, focus: string, c: Colors, out: Out, stop
   } catch (error) {
     renderer.abandon();
     if (!(error instanceof UserError)) throw error;
-    out.write(`${error instanceof CompactionFailed && error.aborted ? c.yellow("Interrupted: nothing was compacted.") : c.red(error.message)}\n`);
+    out.write(`${error instanceof CompactionFailed && error.aborted ? c.yellow("Interrupted: nothing was compacted.") : c.red(safeText(error.message))}\n`);
   } finally {
     stopWatching();
     controller.dispose();

@@ -15,6 +15,10 @@ describe("prompt layout", () => {
     expect(at("abcdefgh|ijkl")).toEqual({ rows: ["> abcdefgh", "ijkl"], cursorRow: 1, cursorCol: 0 });
   });
 
+  test("a recalled prompt holding escape sequences is drawn made safe, one cell per control picture", () => {
+    expect(at("a\x1b]0;x\x07b|", 80)).toEqual({ rows: ["> a␛]0;x␇b"], cursorRow: 0, cursorCol: 10 });
+  });
+
   test("a cursor just past a full row is shown at the start of the next one", () => {
     expect(at("abcdefgh|")).toEqual({ rows: ["> abcdefgh", ""], cursorRow: 1, cursorCol: 0 });
   });
