@@ -16,10 +16,13 @@ import type { ContextOverflow, Provider, StreamEvent, Usage } from "../providers
 import { providerSecrets, runTool, toolDefinitions, toolSummary } from "../tools";
 import { compact, CompactionFailed, type Compaction } from "./compaction";
 import { addUsage, INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, interruptedAfterStart, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
+import type { ContextFiles } from "./context-files";
 import { systemPrompt } from "./system-prompt";
 
 export interface AgentOptions {
   session: SessionManager;
+  /** The project instructions the CLI read (and showed) as a new session starts; read at the first turn when absent. */
+  contextFiles?: ContextFiles;
   cwd: string;
   model: ModelRef;
   thinking?: boolean;
@@ -46,6 +49,7 @@ export class Agent {
   /** A window an overflow error stated, for the model it was stated for (beats the table and AWL_CONTEXT_WINDOW). */
   #corrected: (ModelRef & { window: number }) | undefined;
   #toolBytes: number | undefined;
+  #contextFiles: ContextFiles | undefined;
 
   constructor(options: AgentOptions) {
     this.session = options.session;
@@ -55,8 +59,14 @@ export class Agent {
     this.#env = options.env ?? process.env;
     contextWindowFromEnv(this.#env); // a bad AWL_CONTEXT_WINDOW is said now, not at the first request
     this.#conversation = options.session.rebuildConversation();
+    this.#contextFiles = options.contextFiles;
     this.#model = options.model;
     this.#provider = createProvider(options.model.provider as Provider["name"], this.#env);
+  }
+
+  /** The project instructions read for this new session, until its first turn writes them into the system prompt. */
+  get pendingContextFiles(): ContextFiles | undefined {
+    return this.#conversation.messages.length === 0 ? this.#contextFiles : undefined;
   }
 
   /** What the model is sent: rebuilt from the log after a compaction. */
@@ -119,7 +129,7 @@ export class Agent {
     const usage: Usage = { input: 0, output: 0 };
     const result = (r: Omit<TurnResult, "usage" | "context">): TurnResult => ({ ...r, usage, context: this.meter() });
     if (this.#conversation.messages.length === 0) {
-      this.#append(textMessage("system", systemPrompt({ cwd: this.cwd, tools: toolDefinitions() })));
+      this.#append(textMessage("system", systemPrompt({ cwd: this.cwd, tools: toolDefinitions(), context: this.#contextFiles, env: this.#env })));
     }
     this.#append(this.#promptMessage(prompt));
 

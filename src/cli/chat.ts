@@ -5,6 +5,8 @@ import { UserError } from "../errors";
 import { sessionIdsByName, shortIdLength } from "../session";
 import { colorsFor } from "../ui/colors";
 import { runRepl } from "../ui/repl";
+import { loadContextFiles } from "../agent/context-files";
+import { contextFilesLine, contextNotice } from "../ui/instructions";
 import { safeText } from "../ui/safe-text";
 import { renderTranscript } from "../ui/transcript";
 import type { Args } from "./args";
@@ -22,7 +24,9 @@ export async function chat(args: Args, cwd: string): Promise<number> {
   try {
     for (const notice of notices) out.write(`${c.yellow(safeText(notice))}\n`);
     const model = chooseModel(args, resumed ? session.activeModel() : undefined);
-    const agent = new Agent({ session, cwd, model, thinking: args.thinking }); // rebuilds the conversation, once
+    // A new session's project instructions: read now, so the banner lists exactly what its system prompt will hold.
+    const contextFiles = resumed ? undefined : loadContextFiles({ cwd });
+    const agent = new Agent({ session, cwd, model, thinking: args.thinking, contextFiles }); // rebuilds the conversation, once
     if (resumed) {
       const transcript = renderTranscript(agent.conversation, c, out.columns ?? 100, session.context());
       if (transcript) out.write(`${transcript}\n\n`);
@@ -32,6 +36,12 @@ export async function chat(args: Args, cwd: string): Promise<number> {
     const version = typeof AWL_VERSION === "string" ? AWL_VERSION : "dev";
     const what = resumed ? `resumed ${session.sessionId.slice(0, 8)}` : "new session";
     out.write(c.dim(`awl ${version} · ${what} · ${safeText(`${model.provider}/${model.model}`)} · /help for commands\n`));
+    if (contextFiles) {
+      const files = contextFilesLine(contextFiles.files, cwd);
+      if (files) out.write(`${c.dim(files)}\n`);
+      const notice = contextNotice(contextFiles, cwd);
+      if (notice) out.write(`${c.yellow(notice)}\n`);
+    }
 
     const warmUp = setTimeout(() => agent.warmUp(), 1); // fires once the prompt is drawn
     await runRepl(agent, c, out, { signal: stopSignal, hold });

@@ -7,6 +7,8 @@ import type { AgentEvent } from "../agent/events";
 import { UsageError, UserError } from "../errors";
 import { colorsFor } from "../ui/colors";
 import { compactedLine, oneLine } from "../ui/format";
+import { loadContextFiles } from "../agent/context-files";
+import { contextNotice } from "../ui/instructions";
 import { safeText } from "../ui/safe-text";
 import type { Args } from "./args";
 import { chooseModel } from "./model-choice";
@@ -25,7 +27,11 @@ export async function print(args: Args, cwd: string): Promise<number> {
     for (const notice of notices) err.write(`${c.yellow(safeText(notice))}\n`);
     if (session.readOnly) throw new UserError(session.readOnlyReason ?? "this session cannot be continued by this version of awl");
     const model = chooseModel(args, resumed ? session.activeModel() : undefined);
-    const agent = new Agent({ session, cwd, model, thinking: args.thinking });
+    // Project instructions of a new session: only a problem with them is said (stderr stays quiet otherwise).
+    const contextFiles = resumed ? undefined : loadContextFiles({ cwd });
+    const notice = contextFiles && contextNotice(contextFiles, cwd);
+    if (notice) err.write(`${c.yellow(notice)}\n`);
+    const agent = new Agent({ session, cwd, model, thinking: args.thinking, contextFiles });
 
     // A stop signal aborts the turn and waits for it (cli/stop.ts): its partial
     // answer or tool results are appended, then awl exits 128 + the signal's number.

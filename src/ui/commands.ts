@@ -4,7 +4,9 @@ import type { Agent } from "../agent/agent";
 import { KNOWN_MODELS, parseModelSpec } from "../providers/models";
 import { UserError } from "../errors";
 import type { Colors } from "./colors";
+import { contextFilesInPrompt } from "../agent/context-prompt";
 import { compactNumber, meterText } from "./format";
+import { contextFilesLine } from "./instructions";
 import { safeText } from "./safe-text";
 
 /** What to print, "quit", or a compaction for the REPL to run (it streams and can be interrupted). */
@@ -96,5 +98,14 @@ function describeSession(agent: Agent): string {
     `Messages ${messages}${scope}`,
     `Tokens   ${compactNumber(input)} in${cached} · ${compactNumber(output)} out${scope}`,
     `Context  ${meterText(agent.meter())} · ${compactions} compaction${compactions === 1 ? "" : "s"}`,
+    instructionsLine(agent),
   ].join("\n");
+}
+
+/** The project instructions the session holds: read back from its system prompt, the same live and resumed (before the first prompt: what was read at start). */
+function instructionsLine(agent: Agent): string {
+  const cwd = agent.cwd;
+  const inPrompt = contextFilesInPrompt(agent.conversation.systemPrompt);
+  const line = inPrompt ? contextFilesLine(inPrompt.files, cwd, process.env, inPrompt.more) : contextFilesLine(agent.pendingContextFiles?.files ?? [], cwd);
+  return line ?? "Instructions: none (no AGENTS.md or CLAUDE.md)";
 }

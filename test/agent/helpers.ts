@@ -18,6 +18,8 @@ export async function agentFixture(options: TestServerOptions = {}) {
     OPENAI_API_KEY: server.openaiKey,
     OPENAI_BASE_URL: server.openaiUrl,
     AWL_RETRY_BASE_MS: "5",
+    // The person's global AGENTS.md is looked for here, not in the real home.
+    XDG_CONFIG_HOME: join(root, "config"),
   };
   return {
     server,
