@@ -4,10 +4,11 @@
 // child process. Signals come from outside, as from `kill`, a closed terminal
 // or a service manager.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { closeSync, constants, openSync, readdirSync, readFileSync } from "node:fs";
+import { closeSync, constants, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AWL, e2eFixture, sessionFiles } from "./awl";
 import { hasTmux, ProbedTerminal } from "./terminal-probe";
+import { processesWith, sleeperRunning } from "../support/processes";
 
 let fx: Awaited<ReturnType<typeof e2eFixture>>;
 let term: ProbedTerminal;
@@ -26,23 +27,7 @@ type Sig = keyof typeof SIGNALS;
 const entries = (file: string) => readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
 const lastMessage = (file: string) => entries(file).at(-1).message;
 
-/** Processes whose command line holds `marker` (a tool's shell and what it started). */
-function processesWith(marker: string, asProgramName = false): number[] {
-  const found: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
-    try {
-      const argv = readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0");
-      if (asProgramName ? argv[0] === marker : argv.some((arg) => arg.includes(marker))) found.push(Number(name));
-    } catch {
-      // Gone while we looked.
-    }
-  }
-  return found;
-}
 
-/** The tool's `sleep`, named after the marker: running means the command has printed its first line and is mid-way. */
-const sleeperRunning = (marker: string) => processesWith(`sleeper-${marker}`, true).length > 0;
 
 async function until(check: () => boolean, what: string, limitMs = 15_000): Promise<void> {
   const deadline = Date.now() + limitMs;

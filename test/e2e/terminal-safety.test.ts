@@ -12,7 +12,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AWL, e2eFixture, sessionFiles } from "./awl";
 import { hasTmux, Terminal } from "./tmux";
-import { colored, controlsIn, hostileText, prng, renderEverywhere, unstyled } from "../support/terminal-text";
+import { colored, controlsIn, hostileText, renderEverywhere, unstyled } from "../support/terminal-text";
+import { prng } from "../support/prng";
 
 const ESC_IN_COMMENT = "#\x1b]0;summary-title\x07"; // raw bytes in the tool's input: its one-line summary
 const COMMAND = `printf '\\033[2J\\033]0;tool-title\\007'; echo tool-ran; exit 3 ${ESC_IN_COMMENT}`;

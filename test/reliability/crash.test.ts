@@ -17,23 +17,12 @@ import { join } from "node:path";
 import { AWL, e2eFixture } from "../e2e/awl";
 import { startTestServer, type Reply } from "../support/server";
 import { checkChain, splitLines } from "./lines";
+import { prng } from "../support/prng";
 
 const KILLS = Number(process.env.AWL_RELIABILITY_KILLS ?? 300);
 const WRITER_KILLS = Math.max(30, Math.round(KILLS / 10));
 const SEED = 0x6a09e667;
 
-/** mulberry32: small, seeded, good enough to spread kill moments. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-  return { next, int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)), pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]! };
-}
 
 /**
  * What must survive: the bytes of every line that was complete at some look.

@@ -17,6 +17,7 @@ import { SessionManager, encodeCwd } from "../../src/session";
 import { e2eFixture } from "../e2e/awl";
 import { isJson } from "../../src/json";
 import { splitLines } from "./lines";
+import { prng } from "../support/prng";
 
 const MUTATIONS = Number(process.env.AWL_FUZZ_MUTATIONS ?? 10_000);
 const SEED = Number(process.env.AWL_FUZZ_SEED ?? 0x5eed);
@@ -78,17 +79,6 @@ function writeSeedsInProcess(cwd: string): string[] {
 
 // ---------------------------------------------------------------- mutations
 
-/** mulberry32: small, fast, and the same sequence everywhere. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Rng = () => number;
 const int = (r: Rng, n: number) => Math.floor(r() * n);

@@ -21,12 +21,14 @@
 //
 //   AWL_SIGNAL_KILLS=100 bun test test/reliability/signals.test.ts   (default 10 per signal and mode)
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AWL, e2eFixture, sessionFiles } from "../e2e/awl";
 import { hasTmux, ProbedTerminal } from "../e2e/terminal-probe";
 import { startTestServer, type Reply, type TestServer } from "../support/server";
 import { checkChain } from "./lines";
+import { processesWith, sleeperRunning } from "../support/processes";
+import { prng } from "../support/prng";
 
 const KILLS = Number(process.env.AWL_SIGNAL_KILLS ?? 10);
 const SEED = 0x3c6ef372;
@@ -42,36 +44,8 @@ const ANSWER_SHOWN_MS = 300;
 /** awl waits up to 3 s for what it keeps; its own exit and the look at /proc come on top. */
 const STOP_BOUND_MS = 4500;
 
-/** mulberry32, as in crash.test.ts. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-  return { next, int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)), pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]! };
-}
 
-/** Processes whose command line holds `marker` (a tool's shell and what it started). */
-function processesWith(marker: string, asProgramName = false): number[] {
-  const found: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
-    try {
-      const argv = readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0");
-      if (asProgramName ? argv[0] === marker : argv.some((arg) => arg.includes(marker))) found.push(Number(name));
-    } catch {
-      // Gone while we looked.
-    }
-  }
-  return found;
-}
 
-/** The tool's `sleep`, named after the marker: running means the command has printed its first line and is mid-way. */
-const sleeperRunning = (marker: string) => processesWith(`sleeper-${marker}`, true).length > 0;
 
 /** Running (a zombie waiting for its parent counts as gone). */
 function alive(pid: number): boolean {

@@ -10,6 +10,7 @@
 import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runTool } from "../../src/tools";
+import { prng as random } from "../support/prng";
 
 export interface LoopCounts {
   edits: number;
@@ -32,15 +33,6 @@ const MODE = 0o640;
 /** Not UTF-8, so an edit that decoded and re-encoded the file would change them. */
 const LEGACY_BYTES = Buffer.from([0xff, 0xfe, 0xe9, 0x80, 0xc3]);
 
-/** mulberry32: small, fast, and the same sequence on every machine for a seed. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Creates the files (a few KB each, with bytes that are not UTF-8). Call it

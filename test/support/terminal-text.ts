@@ -19,8 +19,37 @@ export const AWL_SGR: ReadonlySet<string> = new Set(
     .flatMap((f) => f("x").match(/\x1b\[[0-9;]*m/g) ?? []),
 );
 
-/** Removes awl's own styling; whatever controls are left came from the untrusted text. */
-export const unstyled = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, (sgr) => (AWL_SGR.has(sgr) ? "" : sgr));
+/**
+ * Every SGR sequence the markdown renderer (Bun.markdown.ansi, issue 12) writes
+ * for an answer: collected from one answer using every construct it styles
+ * and the languages it highlights. A sequence not in it fails the fuzz, and
+ * belongs here once checked.
+ */
+export const MARKDOWN_SGR: ReadonlySet<string> = new Set(
+  Bun.markdown
+    .ansi(
+      [
+        "# h1\n\n## h2\n\n### h3\n\n#### h4\n\n##### h5\n\n###### h6\n\nSetext\n===\n",
+        "**b** *i* ~~s~~ `c` __u__ [l](https://x.example) <https://y.example> ![img](https://z.example/a.png) [[wiki]] $m$\n",
+        "> quote\n\n- a\n  - b\n1. c\n- [ ] t\n- [x] d\n\n| a | b |\n|:-|-:|\n| c | d |\n\n---\n\n<div>\nx\n</div>\n\n    indented\n",
+        ...["ts", "js", "python", "sh", "bash", "json", "rust", "go", "c", "html", "css", "diff", "yaml", "md", ""].map(
+          (lang) => `\n\`\`\`${lang}\nconst x = 1; // c\nlet s = "str" + 'q' + \`t\`; if (a) { return true } # h\n+ add\n- del\n<a href="x">y</a> 0x1f 3.5 null\n\`\`\`\n`,
+        ),
+      ].join("\n"),
+      { columns: 80, colors: true, hyperlinks: true },
+    )
+    .match(/\x1b\[[0-9;]*m/g) ?? [],
+);
+
+/**
+ * Removes awl's own styling (picocolors, the markdown renderer's SGR, and its
+ * OSC 8 links to http(s) URLs); whatever controls are left came from the
+ * untrusted text.
+ */
+export const unstyled = (s: string) =>
+  s.replace(/\x1b\[[0-9;]*m|\x1b\]8;;(?:https?:\/\/[^\x07\x1b\s]*)?\x1b\\/g, (seq) =>
+    seq.startsWith("\x1b]") || AWL_SGR.has(seq) || MARKDOWN_SGR.has(seq) ? "" : seq,
+  );
 
 /** A character a terminal would act on: C0 but newline and tab, DEL, C1, bidi overrides and isolates. */
 export const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
@@ -31,17 +60,6 @@ export const controlsIn = (s: string) => s.match(CONTROLS)?.length ?? 0;
 
 // ------------------------------------------------------------------ the fuzz
 
-/** mulberry32: small, fast, and the same sequence everywhere. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Rng = () => number;
 const int = (r: Rng, n: number) => Math.floor(r() * n);
