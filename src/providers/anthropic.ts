@@ -11,6 +11,7 @@ import { jsonBody } from "./json-body";
 import { streamWithRetries, type StreamParser } from "./http-stream";
 import type { Provider, StopReason, StreamEvent, StreamRequest, Usage } from "./provider";
 import type { SseEvent } from "./sse";
+import { USER_AGENT } from "./user-agent";
 
 export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
 export const ANTHROPIC_VERSION = "2023-06-01";
@@ -181,6 +182,7 @@ export class AnthropicProvider implements Provider {
     const headers: Record<string, string> = {
       "content-type": "application/json",
       accept: "text/event-stream",
+      "user-agent": USER_AGENT,
       "x-api-key": this.options.apiKey,
       "anthropic-version": ANTHROPIC_VERSION,
     };

@@ -13,6 +13,7 @@ import { streamWithRetries, type StreamParser } from "./http-stream";
 import { requestBody } from "./openai-wire";
 import type { Provider, StopReason, StreamEvent, StreamRequest, Usage } from "./provider";
 import type { SseEvent } from "./sse";
+import { USER_AGENT } from "./user-agent";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
@@ -202,7 +203,7 @@ export class OpenAIProvider implements Provider {
   }
 
   stream(request: StreamRequest): AsyncIterable<StreamEvent> {
-    const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
+    const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream", "user-agent": USER_AGENT };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
     return streamWithRetries({
       api: this.#api,
