@@ -10,7 +10,7 @@ import { replaceFile } from "./atomic-write";
 import { toolInput } from "./input";
 import { reason } from "./os-error";
 import { openRegular, readAll, specialKind } from "./regular-file";
-import { failure, interrupted, type Tool, type ToolOutput } from "./tool";
+import { failure, fileChange, interrupted, type Tool, type ToolContext, type ToolOutput } from "./tool";
 
 const Input = type({ "+": "reject", path: "string > 0", oldText: "string > 0", newText: "string" });
 type EditInput = typeof Input.infer;
@@ -35,10 +35,11 @@ export const edit: Tool<EditInput> = {
   ].join("\n"),
   ...input,
   summary: (i) => i.path,
-  execute: (i, context) => editFile(i.path, resolve(context.cwd, i.path), i.oldText, i.newText, context.signal),
+  execute: (i, context) => editFile(i.path, resolve(context.cwd, i.path), i.oldText, i.newText, context),
 };
 
-async function editFile(shown: string, path: string, oldText: string, newText: string, signal: AbortSignal): Promise<ToolOutput> {
+async function editFile(shown: string, path: string, oldText: string, newText: string, context: ToolContext): Promise<ToolOutput> {
+  const { signal } = context;
   const info = await stat(path).catch(() => undefined);
   if (!info) return failure(`${shown}: no such file`);
   if (info.isDirectory()) return failure(`${shown} is a directory`);
@@ -80,7 +81,12 @@ async function editFile(shown: string, path: string, oldText: string, newText: s
   }
   const [first = 1] = linesAt(bytes, [at]);
   const endings = crlf && /\n/.test(oldText + newText) ? " (the file's CRLF line endings kept)" : "";
-  return { content: `edited ${shown}: ${span(first, oldText)} replaced, now ${span(first, newText)}${endings}`, isError: false };
+  return {
+    content: `edited ${shown}: ${span(first, oldText)} replaced, now ${span(first, newText)}${endings}`,
+    isError: false,
+    // The bytes as they were and as they are now: the diff shows what was written, endings and all.
+    change: fileChange({ created: false, before: bytes, after: updated }, context.secrets),
+  };
 }
 
 /** Why oldText was not found, with a hint where the bytes explain it. */

@@ -1,5 +1,7 @@
 // A tool is one small file: its name, its input schema, its execute.
 
+import { MIN_SCRUBBED_LENGTH, scrub } from "./secrets";
+
 export interface ToolContext {
   /** The session's working directory; relative paths resolve against it. */
   cwd: string;
@@ -18,6 +20,12 @@ export interface ToolOutput {
   isError: boolean;
   /** Stopped by the abort signal after it started: it may have changed things. */
   interrupted?: boolean;
+  /**
+   * What write or edit did to the file, for the person to see as a diff. Only
+   * the terminal shows it: the model reads `content`, the session keeps
+   * `content`, and this is never saved.
+   */
+  change?: FileChange;
 }
 
 export interface Tool<Input = unknown> {
@@ -49,4 +57,31 @@ export function notStarted(): ToolOutput {
 /** The result of a tool the abort signal stopped after it had started. */
 export function interrupted(content: string): ToolOutput {
   return { content, isError: true, interrupted: true };
+}
+
+/** A file's bytes before and after a tool changed it. */
+export interface FileChange {
+  /** The tool created the file. */
+  created: boolean;
+  /** The bytes before; absent for a new file, or for one too large to have been kept (write keeps up to MAX_KEPT_BYTES). */
+  before?: Uint8Array;
+  after: Uint8Array;
+}
+
+/** Above this, write does not read the old file just to show a diff. */
+export const MAX_KEPT_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The change as the person may see it: runTool scrubs the API keys from
+ * `content`, and the bytes shown as a diff need the same, or a key the model
+ * wrote into a file would reach the terminal.
+ */
+export function fileChange(change: FileChange, secrets: ToolContext["secrets"]): FileChange {
+  const values = Object.values(secrets ?? {}).filter((value) => value.length >= MIN_SCRUBBED_LENGTH);
+  const clean = (bytes: Uint8Array) => {
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if (!values.some((value) => buffer.includes(value))) return bytes;
+    return Buffer.from(scrub(buffer.toString("utf8"), secrets));
+  };
+  return { created: change.created, ...(change.before ? { before: clean(change.before) } : {}), after: clean(change.after) };
 }

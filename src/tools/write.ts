@@ -6,8 +6,8 @@ import { type } from "../ark";
 import { replaceFile } from "./atomic-write";
 import { toolInput } from "./input";
 import { reason } from "./os-error";
-import { specialKind } from "./regular-file";
-import { failure, interrupted, type Tool, type ToolOutput } from "./tool";
+import { openRegular, readAll, specialKind } from "./regular-file";
+import { failure, fileChange, interrupted, MAX_KEPT_BYTES, type Tool, type ToolContext, type ToolOutput } from "./tool";
 
 const Input = type({ "+": "reject", path: "string > 0", content: "string" });
 type WriteInput = typeof Input.infer;
@@ -25,16 +25,19 @@ export const write: Tool<WriteInput> = {
   ].join("\n"),
   ...input,
   summary: (i) => i.path,
-  execute: (i, context) => writeTo(i.path, resolve(context.cwd, i.path), i.content, context.signal),
+  execute: (i, context) => writeTo(i.path, resolve(context.cwd, i.path), i.content, context),
 };
 
-async function writeTo(shown: string, path: string, content: string, signal: AbortSignal): Promise<ToolOutput> {
+async function writeTo(shown: string, path: string, content: string, context: ToolContext): Promise<ToolOutput> {
+  const { signal } = context;
   const existing = await stat(path).catch(() => undefined);
   if (existing?.isDirectory()) return failure(`${shown} is a directory; give a file path`);
   const kind = existing && specialKind(existing);
   if (kind) return failure(`${shown} is ${kind}, not a regular file; write does not replace it`);
   await mkdir(dirname(path), { recursive: true });
   const bytes = Buffer.from(content);
+  // Only to show the person a diff: the old bytes, when there are not too many of them.
+  const old = existing && existing.size <= MAX_KEPT_BYTES ? await oldContent(path, signal) : undefined;
   let before;
   try {
     before = await replaceFile(path, bytes, signal);
@@ -44,5 +47,23 @@ async function writeTo(shown: string, path: string, content: string, signal: Abo
     return failure(`could not write ${shown}: ${reason(error)}; ${unchanged}`);
   }
   const size = `${bytes.length} byte${bytes.length === 1 ? "" : "s"}`;
-  return { content: `${before ? "overwrote" : "created"} ${shown} (${size})`, isError: false };
+  return {
+    content: `${before ? "overwrote" : "created"} ${shown} (${size})`,
+    isError: false,
+    change: fileChange({ created: !before, ...(before && old ? { before: old } : {}), after: bytes }, context.secrets),
+  };
+}
+
+/** The file's bytes before it is replaced; undefined if they cannot be read (write goes on regardless). */
+async function oldContent(path: string, signal: AbortSignal): Promise<Buffer | undefined> {
+  try {
+    const handle = await openRegular(path);
+    try {
+      return await readAll(handle, signal);
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return undefined;
+  }
 }

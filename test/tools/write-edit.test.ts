@@ -11,7 +11,8 @@ describe("write", () => {
   test("creates the file and its missing parent directories", async () => {
     const dir = await tempDir();
     const out = await call("write", { path: "a/b/c.txt", content: "héllo\n" }, dir);
-    expect(out).toEqual({ content: "created a/b/c.txt (7 bytes)", isError: false });
+    // The terminal gets the bytes written, to show them as added lines; the model gets the line.
+    expect(out).toEqual({ content: "created a/b/c.txt (7 bytes)", isError: false, change: { created: true, after: Buffer.from("héllo\n") } });
     expect(await readFile(join(dir, "a/b/c.txt"), "utf8")).toBe("héllo\n");
   });
 
@@ -19,7 +20,7 @@ describe("write", () => {
     const dir = await tempDir();
     await writeFile(join(dir, "f.txt"), "old content");
     const out = await call("write", { path: "f.txt", content: "new" }, dir);
-    expect(out).toEqual({ content: "overwrote f.txt (3 bytes)", isError: false });
+    expect(out).toEqual({ content: "overwrote f.txt (3 bytes)", isError: false, change: { created: false, before: Buffer.from("old content"), after: Buffer.from("new") } });
     expect(await readFile(join(dir, "f.txt"), "utf8")).toBe("new");
   });
 
@@ -40,7 +41,11 @@ describe("edit", () => {
   test("replaces the one occurrence and says which line changed", async () => {
     const dir = await fileWith("a\nb\nconst x = 1;\nd\n");
     const out = await call("edit", { path: "f.ts", oldText: "const x = 1;", newText: "const x = 2;" }, dir);
-    expect(out).toEqual({ content: "edited f.ts: line 3 replaced, now line 3", isError: false });
+    expect(out).toEqual({
+      content: "edited f.ts: line 3 replaced, now line 3",
+      isError: false,
+      change: { created: false, before: Buffer.from("a\nb\nconst x = 1;\nd\n"), after: Buffer.from("a\nb\nconst x = 2;\nd\n") },
+    });
     expect(await readFile(join(dir, "f.ts"), "utf8")).toBe("a\nb\nconst x = 2;\nd\n");
   });
 
@@ -142,8 +147,16 @@ describe("write and edit are atomic", () => {
     await writeFile(join(dir, "real/config.ts"), "port = 80\n");
     await symlink("real/config.ts", join(dir, "config.ts"));
     await symlink("config.ts", join(dir, "again.ts")); // a link to a link
-    expect(await call("edit", { path: "again.ts", oldText: "80", newText: "8080" }, dir)).toEqual({ content: "edited again.ts: line 1 replaced, now line 1", isError: false });
-    expect(await call("write", { path: "config.ts", content: "port = 443\nhost = x\n" }, dir)).toEqual({ content: "overwrote config.ts (20 bytes)", isError: false });
+    expect(await call("edit", { path: "again.ts", oldText: "80", newText: "8080" }, dir)).toEqual({
+      content: "edited again.ts: line 1 replaced, now line 1",
+      isError: false,
+      change: { created: false, before: Buffer.from("port = 80\n"), after: Buffer.from("port = 8080\n") },
+    });
+    expect(await call("write", { path: "config.ts", content: "port = 443\nhost = x\n" }, dir)).toEqual({
+      content: "overwrote config.ts (20 bytes)",
+      isError: false,
+      change: { created: false, before: Buffer.from("port = 8080\n"), after: Buffer.from("port = 443\nhost = x\n") },
+    });
     expect((await lstat(join(dir, "config.ts"))).isSymbolicLink()).toBe(true);
     expect((await lstat(join(dir, "again.ts"))).isSymbolicLink()).toBe(true);
     expect(await readlink(join(dir, "config.ts"))).toBe("real/config.ts");
@@ -156,7 +169,7 @@ describe("write and edit are atomic", () => {
     const dir = await tempDir();
     await mkdir(join(dir, "real"));
     await symlink("real/new.txt", join(dir, "link.txt"));
-    expect(await call("write", { path: "link.txt", content: "made\n" }, dir)).toEqual({ content: "created link.txt (5 bytes)", isError: false });
+    expect(await call("write", { path: "link.txt", content: "made\n" }, dir)).toEqual({ content: "created link.txt (5 bytes)", isError: false, change: { created: true, after: Buffer.from("made\n") } });
     expect((await lstat(join(dir, "link.txt"))).isSymbolicLink()).toBe(true);
     expect(await readFile(join(dir, "real/new.txt"), "utf8")).toBe("made\n");
   });
@@ -238,11 +251,13 @@ describe("edit is byte-exact", () => {
     // Latin-1 "café", a lone 0xFF, a cut UTF-8 sequence, and a UTF-8 BOM at the start.
     const before = bytes([0xef, 0xbb, 0xbf], "caf", [0xe9], "\nx = 1;", [0xff], "\ny = ", [0xe2, 0x82], "\n");
     await writeFile(join(dir, "legacy.txt"), before);
+    const after = bytes([0xef, 0xbb, 0xbf], "caf", [0xe9], "\nx = 2; // é", [0xff], "\ny = ", [0xe2, 0x82], "\n");
     expect(await call("edit", { path: "legacy.txt", oldText: "x = 1;", newText: "x = 2; // é" }, dir)).toEqual({
       content: "edited legacy.txt: line 2 replaced, now line 2",
       isError: false,
+      change: { created: false, before, after },
     });
-    expect(await readFile(join(dir, "legacy.txt"))).toEqual(bytes([0xef, 0xbb, 0xbf], "caf", [0xe9], "\nx = 2; // é", [0xff], "\ny = ", [0xe2, 0x82], "\n"));
+    expect(await readFile(join(dir, "legacy.txt"))).toEqual(after);
   });
 
   test("a CRLF file: oldText written with LF matches, and the file keeps its CRLF endings", async () => {
@@ -251,6 +266,7 @@ describe("edit is byte-exact", () => {
     expect(await call("edit", { path: "win.txt", oldText: "one\ntwo", newText: "1\n2\n2.5" }, dir)).toEqual({
       content: "edited win.txt: lines 1-2 replaced, now lines 1-3 (the file's CRLF line endings kept)",
       isError: false,
+      change: { created: false, before: Buffer.from("one\r\ntwo\r\nthree\r\n"), after: Buffer.from("1\r\n2\r\n2.5\r\nthree\r\n") },
     });
     expect(await readFile(join(dir, "win.txt"), "utf8")).toBe("1\r\n2\r\n2.5\r\nthree\r\n");
     // A one-line edit in a CRLF file changes only that text.
