@@ -1,6 +1,6 @@
-// Small text helpers shared by the renderers and the session views. The two
-// that shape text for display (`oneLine`, `preview`) also make it safe to show
-// (./safe-text.ts): what they return never drives the terminal.
+// Small text helpers shared by the renderers and the session views. Those that
+// shape text for display (`oneLine`, `preview`, `previewLines`) also make it
+// safe to show (./safe-text.ts): what they return never drives the terminal.
 
 import { safeText } from "./safe-text";
 
@@ -24,6 +24,46 @@ export function oneLine(text: string, width: number): string {
 export function preview(text: string, count: number): { lines: string[]; more: number } {
   const all = safeText(text).replace(/\n+$/, "").split("\n");
   return { lines: all.slice(0, count), more: Math.max(0, all.length - count) };
+}
+
+/**
+ * The first `count` lines of a tool result as they would look in a terminal,
+ * each cut to `width` columns: indentation and tabs (expanded to stops of 8,
+ * as `cat -n` output needs) keep their columns, wide characters count two.
+ */
+export function previewLines(text: string, count: number, width: number): { lines: string[]; more: number } {
+  const { lines, more } = preview(text, count);
+  return { lines: lines.map((line) => fitWidth(expandTabs(line), width)), more };
+}
+
+/** Tabs as the spaces a terminal would move over (stops every 8 columns), counted by display width. */
+export function expandTabs(line: string, tab = 8): string {
+  if (!line.includes("\t")) return line;
+  let out = "";
+  let col = 0;
+  for (const part of line.split(/(\t)/)) {
+    if (part === "\t") {
+      const n = tab - (col % tab);
+      out += " ".repeat(n);
+      col += n;
+    } else {
+      out += part;
+      col += Bun.stringWidth(part);
+    }
+  }
+  return out;
+}
+
+/** `text` cut to `width` display columns, with an ellipsis when cut; never half a grapheme. */
+export function fitWidth(text: string, width: number): string {
+  if (text.length <= width && Bun.stringWidth(text) <= width) return text;
+  // Bun.sliceAnsi with an ellipsis can end one column over when a wide character meets the edge.
+  let cut = "…";
+  for (let end = width; end >= 1; end--) {
+    cut = Bun.sliceAnsi(text, 0, end, "…");
+    if (Bun.stringWidth(cut) <= width) break;
+  }
+  return cut;
 }
 
 /** Local "YYYY-MM-DD HH:MM", as `awl sessions` prints it. */

@@ -1,5 +1,7 @@
 // On resume: the conversation so far, compactly — prompts, answers, one line
-// per tool call — so the person sees where they left off. A long session
+// per tool call — so the person sees where they left off. Answers are shown
+// as they were live (./markdown-stream.ts: rendered markdown with colour, the
+// wrapped markdown source without), their first ANSWER_LINES rows. A long session
 // shows its latest turns only, whole, with a line saying how many came before:
 // all 24,000 messages of a 100 MB session were 72,000 lines of scrollback and
 // a second of printing, and no one reads them at a prompt. A compacted one
@@ -12,7 +14,8 @@ import type { Conversation, Message } from "../conversation";
 import type { SessionContext } from "../session";
 import { toolSummary } from "../tools";
 import type { Colors } from "./colors";
-import { oneLine, preview } from "./format";
+import { oneLine } from "./format";
+import { showAnswer } from "./markdown-stream";
 
 const ANSWER_LINES = 8;
 /** About three screens: a turn that starts within them is shown whole. */
@@ -57,8 +60,16 @@ function renderMessage(message: Message, c: Colors, width: number): string[] {
     if (block.type === "text" && block.text.trim()) {
       if (message.role === "user") out.push(`${c.bold(c.green("›"))} ${oneLine(block.text, width - 2)}`);
       else {
-        const { lines, more } = preview(block.text.trim(), ANSWER_LINES);
-        out.push(...lines, ...(more ? [c.dim(`… ${more} more line${more === 1 ? "" : "s"}`)] : []));
+        // Its rows without the final line end (an HTML block's rendering closes its style after it).
+        const rows = showAnswer(block.text.trim(), width, c.isColorSupported).replace(/\n((?:\x1b\[[0-9;]*m)*)$/, "$1").split("\n");
+        const more = rows.length - ANSWER_LINES;
+        if (more <= 0) out.push(...rows);
+        else {
+          // Cut between two rendered rows: a style still open there must not run into the next line.
+          const shown = rows.slice(0, ANSWER_LINES);
+          if (c.isColorSupported) shown[shown.length - 1] += "\x1b[0m";
+          out.push(...shown, c.dim(`… ${more} more line${more === 1 ? "" : "s"}`));
+        }
       }
     } else if (block.type === "toolUse") {
       const name = oneLine(block.name, 60);

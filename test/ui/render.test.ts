@@ -3,8 +3,10 @@
 // terminal never receives them; awl's own colours are untouched.
 import { describe, expect, test } from "bun:test";
 import type { AgentEvent } from "../../src/agent/events";
+import { renderAnswer } from "../../src/ui/markdown-stream";
 import { TurnRenderer } from "../../src/ui/render";
 import { colored, CONTROL, plain, unstyled } from "../support/terminal-text";
+import { VirtualTerminal } from "./virtual-terminal";
 
 function render(events: AgentEvent[], c = plain, isTTY = false): string {
   let written = "";
@@ -55,7 +57,8 @@ describe("the live renderer shows untrusted text, never sends it", () => {
     expect(written).toContain("\x1b["); // styled
     expect(unstyled(written)).toBe(render(HOSTILE_TURN));
     expect(unstyled(written)).not.toMatch(CONTROL);
-    expect(written).toContain(colored.dim(colored.italic("I will ␛[2")));
+    // Thinking is wrapped word by word (test/ui/wrap.test.ts), each piece dimmed as it is written.
+    expect(written).toContain(colored.dim(colored.italic("I will")));
   });
 
   test("on a terminal the spinner's label (the model's id) is shown safe too", () => {
@@ -74,5 +77,58 @@ describe("the live renderer shows untrusted text, never sends it", () => {
     // Text without controls is written exactly as it came.
     const pieces = ["héllo ", "你好 🎉 e\u0301\n", "\tindented\n"];
     expect(render([...block(0, "text", pieces), end()])).toBe(pieces.join(""));
+  });
+});
+
+// Issue 12: answers rendered as they stream, edits as diffs, previews that keep their columns.
+describe("what a turn looks like on a terminal", () => {
+  const onTerminal = (events: AgentEvent[], columns = 60, rows = 20) => {
+    const terminal = new VirtualTerminal(columns, rows);
+    const renderer = new TurnRenderer({ write: (s: string) => terminal.write(s), isTTY: true, columns, rows }, colored);
+    for (const event of events) renderer.handle(event);
+    renderer.abandon();
+    return terminal;
+  };
+
+  test("an answer streamed in small deltas ends up rendered as markdown, exactly as rendered whole, in place", () => {
+    const answer = "Here is **the fix**:\n\n- read `a.ts`\n- edit it\n\n```ts\nconst x = 1;\n```\n\nDone.";
+    const deltas = answer.match(/[\s\S]{1,3}/g)!;
+    const terminal = onTerminal([...block(0, "text", deltas), end()]);
+    expect(terminal.problems).toEqual([]);
+    expect(terminal.text()).toBe(renderAnswer(answer, 60));
+    expect(Bun.stripANSI(terminal.text())).toContain("Here is the fix:\n  • read a.ts\n  • edit it");
+  });
+
+  test("an edit's result is its one line, then the diff of what it changed", () => {
+    const before = Buffer.from("a\nb\nconst x = 1;\nd\n");
+    const after = Buffer.from("a\nb\nconst x = 2;\nd\n");
+    const output = { content: "edited f.ts: line 3 replaced, now line 3", isError: false, change: { created: false, before, after } };
+    expect(render([{ type: "toolStart", id: "t", name: "edit", summary: "f.ts" }, { type: "toolEnd", id: "t", name: "edit", output }]).split("\n")).toEqual([
+      "● edit f.ts",
+      "  ⎿ edited f.ts: line 3 replaced, now line 3",
+      "    @@ -1,4 +1,4 @@",
+      "     a",
+      "     b",
+      "    -const x = 1;",
+      "    +const x = 2;",
+      "     d",
+      "",
+    ]);
+  });
+
+  test("a failed write shows its error, not a diff", () => {
+    const output = { content: "could not write f.ts: disk full; f.ts is unchanged", isError: true };
+    expect(render([{ type: "toolEnd", id: "t", name: "write", output }])).toBe("  ⎿ could not write f.ts: disk full; f.ts is unchanged\n");
+  });
+
+  test("read and bash previews keep indentation and tab columns, and are cut by display width", () => {
+    const content = `     1\tfunction f() {\n     2\t\treturn "${"你好".repeat(40)}";\n     3\t}\n     4\t\n`;
+    const lines = render([{ type: "toolEnd", id: "t", name: "read", output: { content, isError: false } }]).split("\n");
+    expect(lines[0]).toBe("  ⎿      1  function f() {");
+    expect(lines[1]!.startsWith('         2          return "你好')).toBe(true);
+    expect(lines[1]!.endsWith("…")).toBe(true);
+    expect(Bun.stringWidth(lines[1]!)).toBeLessThanOrEqual(4 + 94); // the 100 columns less the tool lines' margin
+    expect(lines[2]).toBe("         3  }");
+    expect(lines[3]).toBe("    … 1 more line");
   });
 });

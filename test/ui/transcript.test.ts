@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import { Conversation, type Message } from "../../src/conversation";
 import { colorsFor } from "../../src/ui/colors";
+import { renderAnswer } from "../../src/ui/markdown-stream";
 import { renderTranscript, TRANSCRIPT_LINES } from "../../src/ui/transcript";
 import { CONTROL, unstyled } from "../support/terminal-text";
 
@@ -67,8 +68,24 @@ test("on resume, escape sequences from the model and its tools are shown, never 
   ];
   expect(renderTranscript(conversation, plain, 80).split("\n")).toEqual(expected);
   const styled = renderTranscript(conversation, colorsFor({ isTTY: true }, {}), 80);
-  expect(unstyled(styled).split("\n")).toEqual(expected);
+  // With colour the answer is rendered as markdown (issue 12): its two lines are one paragraph.
+  expect(unstyled(styled).split("\n")).toEqual([...expected.slice(0, -2), "Done.␛]0;model-title␇ Screen \\x9b2J kept\\u202e."]);
   expect(unstyled(styled)).not.toMatch(CONTROL);
   // The conversation itself (what the session file holds) is unchanged.
   expect((conversation.messages.at(-1)!.content[0] as { text: string }).text).toBe("Done.\x1b]0;model-title\x07\r\nScreen \x9b2J kept\u202e.\r");
+});
+
+test("on resume, answers are shown as they were live: rendered markdown with colour, the wrapped source without (issue 12)", () => {
+  const markdown = "Use **this**:\n\n- `one`\n- two\n\n```sh\nls\n```";
+  const conversation = new Conversation([prompt("how?"), answer(markdown)]);
+  const colour = colorsFor({ isTTY: true }, {});
+  const styled = renderTranscript(conversation, colour, 40);
+  expect(styled.split("\n").slice(1).join("\n") + "\n").toBe(renderAnswer(markdown, 40));
+  expect(Bun.stripANSI(styled).split("\n")).toEqual(["› how?", "Use this:", "  • one", "  • two", "", "┌─ sh", "│ ls", "└─"]);
+  expect(renderTranscript(conversation, plain, 40).split("\n")).toEqual(["› how?", ...markdown.split("\n")]);
+  // Cut after 8 rendered rows, with every style closed before the note.
+  const long = renderTranscript(new Conversation([prompt("list"), answer(Array.from({ length: 12 }, (_, i) => `- **item ${i}**`).join("\n"))]), colour, 40).split("\n");
+  expect(long).toHaveLength(10);
+  expect(long[8]).toEndWith("\x1b[0m");
+  expect(Bun.stripANSI(long[9]!)).toBe("… 4 more lines");
 });

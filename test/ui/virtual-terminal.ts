@@ -1,0 +1,79 @@
+// A terminal small enough to check the live answer against: it keeps every
+// row ever written (scrollback and screen), follows the few controls the live
+// view uses (newline, CR, cursor up, erase down; SGR and OSC 8 are kept as
+// text), and records what a real terminal could not do as awl meant it:
+//   - a cursor up past the screen's top row: the rows above are in the
+//     scrollback, which no erase reaches, so what they hold would stay twice;
+//   - text written over text already on the row (a CR not followed by an erase);
+//   - a row wider than the terminal (the terminal would wrap it, and the rows
+//     the live view counts would be wrong);
+//   - any other control.
+
+const STYLE = /^(?:\x1b\[[0-9;:]*m|\x1b\]8;[^\x07\x1b]*(?:\x1b\\|\x07))/;
+
+export class VirtualTerminal {
+  /** Every row, scrollback first. */
+  readonly rows: string[] = [""];
+  readonly problems: string[] = [];
+  #row = 0;
+  #col = 0;
+  /** The first row on the screen: rows above it have scrolled into the scrollback. */
+  #top = 0;
+
+  constructor(
+    readonly width: number,
+    readonly height: number,
+  ) {}
+
+  write(bytes: string): void {
+    let i = 0;
+    while (i < bytes.length) {
+      const rest = bytes.slice(i);
+      const style = STYLE.exec(rest);
+      if (style) {
+        this.rows[this.#row] += style[0];
+        i += style[0].length;
+        continue;
+      }
+      const up = /^\x1b\[(\d*)A/.exec(rest);
+      if (up) {
+        this.#row -= Number(up[1] || 1);
+        if (this.#row < this.#top) this.problems.push(`cursor up into the scrollback (row ${this.#row}, screen top ${this.#top})`);
+        this.#row = Math.max(this.#row, this.#top);
+        i += up[0].length;
+        continue;
+      }
+      if (rest.startsWith("\x1b[J")) {
+        if (this.#col !== 0) this.problems.push("erase down from the middle of a row");
+        // An SGR written there took effect even though its row is erased: it is kept, where the cursor is.
+        const styles = this.rows.slice(this.#row).join("").match(/\x1b\[[0-9;:]*m/g) ?? [];
+        this.rows.length = this.#row + 1;
+        this.rows[this.#row] = styles.join("");
+        i += 3;
+        continue;
+      }
+      const ch = String.fromCodePoint(rest.codePointAt(0)!);
+      i += ch.length;
+      if (ch === "\n") {
+        this.#row++;
+        this.#col = 0;
+        if (this.#row === this.rows.length) this.rows.push("");
+        this.#top = Math.max(this.#top, this.#row - this.height + 1);
+      } else if (ch === "\r") {
+        this.#col = 0;
+      } else if (/[\x00-\x08\x0b-\x1f\x7f-\x9f]/.test(ch)) {
+        this.problems.push(`control ${JSON.stringify(ch)}`);
+      } else {
+        if (this.#col < Bun.stringWidth(this.rows[this.#row]!)) this.problems.push(`overwrite on row ${this.#row}`);
+        this.rows[this.#row] += ch;
+        this.#col = Bun.stringWidth(this.rows[this.#row]!);
+        if (this.#col > this.width) this.problems.push(`row ${this.#row} wider than ${this.width}: ${JSON.stringify(Bun.stripANSI(this.rows[this.#row]!))}`);
+      }
+    }
+  }
+
+  /** All rows, as the bytes that would have produced them without any erasing. */
+  text(): string {
+    return this.rows.join("\n");
+  }
+}
