@@ -35,6 +35,17 @@ function loadFlock(): Flock | null {
 export const lockPath = (file: string) => `${file}.lock`;
 
 /**
+ * flock(2) LOCK_EX, without waiting, on a descriptor of any file (the prompt
+ * history's appends take it): "locked", "busy" (another descriptor holds it,
+ * or the call failed), or "unsupported" where libc cannot be loaded.
+ */
+export function tryFlock(fd: number): "locked" | "busy" | "unsupported" {
+  const flock = loadFlock();
+  if (!flock) return "unsupported";
+  return flock(fd, LOCK_EX | LOCK_NB) === 0 ? "locked" : "busy";
+}
+
+/**
  * Takes the exclusive lock for `fd` (open on `file`) or throws a UserError
  * naming the holder. Returns the release function (idempotent).
  */

@@ -16,9 +16,35 @@ export function lineEnd(text: string, i: number): number {
   return end === -1 ? text.length : end;
 }
 
-/** The grapheme clusters of one line, so a cursor never lands inside an emoji or a combining sequence. */
-export function graphemes(line: string): string[] {
-  return Array.from(segmenter.segment(line), (s) => s.segment);
+/**
+ * How far the grapheme functions look around an offset. They never segment a
+ * whole line: a 10 MB line would cost every key press tens of milliseconds.
+ */
+const WINDOW = 1024;
+
+/** Characters (code units) handed to the grapheme segmenter so far: tests read it to check the work per key is bounded. */
+export const segmented = { chars: 0 };
+
+export function segment(text: string): Intl.Segments {
+  segmented.chars += text.length;
+  return segmenter.segment(text);
+}
+
+const isAsciiPrintable = (code: number) => code >= 0x20 && code < 0x7f;
+
+/**
+ * A grapheme boundary at or before `i` and no earlier than `floor`: between two
+ * printable ASCII characters there always is one (no ASCII character extends,
+ * joins or prepends). Where none is near, `i` itself (a cut inside a cluster
+ * longer than the window, which no real text has).
+ */
+function safeStartBefore(text: string, i: number, floor: number): number {
+  for (let j = i; j > floor && j > i - WINDOW; j--) {
+    if (isAsciiPrintable(text.charCodeAt(j)) && isAsciiPrintable(text.charCodeAt(j - 1))) return j;
+  }
+  if (i - WINDOW <= floor) return floor;
+  const low = text.charCodeAt(i);
+  return low >= 0xdc00 && low <= 0xdfff ? i - 1 : i; // at least never inside a surrogate pair
 }
 
 /** Start of the grapheme before i (a newline counts as one). */
@@ -26,14 +52,17 @@ export function prevBoundary(text: string, i: number): number {
   if (i === 0) return 0;
   const start = lineStart(text, i);
   if (start === i) return i - 1;
-  return i - graphemes(text.slice(start, i)).at(-1)!.length;
+  const from = safeStartBefore(text, Math.max(start, i - WINDOW), start);
+  let last = "";
+  for (const s of segment(text.slice(from, i))) last = s.segment;
+  return i - last.length;
 }
 
 /** End of the grapheme after i (a newline counts as one). */
 export function nextBoundary(text: string, i: number): number {
   if (i >= text.length) return text.length;
   if (text[i] === "\n") return i + 1;
-  const [first] = segmenter.segment(text.slice(i, lineEnd(text, i)));
+  const [first] = segment(text.slice(i, Math.min(lineEnd(text, i), i + WINDOW)));
   return i + first!.segment.length;
 }
 
@@ -45,13 +74,21 @@ export function displayWidth(s: string): number {
 
 /** Offset in the line starting at `start` whose column is closest to `column` without passing it. */
 export function offsetAtColumn(text: string, start: number, column: number): number {
+  const end = lineEnd(text, start);
   let offset = start;
   let width = 0;
-  for (const g of graphemes(text.slice(start, lineEnd(text, start)))) {
-    const w = displayWidth(g);
-    if (width + w > column) break;
-    width += w;
-    offset += g.length;
+  // A window at a time, so a long line costs what the column reaches, not its whole length.
+  while (offset < end) {
+    const from = offset;
+    const to = Math.min(end, from + Math.max(WINDOW, column * 4));
+    for (const s of segment(text.slice(from, to))) {
+      // The window's last cluster may go on past it: read it again from its start.
+      if (s.index > 0 && to < end && s.index + s.segment.length === to - from) break;
+      const w = displayWidth(s.segment);
+      if (width + w > column) return offset;
+      width += w;
+      offset += s.segment.length;
+    }
   }
   return offset;
 }

@@ -1,10 +1,12 @@
 // The prompt on a real terminal: raw mode and bracketed paste for exactly as
 // long as a line is being read (or a turn is being watched for Ctrl+C), the
 // editor state machine fed by the key decoder, the screen redrawn after each
-// chunk of keys.
+// chunk of keys (only the rows that changed, and never more rows than the
+// screen has: see input-render.ts).
 
-import { createEditor, type EditorState, handleKey } from "./editor";
-import { CLEAR_SCREEN, type Layout, layout, leave, redraw } from "./input-render";
+import { type CompletionContext, complete } from "./complete";
+import { createEditor, type EditorState, endSearch, handleKey, replaceRange, viewOf } from "./editor";
+import { CLEAR_SCREEN, fit, type Layout, layoutInput, leave, redraw } from "./input-render";
 import { type LineResult, readPipedLine } from "./input-pipe";
 import { enterRawMode } from "./input-modes";
 import { type Key, KeyDecoder } from "./keys";
@@ -19,10 +21,21 @@ export interface ReadLineOptions {
   output?: NodeJS.WriteStream;
   /** Drawn before the second and later lines of a multi-line input; defaults to "· " right-aligned under the prompt. */
   continuation?: string;
+  /** Tab completes slash commands and paths with this; without it Tab inserts a tab. */
+  completion?: CompletionContext;
+  /** Styles the rows shown under the input (the Ctrl+C hint, completions): dim in the REPL. */
+  hintStyle?: (text: string) => string;
 }
 
 /** How long a lone ESC waits for the rest of a sequence before it counts as the Escape key. */
 const ESCAPE_WAIT_MS = 40;
+
+/** A second Ctrl+C on an empty prompt within this long quits. */
+export const QUIT_WINDOW_MS = 2000;
+export const QUIT_HINT = "Press Ctrl+C again to quit";
+
+/** Completions listed under the input: at most this many rows of them. */
+const CANDIDATE_ROWS = 3;
 
 /**
  * Keys typed while a turn ran (or after Enter in the same chunk), replayed into
@@ -38,6 +51,8 @@ function queueFor(input: NodeJS.ReadStream): Key[] {
 
 const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
 
+const continuationFor = (prompt: string) => "· ".padStart(Math.max(2, Bun.stringWidth(prompt)));
+
 export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
@@ -45,27 +60,41 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
   // draw): read plain lines, which on a terminal input leaves editing to its cooked mode.
   if (!input.isTTY || !output.isTTY) return readPipedLine(input);
 
-  const promptWidth = Bun.stringWidth(options.prompt);
-  const continuation = options.continuation ?? "· ".padStart(Math.max(2, promptWidth));
+  const continuation = options.continuation ?? continuationFor(options.prompt);
+  const style = options.hintStyle ?? ((text: string) => text);
   const decoder = new KeyDecoder();
   const queue = queueFor(input);
   let state: EditorState = createEditor([...options.history]);
   let drawn: Layout | undefined;
+  /** Rows under the input, plain text: the Ctrl+C hint or completions, until the next key. */
+  let hint: string[] = [];
+  /** A Ctrl+C on the empty prompt was pressed less than QUIT_WINDOW_MS ago, and nothing since. */
+  let quitArmed = false;
+  let quitTimer: ReturnType<typeof setTimeout> | undefined;
   let escapeTimer: ReturnType<typeof setTimeout> | undefined;
 
   return new Promise((resolve, reject) => {
     const restore = enterRawMode(input, output);
     let settled = false;
 
-    const draw = () => {
-      const next = layout(options.prompt, continuation, state.text, state.cursor, output.columns || 80);
-      output.write(redraw(drawn, next));
+    /** Redraws what changed; `final` draws the input as submitted (no hints, the cursor at its end, a search ended). */
+    const draw = (final = false) => {
+      const columns = output.columns || 80;
+      const screenRows = output.rows || 24;
+      const below = final ? [] : hint.slice(0, Math.max(0, screenRows - 1)).map((row) => style(fit(row, columns)));
+      const shown = final ? endSearch(state) : state;
+      const view = viewOf(shown, options.prompt, continuation);
+      if (final) view.cursor = view.text.length;
+      const next = layoutInput(view, { columns, maxRows: Math.max(1, screenRows - below.length), top: drawn?.top, below });
+      const bytes = redraw(drawn, next);
+      if (bytes) output.write(bytes);
       drawn = next;
     };
     const finish = (result: ReadLineResult | Error) => {
       if (settled) return;
       settled = true;
       clearTimeout(escapeTimer);
+      clearTimeout(quitTimer);
       input.off("data", onData);
       input.off("end", onEnd);
       input.off("error", finish);
@@ -86,17 +115,49 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
         finish(asError(error));
       }
     };
+    const disarm = () => {
+      quitArmed = false;
+      clearTimeout(quitTimer);
+    };
 
     /** Applies keys in order; keys after a submit or quit are kept as type-ahead for the next prompt. */
     const apply = (keys: Key[]) => {
       for (let i = 0; i < keys.length; i++) {
-        const { state: nextState, action } = handleKey(state, keys[i]!);
+        const key = keys[i]!;
+        const armed = quitArmed;
+        disarm();
+        hint = [];
+        if (key.type === "key" && key.name === "tab" && !key.ctrl && !key.alt && !key.shift && options.completion && !state.search) {
+          const completion = complete(state.text, state.cursor, options.completion);
+          if (completion) {
+            if (completion.insert) state = replaceRange(state, state.cursor, state.cursor, completion.insert);
+            hint = candidateRows(completion.candidates, output.columns || 80);
+            continue;
+          }
+        }
+        const { state: nextState, action } = handleKey(state, key);
+        if (action?.type === "interrupt") {
+          // Ctrl+C on the empty prompt: the first says how to quit, a second one soon after quits.
+          if (!armed) {
+            quitArmed = true;
+            hint = [QUIT_HINT];
+            quitTimer = setTimeout(() => guarded(() => {
+              quitArmed = false;
+              hint = [];
+              draw();
+            }), QUIT_WINDOW_MS);
+            continue;
+          }
+          draw(true);
+          queue.push(...keys.slice(i + 1));
+          return finish({ kind: "quit" });
+        }
         if (action?.type === "clearScreen") {
           output.write(CLEAR_SCREEN);
           drawn = undefined;
         } else if (action) {
           // The text as submitted stays on screen (drawn now if it arrived in the same read as Enter).
-          draw();
+          draw(true);
           queue.push(...keys.slice(i + 1));
           if (action.type === "quit") return finish({ kind: "quit" });
           if (nextState.history.length > options.history.length) options.history.push(action.text);
@@ -114,7 +175,7 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
         if (!settled && decoder.pending) escapeTimer = setTimeout(() => guarded(() => apply(decoder.flush())), ESCAPE_WAIT_MS);
       });
     const onEnd = () => finish({ kind: "quit" });
-    const onResize = () => guarded(draw);
+    const onResize = () => guarded(() => draw());
 
     guarded(() => {
       input.on("data", onData);
@@ -127,30 +188,92 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
   });
 }
 
+/** Completions as rows under the input: as many as fit in CANDIDATE_ROWS rows, then how many more. */
+export function candidateRows(candidates: readonly string[], columns: number): string[] {
+  const rows: string[] = [];
+  let row = "";
+  for (let i = 0; i < candidates.length; i++) {
+    const item = fit(candidates[i]!, columns);
+    const joined = row ? `${row}  ${item}` : item;
+    if (Bun.stringWidth(joined) <= columns) {
+      row = joined;
+      continue;
+    }
+    rows.push(row);
+    row = item;
+    if (rows.length === CANDIDATE_ROWS - 1 && i < candidates.length - 1) {
+      rows.push(`… ${candidates.length - i} more`);
+      return rows;
+    }
+  }
+  if (row) rows.push(row);
+  return rows;
+}
+
+export interface TypeAheadOptions {
+  /** Called with the row that shows what was typed so far, "" once there is nothing to show. */
+  show(row: string): void;
+  /** The prompt the row starts with. */
+  prompt: string;
+  /** For Up and Ctrl+R in what is typed ahead. */
+  history?: readonly string[];
+}
+
 /**
  * While a turn runs: Ctrl+C or Esc calls onInterrupt (and drops anything typed
- * before it); other keys are kept as type-ahead for the next prompt. Returns
- * the function that stops watching and restores the terminal.
+ * before it); other keys are kept as type-ahead for the next prompt, and shown
+ * through `typeAhead.show` as they are typed. Returns the function that stops
+ * watching and restores the terminal (the row shown stays: watching again
+ * shows the same keys, and the turn's end clears it).
  */
 export function watchInterrupt(
   onInterrupt: () => void,
   input: NodeJS.ReadStream = process.stdin,
   output: NodeJS.WriteStream = process.stdout,
+  typeAhead?: TypeAheadOptions,
 ): () => void {
   if (!input.isTTY) return () => {};
   const restore = enterRawMode(input, output);
   const decoder = new KeyDecoder();
   const queue = queueFor(input);
   let escapeTimer: ReturnType<typeof setTimeout> | undefined;
+  // What the next prompt will hold once the keys are replayed into it, kept up to date for the row.
+  let preview = createEditor(typeAhead?.history ?? []);
+  /** The last line sent ahead with Enter, as it was typed (placeholders and all). */
+  let lastSent: EditorState | undefined;
+  let shown = "";
+  for (const key of queue) preview = previewKey(preview, key);
+  const show = () => {
+    if (!typeAhead) return;
+    const columns = output.columns || 80;
+    const continuation = continuationFor(typeAhead.prompt);
+    let row = "";
+    if (preview.text !== "") row = layoutInput(viewOf(preview, typeAhead.prompt, continuation), { columns, maxRows: 1 }).rows[0]!;
+    else if (lastSent !== undefined) {
+      // Sent ahead with Enter: shown with a return sign, it goes as soon as the turn ends.
+      const view = { ...viewOf(lastSent, typeAhead.prompt, continuation), cursor: 0 };
+      row = `${layoutInput(view, { columns: Math.max(1, columns - 2), maxRows: 1 }).rows[0]} ⏎`;
+    }
+    if (row !== shown) typeAhead.show((shown = row));
+  };
+  function previewKey(state: EditorState, key: Key): EditorState {
+    const { state: next, action } = handleKey(state, key);
+    if (action?.type === "submit") lastSent = endSearch(state);
+    return next;
+  }
   const apply = (keys: Key[]) => {
     for (const key of keys) {
       if (key.type === "key" && ((key.name === "c" && key.ctrl) || (key.name === "escape" && !key.alt))) {
         queue.length = 0;
+        preview = createEditor(typeAhead?.history ?? []);
+        lastSent = undefined;
         onInterrupt();
       } else {
         queue.push(key);
+        preview = previewKey(preview, key);
       }
     }
+    show();
   };
   const onData = (chunk: Buffer | string) => {
     clearTimeout(escapeTimer);
@@ -160,6 +283,7 @@ export function watchInterrupt(
   };
   input.on("data", onData);
   input.resume();
+  show();
   let stopped = false;
   return () => {
     if (stopped) return;
@@ -167,6 +291,7 @@ export function watchInterrupt(
     clearTimeout(escapeTimer);
     input.off("data", onData);
     // What is still held back is kept as typed, not taken for an interruption.
+    // The row stays up (a pause for a question keeps it in view); whoever owns it clears it when the turn ends.
     queue.push(...decoder.flush());
     restore();
   };

@@ -84,8 +84,9 @@ describe("compaction through the binary", () => {
     expect(screen).toContain("… 1 compaction, 1 turn summarized");
     expect(screen).not.toContain("<summary>");
     expect(screen).toContain("second: read notes.txt");
-    term.keys("Up");
-    await term.waitFor(/\/help for commands\n› second: read notes\.txt\s*$/); // the prompt line offers the latest prompt, not the summary
+    // Up walks back through what was typed here (the history every session shares, commands too), never the summary.
+    term.keys("Up", "Up", "Up");
+    await term.waitFor(/\/help for commands\n› second: read notes\.txt\s*$/);
     term.keys("C-c"); // clears the line
     term.keys("C-d");
     await term.waitFor(/\[exited 0\]/);

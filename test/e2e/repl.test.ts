@@ -57,6 +57,8 @@ describe.skipIf(!hasTmux)("the REPL in a real terminal", () => {
     term.start([AWL], { cwd: fx.project, env: fx.env });
     await term.waitFor(/\/help for commands/);
     term.keys("C-c");
+    await term.waitFor(/Press Ctrl\+C again to quit/);
+    term.keys("C-c");
     await term.waitFor(/\[exited 0\]/);
     expect(sessionFiles(fx.sessions)).toEqual([]);
   });

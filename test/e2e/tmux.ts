@@ -32,6 +32,29 @@ export class Terminal {
     return this.#tmux("capture-pane", "-p", "-S", "-200");
   }
 
+  /** Everything the pane holds: its whole scrollback history, then the screen. */
+  history(): string {
+    return this.#tmux("capture-pane", "-p", "-S", "-");
+  }
+
+  /** Pastes text as a terminal does: wrapped in the bracketed-paste markers when the program asked for them. */
+  paste(text: string): void {
+    const load = Bun.spawnSync(["tmux", "-L", this.socket, "load-buffer", "-"], { stdin: new TextEncoder().encode(text), stderr: "pipe" });
+    if (load.exitCode !== 0) throw new Error(`tmux load-buffer failed: ${load.stderr.toString()}`);
+    this.#tmux("paste-buffer", "-p", "-d");
+  }
+
+  /** Resizes the window, as dragging the terminal's edge would. */
+  resize(width: number, height: number): void {
+    this.#tmux("resize-window", "-x", String(width), "-y", String(height));
+  }
+
+  /** The cursor's column and row on the screen. */
+  cursor(): { x: number; y: number } {
+    const [x, y] = this.#tmux("display-message", "-p", "#{cursor_x},#{cursor_y}").trim().split(",").map(Number);
+    return { x: x!, y: y! };
+  }
+
   /** Polls the screen until it matches, or fails with what it showed. */
   async waitFor(pattern: RegExp, limitMs = 15_000): Promise<string> {
     const deadline = Date.now() + limitMs;

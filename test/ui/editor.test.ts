@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { createEditor, type EditorAction, type EditorState, handleKey } from "../../src/ui/editor";
+import { createEditor, type EditorAction, type EditorState, handleKey, PASTE_MAX_CHARS, pasteLabel, RECALL_MAX_CHARS, viewOf } from "../../src/ui/editor";
 import { KeyDecoder } from "../../src/ui/keys";
 
 /** Types raw terminal bytes into the editor, as the terminal layer would; collects the actions. */
@@ -101,12 +101,12 @@ describe("typing a newline", () => {
 });
 
 describe("Ctrl+C and Ctrl+D", () => {
-  test("Ctrl+C with text clears the line; on an empty line it quits", () => {
+  test("Ctrl+C with text clears the line; on an empty line it asks the terminal layer to count it toward quitting", () => {
     const cleared = typed("some text\x03");
     expect(cleared.actions).toEqual([]);
     expect(show(cleared.state)).toBe("|");
-    expect(typed("\x03").actions).toEqual([{ type: "quit" }]);
-    expect(typed("x\x03\x03").actions).toEqual([{ type: "quit" }]);
+    expect(typed("\x03").actions).toEqual([{ type: "interrupt" }]);
+    expect(typed("x\x03\x03").actions).toEqual([{ type: "interrupt" }]);
   });
 
   test("Ctrl+D on an empty line quits; with text it deletes the character under the cursor", () => {
@@ -175,5 +175,89 @@ describe("history", () => {
   test("columns are display columns: moving up from under a wide character", () => {
     const { state } = typed(`你好x\x1b\rabcd${UP}`);
     expect(show(state)).toBe("你好|x\nabcd");
+  });
+});
+
+const PASTE = (text: string) => `\x1b[200~${text}\x1b[201~`;
+
+describe("a large paste", () => {
+  const big = Array.from({ length: 3000 }, (_, i) => `row ${i}`).join("\n");
+
+  test("more than a few lines (or a long line) is one placeholder character; a short one is inserted as it is", () => {
+    const { state } = typed(`a ${PASTE(big)} b`);
+    expect(state.text).toHaveLength(2 + 2 + 2); // "a " + one marker (a surrogate pair) + " b"
+    expect([...state.pastes.values()].map((p) => p.label)).toEqual(["[pasted 3,000 lines]"]);
+    expect(typed(PASTE("one\ntwo\nthree")).state.text).toBe("one\ntwo\nthree");
+    expect(pasteLabel("x".repeat(PASTE_MAX_CHARS + 1))).toBe("[pasted 2,001 characters]");
+    expect(typed(PASTE("x".repeat(PASTE_MAX_CHARS + 1))).state.text).toHaveLength(2);
+  });
+
+  test("is sent in full, where it stands among what was typed around it", () => {
+    const { actions } = typed(`before ${PASTE(big)} after\r`);
+    expect(actions).toEqual([{ type: "submit", text: `before ${big} after` }]);
+  });
+
+  test("moves and deletes as one character: Left steps over it, Backspace removes all of it", () => {
+    const moved = typed(`ab${PASTE(big)}cd${LEFT}${LEFT}${LEFT}X`);
+    expect(press(moved.state, "\r").actions).toEqual([{ type: "submit", text: `abX${big}cd` }]);
+    const deleted = typed(`ab${PASTE(big)}\x7fcd\r`);
+    expect(deleted.actions).toEqual([{ type: "submit", text: "abcd" }]);
+  });
+
+  test("two pastes keep their own texts; Up brings a sent prompt back with its placeholders", () => {
+    const other = "other\n".repeat(10);
+    const { state, actions } = typed(`${PASTE(big)}+${PASTE(other)}\r`);
+    expect(actions).toEqual([{ type: "submit", text: `${big}+${other}` }]);
+    const recalled = press(state, UP).state;
+    expect(viewOf(recalled, "> ", "· ").text).toHaveLength(5);
+    expect(press(recalled, "\r").actions).toEqual([{ type: "submit", text: `${big}+${other}` }]);
+  });
+
+  test("a huge prompt recalled from a session's history comes back as a placeholder too, and is sent in full", () => {
+    const huge = "y".repeat(RECALL_MAX_CHARS + 1);
+    const recalled = typed(UP, ["small", huge]).state;
+    expect(recalled.text).toHaveLength(2);
+    expect(viewOf(recalled, "> ", "· ").labels!.get(recalled.text)!.label).toBe("[pasted 100,001 characters]");
+    expect(press(recalled, "\r").actions).toEqual([{ type: "submit", text: huge }]);
+    expect(show(press(recalled, UP).state)).toBe("small|");
+  });
+
+  test("typed text cannot forge a marker: private-use characters from plane 16 become U+FFFD", () => {
+    const { actions } = typed(`${PASTE(big)}\u{100000}\u{10fffd}\r`);
+    expect((actions[0] as { text: string }).text).toEndWith("\ufffd\ufffd");
+  });
+});
+
+describe("Ctrl+R", () => {
+  const history = ["git status", "fix the parser", "run the tests", "fix the tests"];
+  const search = (keys: string) => typed(`draft\x12${keys}`, history);
+
+  test("finds the newest entry holding what is typed, case-insensitively; Ctrl+R again finds older ones", () => {
+    let { state } = search("FIX");
+    expect(viewOf(state, "> ", "· ")).toMatchObject({ prompt: "(reverse-i-search)`FIX': ", text: "fix the tests", cursor: 0 });
+    state = press(state, "\x12").state;
+    expect(viewOf(state, "> ", "· ").text).toBe("fix the parser");
+    state = press(state, "\x12").state;
+    expect(viewOf(state, "> ", "· ")).toMatchObject({ prompt: "(failed reverse-i-search)`FIX': ", text: "fix the parser" });
+  });
+
+  test("Backspace widens the search again; a query matching nothing shows what was typed", () => {
+    expect(viewOf(search("tests\x7f\x7f\x7f\x7f\x7f").state, "> ", "· ").text).toBe("draft");
+    expect(viewOf(search("status").state, "> ", "· ").text).toBe("git status");
+    expect(viewOf(search("status\x7f\x7f\x7f\x7f").state, "> ", "· ").text).toBe("fix the tests"); // "st", newest first
+  });
+
+  test("Enter sends the match; Esc goes back to the draft; another key takes the match to edit", () => {
+    expect(search("parser\r").actions).toEqual([{ type: "submit", text: "fix the parser" }]);
+    const escaped = search("parser\x1b");
+    expect(escaped.state.search).toBeUndefined();
+    expect(show(escaped.state)).toBe("draft|");
+    expect(show(search("parser\x03").state)).toBe("draft|");
+    expect(show(search("parser\t").state)).toBe("fix the parser|");
+    const edited = search(`parser${LEFT}X`).state;
+    expect(show(edited)).toBe("fix the parseX|r");
+    // Down from the match walks on to newer entries, then the draft.
+    expect(show(press(edited, DOWN).state)).toBe("run the tests|");
+    expect(show(press(edited, `${DOWN}${DOWN}${DOWN}`).state)).toBe("draft|");
   });
 });

@@ -1,6 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { PassThrough, Writable } from "node:stream";
-import { readLine, watchInterrupt } from "../../src/ui/input";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { QUIT_HINT, readLine, watchInterrupt } from "../../src/ui/input";
 
 /** A stand-in for a TTY stdin: records raw-mode switches, takes bytes written to it. */
 function fakeTty() {
@@ -73,7 +76,95 @@ describe("readLine on a terminal", () => {
   });
 });
 
+describe("quitting with Ctrl+C", () => {
+  test("the first Ctrl+C on an empty prompt says how to quit, the second quits", async () => {
+    const tty = fakeTty();
+    const pending = readLine({ prompt: "> ", history: [], input: tty.input, output: tty.output });
+    tty.type("\x03");
+    await Bun.sleep(0);
+    expect(tty.written()).toContain(QUIT_HINT);
+    tty.type("\x03");
+    expect(await pending).toEqual({ kind: "quit" });
+  });
+
+  test("any other key in between starts the count again; Ctrl+C that clears a line does not count", async () => {
+    const tty = fakeTty();
+    const pending = readLine({ prompt: "> ", history: [], input: tty.input, output: tty.output });
+    tty.type("\x03x\x7f\x03");
+    tty.type("abc\x03\x03");
+    tty.type("ok\r");
+    expect(await pending).toEqual({ kind: "line", text: "ok" });
+  });
+
+  test("a second Ctrl+C after the hint has gone (2 s) only shows it again", async () => {
+    const tty = fakeTty();
+    const pending = readLine({ prompt: "> ", history: [], input: tty.input, output: tty.output });
+    tty.type("\x03");
+    await Bun.sleep(2100);
+    tty.type("\x03");
+    await Bun.sleep(0);
+    tty.type("still here\r");
+    expect(await pending).toEqual({ kind: "line", text: "still here" });
+  });
+
+  test("Ctrl+D on an empty prompt quits at once", async () => {
+    const tty = fakeTty();
+    const pending = readLine({ prompt: "> ", history: [], input: tty.input, output: tty.output });
+    tty.type("\x04");
+    expect(await pending).toEqual({ kind: "quit" });
+  });
+});
+
+describe("Tab", () => {
+  test("completes a command, then a path; lists what matches when several things do", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "awl-tab-"));
+    try {
+      mkdirSync(join(cwd, "src"));
+      writeFileSync(join(cwd, "src", "parser.ts"), "");
+      writeFileSync(join(cwd, "src", "printer.ts"), "");
+      const tty = fakeTty();
+      const completion = { cwd, commands: ["model", "session", "help"] };
+      const first = readLine({ prompt: "> ", history: [], input: tty.input, output: tty.output, completion });
+      tty.type("/mo\t\r");
+      expect(await first).toEqual({ kind: "line", text: "/model " });
+      const second = readLine({ prompt: "> ", history: [], input: tty.input, output: tty.output, completion });
+      tty.type("read sr\tp\t");
+      await Bun.sleep(0);
+      expect(tty.written()).toContain("parser.ts  printer.ts");
+      tty.type("a\t\r");
+      expect(await second).toEqual({ kind: "line", text: "read src/parser.ts " });
+      // Without a word before the cursor, Tab is a tab.
+      const third = readLine({ prompt: "> ", history: [], input: tty.input, output: tty.output, completion });
+      tty.type("\tx\r");
+      expect(await third).toEqual({ kind: "line", text: "\tx" });
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("watchInterrupt", () => {
+  test("what is typed ahead is shown as it is typed, and cleared when a turn is interrupted", async () => {
+    const tty = fakeTty();
+    const rows: string[] = [];
+    let stop = watchInterrupt(() => {}, tty.input, tty.output, { show: (row) => rows.push(row), prompt: "> " });
+    tty.type("next ");
+    await Bun.sleep(0);
+    tty.type("one");
+    await Bun.sleep(0);
+    stop();
+    expect(rows).toEqual(["> next ", "> next one"]); // the row stays up: the REPL clears it when the turn ends
+    rows.length = 0;
+    stop = watchInterrupt(() => {}, tty.input, tty.output, { show: (row) => rows.push(row), prompt: "> " });
+    tty.type("\x1b[200~" + "x\n".repeat(50) + "\x1b[201~\r");
+    await Bun.sleep(0);
+    tty.type("\x03");
+    await Bun.sleep(0);
+    stop();
+    // The keys typed during the first turn are still waiting: they show again, the paste as its placeholder; Ctrl+C drops them.
+    expect(rows).toEqual(["> next one", "> next one[pasted 50 lines] ⏎", ""]);
+  });
+
   test("Ctrl+C calls back; other keys wait as type-ahead for the next prompt; stopping restores the terminal", async () => {
     const tty = fakeTty();
     let interrupts = 0;

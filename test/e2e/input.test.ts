@@ -1,0 +1,296 @@
+// The prompt as a person uses it, through the compiled binary in a real
+// terminal (tmux): interrupting and quitting, a large paste, an input taller
+// than the screen, type-ahead, a narrow window and a resize, the history
+// shared across sessions, Ctrl+R and Tab.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { RecordedRequest } from "../support/server";
+import { AWL, e2eFixture, sessionFiles } from "./awl";
+import { hasTmux, Terminal } from "./tmux";
+
+let fx: Awaited<ReturnType<typeof e2eFixture>>;
+let term: Terminal;
+beforeEach(async () => {
+  fx = await e2eFixture();
+  term = new Terminal();
+});
+afterEach(async () => {
+  term.close();
+  await fx.cleanup();
+});
+
+const BANNER = /\/help for commands/;
+const LONG_STREAM = { blocks: [{ type: "text" as const, text: "word ".repeat(400) }], chunk: 5, delayMs: 20 };
+const occurrences = (haystack: string, needle: string) => haystack.split(needle).length - 1;
+/** The text of the last user message a request carried. */
+function lastPrompt(request: RecordedRequest): string {
+  const content = request.body.messages.at(-1).content;
+  return typeof content === "string" ? content : content.filter((b: { type: string }) => b.type === "text").map((b: { text: string }) => b.text).join("");
+}
+/** A session file's lines, parsed. */
+const entries = (file: string) => readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+const historyPath = () => join(fx.home, ".local", "share", "awl", "history.jsonl");
+
+describe.skipIf(!hasTmux)("interrupting and quitting", () => {
+  test("Esc interrupts a streaming answer; the partial answer is kept and the next prompt works", async () => {
+    fx.server.reply(LONG_STREAM, { blocks: [{ type: "text", text: "after the interruption" }] });
+    term.start([AWL], { cwd: fx.project, env: fx.env });
+    await term.waitFor(BANNER);
+    term.type("talk");
+    term.keys("Enter");
+    await term.waitFor(/word word word/);
+    term.keys("Escape");
+    await term.waitFor(/Interrupted/);
+    term.type("continue");
+    term.keys("Enter");
+    await term.waitFor(/after the interruption/);
+    term.keys("C-d");
+    await term.waitFor(/\[exited 0\]/);
+    const partial = entries(sessionFiles(fx.sessions)[0]!)[3].message;
+    expect(partial).toMatchObject({ role: "assistant", stopReason: "error" });
+    expect(partial.content[0].text).toStartWith("word word");
+  });
+
+  test("Ctrl+C during a stream, even twice in a row, interrupts and never quits; at the empty prompt one Ctrl+C says how to quit, the next quits", async () => {
+    fx.server.reply(LONG_STREAM, { blocks: [{ type: "text", text: "still here" }] });
+    term.start([AWL], { cwd: fx.project, env: fx.env });
+    await term.waitFor(BANNER);
+    term.type("talk");
+    term.keys("Enter");
+    await term.waitFor(/word word word/);
+    term.keys("C-c", "C-c");
+    await term.waitFor(/Interrupted/);
+    await Bun.sleep(500);
+    expect(term.screen()).not.toContain("[exited");
+    term.type("continue");
+    term.keys("Enter");
+    await term.waitFor(/still here/);
+    await term.waitFor(/↑ .* in · ↓ .* out[^\n]*\n›/);
+
+    term.keys("C-c");
+    await term.waitFor(/Press Ctrl\+C again to quit/);
+    await Bun.sleep(300);
+    expect(term.screen()).not.toContain("[exited");
+    term.keys("C-c");
+    const screen = await term.waitFor(/\[exited 0\]/);
+    expect(screen).not.toContain("Press Ctrl+C again"); // the hint is gone from the screen once it quits
+    expect(screen).toMatch(/awl --resume [0-9a-f]+/);
+  });
+
+  test("Ctrl+C after the turn it interrupted only shows the hint: the interrupt did not count", async () => {
+    fx.server.reply(LONG_STREAM);
+    term.start([AWL], { cwd: fx.project, env: fx.env });
+    await term.waitFor(BANNER);
+    term.type("talk");
+    term.keys("Enter");
+    await term.waitFor(/word word word/);
+    term.keys("C-c");
+    await term.waitFor(/Interrupted\.\n(?:.*\n)?›/);
+    term.keys("C-c");
+    await term.waitFor(/Press Ctrl\+C again to quit/);
+    await Bun.sleep(300);
+    expect(term.screen()).not.toContain("[exited");
+  });
+
+  test("Ctrl+D on an empty prompt quits at once", async () => {
+    term.start([AWL], { cwd: fx.project, env: fx.env });
+    await term.waitFor(BANNER);
+    term.keys("C-d");
+    await term.waitFor(/\[exited 0\]/);
+  });
+});
+
+describe.skipIf(!hasTmux)("the input box", () => {
+  test("a 3,000-line paste shows as a placeholder, is sent in full, and the scrollback holds it once", async () => {
+    fx.server.reply({ blocks: [{ type: "text", text: "got the paste" }] });
+    const pasted = Array.from({ length: 3000 }, (_, i) => `pasted line ${i} of the log`).join("\n");
+    term.start([AWL], { cwd: fx.project, env: fx.env, width: 100, height: 30 });
+    await term.waitFor(BANNER);
+    term.type("summarise: ");
+    term.paste(pasted);
+    term.type(" thanks");
+    await term.waitFor(/› summarise: \[pasted 3,000 lines\] thanks/);
+    term.keys("Enter");
+    await term.waitFor(/got the paste/);
+    expect(lastPrompt(fx.server.requests[0]!)).toBe(`summarise: ${pasted} thanks`);
+    const history = term.history();
+    expect(occurrences(history, "[pasted 3,000 lines]")).toBe(1);
+    expect(occurrences(history, "pasted line")).toBe(0);
+    term.keys("C-d");
+    await term.waitFor(/\[exited 0\]/);
+  });
+
+  test("an input taller than the screen scrolls inside it: no row of it reaches the scrollback twice", async () => {
+    fx.server.reply({ blocks: [{ type: "text", text: "read them all" }] });
+    term.start([AWL], { cwd: fx.project, env: fx.env, width: 60, height: 15 });
+    await term.waitFor(BANNER);
+    const typed = Array.from({ length: 40 }, (_, i) => `tall row ${i}.`);
+    for (const [i, row] of typed.entries()) {
+      term.type(row);
+      if (i < typed.length - 1) term.keys("M-Enter");
+    }
+    await term.waitFor(/tall row 39\./);
+    // Up through every line to the top, edit there (a new line moves every row below it), and back down:
+    // the view scrolls both ways and every row changes.
+    term.keys(...Array<string>(39).fill("Up"));
+    await term.waitFor(/› tall row 0\./);
+    term.keys("Home");
+    term.type("first ");
+    term.keys("End", "M-Enter");
+    term.type("inserted.");
+    await term.waitFor(/› first tall row 0\.\n\s*· inserted\./);
+    term.keys(...Array<string>(40).fill("Down"));
+    await term.waitFor(/tall row 39\.\s*$/);
+    term.keys("Enter");
+    await term.waitFor(/read them all/);
+    expect(lastPrompt(fx.server.requests[0]!)).toBe(["first tall row 0.", "inserted.", ...typed.slice(1)].join("\n"));
+    const history = term.history();
+    const counts = typed.map((row) => occurrences(history, ` ${row}\n`));
+    expect(Math.max(...counts)).toBe(1);
+    expect(counts.at(-1)).toBe(1);
+    term.keys("C-d");
+    await term.waitFor(/\[exited 0\]/);
+  });
+
+  test("what is typed during a turn shows under the output as it streams, then waits in the next prompt", async () => {
+    fx.server.reply({ ...LONG_STREAM, blocks: [{ type: "text", text: "word ".repeat(150) }] }, { blocks: [{ type: "text", text: "second answer" }] });
+    term.start([AWL], { cwd: fx.project, env: fx.env, width: 60, height: 20 });
+    await term.waitFor(BANNER);
+    term.type("talk");
+    term.keys("Enter");
+    await term.waitFor(/word word word/);
+    term.type("next question");
+    // Below the words still streaming, while they stream.
+    const during = await term.waitFor(/word\s*\n› next question/);
+    expect(fx.server.requests).toHaveLength(1);
+    expect(during).not.toMatch(/↑ .* in/);
+    const after = await term.waitFor(/↑ .* in · ↓ .* out[^\n]*\n› next question/);
+    expect(occurrences(after, "next question")).toBe(1);
+    term.keys("Enter");
+    await term.waitFor(/second answer/);
+    expect(lastPrompt(fx.server.requests[1]!)).toBe("next question");
+    term.keys("C-d");
+    await term.waitFor(/\[exited 0\]/);
+  });
+
+  test("a 40-column window: a long prompt wraps on rows of its own, a resize redraws it once, and it is sent as typed", async () => {
+    fx.server.reply({ blocks: [{ type: "text", text: "narrow answer" }] });
+    term.start([AWL], { cwd: fx.project, env: fx.env, width: 40, height: 20 });
+    await term.waitFor(/^›/m); // the banner wraps at this width
+    const prompt = "alpha bravo charlie delta echo foxtrot golf hotel india juliett kilo lima mike november oscar papa quebec zebra";
+    term.type(prompt);
+    let screen = await term.waitFor(/zebra/);
+    expect(screen.split("\n").every((row) => Bun.stringWidth(row) <= 40)).toBe(true);
+    expect(screen).toContain("› alpha bravo charlie delta echo foxtrot\n golf hotel"); // cut by cells, not words
+    expect(term.cursor().x).toBe(Bun.stringWidth(`› ${prompt}`) % 40);
+
+    for (const width of [80, 40, 63]) {
+      term.resize(width, 20);
+      await term.waitFor(new RegExp(`› alpha bravo.{${width - 14}}`));
+      await Bun.sleep(200); // the redraw after the resize
+      screen = term.screen();
+      expect({ width, copies: occurrences(term.history(), "zebra") }).toEqual({ width, copies: 1 });
+      expect({ width, copies: occurrences(screen, "› alpha") }).toEqual({ width, copies: 1 });
+      expect(term.cursor().x).toBe(Bun.stringWidth(`› ${prompt}`) % width);
+    }
+    term.keys("Enter");
+    await term.waitFor(/narrow answer/);
+    expect(lastPrompt(fx.server.requests[0]!)).toBe(prompt);
+    term.keys("C-d");
+    await term.waitFor(/\[exited 0\]/);
+  });
+});
+
+describe.skipIf(!hasTmux)("history and completion", () => {
+  test("a new session's Up offers the previous session's prompts, Ctrl+R finds them, and the file (0600) never holds a summary", async () => {
+    const SUMMARY = "## Goal\nFix the parser bug in the summary text.";
+    fx.server.respond = (r) => ({ blocks: [{ type: "text", text: r.rawBody.includes("You compact a coding session") ? SUMMARY : "noted" }] });
+
+    // First session: two prompts and a compaction.
+    term.start([AWL], { cwd: fx.project, env: fx.env });
+    await term.waitFor(BANNER);
+    for (const prompt of ["remember the parser bug", "another prompt"]) {
+      term.type(prompt);
+      term.keys("Enter");
+      await term.waitFor(new RegExp(`${prompt}\\n(?:.*\\n)*noted`));
+    }
+    term.type("/compact");
+    term.keys("Enter");
+    await term.waitFor(/compacted/);
+    term.keys("C-d");
+    await term.waitFor(/\[exited 0\]/);
+    term.close();
+
+    // A new session: Up walks back through them, newest first.
+    term = new Terminal();
+    term.start([AWL], { cwd: fx.project, env: fx.env });
+    await term.waitFor(BANNER);
+    term.keys("Up");
+    await term.waitFor(/› \/compact\s*$/);
+    term.keys("Up");
+    await term.waitFor(/› another prompt\s*$/);
+    term.keys("Up");
+    await term.waitFor(/› remember the parser bug\s*$/);
+    term.keys("Down", "Down", "Down");
+    await term.waitFor(/›\s*$/);
+    // Ctrl+R: the newest prompt holding what is typed; Enter sends it.
+    term.keys("C-r");
+    term.type("parser");
+    await term.waitFor(/\(reverse-i-search\)`parser': remember the parser bug/);
+    term.keys("Enter");
+    await term.waitFor(/› remember the parser bug\n(?:.*\n)*noted/);
+    expect(lastPrompt(fx.server.requests.at(-1)!)).toBe("remember the parser bug");
+    term.keys("C-d");
+    await term.waitFor(/\[exited 0\]/);
+    term.close();
+
+    // Resumed, the session's compaction summary is never offered as a prompt.
+    term = new Terminal();
+    term.start([AWL, "--resume"], { cwd: fx.project, env: fx.env });
+    await term.waitFor(BANNER);
+    term.keys("Up", "Up", "Up", "Up", "Up", "Up");
+    await Bun.sleep(300);
+    expect(term.screen().split("\n").filter((l) => l.startsWith("›")).at(-1)).toBe("› remember the parser bug");
+    term.keys("C-u", "C-d");
+
+    const file = historyPath();
+    const texts = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(texts.map((t) => t.text)).toEqual(["remember the parser bug", "another prompt", "/compact", "remember the parser bug"]);
+    expect(texts.every((t) => t.cwd === fx.project)).toBe(true);
+    expect(readFileSync(file, "utf8")).not.toContain("Fix the parser bug in the summary");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(join(fx.home, ".local", "share", "awl")).mode & 0o777).toBe(0o700);
+  }, 40_000);
+
+  test("Tab completes slash commands and paths, and lists what matches", async () => {
+    mkdirSync(join(fx.project, "src"));
+    await Bun.write(join(fx.project, "src", "parser.ts"), "");
+    await Bun.write(join(fx.project, "src", "printer.ts"), "");
+    await Bun.write(join(fx.project, "README.md"), "");
+    term.start([AWL], { cwd: fx.project, env: fx.env });
+    await term.waitFor(BANNER);
+    term.type("/mo");
+    term.keys("Tab");
+    term.type("x"); // after the space the completion added (capture-pane trims it)
+    await term.waitFor(/› \/model x$/m);
+    term.keys("C-u");
+    term.type("/");
+    term.keys("Tab");
+    await term.waitFor(/\/compact {2}\/help {2}\/model {2}.*\/quit {2}\/session/);
+    term.keys("C-u");
+    term.type("look at sr");
+    term.keys("Tab");
+    await term.waitFor(/› look at src\/\s*$/m);
+    term.type("p");
+    term.keys("Tab");
+    await term.waitFor(/parser\.ts {2}printer\.ts/);
+    term.type("a");
+    term.keys("Tab");
+    term.type("and READ");
+    term.keys("Tab");
+    await term.waitFor(/› look at src\/parser\.ts and README\.md/);
+    term.keys("C-u", "C-d");
+    await term.waitFor(/\[exited 0\]/);
+  });
+});
