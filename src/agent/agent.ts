@@ -17,6 +17,7 @@ import { providerSecrets, runTool, toolDefinitions, toolSummary } from "../tools
 import { compact, CompactionFailed, type Compaction } from "./compaction";
 import { addUsage, INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, interruptedAfterStart, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
 import type { ContextFiles } from "./context-files";
+import { Approvals, declined, NOBODY_TO_ASK, type ApprovalAnswer, type Ask } from "./approval";
 import { systemPrompt } from "./system-prompt";
 
 export interface AgentOptions {
@@ -28,6 +29,8 @@ export interface AgentOptions {
   thinking?: boolean;
   maxTokens?: number;
   env?: Record<string, string | undefined>;
+  /** When tools may act (--approve); auto, everything runs, when absent. */
+  approvals?: Approvals;
 }
 
 const DEFAULT_MAX_TOKENS = 16_384;
@@ -40,6 +43,8 @@ type Response = { message: Message; end: End };
 export class Agent {
   readonly session: SessionManager;
   readonly cwd: string;
+  /** The approval mode in force and what "always" has allowed; /approve changes the mode. */
+  readonly approvals: Approvals;
   thinking: boolean;
   #conversation: Conversation;
   #model: ModelRef;
@@ -57,6 +62,7 @@ export class Agent {
     this.thinking = options.thinking ?? false;
     this.#maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
     this.#env = options.env ?? process.env;
+    this.approvals = options.approvals ?? new Approvals("auto", this.#env);
     contextWindowFromEnv(this.#env); // a bad AWL_CONTEXT_WINDOW is said now, not at the first request
     this.#conversation = options.session.rebuildConversation();
     this.#contextFiles = options.contextFiles;
@@ -124,8 +130,12 @@ export class Agent {
     return this.#compact({ signal, onEvent, focus });
   }
 
-  /** One prompt, run until the model stops asking for tools, or until aborted. */
-  async runTurn(prompt: string, signal: AbortSignal, onEvent: (event: AgentEvent) => void): Promise<TurnResult> {
+  /**
+   * One prompt, run until the model stops asking for tools, or until aborted.
+   * `ask` asks the person about a call the approval mode does not let run by
+   * itself; without it, such a call is refused.
+   */
+  async runTurn(prompt: string, signal: AbortSignal, onEvent: (event: AgentEvent) => void, ask?: Ask): Promise<TurnResult> {
     const usage: Usage = { input: 0, output: 0 };
     const result = (r: Omit<TurnResult, "usage" | "context">): TurnResult => ({ ...r, usage, context: this.meter() });
     if (this.#conversation.messages.length === 0) {
@@ -147,7 +157,7 @@ export class Agent {
         if (end.stopReason !== "toolUse" || end.aborted || calls.length === 0) {
           return result({ stopReason: end.stopReason, aborted: end.aborted ?? false, errorMessage, finalText: messageText(message) });
         }
-        const results = await this.#runTools(message, signal, onEvent);
+        const results = await this.#runTools(message, signal, onEvent, ask);
         this.#append({ role: "user", content: results });
         if (signal.aborted) return result({ stopReason: "error", aborted: true, errorMessage: INTERRUPTED_BY_USER, finalText: "" });
       }
@@ -261,16 +271,39 @@ export class Agent {
     });
   }
 
-  /** Runs the calls in order; one an abort stops says so with its output so far; after an abort the rest are answered as not run. */
-  async #runTools(message: Message, signal: AbortSignal, onEvent: (event: AgentEvent) => void): Promise<ContentBlock[]> {
+  /**
+   * Runs the calls in order, each once the approval mode lets it (asking the
+   * person when it says to); one an abort stops says so with its output so
+   * far; after an abort the rest are answered as not run. A refusal is the
+   * call's error result, with the person's reason.
+   */
+  async #runTools(message: Message, signal: AbortSignal, onEvent: (event: AgentEvent) => void, ask: Ask | undefined): Promise<ContentBlock[]> {
     const results: ContentBlock[] = [];
     for (const call of toolUses(message)) {
       if (signal.aborted) {
         results.push({ type: "toolResult", toolUseId: call.id, content: INTERRUPTED_NOT_RUN, isError: true });
         continue;
       }
-      onEvent({ type: "toolStart", id: call.id, name: call.name, summary: toolSummary(call.name, call.input) });
-      const output = await runTool(call.name, call.input, { cwd: this.cwd, signal, secrets: providerSecrets(this.#env) });
+      const decision = this.approvals.decide(call.name, call.input, this.cwd);
+      let input = call.input;
+      let refusal: string | undefined;
+      if (decision.action === "refuse") refusal = decision.content;
+      else if (decision.action === "run") input = decision.input;
+      else {
+        const answer: ApprovalAnswer = ask ? await ask(decision.request, signal) : { kind: "no" };
+        if (answer.kind === "interrupted" || signal.aborted) refusal = INTERRUPTED_NOT_RUN;
+        else if (answer.kind === "no") refusal = ask ? declined(answer.reason) : NOBODY_TO_ASK;
+        else if (answer.kind === "always") this.approvals.allowAlways(decision.request);
+      }
+      const summary = toolSummary(call.name, call.input);
+      if (refusal !== undefined) {
+        onEvent({ type: "toolStart", id: call.id, name: call.name, summary });
+        onEvent({ type: "toolEnd", id: call.id, name: call.name, output: { content: refusal, isError: true } });
+        results.push({ type: "toolResult", toolUseId: call.id, content: refusal, isError: true });
+        continue;
+      }
+      onEvent({ type: "toolStart", id: call.id, name: call.name, summary });
+      const output = await runTool(call.name, input, { cwd: this.cwd, signal, secrets: providerSecrets(this.#env) });
       onEvent({ type: "toolEnd", id: call.id, name: call.name, output });
       // Stopped after it started (Ctrl+C, Esc, a signal): the model must not take it for a call that never ran.
       const content = output.interrupted ? interruptedAfterStart(output.content) : output.content;

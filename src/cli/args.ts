@@ -1,6 +1,7 @@
 // The command line (awl --help), parsed by hand: `--resume` takes an OPTIONAL
 // value, which node:util parseArgs cannot express.
 
+import { APPROVAL_MODES, isApprovalMode, type ApprovalMode } from "../agent/approval-mode";
 import { UsageError } from "../errors";
 
 export interface Args {
@@ -12,6 +13,8 @@ export interface Args {
   provider?: string;
   model?: string;
   thinking: boolean;
+  /** --approve: when tools may act. */
+  approve?: ApprovalMode;
   plain: boolean;
   json: boolean;
 }
@@ -71,6 +74,12 @@ export function parseArgs(argv: string[]): Args {
         args.model = value();
         if (!args.model.trim()) throw new UsageError(`--model needs a model name ${HINT}`);
         break;
+      case "--approve": {
+        const mode = value();
+        if (!isApprovalMode(mode)) throw new UsageError(`unknown approval mode '${mode}': use ${APPROVAL_MODES.join(", ")} ${HINT}`);
+        args.approve = mode;
+        break;
+      }
       case "--thinking":
         noValue();
         args.thinking = true;
@@ -96,10 +105,29 @@ export function parseArgs(argv: string[]): Args {
     throw new UsageError(`unknown provider '${args.provider}': use anthropic or openai ${HINT}`);
   }
   if (sessions) {
-    if (args.prompt !== undefined || args.resume !== undefined) throw new UsageError(`awl sessions takes no -p or --resume ${HINT}`);
+    if (args.prompt !== undefined || args.resume !== undefined || args.approve !== undefined) throw new UsageError(`awl sessions takes no -p, --resume or --approve ${HINT}`);
     if (args.plain && args.json) throw new UsageError(`choose one of --plain and --json ${HINT}`);
     return { ...args, command: "sessions" };
   }
   if (args.plain || args.json) throw new UsageError(`--plain and --json belong to awl sessions ${HINT}`);
   return { ...args, command: args.prompt !== undefined ? "print" : "chat" };
+}
+
+/**
+ * The approval mode in force: --approve, else AWL_APPROVE, else ask in the
+ * REPL and auto under -p. Under -p nobody can answer a question, so ask is a
+ * usage error there, however it was chosen.
+ */
+export function approvalMode(args: Args, env: Record<string, string | undefined> = process.env): ApprovalMode {
+  const fromEnv = env.AWL_APPROVE?.trim() || undefined;
+  if (fromEnv !== undefined && !isApprovalMode(fromEnv)) {
+    throw new UsageError(`AWL_APPROVE=${fromEnv} is not an approval mode: use ${APPROVAL_MODES.join(", ")} ${HINT}`);
+  }
+  const print = args.command === "print";
+  const mode = args.approve ?? fromEnv ?? (print ? "auto" : "ask");
+  if (print && mode === "ask") {
+    const source = args.approve ? "--approve ask" : "AWL_APPROVE=ask";
+    throw new UsageError(`${source} cannot be used with -p: nobody is there to answer; use --approve auto or --approve read-only ${HINT}`);
+  }
+  return mode;
 }

@@ -1,6 +1,7 @@
 // `awl` and `awl --resume [id]`: the interactive session.
 
 import { Agent } from "../agent/agent";
+import { Approvals } from "../agent/approval";
 import { UserError } from "../errors";
 import { sessionIdsByName, shortIdLength } from "../session";
 import { colorsFor } from "../ui/colors";
@@ -9,7 +10,7 @@ import { loadContextFiles } from "../agent/context-files";
 import { contextFilesLine, contextNotice } from "../ui/instructions";
 import { safeText } from "../ui/safe-text";
 import { renderTranscript } from "../ui/transcript";
-import type { Args } from "./args";
+import { approvalMode, type Args } from "./args";
 import { chooseModel } from "./model-choice";
 import { openSession } from "./open-session";
 import { guardOutput, hold, stopSignal } from "./stop";
@@ -17,6 +18,7 @@ import { guardOutput, hold, stopSignal } from "./stop";
 declare const AWL_VERSION: string;
 
 export async function chat(args: Args, cwd: string): Promise<number> {
+  const mode = approvalMode(args);
   guardOutput();
   const c = colorsFor(process.stdout);
   const out = process.stdout;
@@ -26,7 +28,8 @@ export async function chat(args: Args, cwd: string): Promise<number> {
     const model = chooseModel(args, resumed ? session.activeModel() : undefined);
     // A new session's project instructions: read now, so the banner lists exactly what its system prompt will hold.
     const contextFiles = resumed ? undefined : loadContextFiles({ cwd });
-    const agent = new Agent({ session, cwd, model, thinking: args.thinking, contextFiles }); // rebuilds the conversation, once
+    const approvals = new Approvals(mode);
+    const agent = new Agent({ session, cwd, model, thinking: args.thinking, contextFiles, approvals }); // rebuilds the conversation, once
     if (resumed) {
       const transcript = renderTranscript(agent.conversation, c, out.columns ?? 100, session.context());
       if (transcript) out.write(`${transcript}\n\n`);
@@ -35,7 +38,7 @@ export async function chat(args: Args, cwd: string): Promise<number> {
 
     const version = typeof AWL_VERSION === "string" ? AWL_VERSION : "dev";
     const what = resumed ? `resumed ${session.sessionId.slice(0, 8)}` : "new session";
-    out.write(c.dim(`awl ${version} · ${what} · ${safeText(`${model.provider}/${model.model}`)} · /help for commands\n`));
+    out.write(c.dim(`awl ${version} · ${what} · ${safeText(`${model.provider}/${model.model}`)} · approve: ${mode} · /help for commands\n`));
     if (contextFiles) {
       const files = contextFilesLine(contextFiles.files, cwd);
       if (files) out.write(`${c.dim(files)}\n`);

@@ -15,6 +15,8 @@ Options:
       --provider <name>        anthropic or openai
   -m, --model <model>          model id, e.g. claude-sonnet-4-5, gpt-5-mini, or provider/model
       --thinking               let the model think before answering (off by default)
+      --approve <mode>         when tools may act: ask (the REPL's default), auto (-p's default: a script
+                               cannot answer; -p with ask is a usage error) or read-only
       --plain                  awl sessions: plain lines even on a terminal
       --json                   awl sessions: a JSON array
   -h, --help                   this help
@@ -26,6 +28,7 @@ Environment:
   ANTHROPIC_BASE_URL           Anthropic API host (default https://api.anthropic.com)
   OPENAI_BASE_URL              OpenAI-compatible base URL, ending in /v1 (default https://api.openai.com/v1)
   AWL_PROVIDER, AWL_MODEL      default provider and model for new sessions
+  AWL_APPROVE                  the approval mode when --approve is not given (ask, auto, read-only)
   AWL_CONTEXT_WINDOW           the model's context window in tokens (e.g. 32768, 200k), instead of awl's table;
                                set it for local servers that truncate a long prompt silently
   AWL_SESSION_DIR              where sessions live, an absolute path (default $XDG_DATA_HOME/awl/sessions)
@@ -34,6 +37,13 @@ Environment:
   AWL_STREAM_IDLE_TIMEOUT_MS   give up on a response silent this long (default 90000; raise it for slow local models)
   AWL_RETRY_BASE_MS            first retry delay after a rate limit or overload, doubling each try (default 1000)
   NO_COLOR                     turn colour off
+
+Approval modes: ask runs read and a short list of read-only commands (ls, cat, grep, rg, find,
+git status/diff/log/show, pwd, head, tail, wc, in any combination, output not redirected to a
+file) by itself, and shows every other bash command, write and edit first: y runs it, a runs it
+and the same tool (for bash: program and first argument) from then on until awl exits, n refuses
+it with an optional reason for the model, Esc or Ctrl+C stops the turn. auto runs every tool.
+read-only refuses write, edit and other commands with an error the model reads. /approve switches.
 
 A session never runs into the context window: earlier turns are summarized (compacted)
 into one more line of its log when the next request would not fit; /compact in the REPL

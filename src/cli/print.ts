@@ -3,6 +3,7 @@
 // exactly as the interactive mode does.
 
 import { Agent } from "../agent/agent";
+import { Approvals } from "../agent/approval";
 import type { AgentEvent } from "../agent/events";
 import { UsageError, UserError } from "../errors";
 import { colorsFor } from "../ui/colors";
@@ -10,12 +11,13 @@ import { compactedLine, oneLine } from "../ui/format";
 import { loadContextFiles } from "../agent/context-files";
 import { contextNotice } from "../ui/instructions";
 import { safeText } from "../ui/safe-text";
-import type { Args } from "./args";
+import { approvalMode, type Args } from "./args";
 import { chooseModel } from "./model-choice";
 import { openSession } from "./open-session";
 import { guardOutput, hold, stopSignal } from "./stop";
 
 export async function print(args: Args, cwd: string): Promise<number> {
+  const mode = approvalMode(args); // auto unless told otherwise; ask is a usage error: nobody can answer
   const prompt = args.prompt === "-" ? await Bun.stdin.text() : (args.prompt ?? "");
   if (!prompt.trim()) throw new UsageError("the prompt is empty (see awl --help)");
 
@@ -31,7 +33,7 @@ export async function print(args: Args, cwd: string): Promise<number> {
     const contextFiles = resumed ? undefined : loadContextFiles({ cwd });
     const notice = contextFiles && contextNotice(contextFiles, cwd);
     if (notice) err.write(`${c.yellow(notice)}\n`);
-    const agent = new Agent({ session, cwd, model, thinking: args.thinking, contextFiles });
+    const agent = new Agent({ session, cwd, model, thinking: args.thinking, contextFiles, approvals: new Approvals(mode) });
 
     // A stop signal aborts the turn and waits for it (cli/stop.ts): its partial
     // answer or tool results are appended, then awl exits 128 + the signal's number.

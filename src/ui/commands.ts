@@ -5,6 +5,7 @@ import { KNOWN_MODELS, parseModelSpec } from "../providers/models";
 import { UserError } from "../errors";
 import type { Colors } from "./colors";
 import { contextFilesInPrompt } from "../agent/context-prompt";
+import { APPROVAL_MODES, describeMode, isApprovalMode } from "../agent/approval-mode";
 import { compactNumber, meterText } from "./format";
 import { contextFilesLine } from "./instructions";
 import { safeText } from "./safe-text";
@@ -17,12 +18,20 @@ const HELP = [
   "  /model [provider/]model   switch model from the next prompt on (no argument: show the active one and known models)",
   "  /session                  this session's id, file, messages, tokens, cache reads and how full the context is",
   "  /compact [what to keep]    summarize every turn before the latest one, so the context has room again",
+  "  /approve [ask|auto|read-only]  when tools may act (no argument: the mode in force and what is always allowed)",
   "  /help                     this help",
-  "  /quit                     leave (Ctrl+D or Ctrl+C on an empty prompt does the same)",
+  "  /quit                     leave (Ctrl+D on an empty prompt, or Ctrl+C twice, does the same)",
   "Keys:",
-  "  Enter sends · Alt+Enter, Ctrl+J or a trailing \\ adds a newline · ↑/↓ history",
-  "  Ctrl+C interrupts a running turn, or clears the line",
+  "  Enter sends · Alt+Enter, Ctrl+J or a trailing \\ adds a newline · Tab completes commands and paths",
+  "  ↑/↓ history (this directory's prompts, every session) · Ctrl+R searches it (Enter sends, Esc goes back)",
+  "  Esc or Ctrl+C interrupts a running turn · Ctrl+C clears the line; on an empty one, press it twice to quit",
+  "  Ctrl+D on an empty line quits · a long paste shows as [pasted N lines] and is sent in full",
 ].join("\n");
+
+/** The slash commands, as /help lists them (Tab completes these). */
+export function commandNames(): string[] {
+  return [...HELP.matchAll(/^ {2}\/([a-z][\w-]*)/gm)].map((m) => m[1]!);
+}
 
 export function isCommand(line: string): boolean {
   return /^\/[a-z]/i.test(line.trim());
@@ -43,6 +52,8 @@ export function runCommand(line: string, agent: Agent, c: Colors): CommandResult
       return { output: describeSession(agent) };
     case "compact":
       return { compact: argument };
+    case "approve":
+      return { output: approve(agent, argument, c) };
     default:
       return { output: c.red(`Unknown command /${safeText(name)}. Type /help for the list.`) };
   }
@@ -98,6 +109,7 @@ function describeSession(agent: Agent): string {
     `Messages ${messages}${scope}`,
     `Tokens   ${compactNumber(input)} in${cached} · ${compactNumber(output)} out${scope}`,
     `Context  ${meterText(agent.meter())} · ${compactions} compaction${compactions === 1 ? "" : "s"}`,
+    `Approve  ${approvalText(agent)}`,
     instructionsLine(agent),
   ].join("\n");
 }
@@ -108,4 +120,20 @@ function instructionsLine(agent: Agent): string {
   const inPrompt = contextFilesInPrompt(agent.conversation.systemPrompt);
   const line = inPrompt ? contextFilesLine(inPrompt.files, cwd, process.env, inPrompt.more) : contextFilesLine(agent.pendingContextFiles?.files ?? [], cwd);
   return line ?? "Instructions: none (no AGENTS.md or CLAUDE.md)";
+}
+
+/** `/approve [mode]`: shows the approval mode in force, or switches to another from the next tool call on. */
+function approve(agent: Agent, argument: string, c: Colors): string {
+  const mode = argument.trim();
+  if (!mode) return `Approve  ${approvalText(agent)}`;
+  if (!isApprovalMode(mode)) return c.red(`Unknown approval mode ${safeText(mode)}: use ${APPROVAL_MODES.join(", ")}.`);
+  agent.approvals.mode = mode;
+  return `Approval mode ${c.bold(mode)} from now on: ${describeMode(mode)}.`;
+}
+
+/** "ask (write, edit and bash ask first; …) · always allowed: edit, npm test". */
+function approvalText(agent: Agent): string {
+  const { mode, allowed } = agent.approvals;
+  const always = allowed.length && mode === "ask" ? ` · always allowed until awl exits: ${safeText(allowed.join(", "))}` : "";
+  return `${mode} (${describeMode(mode)})${always}`;
 }

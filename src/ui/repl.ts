@@ -1,17 +1,23 @@
 // The interactive loop: read a line, run a slash command or a turn, repeat.
-// Ctrl+C (or Esc) during a turn aborts it; at an empty prompt (or Ctrl+D) it
-// quits. A stop signal (cli/stop.ts) aborts a running turn like Ctrl+C and,
+// Ctrl+C (or Esc) during a turn aborts it, and does not count toward quitting;
+// at an empty prompt Ctrl+D quits, and so does Ctrl+C pressed twice within 2 s
+// (readLine). Prompts go to the history file every session shares
+// (./history.ts); what is typed during a turn shows under the output
+// (./type-ahead.ts) and waits for the next prompt. A stop signal (cli/stop.ts) aborts a running turn like Ctrl+C and,
 // once the turn has kept what it had, ends the loop.
 
 import type { Agent } from "../agent/agent";
 import { CompactionFailed } from "../agent/compaction";
 import { UserError } from "../errors";
 import type { Colors } from "./colors";
-import { isCommand, runCommand } from "./commands";
+import { terminalAsk } from "./approval";
+import { commandNames, isCommand, runCommand } from "./commands";
+import { appendHistory, loadHistory, mergeHistory } from "./history";
 import { readLine, watchInterrupt } from "./input";
 import { meterText } from "./format";
 import { TurnRenderer } from "./render";
 import { safeText } from "./safe-text";
+import { TypeAheadRow } from "./type-ahead";
 
 type Out = NodeJS.WriteStream;
 
@@ -26,15 +32,19 @@ const NO_STOP: StopControl = { signal: new AbortController().signal, hold: (work
 
 export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout, stop: StopControl = NO_STOP): Promise<void> {
   const summary = agent.session.context().summary; // never offered as something the person typed
-  const history = agent.conversation.messages
+  const sessionPrompts = agent.conversation.messages
     .filter((m) => m.role === "user" && m !== summary)
     .flatMap((m) => m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])));
+  const history = mergeHistory(loadHistory(agent.cwd), sessionPrompts);
+  const prompt = `${c.bold(c.green("›"))} `;
+  const completion = { cwd: agent.cwd, commands: commandNames() };
 
   for (;;) {
-    const input = await readLine({ prompt: `${c.bold(c.green("›"))} `, history });
+    const input = await readLine({ prompt, history, completion, hintStyle: c.dim });
     if (input.kind === "quit") return;
     const text = input.text;
     if (!text.trim()) continue;
+    appendHistory(agent.cwd, text);
 
     if (isCommand(text)) {
       const result = runCommand(text, agent, c);
@@ -46,17 +56,34 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
     }
 
     const controller = interruptible(stop.signal);
-    const stopWatching = watchInterrupt(() => controller.abort());
-    const renderer = new TurnRenderer(out, c);
+    const typedAhead = new TypeAheadRow(out);
+    const watch = () => watchInterrupt(() => controller.abort(), process.stdin, out, { show: (row) => typedAhead.show(row), prompt, history });
+    let stopWatching = watch();
+    const renderer = new TurnRenderer(typedAhead.stream, c);
+    // --approve ask: the question reads keys itself, so Ctrl+C is not watched for meanwhile (ui/approval.ts).
+    const ask = terminalAsk({
+      out,
+      draw: typedAhead.stream, // what was typed ahead stays on view under the question, and never answers it
+      c,
+      cwd: agent.cwd,
+      interrupt: () => controller.abort(),
+      pauseWatching: () => {
+        stopWatching();
+        return () => {
+          if (!controller.signal.aborted) stopWatching = watch();
+        };
+      },
+    });
     try {
-      const result = await stop.hold(() => agent.runTurn(text, controller.signal, (event) => renderer.handle(event)));
+      const result = await stop.hold(() => agent.runTurn(text, controller.signal, (event) => renderer.handle(event), ask));
       renderer.finish(result);
     } catch (error) {
       renderer.abandon();
       if (!(error instanceof UserError)) throw error;
-      out.write(`${c.red(safeText(error.message))}\n`);
+      typedAhead.stream.write(`${c.red(safeText(error.message))}\n`);
     } finally {
       stopWatching();
+      typedAhead.show(""); // what was typed ahead is in the next prompt now
       controller.dispose();
     }
     if (stop.signal.aborted) return;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { parseArgs } from "../../src/cli/args";
+import { approvalMode, parseArgs } from "../../src/cli/args";
 import { UsageError } from "../../src/errors";
 
 const usage = (argv: string[]) => {
@@ -48,5 +48,45 @@ describe("command line", () => {
     expect(usage(["--plain"])).toContain("awl sessions");
     expect(usage(["--thinking=yes"])).toContain("takes no value");
     expect(usage(["sessions", "--resume"])).toContain("takes no");
+  });
+});
+
+describe("--approve and AWL_APPROVE", () => {
+  const mode = (argv: string[], env: Record<string, string> = {}) => approvalMode(parseArgs(argv), env);
+  const modeError = (argv: string[], env: Record<string, string> = {}) => {
+    try {
+      mode(argv, env);
+    } catch (error) {
+      expect(error).toBeInstanceOf(UsageError);
+      return (error as UsageError).message;
+    }
+    throw new Error("expected a usage error");
+  };
+
+  test("the REPL asks and -p runs everything, by default", () => {
+    expect(mode([])).toBe("ask");
+    expect(mode(["--resume"])).toBe("ask");
+    expect(mode(["-p", "hi"])).toBe("auto");
+  });
+
+  test("--approve wins over AWL_APPROVE, which wins over the default", () => {
+    expect(mode([], { AWL_APPROVE: "auto" })).toBe("auto");
+    expect(mode(["--approve", "read-only"], { AWL_APPROVE: "auto" })).toBe("read-only");
+    expect(mode(["--approve=ask"], { AWL_APPROVE: "read-only" })).toBe("ask");
+    expect(mode(["-p", "hi"], { AWL_APPROVE: "read-only" })).toBe("read-only");
+    expect(mode(["-p", "hi", "--approve", "auto"], { AWL_APPROVE: "ask" })).toBe("auto");
+    expect(mode([], { AWL_APPROVE: "" })).toBe("ask");
+  });
+
+  test("-p cannot ask: --approve ask or AWL_APPROVE=ask with -p is a usage error", () => {
+    expect(modeError(["-p", "hi", "--approve", "ask"])).toContain("--approve ask cannot be used with -p");
+    expect(modeError(["-p", "hi"], { AWL_APPROVE: "ask" })).toContain("AWL_APPROVE=ask cannot be used with -p");
+  });
+
+  test("an unknown mode is a usage error, from the flag or the variable", () => {
+    expect(usage(["--approve", "yes"])).toBe("unknown approval mode 'yes': use ask, auto, read-only (see awl --help)");
+    expect(usage(["--approve"])).toContain("--approve needs a value");
+    expect(modeError([], { AWL_APPROVE: "never" })).toContain("AWL_APPROVE=never is not an approval mode");
+    expect(usage(["sessions", "--approve", "ask"])).toContain("takes no");
   });
 });

@@ -55,6 +55,9 @@ export async function e2eFixture(options: TestServerOptions = {}) {
     OPENAI_BASE_URL: server.openaiUrl,
     AWL_RETRY_BASE_MS: "5",
     TZ: "UTC",
+    // The REPL asks before a tool acts; tests that are not about that let tools run, as -p does.
+    // test/e2e/approval.test.ts takes it out to test the default.
+    AWL_APPROVE: "auto",
   };
   return {
     server,

@@ -1,0 +1,224 @@
+// The REPL's question before a tool acts (src/ui/approval.ts), on a stand-in
+// terminal: one key answers, keys typed before the question never do, n takes
+// an optional reason, Esc and Ctrl+C interrupt, the terminal is put back and
+// the question erased. The real terminal is exercised in test/e2e/approval.test.ts.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough, Writable } from "node:stream";
+import type { ApprovalRequest } from "../../src/agent/approval";
+import { colorsFor } from "../../src/ui/colors";
+import { describeCall, questionLine, terminalAsk } from "../../src/ui/approval";
+
+const plain = colorsFor({ isTTY: false });
+
+function fakeTty(tty = true) {
+  const input = new PassThrough() as PassThrough & { isTTY: boolean; isRaw: boolean; setRawMode(on: boolean): unknown; modes: boolean[] };
+  input.isTTY = tty;
+  input.isRaw = false;
+  input.modes = [];
+  input.setRawMode = (on: boolean) => {
+    input.isRaw = on;
+    input.modes.push(on);
+    return input;
+  };
+  let written = "";
+  const output = new Writable({ write: (_chunk, _enc, done) => done() }) as Writable & { isTTY: boolean; columns: number; rows: number };
+  output.write = ((chunk: string) => {
+    written += chunk;
+    return true;
+  }) as typeof output.write;
+  output.isTTY = tty;
+  output.columns = 80;
+  output.rows = 24;
+  const calls = { interrupt: 0, paused: 0, resumed: 0 };
+  return {
+    input,
+    calls,
+    written: () => written,
+    ask: (cwd = "/") =>
+      terminalAsk({
+        out: output as unknown as NodeJS.WriteStream,
+        input: input as unknown as NodeJS.ReadStream,
+        c: plain,
+        cwd,
+        interrupt: () => calls.interrupt++,
+        pauseWatching: () => {
+          calls.paused++;
+          return () => calls.resumed++;
+        },
+      }),
+    /** Resolves once the question is on screen. */
+    async shown(): Promise<void> {
+      for (let i = 0; i < 200 && !/Run it\?|Write it\?|Make this edit\?/.test(written); i++) await Bun.sleep(5);
+      if (!/Run it\?|Write it\?|Make this edit\?/.test(written)) throw new Error(`no question: ${JSON.stringify(written)}`);
+    },
+  };
+}
+
+const command = (c: string, always?: string[]): ApprovalRequest => ({ tool: "bash", input: { command: c }, ...(always ? { always } : {}) });
+const never = () => new AbortController().signal;
+
+describe("the question on a terminal", () => {
+  test("y answers yes; the question is erased, raw mode put back, Ctrl+C watched for again", async () => {
+    const tty = fakeTty();
+    const answer = tty.ask()(command("rm -rf build"), never());
+    await tty.shown();
+    expect(tty.written()).toContain("● bash rm -rf build");
+    expect(tty.written()).toContain("Run it? y yes · n no · Esc stop");
+    tty.input.write("y");
+    expect(await answer).toEqual({ kind: "yes" });
+    expect(tty.written()).toEndWith("\r\x1b[1A\x1b[J\x1b[?2004l");
+    expect(tty.input.modes).toEqual([true, false]);
+    expect(tty.calls).toEqual({ interrupt: 0, paused: 1, resumed: 1 });
+  });
+
+  test("keys typed before the question is shown never answer it", async () => {
+    const tty = fakeTty();
+    tty.input.write("yyy a n\r"); // already waiting when the question comes
+    const answer = tty.ask()(command("rm x", ["rm x"]), never());
+    await tty.shown();
+    let settled = false;
+    void answer.then(() => (settled = true));
+    await Bun.sleep(60);
+    expect(settled).toBe(false);
+    tty.input.write("a");
+    expect(await answer).toEqual({ kind: "always" });
+  });
+
+  test("a answers always only where always is offered", async () => {
+    const tty = fakeTty();
+    const answer = tty.ask()(command("cat 'x"), never());
+    await tty.shown();
+    expect(tty.written()).not.toContain("always");
+    tty.input.write("a");
+    await Bun.sleep(20);
+    tty.input.write("Y");
+    expect(await answer).toEqual({ kind: "yes" });
+
+    const offered = fakeTty();
+    const always = offered.ask()(command("npm test && make", ["npm test", "make"]), never());
+    await offered.shown();
+    expect(offered.written()).toContain("a always (npm test, make, until awl exits)");
+    offered.input.write("a");
+    expect(await always).toEqual({ kind: "always" });
+  });
+
+  test("n asks for one line of reason, edited with Backspace, sent with Enter", async () => {
+    const tty = fakeTty();
+    const answer = tty.ask()(command("rm -rf src"), never());
+    await tty.shown();
+    tty.input.write("n");
+    await Bun.sleep(10);
+    expect(tty.written()).toContain("Why not? (optional, for the model; Enter to skip) › ");
+    tty.input.write("keep srcc\x7f, use build/");
+    await Bun.sleep(10);
+    tty.input.write("\r");
+    expect(await answer).toEqual({ kind: "no", reason: "keep src, use build/" });
+  });
+
+  test("n then Enter: no reason", async () => {
+    const tty = fakeTty();
+    const answer = tty.ask()(command("rm x"), never());
+    await tty.shown();
+    tty.input.write("n");
+    await Bun.sleep(10);
+    tty.input.write("\r");
+    expect(await answer).toEqual({ kind: "no" });
+  });
+
+  for (const [name, key] of [["Esc", "\x1b"], ["Ctrl+C", "\x03"]] as const) {
+    test(`${name} interrupts the turn, at the question or at the reason`, async () => {
+      const tty = fakeTty();
+      const answer = tty.ask()(command("rm x"), never());
+      await tty.shown();
+      tty.input.write(key);
+      expect(await answer).toEqual({ kind: "interrupted" });
+      expect(tty.calls.interrupt).toBe(1);
+      expect(tty.input.modes).toEqual([true, false]);
+
+      const again = fakeTty();
+      const second = again.ask()(command("rm x"), never());
+      await again.shown();
+      again.input.write("n");
+      await Bun.sleep(10);
+      again.input.write(`why${key}`);
+      expect(await second).toEqual({ kind: "interrupted" });
+      expect(again.calls.interrupt).toBe(1);
+    });
+  }
+
+  test("a stop signal ends the question: interrupted, terminal put back", async () => {
+    const tty = fakeTty();
+    const controller = new AbortController();
+    const answer = tty.ask()(command("rm x"), controller.signal);
+    await tty.shown();
+    controller.abort();
+    expect(await answer).toEqual({ kind: "interrupted" });
+    expect(tty.input.modes).toEqual([true, false]);
+  });
+});
+
+describe("the question without a terminal", () => {
+  test("a line answers it: y, a or n, and after n a line of reason; anything else asks again", async () => {
+    const tty = fakeTty(false);
+    const answer = tty.ask()(command("rm x"), never());
+    tty.input.write("maybe\nno\nnot that one\n");
+    expect(await answer).toEqual({ kind: "no", reason: "not that one" });
+    expect(tty.written()).toContain("Answer y or n.");
+    const yes = tty.ask()(command("rm y"), never());
+    tty.input.write("y\n");
+    expect(await yes).toEqual({ kind: "yes" });
+  });
+
+  test("the end of the input interrupts the turn", async () => {
+    const tty = fakeTty(false);
+    const answer = tty.ask()(command("rm x"), never());
+    tty.input.end();
+    expect(await answer).toEqual({ kind: "interrupted" });
+    expect(tty.calls.interrupt).toBe(1);
+  });
+});
+
+describe("what the question shows", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "awl-ask-"));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  test("an edit: the diff it would make, from the file as it is; the file is not touched", async () => {
+    writeFileSync(join(dir, "a.ts"), "one\ntwo\nthree\n");
+    const rows = describeCall({ tool: "edit", input: { path: "a.ts", oldText: "two", newText: "TWO" }, always: ["edit"] }, plain, 80, dir);
+    expect(rows).toEqual(["● edit a.ts", "    @@ -1,3 +1,3 @@", "     one", "    -two", "    +TWO", "     three"]);
+    expect(await Bun.file(join(dir, "a.ts")).text()).toBe("one\ntwo\nthree\n");
+  });
+
+  test("an edit whose text is not in the file: the text and its replacement, said so", () => {
+    writeFileSync(join(dir, "a.ts"), "one\n");
+    const rows = describeCall({ tool: "edit", input: { path: "a.ts", oldText: "gone", newText: "new" } }, plain, 80, dir);
+    expect(rows.slice(0, 2)).toEqual(["● edit a.ts", "    (the text to replace and its replacement; line numbers are the text's own)"]);
+    expect(rows).toContain("    -gone");
+    expect(rows).toContain("    +new");
+  });
+
+  test("a write: a new file's lines, or the diff against the file it replaces", () => {
+    expect(describeCall({ tool: "write", input: { path: "new.txt", content: "a\nb\n" } }, plain, 80, dir)).toEqual(["● write new.txt", "    +a", "    +b"]);
+    writeFileSync(join(dir, "old.txt"), "a\nb\n");
+    expect(describeCall({ tool: "write", input: { path: "old.txt", content: "a\nc\n" } }, plain, 80, dir)).toEqual(["● write old.txt", "    @@ -1,2 +1,2 @@", "     a", "    -b", "    +c"]);
+  });
+
+  test("an API key in the file is not shown", () => {
+    writeFileSync(join(dir, ".env"), "KEY=sk-ant-secret-value-123\n");
+    const rows = describeCall({ tool: "write", input: { path: ".env", content: "KEY=\n" } }, plain, 80, dir, 20, { ANTHROPIC_API_KEY: "sk-ant-secret-value-123" });
+    expect(rows.join("\n")).not.toContain("sk-ant-secret-value-123");
+    expect(rows.join("\n")).toContain("[redacted ANTHROPIC_API_KEY]");
+  });
+
+  test("a long or multi-line command in full, control characters made safe", () => {
+    const rows = describeCall(command("cd build &&\nrm -rf *\x1b[2J"), plain, 80, dir);
+    expect(rows).toEqual(["● bash", "    cd build &&", "    rm -rf *␛[2J"]);
+    expect(questionLine({ tool: "edit", input: {}, always: ["edit"] }, plain)).toBe("  Make this edit? y yes · a always (edit, until awl exits) · n no · Esc stop");
+  });
+});
