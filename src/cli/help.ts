@@ -7,7 +7,7 @@ Usage:
                                run one prompt to completion (tools included), print the answer
   awl -p -                     read the prompt from standard input
   awl sessions [--plain|--json]
-                               list this directory's sessions (a picker on a terminal)
+                               list this directory's sessions (on a terminal, a picker, most recently active first)
 
 Options:
   -p, --print <prompt|->       non-interactive: answer on stdout, tool activity on stderr
@@ -47,7 +47,8 @@ read-only refuses write, edit and other commands with an error the model reads. 
 
 A session never runs into the context window: earlier turns are summarized (compacted)
 into one more line of its log when the next request would not fit; /compact in the REPL
-does it on request. Sessions are JSONL files; awl sessions lists them.
+does it on request. Sessions are JSONL files; awl sessions lists them, and in the REPL
+/new starts another and /resume picks one to continue.
 
 Exit codes: 0 ok, 1 failure, 2 usage error, 128 + n when signal n stopped awl (130: Ctrl+C
 under -p); what it had is saved first.

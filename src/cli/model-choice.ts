@@ -22,10 +22,20 @@ export function chooseModel(
 }
 
 function fromEnvironment(env: Record<string, string | undefined>): ModelRef {
-  const model = env.AWL_MODEL ? parseModelSpec(env.AWL_MODEL) : undefined;
+  const model = env.AWL_MODEL ? fromVariable("AWL_MODEL", env.AWL_MODEL) : undefined;
   const provider = (env.AWL_PROVIDER || model?.provider || "anthropic") as ProviderName;
   if (provider !== "anthropic" && provider !== "openai") {
     throw new UsageError(`AWL_PROVIDER=${provider} is not a provider awl knows: use anthropic or openai`);
   }
   return { provider, model: model?.model ?? defaultModel(provider) };
+}
+
+/** A model spec from the environment: a refusal names the variable, which is where the fix goes. */
+function fromVariable(name: string, spec: string): ReturnType<typeof parseModelSpec> {
+  try {
+    return parseModelSpec(spec);
+  } catch (error) {
+    if (error instanceof UsageError) throw new UsageError(`${name}: ${error.message}`);
+    throw error;
+  }
 }

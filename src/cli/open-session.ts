@@ -2,8 +2,9 @@
 // An id is only ever matched against the ids of listed sessions, never used as a path.
 
 import { UsageError } from "../errors";
-import { SessionManager, describeSessions, findSession, shortIdLength, type SessionInfo } from "../session";
+import { SessionManager, describeSessions, findSession, type SessionInfo } from "../session";
 import { localDateTime, oneLine } from "../ui/format";
+import { sessionIdLength } from "../ui/session-id";
 
 export interface OpenedSession {
   session: SessionManager;
@@ -12,10 +13,16 @@ export interface OpenedSession {
   notices: string[];
 }
 
+export interface OpenOptions {
+  /** Where a person sees this directory's sessions, for "no session matches": `awl sessions` on the command line, `/resume` in the REPL. */
+  listedBy?: string;
+}
+
 export async function openSession(
   cwd: string,
   resume: true | string | undefined,
   newModel: () => { provider: string; model: string },
+  options: OpenOptions = {},
 ): Promise<OpenedSession> {
   if (resume === undefined) return { session: SessionManager.init({ cwd, ...newModel() }), resumed: false, notices: [] };
 
@@ -30,7 +37,7 @@ export async function openSession(
       };
     }
   } else {
-    session = await SessionManager.open(await pathForId(cwd, resume));
+    session = await SessionManager.open(await pathForId(cwd, resume, options.listedBy ?? "awl sessions"));
   }
   const notices: string[] = [];
   if (session.recovery) {
@@ -40,19 +47,19 @@ export async function openSession(
   return { session, resumed: true, notices };
 }
 
-async function pathForId(cwd: string, id: string): Promise<string> {
+async function pathForId(cwd: string, id: string, listedBy: string): Promise<string> {
   const { matches, elsewhere } = await findSession(cwd, id);
   if (matches.length === 1) return matches[0]!.path;
-  if (matches.length > 1) throw new UsageError(ambiguous(id, describeSessions(matches.map((m) => m.path), cwd)));
+  if (matches.length > 1) throw new UsageError(ambiguous(id, describeSessions(matches.map((m) => m.path), cwd), cwd));
   if (elsewhere.length > 0) {
     const dirs = [...new Set(elsewhere.map((s) => s.cwd))];
     throw new UsageError(`session ${id} is not from this directory; it belongs to ${dirs.join(", ")}: run awl --resume ${id} there`);
   }
-  throw new UsageError(`no session in this directory matches '${id}' (awl sessions lists them)`);
+  throw new UsageError(`no session in this directory matches '${id}' (${listedBy} lists them)`);
 }
 
-function ambiguous(id: string, matches: SessionInfo[]): string {
-  const length = shortIdLength(matches.map((m) => m.id));
+function ambiguous(id: string, matches: SessionInfo[], cwd: string): string {
+  const length = sessionIdLength(cwd, matches.map((m) => m.id)); // as awl sessions shows them
   const rows = matches.map(
     (m) => `  ${m.id.slice(0, length)}  ${localDateTime(m.created)}  ${m.firstPrompt ? oneLine(m.firstPrompt, 60) : "(no prompt)"}`,
   );

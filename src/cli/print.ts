@@ -11,6 +11,7 @@ import { compactedLine, oneLine } from "../ui/format";
 import { loadContextFiles } from "../agent/context-files";
 import { contextNotice } from "../ui/instructions";
 import { safeText } from "../ui/safe-text";
+import { onCommandLine, remedyWatcher, withCommandLineAdvice } from "./advice";
 import { approvalMode, type Args } from "./args";
 import { chooseModel } from "./model-choice";
 import { openSession } from "./open-session";
@@ -33,12 +34,16 @@ export async function print(args: Args, cwd: string): Promise<number> {
     const contextFiles = resumed ? undefined : loadContextFiles({ cwd });
     const notice = contextFiles && contextNotice(contextFiles, cwd);
     if (notice) err.write(`${c.yellow(notice)}\n`);
-    const agent = new Agent({ session, cwd, model, thinking: args.thinking, contextFiles, approvals: new Approvals(mode) });
+    const agent = onCommandLine(() => new Agent({ session, cwd, model, thinking: args.thinking, contextFiles, approvals: new Approvals(mode) }));
+    const failure = remedyWatcher();
 
     // A stop signal aborts the turn and waits for it (cli/stop.ts): its partial
     // answer or tool results are appended, then awl exits 128 + the signal's number.
     return await hold(async () => {
-      const result = await agent.runTurn(prompt, stopSignal, (event) => reportActivity(event, err, c));
+      const result = await agent.runTurn(prompt, stopSignal, (event) => {
+        failure.watch(event);
+        reportActivity(event, err, c);
+      });
       // On a terminal the answer is shown made safe (src/ui/safe-text.ts); to a pipe or a file, exactly as the model wrote it.
       const answer = process.stdout.isTTY ? safeText(result.finalText) : result.finalText;
       if (answer) await written(answer.endsWith("\n") ? answer : `${answer}\n`);
@@ -47,7 +52,7 @@ export async function print(args: Args, cwd: string): Promise<number> {
         return 1;
       }
       if (result.stopReason === "error") {
-        err.write(`${c.red(`awl: ${safeText(result.errorMessage ?? "the request failed")}`)}\n`);
+        err.write(`${c.red(`awl: ${safeText(withCommandLineAdvice(result.errorMessage ?? "the request failed", failure.remedy))}`)}\n`);
         return 1;
       }
       if (result.stopReason === "length") {

@@ -1,11 +1,13 @@
 // `awl sessions`: this directory's sessions. Plain lines when piped (or
-// --plain), JSON with --json, a picker on a terminal that resumes the choice.
+// --plain), oldest first; JSON with --json; on a terminal, a picker, most
+// recently active first, that resumes the choice.
 // Listing judges every line as open does (src/session/listing.ts), so what it
 // calls fine opens, and what it calls damaged names the line open refuses.
 
 import { isatty } from "node:tty";
-import { listSessions, shortIdLength, type SessionInfo } from "../session/listing";
+import { listSessions, type SessionInfo } from "../session/listing";
 import { localDateTime } from "../ui/format";
+import { sessionIdLength } from "../ui/session-id";
 import type { Args } from "./args";
 
 export async function sessions(args: Args, cwd: string): Promise<number> {
@@ -19,7 +21,8 @@ export async function sessions(args: Args, cwd: string): Promise<number> {
     console.log(`No sessions in ${cwd} yet. Start one with: awl`);
     return 0;
   }
-  const length = shortIdLength(list.map((s) => s.id));
+  // The same prefixes as the banner, /session and the exit hint show (ui/session-id.ts).
+  const length = sessionIdLength(cwd, list.map((s) => s.id));
   if (args.plain || !isatty(1) || !isatty(0)) {
     console.log(list.map((s) => plainLine(s, length)).join("\n"));
     return 0;

@@ -4,7 +4,7 @@
 // older vLLM sends the fields at the top level, LM Studio a bare string.
 // Keys never reach a message: servers sometimes echo them back.
 
-import type { ContextOverflow } from "./provider";
+import type { ContextOverflow, Remedy } from "./provider";
 
 /** Who is being talked to, for messages. */
 export interface ApiIdentity {
@@ -127,7 +127,17 @@ export function describeOverflow(api: ApiIdentity, model: string, info: ApiError
   return clean(`The conversation is too long for ${model} (${said})`, api.secrets);
 }
 
-/** The one line for an HTTP error status. */
+/** A 404 that names the model: the API does not know it. */
+function unknownModel(status: number, info: ApiErrorInfo): boolean {
+  return status === 404 && /model/i.test(info.message ?? "");
+}
+
+/** What the person can do about an HTTP error, beyond what its line says (worded by whoever shows it: see Remedy). */
+export function httpErrorRemedy(status: number, info: ApiErrorInfo): Remedy | undefined {
+  return unknownModel(status, info) && !contextOverflow(status, info) ? { kind: "model" } : undefined;
+}
+
+/** The one line for an HTTP error status: what happened; httpErrorRemedy gives what to do about it, when that is a choice of awl's. */
 export function describeHttpError(api: ApiIdentity, status: number, info: ApiErrorInfo, model: string, url: string): string {
   if (contextOverflow(status, info)) return describeOverflow(api, model, info, status);
   const said = info.message ? `: ${info.message}` : "";
@@ -135,8 +145,7 @@ export function describeHttpError(api: ApiIdentity, status: number, info: ApiErr
   let line: string;
   if (status === 401) line = `${api.label} rejected the API key (401): check ${api.keyVariable}`;
   else if (status === 403) line = `${api.label} refused the request (403${kind ? ` ${kind}` : ""})${said}`;
-  else if (status === 404 && /model/i.test(info.message ?? ""))
-    line = `${api.label} does not know the model "${model}" (404): choose another with --model or /model`;
+  else if (unknownModel(status, info)) line = `${api.label} does not know the model "${model}" (404)`;
   else if (status === 404) line = `${api.label} answered 404 Not Found for ${url}: check ${api.baseUrlVariable}`;
   else if (kind === "insufficient_quota")
     line = `${api.label} quota exhausted (429 insufficient_quota): check your plan and billing`;

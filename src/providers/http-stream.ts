@@ -3,8 +3,8 @@
 // anything was shown are retried (with a `retry` event first so the UI can
 // say so); after that the caller gets the partial content and an error end.
 
-import type { ContextOverflow, StreamEvent, Usage } from "./provider";
-import { clean, contextOverflow, describeHttpError, describeNotAStream, describeOverflow, notAnEventStream, parseApiError, StreamFailure, type ApiIdentity } from "./api-errors";
+import type { ContextOverflow, Remedy, StreamEvent, Usage } from "./provider";
+import { clean, contextOverflow, describeHttpError, describeNotAStream, describeOverflow, httpErrorRemedy, notAnEventStream, parseApiError, StreamFailure, type ApiIdentity } from "./api-errors";
 import { isRetryableStatus, MAX_ATTEMPTS, retryBaseMs, retryDelayMs, sleep } from "./retry";
 import { sseBatches, type SseEvent } from "./sse";
 import { fetchBody, type JsonBody } from "./json-body";
@@ -42,6 +42,8 @@ interface Failure {
   headers?: Headers;
   /** The prompt did not fit: never retried, and the end event says so. */
   overflow?: ContextOverflow;
+  /** What the person can do about it (the end event carries it). */
+  remedy?: Remedy;
 }
 
 export async function* streamWithRetries(request: HttpStreamRequest): AsyncGenerator<StreamEvent> {
@@ -59,6 +61,7 @@ export async function* streamWithRetries(request: HttpStreamRequest): AsyncGener
       const tries = failure.retryable && !failure.shown ? ` (gave up after ${attempt} tries)` : "";
       const end: Extract<StreamEvent, { type: "end" }> = { type: "end", stopReason: "error", errorMessage: failure.message + tries, usage: failure.usage };
       if (failure.overflow) end.overflow = failure.overflow;
+      if (failure.remedy) end.remedy = failure.remedy;
       return yield end;
     }
     const delayMs = retryDelayMs(attempt, failure.headers, baseMs);
@@ -111,7 +114,8 @@ async function* attemptOnce(request: HttpStreamRequest): AsyncGenerator<StreamEv
       const info = parseApiError(await response.text().catch(() => ""));
       const message = describeHttpError(api, response.status, info, request.model, request.url);
       const overflow = contextOverflow(response.status, info);
-      return fail(message, isRetryableStatus(response.status, info.code ?? info.type), response.headers, overflow);
+      const remedy = httpErrorRemedy(response.status, info);
+      return { ...fail(message, isRetryableStatus(response.status, info.code ?? info.type), response.headers, overflow), ...(remedy ? { remedy } : {}) };
     }
     // A 200 that is plainly not an event stream (a proxy's HTML page, a server
     // that ignored "stream": true) will not become one if asked again.

@@ -1,17 +1,17 @@
 // Picks and configures a provider from the environment (the README's environment table).
+// A provider that cannot be used is an AdvisedError: the fact, and a remedy
+// that the command line and the REPL each word their own way.
 
 import { UsageError, UserError } from "../errors";
 import { AnthropicProvider } from "./anthropic";
 import { clean } from "./api-errors";
 import { OpenAIProvider } from "./openai";
-import type { Provider, ProviderName } from "./provider";
+import { AdvisedError, type Provider, type ProviderName } from "./provider";
 
 export function createProvider(name: ProviderName, env: Record<string, string | undefined> = process.env): Provider {
   if (name === "anthropic") {
     const apiKey = env.ANTHROPIC_API_KEY;
-    if (!apiKey) {
-      throw new UserError("ANTHROPIC_API_KEY is not set: export it, or choose another provider with --provider openai");
-    }
+    if (!apiKey) throw new AdvisedError("ANTHROPIC_API_KEY is not set", { kind: "key", provider: name, variable: "ANTHROPIC_API_KEY", other: "openai" });
     checkBaseUrl("ANTHROPIC_BASE_URL", env.ANTHROPIC_BASE_URL, [apiKey]);
     return new AnthropicProvider({ apiKey, baseUrl: env.ANTHROPIC_BASE_URL, env });
   }
@@ -19,9 +19,7 @@ export function createProvider(name: ProviderName, env: Record<string, string | 
     const apiKey = env.OPENAI_API_KEY || undefined;
     // Local OpenAI-compatible servers (Ollama, llama.cpp) need no key; api.openai.com does.
     if (!apiKey && !env.OPENAI_BASE_URL) {
-      throw new UserError(
-        "OPENAI_API_KEY is not set: export it, set OPENAI_BASE_URL for a local server, or choose another provider with --provider anthropic",
-      );
+      throw new AdvisedError("OPENAI_API_KEY is not set", { kind: "key", provider: name, variable: "OPENAI_API_KEY", orVariable: "OPENAI_BASE_URL", other: "anthropic" });
     }
     checkBaseUrl("OPENAI_BASE_URL", env.OPENAI_BASE_URL, apiKey ? [apiKey] : []);
     return new OpenAIProvider({ apiKey, baseUrl: env.OPENAI_BASE_URL, env });
@@ -51,4 +49,4 @@ function checkBaseUrl(variable: string, value: string | undefined, secrets: stri
   }
 }
 
-export type { Provider, ProviderName, StreamEvent, StreamRequest } from "./provider";
+export { AdvisedError, type Provider, type ProviderName, type Remedy, type StreamEvent, type StreamRequest } from "./provider";

@@ -1,6 +1,6 @@
 // Model names: each provider's default (so `--provider openai` alone works),
-// a short list that only feeds `/model` suggestions (any id is accepted,
-// any id is accepted), parsing of "provider/model" specs, and how many input
+// a short list that only feeds `/model` suggestions (any id is accepted),
+// parsing of "provider/model" specs, and how many input
 // tokens a model takes (docs/architecture.md, "Context windows").
 
 import { UsageError } from "../errors";
@@ -31,19 +31,47 @@ export function isProviderName(name: string | undefined): name is ProviderName {
  * "openai/gpt-4o" -> {provider: "openai", model: "gpt-4o"}; a bare id infers
  * its provider from well-known prefixes, otherwise leaves it to the caller
  * (the current provider: a local server's "llama3.2" stays on openai). A
- * prefix that is not a provider stays part of the id ("meta-llama/Llama-3").
+ * prefix that is not a provider stays part of the id ("meta-llama/Llama-3",
+ * OpenRouter's "google/gemini-2.5-pro"); to send an id that starts with a
+ * provider's name, put the provider first ("openai/anthropic/claude-sonnet-4.5").
+ * Refused, with what is accepted (a UsageError): nothing, a slash with no
+ * model after it ("anthropic/", "google/"), no provider before it ("/gpt-5"),
+ * and spaces (ids have none: "openai gpt-5" was meant as "openai/gpt-5").
  */
 export function parseModelSpec(spec: string): { provider?: ProviderName; model: string } {
   const trimmed = spec.trim();
+  if (!trimmed) throw new UsageError(`no model given: ${ACCEPTED}`);
+  if (/\s/.test(trimmed)) throw new UsageError(`"${trimmed}" is not a model id (ids have no spaces): ${ACCEPTED}`);
   const slash = trimmed.indexOf("/");
+  if (slash === 0) throw new UsageError(`"${trimmed}" names no provider before the slash: ${ACCEPTED}`);
   if (slash > 0) {
     const prefix = trimmed.slice(0, slash);
-    if (isProviderName(prefix)) return { provider: prefix, model: trimmed.slice(slash + 1) };
+    const rest = trimmed.slice(slash + 1);
+    const provider = prefix.toLowerCase();
+    if (!rest) {
+      if (isProviderName(provider)) throw new UsageError(`"${trimmed}" names no model: write ${provider}/<model>, e.g. ${provider}/${DEFAULT_MODELS[provider]}`);
+      throw new UsageError(`"${trimmed}" names no model, and ${prefix} is not a provider: ${ACCEPTED}`);
+    }
+    if (isProviderName(provider)) return { provider, model: rest };
     return { model: trimmed };
   }
   if (/^claude/i.test(trimmed)) return { provider: "anthropic", model: trimmed };
   if (/^(gpt|o[134]\b|o[134]-|chatgpt)/i.test(trimmed)) return { provider: "openai", model: trimmed };
   return { model: trimmed };
+}
+
+/** What a model spec may be, for the refusals above. */
+const ACCEPTED = `give provider/model (providers: ${PROVIDER_NAMES.join(", ")}; e.g. openai/${DEFAULT_MODELS.openai}), or a model id alone (claude-… is anthropic's, gpt-… and o… openai's, any other stays with the current provider)`;
+
+/**
+ * Why a parsed spec's model goes where it goes, when that is not plain from
+ * the spec: "google" for "google/gemini-2.5-pro" (a prefix that is not a
+ * provider), so the caller can say the id goes to the current provider as it is.
+ */
+export function foreignPrefix(spec: { provider?: ProviderName; model: string }): string | undefined {
+  if (spec.provider) return undefined;
+  const slash = spec.model.indexOf("/");
+  return slash > 0 ? spec.model.slice(0, slash) : undefined;
 }
 
 /** The context window of a model the table does not know (a local server's, a new one). */

@@ -3,6 +3,7 @@
 // Providers never touch the disk.
 
 import type { ContentBlock, Conversation } from "../conversation";
+import { UserError } from "../errors";
 
 export type ProviderName = "anthropic" | "openai";
 export const PROVIDER_NAMES: readonly ProviderName[] = ["anthropic", "openai"];
@@ -31,6 +32,33 @@ export interface Usage {
  */
 export interface ContextOverflow {
   limit?: number;
+}
+
+/**
+ * What the person can do about a failure, named but not worded. On the command
+ * line it is a flag (cli/advice.ts), in the REPL a slash command
+ * (ui/advice.ts): whoever shows the error says how, so a provider never needs
+ * to know where it runs, and the session log keeps the fact without advice
+ * that would be stale, or in the wrong words, when read back.
+ */
+export type Remedy =
+  /** The API does not know the model: choose another. */
+  | { kind: "model" }
+  /**
+   * The provider cannot be used: `variable` (its API key) is not set, nor
+   * `orVariable` when that would do instead (a local server's base URL). awl
+   * reads them when it starts; or choose `other`, another provider.
+   */
+  | { kind: "key"; provider: ProviderName; variable: string; orVariable?: string; other: ProviderName };
+
+/** A failure that comes with a remedy: `fact` is the line without advice, `message` the same until a front end adds its words. */
+export class AdvisedError extends UserError {
+  constructor(
+    readonly fact: string,
+    readonly remedy: Remedy,
+  ) {
+    super(fact);
+  }
 }
 
 /** A tool as the model sees it: name, description, JSON schema of its input. */
@@ -74,6 +102,8 @@ export type StreamEvent =
       usage?: Usage;
       /** One readable line, set when stopReason is "error". Never holds an API key. */
       errorMessage?: string;
+      /** What the person can do about the error, for whoever shows it to word (the line itself gives no advice). */
+      remedy?: Remedy;
       /** True when the caller's AbortSignal ended the stream. */
       aborted?: boolean;
       /** Set when the prompt was too long for the model (never retried): the caller may compact and ask again. */

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { LineError, parseLine } from "./codec";
 import { MAX_LINE_BYTES, readLineAt } from "./lines";
 import { encodeCwd, sessionRoot } from "./paths";
-import { createdFromName, readHeader, sessionFiles } from "./listing";
+import { createdFromName, readHeader, sessionFiles, type SessionInfo } from "./listing";
 
 type Env = Record<string, string | undefined>;
 const TAIL_CHUNK = 1 << 16;
@@ -42,10 +42,31 @@ export function mostRecentSession(cwd: string, env: Env = process.env, now = Dat
       when = createdFromName(path);
     }
     if (when === undefined) continue;
-    const rank = believable(Date.parse(when), now) ?? believable(modifiedAt(path), now) ?? -Infinity;
+    const rank = activityRank(Date.parse(when), modifiedAt(path), now);
     if (!best || rank >= best.when) best = { path, when: rank };
   }
   return best?.path;
+}
+
+/**
+ * How a session ranks by last activity: the time of its last entry, unless
+ * that lies in the future (then its file's mtime, unless that does too: below
+ * every other). Higher is more recent.
+ */
+export function activityRank(lastEntry: number, modified: number, now = Date.now()): number {
+  return believable(lastEntry, now) ?? believable(modified, now) ?? -Infinity;
+}
+
+/**
+ * Listed sessions, most recently active first, ranked as --resume ranks them
+ * (the first is the one it continues; of two that rank alike, the later file
+ * name comes first, as --resume takes it).
+ */
+export function newestFirst<T extends Pick<SessionInfo, "path" | "created" | "modified" | "lastActivity">>(list: readonly T[], now = Date.now()): T[] {
+  const rank = (s: T) => activityRank(Date.parse(s.lastActivity ?? s.created), Date.parse(s.modified), now);
+  const ranked = list.map((s) => ({ s, rank: rank(s) }));
+  ranked.sort((a, b) => (a.rank !== b.rank ? (a.rank > b.rank ? -1 : 1) : a.s.path < b.s.path ? 1 : a.s.path > b.s.path ? -1 : 0));
+  return ranked.map(({ s }) => s);
 }
 
 /**

@@ -1,26 +1,39 @@
-// The REPL's slash commands. Each returns what to print; "quit" ends the REPL.
+// The REPL's slash commands. Each returns what to print, "quit", or what the
+// REPL's caller must do (compact, open another session). A line is a command
+// only when its first word is one: a line that starts with a path is a
+// prompt (parseCommand).
 
+import { existsSync } from "node:fs";
 import type { Agent } from "../agent/agent";
-import { KNOWN_MODELS, parseModelSpec } from "../providers/models";
+import { foreignPrefix, KNOWN_MODELS, parseModelSpec } from "../providers/models";
 import { UserError } from "../errors";
 import type { Colors } from "./colors";
 import { contextFilesInPrompt } from "../agent/context-prompt";
 import { APPROVAL_MODES, describeMode, isApprovalMode } from "../agent/approval-mode";
+import { replMessage } from "./advice";
 import { compactNumber, meterText } from "./format";
 import { contextFilesLine } from "./instructions";
 import { safeText } from "./safe-text";
+import { shortSessionId } from "./session-id";
 
-/** What to print, "quit", or a compaction for the REPL to run (it streams and can be interrupted). */
-export type CommandResult = { output: string } | { compact: string } | "quit";
+/**
+ * What to print, "quit", a compaction for the REPL to run (it streams and can
+ * be interrupted), or another session to open (the REPL ends, and its caller
+ * closes this session and opens that one: cli/chat.ts).
+ */
+export type CommandResult = { output: string } | { compact: string } | { open: "new" } | { open: "resume"; id?: string } | "quit";
 
 const HELP = [
   "Commands:",
   "  /model [provider/]model   switch model from the next prompt on (no argument: show the active one and known models)",
   "  /session                  this session's id, file, messages, tokens, cache reads and how full the context is",
+  "  /new                      start a new session here (this one is saved: /resume returns to it)",
+  "  /resume [id]              pick a session of this directory to continue, most recent first (or the one whose id starts with id)",
   "  /compact [what to keep]    summarize every turn before the latest one, so the context has room again",
   "  /approve [ask|auto|read-only]  when tools may act (no argument: the mode in force and what is always allowed)",
   "  /help                     this help",
   "  /quit                     leave (Ctrl+D on an empty prompt, or Ctrl+C twice, does the same)",
+  "A line that starts with a path (/usr/bin/ls is slow?) is a prompt; so is any line that starts with a space.",
   "Keys:",
   "  Enter sends · Alt+Enter, Ctrl+J or a trailing \\ adds a newline · Tab completes commands and paths",
   "  ↑/↓ history (this directory's prompts, every session) · Ctrl+R searches it (Enter sends, Esc goes back)",
@@ -33,14 +46,37 @@ export function commandNames(): string[] {
   return [...HELP.matchAll(/^ {2}\/([a-z][\w-]*)/gm)].map((m) => m[1]!);
 }
 
-export function isCommand(line: string): boolean {
-  return /^\/[a-z]/i.test(line.trim());
+/** Names that run a command without being listed. */
+const ALIASES = ["exit"];
+
+/** A slash command as typed: its name (lower case) and what follows it. */
+export interface Command {
+  name: string;
+  argument: string;
 }
 
-export function runCommand(line: string, agent: Agent, c: Colors): CommandResult {
-  const [name = "", ...rest] = line.trim().slice(1).split(/\s+/);
-  const argument = rest.join(" ");
-  switch (name.toLowerCase()) {
+/**
+ * The command a line holds, or undefined when the line is a prompt. A
+ * command is a line that begins with "/" and a word (no space before it). The
+ * word is a path, so the line a prompt, when it holds another slash
+ * ("/usr/bin/ls is slow?") or names a file or folder that exists ("/tmp is
+ * full?"); unless it is a command's name: "/new" is the command even where a
+ * folder /new exists. Any other word is an unknown command, refused rather
+ * than sent (a typo of a command would cost a request). A line that starts
+ * with a space is always a prompt.
+ */
+export function parseCommand(line: string, exists: (path: string) => boolean = existsSync): Command | undefined {
+  const match = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(line.trimEnd());
+  if (!match) return undefined;
+  const word = match[1]!;
+  const name = word.toLowerCase();
+  if (!commandNames().includes(name) && !ALIASES.includes(name) && (word.includes("/") || exists(`/${word}`))) return undefined;
+  return { name, argument: (match[2] ?? "").trim() };
+}
+
+export function runCommand(command: Command, agent: Agent, c: Colors): CommandResult {
+  const { name, argument } = command;
+  switch (name) {
     case "quit":
     case "exit":
       return "quit";
@@ -50,12 +86,19 @@ export function runCommand(line: string, agent: Agent, c: Colors): CommandResult
       return { output: argument ? switchModel(agent, argument, c) : showModels(agent, c) };
     case "session":
       return { output: describeSession(agent) };
+    case "new":
+      if (argument) return { output: c.red("/new takes nothing after it: type /new, then your first prompt.") };
+      return { open: "new" };
+    case "resume":
+      return argument ? { open: "resume", id: argument } : { open: "resume" };
     case "compact":
       return { compact: argument };
     case "approve":
       return { output: approve(agent, argument, c) };
     default:
-      return { output: c.red(`Unknown command /${safeText(name)}. Type /help for the list.`) };
+      return {
+        output: c.red(`Unknown command /${safeText(name)}: type /help for the list (to send a line that starts with / as a prompt, begin it with a space).`),
+      };
   }
 }
 
@@ -67,14 +110,24 @@ function showModels(agent: Agent, c: Colors): string {
   return [`Active: ${c.bold(safeText(active))}`, "Known models (any other id works too):", ...known].join("\n");
 }
 
+/**
+ * `/model spec`: from the next prompt on. The reply says which provider the
+ * model goes to when the spec did not name one. A spec that names no model
+ * ("anthropic/") is refused with what is accepted, and so is a provider that
+ * cannot be used (no key): the model in use stays.
+ */
 function switchModel(agent: Agent, spec: string, c: Colors): string {
   try {
     const parsed = parseModelSpec(spec);
     const provider = parsed.provider ?? agent.model.provider;
     agent.setModel({ provider, model: parsed.model });
-    return `Using ${c.bold(safeText(`${provider}/${parsed.model}`))} from the next prompt on.`;
+    const using = `Using ${c.bold(safeText(`${provider}/${parsed.model}`))} from the next prompt on`;
+    const vendor = foreignPrefix(parsed);
+    if (vendor) return `${using}: ${safeText(vendor)} is not a provider awl knows, so the id goes to ${provider}, the current provider, as it is.`;
+    if (!parsed.provider) return `${using} (a model of ${provider}, the current provider).`;
+    return `${using}.`;
   } catch (error) {
-    if (error instanceof UserError) return c.red(safeText(error.message));
+    if (error instanceof UserError) return c.red(`${safeText(replMessage(error))}\nStill using ${safeText(`${agent.model.provider}/${agent.model.model}`)}.`);
     throw error;
   }
 }
@@ -103,7 +156,7 @@ function describeSession(agent: Agent): string {
   const scope = compaction ? " (the turns in the context)" : "";
   // The model's id and the file's path came from a session file, the command line or the directory's name.
   return [
-    `Session  ${safeText(session.sessionId)}`,
+    `Session  ${safeText(shortSessionId(agent.cwd, session.sessionId))}`,
     `File     ${safeText(file)}`,
     `Model    ${safeText(`${agent.model.provider}/${agent.model.model}`)}`,
     `Messages ${messages}${scope}`,

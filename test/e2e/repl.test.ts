@@ -53,6 +53,78 @@ describe.skipIf(!hasTmux)("the REPL in a real terminal", () => {
     expect(users.map((u) => u.provider)).toEqual(["anthropic", "anthropic", "openai"]);
   });
 
+  test("/model checks its argument; a line that starts with a path is a prompt; an unknown command is not sent", async () => {
+    fx.server.reply({ blocks: [{ type: "text", text: "ls is fine." }] }, { blocks: [{ type: "text", text: "From the OpenRouter-style id." }] });
+    term.start([AWL], { cwd: fx.project, env: fx.env, width: 160 });
+    await term.waitFor(/\/help for commands/);
+    term.type("/model anthropic/");
+    term.keys("Enter");
+    let screen = await term.waitFor(/Still using anthropic\/claude-sonnet-4-5\./);
+    expect(screen).toContain('"anthropic/" names no model: write anthropic/<model>, e.g. anthropic/claude-sonnet-4-5');
+    term.type("/model nope/");
+    term.keys("Enter");
+    await term.waitFor(/"nope\/" names no model, and nope is not a provider: give provider\/model \(providers: anthropic, openai/);
+
+    term.type("/usr/bin/ls is slow?");
+    term.keys("Enter");
+    await term.waitFor(/ls is fine\./);
+    expect(fx.server.requests).toHaveLength(1);
+    const [request] = fx.server.requests;
+    expect(request!.body.model).toBe("claude-sonnet-4-5"); // the refused /model changed nothing
+    expect(JSON.stringify(request!.body.messages.at(-1))).toContain("/usr/bin/ls is slow?");
+
+    term.type("/frobnicate now");
+    term.keys("Enter");
+    await term.waitFor(/Unknown command \/frobnicate: type \/help for the list/);
+    expect(fx.server.requests).toHaveLength(1);
+
+    term.type("/model google/gemini-2.5-pro");
+    term.keys("Enter");
+    await term.waitFor(/google is not a provider awl knows, so the id goes to anthropic, the current provider, as it is\./);
+    term.type("and now?");
+    term.keys("Enter");
+    await term.waitFor(/From the OpenRouter-style id\./);
+    expect(fx.server.requests.at(-1)).toMatchObject({ path: "/v1/messages", body: { model: "google/gemini-2.5-pro" } });
+    term.keys("C-d");
+    await term.waitFor(/\[exited 0\]/);
+  });
+
+  test("advice inside the REPL names slash commands; on the command line, flags; the log keeps the fact alone", async () => {
+    const strict = await e2eFixture({ knownModels: ["claude-sonnet-4-5"] });
+    try {
+      // No OpenAI key nor base URL in this REPL: /model openai/… cannot be used.
+      term.start([AWL], { cwd: strict.project, env: { ...strict.env, OPENAI_API_KEY: "", OPENAI_BASE_URL: "" }, width: 200 });
+      await term.waitFor(/\/help for commands/);
+      term.type("/model openai/gpt-4o");
+      term.keys("Enter");
+      let screen = await term.waitFor(/Still using anthropic\/claude-sonnet-4-5\./);
+      expect(screen).toContain(
+        "OPENAI_API_KEY is not set: awl reads it (or OPENAI_BASE_URL, for a local server) when it starts (/quit, export it, start awl again); or choose another provider: /model anthropic/claude-sonnet-4-5",
+      );
+      term.type("/model claude-nope");
+      term.keys("Enter");
+      await term.waitFor(/Using anthropic\/claude-nope/);
+      term.type("hello?");
+      term.keys("Enter");
+      screen = await term.waitFor(/does not know the model "claude-nope" \(404\): choose another with \/model <id> \(\/model alone lists known ones\)/);
+      expect(screen).not.toMatch(/--(model|provider)/);
+      term.keys("C-d");
+      await term.waitFor(/\[exited 0\]/);
+      const [file] = sessionFiles(strict.sessions);
+      const failed = (await Bun.file(file!).text()).trim().split("\n").map((l) => JSON.parse(l)).at(-1);
+      expect(failed.message.errorMessage).toBe('Anthropic does not know the model "claude-nope" (404)');
+
+      const print = await strict.run(["-p", "hello?", "--model", "claude-nope"]);
+      expect(print.code).toBe(1);
+      expect(print.stderr).toContain('awl: Anthropic does not know the model "claude-nope" (404): choose another with --model\n');
+      const noKey = await strict.run(["-p", "hello?", "--provider", "openai"], { env: { OPENAI_API_KEY: "", OPENAI_BASE_URL: "" } });
+      expect(noKey).toMatchObject({ code: 1, stdout: "" });
+      expect(noKey.stderr).toBe("awl: OPENAI_API_KEY is not set: export it, set OPENAI_BASE_URL for a local server, or choose another provider with --provider anthropic\n");
+    } finally {
+      await strict.cleanup();
+    }
+  });
+
   test("quitting before sending anything leaves no session file", async () => {
     term.start([AWL], { cwd: fx.project, env: fx.env });
     await term.waitFor(/\/help for commands/);

@@ -121,6 +121,9 @@ describe.each(["anthropic", "openai"] as ProviderName[])("%s", (name) => {
         thinking: false, signal: new AbortController().signal,
       }));
       expect(endOf(events).errorMessage).toContain('does not know the model "no-such-model"');
+      // The line states the fact; what to do is a remedy each front end words (--model on the command line, /model in the REPL).
+      expect(endOf(events).errorMessage).not.toMatch(/--model|\/model/);
+      expect(endOf(events).remedy).toEqual({ kind: "model" });
     } finally {
       await strict.stop();
     }

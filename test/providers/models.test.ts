@@ -1,7 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { Conversation, type Message } from "../../src/conversation";
 import { EXIT_USAGE, UserError } from "../../src/errors";
-import { createProvider } from "../../src/providers";
+import { AdvisedError, createProvider } from "../../src/providers";
+import { commandLineAdvice, onCommandLine, withCommandLineAdvice } from "../../src/cli/advice";
+import { replAdvice, replMessage } from "../../src/ui/advice";
 import { applyStreamEvent, finalizeMessage } from "../../src/providers/assemble";
 import {
   CONTEXT_WINDOWS,
@@ -11,6 +13,7 @@ import {
   contextWindow,
   contextWindowFromEnv,
   defaultModel,
+  foreignPrefix,
   parseModelSpec,
 } from "../../src/providers/models";
 import { PROVIDER_NAMES } from "../../src/providers/provider";
@@ -24,6 +27,57 @@ describe("model specs", () => {
     for (const m of ["gpt-5-mini", "o1", "o3-mini", "o4-mini"]) expect(parseModelSpec(m)).toEqual({ provider: "openai", model: m });
     expect(parseModelSpec("llama3.2")).toEqual({ model: "llama3.2" });
     expect(parseModelSpec("meta-llama/Llama-3.1-8B")).toEqual({ model: "meta-llama/Llama-3.1-8B" });
+  });
+
+  // The rules as a table: what each spec means, or the refusal's first words (a UsageError that says what is accepted).
+  test.each([
+    ["anthropic/", { refused: '"anthropic/" names no model: write anthropic/<model>, e.g. anthropic/claude-sonnet-4-5' }],
+    ["openai/", { refused: '"openai/" names no model: write openai/<model>, e.g. openai/gpt-5-mini' }],
+    ["Anthropic/", { refused: '"Anthropic/" names no model: write anthropic/<model>' }],
+    ["google/", { refused: '"google/" names no model, and google is not a provider: give provider/model (providers: anthropic, openai' }],
+    ["/gpt-5", { refused: '"/gpt-5" names no provider before the slash: give provider/model' }],
+    ["", { refused: "no model given: give provider/model" }],
+    ["   ", { refused: "no model given: give provider/model" }],
+    ["openai gpt-5", { refused: '"openai gpt-5" is not a model id (ids have no spaces): give provider/model' }],
+    ["openai/gpt-5", { provider: "openai", model: "gpt-5" }],
+    ["OpenAI/gpt-5", { provider: "openai", model: "gpt-5" }],
+    [" anthropic/claude-opus-4-5 ", { provider: "anthropic", model: "claude-opus-4-5" }],
+    ["openai/anthropic/claude-sonnet-4.5", { provider: "openai", model: "anthropic/claude-sonnet-4.5" }],
+    ["google/gemini-2.5-pro", { model: "google/gemini-2.5-pro" }],
+    ["meta-llama/Llama-3", { model: "meta-llama/Llama-3" }],
+    ["claude-sonnet-4-5", { provider: "anthropic", model: "claude-sonnet-4-5" }],
+    ["gpt-4o", { provider: "openai", model: "gpt-4o" }],
+    ["o3", { provider: "openai", model: "o3" }],
+    ["llama3.2", { model: "llama3.2" }],
+    ["gemini-2.5-pro", { model: "gemini-2.5-pro" }],
+  ] as const)("%p", (spec, expected) => {
+    if ("refused" in expected) {
+      let error: unknown;
+      try {
+        parseModelSpec(spec);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(UserError);
+      expect((error as UserError).exitCode).toBe(EXIT_USAGE);
+      expect((error as UserError).message).toStartWith(expected.refused);
+      expect((error as UserError).message).not.toMatch(/--\w|(^|\s)\/model/); // no advice for one place: the caller's words are its own
+    } else {
+      expect(parseModelSpec(spec)).toEqual(expected);
+    }
+  });
+
+  test("a refusal of a prefix that is not a provider says what is accepted", () => {
+    expect(() => parseModelSpec("google/")).toThrow(
+      '"google/" names no model, and google is not a provider: give provider/model (providers: anthropic, openai; e.g. openai/gpt-5-mini), or a model id alone (claude-… is anthropic\'s, gpt-… and o… openai\'s, any other stays with the current provider)',
+    );
+  });
+
+  test("foreignPrefix names a prefix that is not a provider, so the reply can say where the id goes", () => {
+    expect(foreignPrefix(parseModelSpec("google/gemini-2.5-pro"))).toBe("google");
+    expect(foreignPrefix(parseModelSpec("meta-llama/Llama-3"))).toBe("meta-llama");
+    expect(foreignPrefix(parseModelSpec("openai/anthropic/claude-sonnet-4.5"))).toBeUndefined();
+    expect(foreignPrefix(parseModelSpec("llama3.2"))).toBeUndefined();
   });
 
   test("each provider has a default; AWL_MODEL overrides it for its own provider", () => {
@@ -118,12 +172,45 @@ describe("AWL_CONTEXT_WINDOW", () => {
 });
 
 describe("createProvider", () => {
-  test("a missing key is a clear user error; a local OpenAI-compatible server needs none", () => {
-    expect(() => createProvider("anthropic", {})).toThrow(
+  const thrown = (make: () => unknown): AdvisedError => {
+    try {
+      make();
+    } catch (error) {
+      if (error instanceof AdvisedError) return error;
+      throw error;
+    }
+    throw new Error("did not throw");
+  };
+
+  test("a missing key is a user error: the fact, and a remedy each front end words its own way; a local OpenAI-compatible server needs none", () => {
+    const anthropic = thrown(() => createProvider("anthropic", {}));
+    expect(anthropic).toBeInstanceOf(UserError);
+    expect(anthropic.fact).toBe("ANTHROPIC_API_KEY is not set");
+    expect(anthropic.remedy).toEqual({ kind: "key", provider: "anthropic", variable: "ANTHROPIC_API_KEY", other: "openai" });
+    expect(withCommandLineAdvice(anthropic.fact, anthropic.remedy)).toBe("ANTHROPIC_API_KEY is not set: export it, or choose another provider with --provider openai");
+    expect(replMessage(anthropic)).toBe(
+      "ANTHROPIC_API_KEY is not set: awl reads it when it starts (/quit, export it, start awl again); or choose another provider: /model openai/gpt-5-mini",
+    );
+
+    const openai = thrown(() => createProvider("openai", {}));
+    expect(withCommandLineAdvice(openai.fact, openai.remedy)).toBe(
+      "OPENAI_API_KEY is not set: export it, set OPENAI_BASE_URL for a local server, or choose another provider with --provider anthropic",
+    );
+    expect(replMessage(openai)).toBe(
+      "OPENAI_API_KEY is not set: awl reads it (or OPENAI_BASE_URL, for a local server) when it starts (/quit, export it, start awl again); or choose another provider: /model anthropic/claude-sonnet-4-5",
+    );
+    expect(createProvider("openai", { OPENAI_BASE_URL: "http://localhost:11434/v1" }).name).toBe("openai");
+  });
+
+  test("on the command line the error leaves worded with flags; the REPL's words name no flag", () => {
+    expect(() => onCommandLine(() => createProvider("anthropic", {}))).toThrow(
       new UserError("ANTHROPIC_API_KEY is not set: export it, or choose another provider with --provider openai"),
     );
-    expect(() => createProvider("openai", {})).toThrow(UserError);
-    expect(createProvider("openai", { OPENAI_BASE_URL: "http://localhost:11434/v1" }).name).toBe("openai");
+    for (const remedy of [{ kind: "model" } as const, thrown(() => createProvider("anthropic", {})).remedy, thrown(() => createProvider("openai", {})).remedy]) {
+      expect(replAdvice(remedy)).not.toMatch(/--/);
+      expect(replAdvice(remedy)).toContain("/model");
+      expect(commandLineAdvice(remedy)).toMatch(/--(model|provider)/);
+    }
   });
 });
 

@@ -1,0 +1,46 @@
+// What to do about a failure, worded for the command line: awl's flags. The
+// providers name a remedy without wording it (Remedy in providers/provider.ts);
+// the REPL words the same remedies as slash commands (ui/advice.ts).
+
+import type { AgentEvent } from "../agent/events";
+import { UserError } from "../errors";
+import { AdvisedError, type Remedy } from "../providers";
+
+export function commandLineAdvice(remedy: Remedy): string {
+  switch (remedy.kind) {
+    case "model":
+      return "choose another with --model";
+    case "key": {
+      const local = remedy.orVariable ? ` set ${remedy.orVariable} for a local server,` : "";
+      return `export it,${local} or choose another provider with --provider ${remedy.other}`;
+    }
+  }
+}
+
+/** `fact: advice`, or the fact alone. */
+export function withCommandLineAdvice(fact: string, remedy: Remedy | undefined): string {
+  return remedy ? `${fact}: ${commandLineAdvice(remedy)}` : fact;
+}
+
+/** Runs `work`; an AdvisedError out of it (a provider without its key) leaves worded for the command line. */
+export function onCommandLine<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof AdvisedError) throw new UserError(withCommandLineAdvice(error.fact, error.remedy), error.exitCode);
+    throw error;
+  }
+}
+
+/** The remedy of a turn's failed response (its last `end` event's), for the line -p prints after the turn. */
+export function remedyWatcher(): { watch(event: AgentEvent): void; readonly remedy: Remedy | undefined } {
+  let remedy: Remedy | undefined;
+  return {
+    watch: (event) => {
+      if (event.type === "end") remedy = event.remedy;
+    },
+    get remedy() {
+      return remedy;
+    },
+  };
+}

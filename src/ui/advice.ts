@@ -1,0 +1,31 @@
+// What to do about a failure, worded for the REPL: slash commands, not flags.
+// The providers name a remedy without wording it (Remedy in
+// providers/provider.ts); the command line words the same remedies as flags
+// (cli/advice.ts). An error line in the session log carries no advice, so a
+// resumed transcript never shows advice meant for another place or time.
+
+import type { AgentEvent } from "../agent/events";
+import { AdvisedError, type Remedy } from "../providers";
+import { DEFAULT_MODELS } from "../providers/models";
+
+export function replAdvice(remedy: Remedy): string {
+  switch (remedy.kind) {
+    case "model":
+      return "choose another with /model <id> (/model alone lists known ones)";
+    case "key": {
+      const variables = remedy.orVariable ? `it (or ${remedy.orVariable}, for a local server)` : "it";
+      return `awl reads ${variables} when it starts (/quit, export it, start awl again); or choose another provider: /model ${remedy.other}/${DEFAULT_MODELS[remedy.other]}`;
+    }
+  }
+}
+
+/** An error's line as the REPL shows it: an AdvisedError with the REPL's advice, any other as it is. */
+export function replMessage(error: Error): string {
+  return error instanceof AdvisedError ? `${error.fact}: ${replAdvice(error.remedy)}` : error.message;
+}
+
+/** A turn's event as the REPL shows it: a failed response's line with the REPL's advice. */
+export function adviseInRepl(event: AgentEvent): AgentEvent {
+  if (event.type !== "end" || !event.remedy || !event.errorMessage) return event;
+  return { ...event, errorMessage: `${event.errorMessage}: ${replAdvice(event.remedy)}` };
+}

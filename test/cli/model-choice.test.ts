@@ -1,0 +1,41 @@
+// Which model a run uses (src/cli/model-choice.ts), with the model spec rules
+// of src/providers/models.ts applied to --model and AWL_MODEL.
+import { describe, expect, test } from "bun:test";
+import { chooseModel } from "../../src/cli/model-choice";
+import { EXIT_USAGE, UserError } from "../../src/errors";
+
+const refusal = (make: () => unknown): UserError => {
+  try {
+    make();
+  } catch (error) {
+    if (error instanceof UserError) return error;
+    throw error;
+  }
+  throw new Error("not refused");
+};
+
+describe("chooseModel", () => {
+  test("flags win; a resumed session keeps its model; a new one takes AWL_MODEL, then the default", () => {
+    expect(chooseModel({ model: "openai/gpt-5" }, undefined, {})).toEqual({ provider: "openai", model: "gpt-5" });
+    expect(chooseModel({}, { provider: "openai", model: "gpt-4o" }, { AWL_MODEL: "claude-opus-4-5" })).toEqual({ provider: "openai", model: "gpt-4o" });
+    expect(chooseModel({}, undefined, { AWL_MODEL: "claude-opus-4-5" })).toEqual({ provider: "anthropic", model: "claude-opus-4-5" });
+    expect(chooseModel({}, undefined, {})).toEqual({ provider: "anthropic", model: "claude-sonnet-4-5" });
+  });
+
+  test("an id whose prefix is not a provider goes to the provider in use, as it is", () => {
+    expect(chooseModel({ provider: "openai", model: "google/gemini-2.5-pro" }, undefined, {})).toEqual({ provider: "openai", model: "google/gemini-2.5-pro" });
+    expect(chooseModel({ model: "meta-llama/Llama-3" }, { provider: "openai", model: "gpt-4o" }, {})).toEqual({ provider: "openai", model: "meta-llama/Llama-3" });
+  });
+
+  test("--model anthropic/ (no model) is a usage error that says what is accepted", () => {
+    const error = refusal(() => chooseModel({ model: "anthropic/" }, undefined, {}));
+    expect(error.exitCode).toBe(EXIT_USAGE);
+    expect(error.message).toBe('"anthropic/" names no model: write anthropic/<model>, e.g. anthropic/claude-sonnet-4-5');
+  });
+
+  test("AWL_MODEL=google/ is a usage error that names the variable", () => {
+    const error = refusal(() => chooseModel({}, undefined, { AWL_MODEL: "google/" }));
+    expect(error.exitCode).toBe(EXIT_USAGE);
+    expect(error.message).toStartWith('AWL_MODEL: "google/" names no model, and google is not a provider: give provider/model');
+  });
+});
