@@ -109,9 +109,7 @@ export class Agent {
   window(): number {
     const { provider, model } = this.#model;
     if (this.#corrected?.provider === provider && this.#corrected.model === model) return this.#corrected.window;
-    const compaction = this.session.compaction();
-    const fromLog = compaction?.provider === provider && compaction.model === model ? compaction.window : undefined;
-    return contextWindowFromEnv(this.#env) ?? fromLog ?? contextWindow(provider as Provider["name"], model);
+    return windowOf(this.#model, this.session.compaction(), this.#env);
   }
 
   /** The next request's size in tokens: what the API counted last, plus bytes/4 of what was added since. */
@@ -303,7 +301,8 @@ export class Agent {
         continue;
       }
       onEvent({ type: "toolStart", id: call.id, name: call.name, summary });
-      const output = await runTool(call.name, input, { cwd: this.cwd, signal, secrets: providerSecrets(this.#env) });
+      const onOutput = (tail: string) => onEvent({ type: "toolOutput", id: call.id, name: call.name, tail });
+      const output = await runTool(call.name, input, { cwd: this.cwd, signal, secrets: providerSecrets(this.#env) }, onOutput);
       onEvent({ type: "toolEnd", id: call.id, name: call.name, output });
       // Stopped after it started (Ctrl+C, Esc, a signal): the model must not take it for a call that never ran.
       const content = output.interrupted ? interruptedAfterStart(output.content) : output.content;
@@ -333,6 +332,17 @@ export class Agent {
   #toolDefinitionBytes(): number {
     return (this.#toolBytes ??= jsonByteLength(toolDefinitions()));
   }
+}
+
+/**
+ * A model's context window as the log and the environment tell it (what
+ * Agent.window() falls back to, and what a resumed transcript's usage lines
+ * use): AWL_CONTEXT_WINDOW, else the window of the compaction in force when it
+ * was made with this model, else the model table's.
+ */
+export function windowOf(model: ModelRef, compaction: { provider: string; model: string; window: number } | undefined, env: Record<string, string | undefined> = process.env): number {
+  const fromLog = compaction?.provider === model.provider && compaction.model === model.model ? compaction.window : undefined;
+  return contextWindowFromEnv(env) ?? fromLog ?? contextWindow(model.provider as Provider["name"], model.model);
 }
 
 /** Room kept for the answer: the smaller of the answer's limit and a quarter of the window. */

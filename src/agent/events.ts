@@ -6,6 +6,8 @@ export type AgentEvent =
   | StreamEvent
   | { type: "requestStart"; provider: string; model: string }
   | { type: "toolStart"; id: string; name: string; summary: string }
+  /** A running tool's output so far, as it arrives (bash): its last few KB, the keys scrubbed. Only for watching: toolEnd has the result. */
+  | { type: "toolOutput"; id: string; name: string; tail: string }
   | { type: "toolEnd"; id: string; name: string; output: ToolOutput }
   /** A compaction begins: the summary request is on its way. */
   | { type: "compacting"; reason: "auto" | "overflow" | "manual" }

@@ -1,63 +1,206 @@
-// `awl` and `awl --resume [id]`: the interactive session.
+// `awl` and `awl --resume [id]`: the interactive session, and the sessions
+// /new and /resume open after it without leaving the REPL. This file owns
+// their life: it opens a session, shows what it holds (the transcript of a
+// resumed one, the banner), runs the REPL on it, and when the REPL ends with
+// /new or /resume, opens the next one first and only then closes this one
+// (its lock released), so a session that cannot be opened (locked by another
+// awl, damaged) leaves the person where they were.
+//
+// What carries over to the next session: the model in use, for a new session
+// (a resumed one continues with its own model, as --resume does, unless its
+// provider cannot be used here: then with the one in use, and it says so);
+// --thinking; the approvals: the mode (a setting of this process, as --approve
+// is, shown again on the banner) and what "always" allowed, since the question
+// said "until awl exits" when the person chose it (/session lists it). The
+// prompt history is reloaded: this directory's prompts from every session,
+// the next one's own among them, so Up still reaches what was typed before.
 
 import { Agent } from "../agent/agent";
 import { Approvals } from "../agent/approval";
+import { loadContextFiles, type ContextFiles } from "../agent/context-files";
 import { UserError } from "../errors";
-import { sessionIdsByName, shortIdLength } from "../session";
-import { colorsFor } from "../ui/colors";
-import { runRepl } from "../ui/repl";
-import { loadContextFiles } from "../agent/context-files";
+import { AdvisedError } from "../providers";
+import { findSession, listSessions, type ModelRef } from "../session";
+import { colorsFor, type Colors } from "../ui/colors";
+import { replMessage } from "../ui/advice";
 import { contextFilesLine, contextNotice } from "../ui/instructions";
+import { runRepl, type ReplEnd } from "../ui/repl";
 import { safeText } from "../ui/safe-text";
+import { sessionIdLength, shortSessionId } from "../ui/session-id";
 import { renderTranscript } from "../ui/transcript";
+import { onCommandLine } from "./advice";
 import { approvalMode, type Args } from "./args";
 import { chooseModel } from "./model-choice";
-import { openSession } from "./open-session";
+import { openSession, type OpenedSession } from "./open-session";
+import { plainLine } from "./sessions";
 import { guardOutput, hold, stopSignal } from "./stop";
 
 declare const AWL_VERSION: string;
 
+type Out = NodeJS.WriteStream;
+
+interface Screen {
+  cwd: string;
+  c: Colors;
+  out: Out;
+}
+
 export async function chat(args: Args, cwd: string): Promise<number> {
   const mode = approvalMode(args);
   guardOutput();
-  const c = colorsFor(process.stdout);
-  const out = process.stdout;
-  const { session, resumed, notices } = await openSession(cwd, args.resume, () => chooseModel(args, undefined));
+  const screen: Screen = { cwd, c: colorsFor(process.stdout), out: process.stdout };
+  const { c, out } = screen;
+  const opened = await openSession(cwd, args.resume, () => chooseModel(args, undefined));
+  let session = opened.session;
   try {
-    for (const notice of notices) out.write(`${c.yellow(safeText(notice))}\n`);
-    const model = chooseModel(args, resumed ? session.activeModel() : undefined);
+    for (const notice of opened.notices) out.write(`${c.yellow(safeText(notice))}\n`);
+    const model = chooseModel(args, opened.resumed ? session.activeModel() : undefined);
     // A new session's project instructions: read now, so the banner lists exactly what its system prompt will hold.
-    const contextFiles = resumed ? undefined : loadContextFiles({ cwd });
+    const contextFiles = opened.resumed ? undefined : loadContextFiles({ cwd });
     const approvals = new Approvals(mode);
-    const agent = new Agent({ session, cwd, model, thinking: args.thinking, contextFiles, approvals }); // rebuilds the conversation, once
-    if (resumed) {
-      const transcript = renderTranscript(agent.conversation, c, out.columns ?? 100, session.context());
-      if (transcript) out.write(`${transcript}\n\n`);
-    }
+    let agent = onCommandLine(() => new Agent({ session, cwd, model, thinking: args.thinking, contextFiles, approvals })); // rebuilds the conversation, once
+    if (opened.resumed) showTranscript(agent, screen);
     if (session.readOnly) throw new UserError(session.readOnlyReason ?? "this session cannot be continued by this version of awl");
-
-    const version = typeof AWL_VERSION === "string" ? AWL_VERSION : "dev";
-    const what = resumed ? `resumed ${session.sessionId.slice(0, 8)}` : "new session";
-    out.write(c.dim(`awl ${version} · ${what} · ${safeText(`${model.provider}/${model.model}`)} · approve: ${mode} · /help for commands\n`));
-    if (contextFiles) {
-      const files = contextFilesLine(contextFiles.files, cwd);
-      if (files) out.write(`${c.dim(files)}\n`);
-      const notice = contextNotice(contextFiles, cwd);
-      if (notice) out.write(`${c.yellow(notice)}\n`);
-    }
+    showBanner(agent, opened.resumed, contextFiles, screen);
 
     const warmUp = setTimeout(() => agent.warmUp(), 1); // fires once the prompt is drawn
-    await runRepl(agent, c, out, { signal: stopSignal, hold });
+    for (;;) {
+      const end = await runRepl(agent, c, out, { signal: stopSignal, hold });
+      if (end.kind === "quit" || stopSignal.aborted) break;
+      const next = await nextSession(agent, end, screen);
+      if (!next) continue;
+      agent = next;
+      session = next.session;
+    }
     clearTimeout(warmUp);
     // After a stop signal nothing more is drawn (cli/stop.ts); awl exits once the session is closed.
-    if (session.messageCount() > 0 && !stopSignal.aborted) out.write(c.dim(`Resume this session with: awl --resume ${shortId(cwd, session.sessionId)}\n`));
+    if (session.messageCount() > 0 && !stopSignal.aborted) {
+      out.write(c.dim(`Resume this session with: awl --resume ${shortSessionId(cwd, session.sessionId)}\n`));
+    }
     return 0;
   } finally {
     session.close();
   }
 }
 
-function shortId(cwd: string, id: string): string {
-  const ids = sessionIdsByName(cwd);
-  return id.slice(0, shortIdLength(ids.includes(id) ? ids : [...ids, id]));
+/**
+ * /new or /resume: the next session's agent, open and shown, with the current
+ * one closed; or undefined when the person stays (Esc in the picker, or the
+ * session could not be opened: said in red).
+ */
+async function nextSession(current: Agent, end: Exclude<ReplEnd, { kind: "quit" }>, screen: Screen): Promise<Agent | undefined> {
+  const { cwd, c, out } = screen;
+  const stay = (why: string) => {
+    out.write(`${c.red(safeText(why))}\n`);
+    return undefined;
+  };
+  let opened: OpenedSession;
+  if (end.kind === "new") {
+    opened = await openSession(cwd, undefined, () => current.model);
+  } else {
+    const id = end.id ?? (await pick(current, screen));
+    if (id === undefined) return undefined;
+    try {
+      const { matches } = await findSession(cwd, id);
+      if (matches.length === 1 && matches[0]!.path === current.session.sessionFile) {
+        out.write(`${c.dim(`${shortSessionId(cwd, current.session.sessionId)} is the session open here.`)}\n`);
+        return undefined;
+      }
+      opened = await openSession(cwd, id, () => current.model, { listedBy: "/resume" });
+    } catch (error) {
+      if (error instanceof UserError) return stay(error.message);
+      throw error;
+    }
+    if (opened.session.readOnly) {
+      opened.session.close();
+      return stay(opened.session.readOnlyReason ?? "that session cannot be continued by this version of awl");
+    }
+  }
+
+  let next: { agent: Agent; notice?: string };
+  const contextFiles = opened.resumed ? undefined : loadContextFiles({ cwd });
+  try {
+    next = nextAgent(current, opened, contextFiles);
+  } catch (error) {
+    opened.session.close();
+    if (error instanceof UserError) return stay(replMessage(error));
+    throw error;
+  }
+
+  // The next one is open: now this one is closed, its lock released.
+  const left = current.session;
+  if (left.messageCount() > 0) {
+    const id = shortSessionId(cwd, left.sessionId, [next.agent.session.sessionId]); // still unique once the next one is written
+    out.write(`${c.dim(`Left session ${id} (${left.messageCount()} messages, saved): /resume ${id} returns to it.`)}\n`);
+  }
+  left.close();
+
+  out.write("\n");
+  for (const notice of opened.notices) out.write(`${c.yellow(safeText(notice))}\n`);
+  if (next.notice) out.write(`${c.yellow(safeText(next.notice))}\n`);
+  if (opened.resumed) showTranscript(next.agent, screen);
+  showBanner(next.agent, opened.resumed, contextFiles, screen);
+  return next.agent;
+}
+
+/**
+ * The agent for the next session: the model in use for a new one; a resumed
+ * one's own, unless its provider cannot be used here (no key), when it
+ * continues with the model in use and says so.
+ */
+function nextAgent(current: Agent, opened: OpenedSession, contextFiles: ContextFiles | undefined): { agent: Agent; notice?: string } {
+  const make = (model: ModelRef) =>
+    new Agent({
+      session: opened.session,
+      cwd: current.cwd,
+      model,
+      thinking: current.thinking,
+      contextFiles,
+      approvals: current.approvals,
+    });
+  if (!opened.resumed) return { agent: make(current.model) };
+  const own = opened.session.activeModel();
+  try {
+    return { agent: make(own) };
+  } catch (error) {
+    if (!(error instanceof AdvisedError) || error.remedy.kind !== "key") throw error;
+    const name = (m: ModelRef) => `${m.provider}/${m.model}`;
+    const notice = `This session last used ${name(own)}, but ${error.fact} (awl reads it when it starts): it continues with ${name(current.model)}.`;
+    return { agent: make(current.model), notice };
+  }
+}
+
+/** The picker of `awl sessions`, for /resume: the chosen id, or undefined (Esc, or nothing to pick). */
+async function pick(current: Agent, { cwd, c, out }: Screen): Promise<string | undefined> {
+  const list = await listSessions(cwd);
+  const here = current.session.sessionId;
+  if (!list.some((s) => s.id !== here && !s.damaged)) {
+    out.write(`${c.dim("No other session in this directory to resume.")}\n`);
+    return undefined;
+  }
+  const length = sessionIdLength(cwd, [...list.map((s) => s.id), here]);
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    out.write(`${list.map((s) => plainLine(s, length)).join("\n")}\n${c.dim("/resume <id> continues one of them.")}\n`);
+    return undefined;
+  }
+  const { pickSession } = await import("../ui/session-picker");
+  return pickSession(list, length, { current: here, escape: "goes back" });
+}
+
+function showTranscript(agent: Agent, { c, out }: Screen): void {
+  const transcript = renderTranscript(agent.session, c, out.columns ?? 100);
+  if (transcript) out.write(`${transcript}\n\n`);
+}
+
+/** `awl 0.1.0 · resumed 019dc5ba-7 · anthropic/claude-sonnet-4-5 · approve: ask · /help for commands`, and a new session's instructions. */
+function showBanner(agent: Agent, resumed: boolean, contextFiles: ContextFiles | undefined, { cwd, c, out }: Screen): void {
+  const version = typeof AWL_VERSION === "string" ? AWL_VERSION : "dev";
+  const what = resumed ? `resumed ${shortSessionId(cwd, agent.session.sessionId)}` : "new session";
+  const model = safeText(`${agent.model.provider}/${agent.model.model}`);
+  out.write(c.dim(`awl ${version} · ${what} · ${model} · approve: ${agent.approvals.mode} · /help for commands\n`));
+  if (!contextFiles) return;
+  const files = contextFilesLine(contextFiles.files, cwd);
+  if (files) out.write(`${c.dim(files)}\n`);
+  const notice = contextNotice(contextFiles, cwd);
+  if (notice) out.write(`${c.yellow(notice)}\n`);
 }

@@ -7,7 +7,7 @@ import { type } from "../ark";
 import { bashEnvironment } from "./bash-env";
 import { toolInput } from "./input";
 import { MAX_BYTES, MAX_LINES, TailBuffer } from "./output-cap";
-import { failure, interrupted, notStarted, type Tool, type ToolOutput } from "./tool";
+import { failure, interrupted, notStarted, type Tool, type ToolContext, type ToolOutput } from "./tool";
 
 const DEFAULT_TIMEOUT_S = 120;
 const MAX_TIMEOUT_S = 600;
@@ -34,10 +34,11 @@ export const bash: Tool<BashInput> = {
   ].join("\n"),
   ...input,
   summary: (i) => i.command,
-  execute: (i, context) => run(i.command, i.timeout ?? DEFAULT_TIMEOUT_S, context.cwd, context.signal),
+  summaryField: "command",
+  execute: (i, context) => run(i.command, i.timeout ?? DEFAULT_TIMEOUT_S, context),
 };
 
-async function run(command: string, timeoutS: number, cwd: string, signal: AbortSignal): Promise<ToolOutput> {
+async function run(command: string, timeoutS: number, { cwd, signal, onOutput }: ToolContext): Promise<ToolOutput> {
   // Spawning in a missing directory fails with an ENOENT that names /bin/sh, which would mislead.
   if (!(await stat(cwd).catch(() => undefined))?.isDirectory()) {
     return failure(`the working directory ${cwd} does not exist`);
@@ -57,7 +58,7 @@ async function run(command: string, timeoutS: number, cwd: string, signal: Abort
   });
   const output = new TailBuffer();
   const readers = [proc.stdout.getReader(), proc.stderr.getReader()];
-  const reading = Promise.all(readers.map((reader) => pump(reader, output)));
+  const reading = Promise.all(readers.map((reader) => pump(reader, output, onOutput)));
 
   let stopped: "timeout" | "abort" | undefined;
   const killGroup = (why: "timeout" | "abort") => {
@@ -93,16 +94,27 @@ async function run(command: string, timeoutS: number, cwd: string, signal: Abort
   return { content: `${body}\nexit code: ${proc.exitCode}`, isError: proc.exitCode !== 0 };
 }
 
-async function pump(reader: { read(): Promise<{ done: boolean; value?: Uint8Array }> }, output: TailBuffer): Promise<void> {
+/** Reads one pipe into `output`, passing each piece on to `onOutput` (the person watching) as it arrives. */
+async function pump(reader: { read(): Promise<{ done: boolean; value?: Uint8Array }> }, output: TailBuffer, onOutput: ToolContext["onOutput"]): Promise<void> {
   const decoder = new TextDecoder();
+  const take = (text: string) => {
+    output.push(text);
+    if (text && onOutput) {
+      try {
+        onOutput(text);
+      } catch {
+        // Showing it failed: the command and its result go on regardless.
+      }
+    }
+  };
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      output.push(decoder.decode(value, { stream: true }));
+      take(decoder.decode(value, { stream: true }));
     }
   } catch {
     // Cancelled after the drain window: what arrived is kept.
   }
-  output.push(decoder.decode());
+  take(decoder.decode());
 }

@@ -35,6 +35,7 @@ export const edit: Tool<EditInput> = {
   ].join("\n"),
   ...input,
   summary: (i) => i.path,
+  summaryField: "path",
   execute: (i, context) => editFile(i.path, resolve(context.cwd, i.path), i.oldText, i.newText, context),
 };
 

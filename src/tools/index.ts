@@ -3,7 +3,7 @@
 // and react to, so a bad call never ends the turn. It is also the one place
 // that scrubs secrets from what a tool returns, whichever tool it was.
 
-import { scrub } from "./secrets";
+import { MIN_SCRUBBED_LENGTH, scrub } from "./secrets";
 import { failure, interrupted, isInvalid, notStarted, type Tool, type ToolContext, type ToolOutput } from "./tool";
 
 export { providerSecrets } from "./secrets";
@@ -33,8 +33,16 @@ export function toolDefinitions(): { name: string; description: string; inputSch
   return tools().map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
 }
 
-export async function runTool(name: string, rawInputJson: string, context: ToolContext): Promise<ToolOutput> {
-  const output = await run(name, rawInputJson, context);
+/** How much of a running tool's latest output is passed on to be watched (the person sees its last few lines). */
+export const LIVE_TAIL_CHARS = 4096;
+
+/**
+ * Runs one call. `onOutput`, when given, is called as the tool outputs (bash)
+ * with the tail of its output so far, the keys already scrubbed from it: a key
+ * split across two pieces of output is caught, as the tail is scrubbed whole.
+ */
+export async function runTool(name: string, rawInputJson: string, context: ToolContext, onOutput?: (tail: string) => void): Promise<ToolOutput> {
+  const output = await run(name, rawInputJson, onOutput ? { ...context, onOutput: liveTail(context.secrets, onOutput) } : context);
   const content = scrub(output.content, context.secrets);
   return content === output.content ? output : { ...output, content };
 }
@@ -53,6 +61,46 @@ async function run(name: string, rawInputJson: string, context: ToolContext): Pr
     const message = `${name} failed: ${error instanceof Error ? error.message : String(error)}`;
     return context.signal.aborted ? interrupted(message) : failure(message);
   }
+}
+
+/**
+ * Keeps the end of what a tool outputs and passes it on scrubbed. No part of
+ * a key is ever shown: one that straddles the start of the tail is kept whole
+ * for the scrub (the longest key's length more is kept), and the start of one
+ * still arriving (the tail ends with a key's first MIN_SCRUBBED_LENGTH
+ * characters or more) is held back until the rest says what it is.
+ */
+function liveTail(secrets: ToolContext["secrets"], onOutput: (tail: string) => void): (chunk: string) => void {
+  const keys = Object.values(secrets ?? {}).filter((value) => value.length >= MIN_SCRUBBED_LENGTH);
+  const lookback = Math.max(0, ...keys.map((value) => value.length));
+  const keep = LIVE_TAIL_CHARS + lookback;
+  let raw = "";
+  return (chunk) => {
+    raw += chunk.length > keep ? chunk.slice(-keep) : chunk;
+    if (raw.length > 2 * keep) raw = raw.slice(-keep);
+    let clean = scrub(raw.length > keep ? raw.slice(-keep) : raw, secrets);
+    clean = clean.slice(0, clean.length - keyStartAtEnd(clean, keys));
+    onOutput(clean.length > LIVE_TAIL_CHARS ? clean.slice(-LIVE_TAIL_CHARS) : clean);
+  };
+}
+
+/** How many characters at the end of `text` could be the start of one of `keys` (0 when fewer than MIN_SCRUBBED_LENGTH). */
+function keyStartAtEnd(text: string, keys: readonly string[]): number {
+  let longest = 0;
+  for (const key of keys) {
+    for (let n = Math.min(key.length - 1, text.length); n >= MIN_SCRUBBED_LENGTH && n > longest; n--) {
+      if (text.endsWith(key.slice(0, n))) {
+        longest = n;
+        break;
+      }
+    }
+  }
+  return longest;
+}
+
+/** The input field a tool's one-line display shows (command, path), read while the call's input still streams; undefined for an unknown tool. */
+export function summaryField(name: string): string | undefined {
+  return tools().find((t) => t.name === name)?.summaryField;
 }
 
 /** The main argument of a call for its one-line display; "" when it cannot tell. */

@@ -33,6 +33,7 @@ export const read: Tool<ReadInput> = {
   ].join("\n"),
   ...input,
   summary: (i) => i.path,
+  summaryField: "path",
   execute: (i, context) =>
     readFile(i.path, resolve(context.cwd, i.path), i.offset ?? 1, Math.min(i.limit ?? MAX_LINES, MAX_LINES), context.signal),
 };

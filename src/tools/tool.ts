@@ -13,6 +13,12 @@ export interface ToolContext {
    * `[redacted NAME]`, so a key a tool prints is never saved or sent.
    */
   secrets?: Readonly<Record<string, string>>;
+  /**
+   * Output as it arrives, for the person to watch (bash: what the command has
+   * printed so far). Raw: runTool (./index.ts) turns it into a scrubbed tail
+   * before anything is shown. The result is still the ToolOutput.
+   */
+  onOutput?(chunk: string): void;
 }
 
 export interface ToolOutput {
@@ -37,6 +43,8 @@ export interface Tool<Input = unknown> {
   validate(input: unknown): Input | { error: string };
   /** The argument shown on the one line that announces the call (command, path). */
   summary(input: Input): string;
+  /** The input field summary() shows: read from the call's input while it still streams, before it can be validated. */
+  summaryField: string;
   execute(input: Input, context: ToolContext): Promise<ToolOutput>;
 }
 

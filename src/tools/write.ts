@@ -25,6 +25,7 @@ export const write: Tool<WriteInput> = {
   ].join("\n"),
   ...input,
   summary: (i) => i.path,
+  summaryField: "path",
   execute: (i, context) => writeTo(i.path, resolve(context.cwd, i.path), i.content, context),
 };
 

@@ -1,29 +1,38 @@
 // Shows a turn as it happens, in the terminal: the answer rendered as markdown
 // as it streams (./markdown-stream.ts), thinking dimmed, one line per tool call
 // with a short dimmed preview of its result (a diff for write and edit), errors
-// in red, a small usage line at the end. Everything a model, a tool or an API
+// in red, a small usage line at the end (those lines are ./turn-lines.ts,
+// which the resume transcript shares). Everything a model, a tool or an API
 // sent is shown through safeText (./safe-text.ts) before it is rendered or
 // styled, so none of it can drive the terminal.
+//
+// Given the REPL's LiveArea, it also keeps the rows under the output up to
+// date (./status-line.ts): the status line, the calls the model is still
+// writing, a running command's latest output. Those rows are never part of the
+// output; the answer's growing block is kept short enough to stay on the
+// screen above them. A call is announced in the output when it runs; one the
+// turn ended before it ran is shown as not run.
 //
 // With colour off (NO_COLOR, TERM=dumb, not a terminal) the answer is its
 // markdown source, wrapped by display width, with no escape sequence in it.
 
 import type { AgentEvent, TurnResult } from "../agent/events";
 import type { ContentBlock } from "../conversation";
+import { summaryField, toolSummary } from "../tools";
 import type { ToolOutput } from "../tools/tool";
 import type { Colors } from "./colors";
-import { renderChange } from "./diff-view";
-import { compactedLine, meterText, oneLine, previewLines, usageText } from "./format";
+import { oneLine } from "./format";
+import type { LiveArea } from "./live-area";
 import { MarkdownStream, type Screen } from "./markdown-stream";
 import { safeText, SafeTextStream } from "./safe-text";
-import { Spinner } from "./spinner";
+import { StreamingCall, TurnStatus } from "./status-line";
+import { compactedRow, errorRow, interruptedRow, lengthRow, notRunRow, toolLine, toolResultRows, toolWidth, usageRow } from "./turn-lines";
 import { WrapStream } from "./wrap";
 
 type Out = { write(s: string): unknown; isTTY?: boolean; columns?: number; rows?: number };
 
 /** Where answers wrap when the output is not a terminal (it has no width). */
 const DEFAULT_COLUMNS = 80;
-const PREVIEW_LINES = 3;
 
 /** A streamed text block's view: markdown for an answer (with colour), wrapped source otherwise. */
 interface TextView {
@@ -32,78 +41,119 @@ interface TextView {
 }
 
 export class TurnRenderer {
-  readonly #spinner: Spinner;
+  readonly #out: Out;
+  readonly #status: TurnStatus | undefined;
   #blocks: ContentBlock["type"][] = [];
   /** The streamed text and thinking blocks, made safe delta by delta. */
   #streams = new Map<number, SafeTextStream>();
   /** How each of them is shown. */
   #views = new Map<number, TextView>();
+  /** Tool calls of the current response, by block index, as they stream in. */
+  #streaming = new Map<number, StreamingCall>();
+  /** Calls streamed in and not run yet, in order. */
+  #waiting: StreamingCall[] = [];
   #atLineStart = true;
   /** The terminal's size as the answer's view reads it: live, so a resize during a stream shows. */
   readonly #screen: Screen;
 
+  /**
+   * `live`: the rows under the output (the REPL's); everything is then
+   * written through it, and it shows the status line. Without it nothing but
+   * the output is drawn.
+   */
   constructor(
-    private readonly out: Out,
+    out: Out,
     private readonly c: Colors,
+    live?: LiveArea,
   ) {
-    this.#spinner = new Spinner(out, c.dim);
+    this.#out = live ? live.stream : out;
+    this.#status = live ? new TurnStatus(live, c) : undefined;
+    const size = this.#out;
     this.#screen = {
       get columns() {
-        return out.columns || DEFAULT_COLUMNS;
+        return size.columns || DEFAULT_COLUMNS;
       },
+      // The growing block stays on the screen above the rows under it (its own margin holds the typed-ahead row).
       get rows() {
-        return out.rows;
+        return size.rows && live ? Math.max(4, size.rows - live.height + 1) : size.rows;
       },
     };
   }
 
   #write(text: string): void {
     if (!text) return;
-    this.out.write(text);
+    this.#out.write(text);
     this.#atLineStart = text.endsWith("\n");
   }
 
   #line(text: string): void {
-    if (!this.#atLineStart) this.#write("\n");
-    this.#write(`${text}\n`);
+    this.#lines([text]);
+  }
+
+  /** Rows written at once (the rows under the output are drawn again once, not after each). */
+  #lines(rows: readonly string[]): void {
+    if (!rows.length) return;
+    this.#write(`${this.#atLineStart ? "" : "\n"}${rows.join("\n")}\n`);
   }
 
   get #width(): number {
-    return Math.max(40, (this.out.columns ?? 100) - 6);
+    return toolWidth(this.#out.columns ?? 100);
   }
 
   /** Rendered markdown for an answer when colour is on; on a terminal, also its growing block, replaced in place. */
   #view(kind: ContentBlock["type"]): TextView {
     if (kind === "text" && this.c.isColorSupported) {
-      return new MarkdownStream(this.#screen, Boolean(this.out.isTTY));
+      return new MarkdownStream(this.#screen, Boolean(this.#out.isTTY));
     }
     const wrap = new WrapStream(this.#screen.columns);
     return { push: (safe) => wrap.push(safe), end: () => wrap.end() + (wrap.column > 0 ? "\n" : "") };
   }
 
   handle(event: AgentEvent): void {
-    if (event.type !== "requestStart" && event.type !== "retry") this.#spinner.stop();
+    const status = this.#status;
     switch (event.type) {
       case "requestStart":
-        this.#spinner.start(`waiting for ${safeText(event.model)}…`);
+        this.#streaming.clear();
+        status?.request(safeText(event.model));
         return;
       case "blockStart":
         this.#blocks[event.index] = event.block.type;
+        if (event.block.type === "toolUse") {
+          const call = new StreamingCall(event.block.id, event.block.name, summaryField(event.block.name));
+          this.#streaming.set(event.index, call);
+          this.#waiting.push(call);
+          status?.calls(this.#waiting);
+          status?.phase(`Writing the ${oneLine(event.block.name, 40)} call…`);
+          return;
+        }
         this.#streams.set(event.index, new SafeTextStream());
         this.#views.set(event.index, this.#view(event.block.type));
+        status?.phase(event.block.type === "thinking" ? "Thinking…" : "Answering…");
         if (event.block.type === "thinking" && event.block.redacted) this.#line(this.c.dim("(redacted thinking)"));
         else if (event.block.type === "thinking" || event.block.type === "text") {
           if (!this.#atLineStart) this.#write("\n");
         }
         return;
       case "delta": {
+        status?.streamed(event.text.length);
         const kind = this.#blocks[event.index];
+        const call = kind === "toolUse" ? this.#streaming.get(event.index) : undefined;
+        if (call) {
+          const argument = call.peek.value;
+          call.push(event.text);
+          if (call.peek.value !== argument) status?.update(); // the call's main argument, as soon as it arrives; its size at the next tick
+        }
         if (kind !== "text" && kind !== "thinking") return;
         this.#writeText(event.index, kind, this.#stream(event.index).push(event.text));
         return;
       }
       case "blockStop": {
         const kind = this.#blocks[event.index];
+        const call = this.#streaming.get(event.index);
+        if (call) {
+          call.complete = true;
+          status?.update(); // its whole size
+        }
         if (kind !== "text" && kind !== "thinking") return;
         this.#endText(event.index, kind);
         return;
@@ -111,29 +161,36 @@ export class TurnRenderer {
       case "signature":
         return;
       case "retry":
-        this.#spinner.stop();
         this.#line(this.c.yellow(`${safeText(event.reason)}; retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt + 1})`));
-        this.#spinner.start("waiting…");
+        status?.phase("Waiting…");
         return;
       case "toolStart": {
-        const name = oneLine(event.name, 60); // a model may name a tool that does not exist, with any bytes
-        this.#line(`${this.c.cyan("●")} ${this.c.bold(name)} ${oneLine(event.summary, this.#width - name.length)}`);
-        this.#spinner.start(`running ${name}…`);
+        this.#waiting = this.#waiting.filter((call) => call.id !== event.id);
+        status?.calls(this.#waiting);
+        this.#line(toolLine(event.name, event.summary, this.c, this.#width));
+        status?.running(safeText(event.name));
         return;
       }
+      case "toolOutput":
+        status?.output(event.tail);
+        return;
       case "toolEnd":
-        this.#toolResult(event.output);
+        this.#lines(toolResultRows(event.output, this.c, this.#width));
+        status?.phase("Working…");
         return;
       case "end":
         for (const index of [...this.#streams.keys()]) this.#endText(index, this.#blocks[index]); // cut off mid-block
-        if (event.stopReason === "error" && event.errorMessage && !event.aborted) this.#line(this.c.red(safeText(event.errorMessage)));
-        if (event.stopReason === "length") this.#line(this.c.yellow("(the response hit the output token limit)"));
+        status?.responded(event.usage);
+        this.#endCalls(event.stopReason !== "toolUse" || event.aborted === true);
+        if (event.stopReason === "error" && event.errorMessage && !event.aborted) this.#line(errorRow(event.errorMessage, this.c));
+        if (event.stopReason === "length") this.#line(lengthRow(this.c));
         return;
       case "compacting":
-        this.#spinner.start(event.reason === "overflow" ? "the conversation is too long for the model; compacting…" : "compacting the conversation…");
+        status?.phase(event.reason === "overflow" ? "The conversation is too long for the model; compacting…" : "Compacting the conversation…");
         return;
       case "compacted":
-        this.#line(this.c.dim(compactedLine(event)));
+        this.#line(compactedRow(event, this.c));
+        status?.phase("Working…");
         return;
       case "compactSkipped":
         this.#line(this.c.dim(`nothing to compact: ${safeText(event.reason)}`));
@@ -142,17 +199,22 @@ export class TurnRenderer {
   }
 
   /**
-   * A tool's result: its first lines as they would look in a terminal
-   * (indentation and columns kept, cut by display width), and for write and
-   * edit the diff of what they changed.
+   * The response is over. A call cut off mid-input is dropped (it is never
+   * run, nor kept); when the turn will not run the complete ones either
+   * (`final`), each is shown now, as not run.
    */
-  #toolResult(output: ToolOutput): void {
-    const diff = output.change && !output.isError ? renderChange(output.change, this.c, this.#width) : undefined;
-    const { lines, more } = previewLines(output.content, diff ? 1 : PREVIEW_LINES, this.#width);
-    const style = output.isError ? this.c.red : this.c.dim;
-    for (const [i, line] of lines.entries()) this.#line(style(`${i === 0 ? "  ⎿ " : "    "}${line}`));
-    if (diff) for (const row of diff) this.#line(`    ${row}`);
-    else if (more > 0) this.#line(this.c.dim(`    … ${more} more line${more === 1 ? "" : "s"}`));
+  #endCalls(final: boolean): void {
+    const cut = new Set([...this.#streaming.values()].filter((call) => !call.complete));
+    this.#streaming.clear();
+    this.#waiting = this.#waiting.filter((call) => !cut.has(call));
+    if (final) this.#notRun();
+    this.#status?.calls(this.#waiting);
+  }
+
+  /** The calls left waiting, shown as they would have been announced, each as not run. */
+  #notRun(): void {
+    this.#lines(this.#waiting.flatMap((call) => [toolLine(call.name, toolSummary(call.name, call.input), this.c, this.#width), notRunRow(this.c)]));
+    this.#waiting = [];
   }
 
   #stream(index: number): SafeTextStream {
@@ -171,7 +233,7 @@ export class TurnRenderer {
   #writeText(index: number, kind: ContentBlock["type"] | undefined, safe: string): void {
     const shown = this.#viewOf(index, kind).push(safe);
     if (!shown) return;
-    this.out.write(kind === "thinking" ? this.c.dim(this.c.italic(shown)) : shown);
+    this.#out.write(kind === "thinking" ? this.c.dim(this.c.italic(shown)) : shown);
     this.#atLineStart = false; // a text view always ends its block at the start of a row (#endText)
   }
 
@@ -179,23 +241,28 @@ export class TurnRenderer {
   #endText(index: number, kind: ContentBlock["type"] | undefined): void {
     const view = this.#viewOf(index, kind);
     const rest = view.push(this.#stream(index).end()) + view.end();
-    if (rest) this.out.write(kind === "thinking" ? this.c.dim(this.c.italic(rest)) : rest);
+    if (rest) this.#out.write(kind === "thinking" ? this.c.dim(this.c.italic(rest)) : rest);
     this.#streams.delete(index);
     this.#views.delete(index);
     this.#atLineStart = true;
   }
 
-  /** After the turn: interruption notice, and the usage line with how full the context is. */
+  /** After the turn: calls it never ran, the interruption notice, and the usage line with how full the context is. */
   finish(result: TurnResult): void {
-    this.#spinner.stop();
-    if (result.aborted) this.#line(this.c.yellow("Interrupted."));
-    const { input, output } = result.usage;
-    if (input || output) this.#line(this.c.dim(`${usageText(result.usage)} · ${meterText(result.context)}`));
+    this.#status?.stop();
+    this.#notRun();
+    const usage = usageRow(result.usage, result.context, this.c);
+    this.#lines([...(result.aborted ? [interruptedRow(this.c)] : []), ...(usage ? [usage] : [])]);
   }
 
-  /** Stops the spinner when the turn throws (e.g. the disk filled up). */
+  /** Takes the status rows away when the turn throws (e.g. the disk filled up), or when a compaction is done. */
   abandon(): void {
-    this.#spinner.stop();
+    this.#status?.stop();
     if (!this.#atLineStart) this.#write("\n");
+  }
+
+  /** While a question about a call is up (it shows the call itself): the status rows step aside. Returns the function that brings them back. */
+  hideStatus(): () => void {
+    return this.#status?.hide() ?? (() => {});
   }
 }

@@ -2,22 +2,24 @@
 // Ctrl+C (or Esc) during a turn aborts it, and does not count toward quitting;
 // at an empty prompt Ctrl+D quits, and so does Ctrl+C pressed twice within 2 s
 // (readLine). Prompts go to the history file every session shares
-// (./history.ts); what is typed during a turn shows under the output
-// (./type-ahead.ts) and waits for the next prompt. A stop signal (cli/stop.ts) aborts a running turn like Ctrl+C and,
-// once the turn has kept what it had, ends the loop.
+// (./history.ts); what is typed during a turn shows under the output, below
+// the status line (./live-area.ts), and waits for the next prompt. A stop signal (cli/stop.ts) aborts a running turn like Ctrl+C and,
+// once the turn has kept what it had, ends the loop. /new and /resume end it
+// too: its caller (cli/chat.ts) opens that session and runs the loop on it.
 
 import type { Agent } from "../agent/agent";
 import { CompactionFailed } from "../agent/compaction";
 import { UserError } from "../errors";
 import type { Colors } from "./colors";
 import { terminalAsk } from "./approval";
-import { commandNames, isCommand, runCommand } from "./commands";
+import { adviseInRepl, replMessage } from "./advice";
+import { commandNames, parseCommand, runCommand } from "./commands";
 import { appendHistory, loadHistory, mergeHistory } from "./history";
 import { readLine, watchInterrupt } from "./input";
 import { meterText } from "./format";
 import { TurnRenderer } from "./render";
 import { safeText } from "./safe-text";
-import { TypeAheadRow } from "./type-ahead";
+import { LiveArea } from "./live-area";
 
 type Out = NodeJS.WriteStream;
 
@@ -30,7 +32,11 @@ export interface StopControl {
 
 const NO_STOP: StopControl = { signal: new AbortController().signal, hold: (work) => work() };
 
-export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout, stop: StopControl = NO_STOP): Promise<void> {
+/** Why the REPL ended: quit (or a stop signal), or /new and /resume, which its caller carries out (cli/chat.ts). */
+export type ReplEnd = { kind: "quit" } | { kind: "new" } | { kind: "resume"; id?: string };
+const QUIT: ReplEnd = { kind: "quit" };
+
+export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout, stop: StopControl = NO_STOP): Promise<ReplEnd> {
   const summary = agent.session.context().summary; // never offered as something the person typed
   const sessionPrompts = agent.conversation.messages
     .filter((m) => m.role === "user" && m !== summary)
@@ -41,52 +47,56 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
 
   for (;;) {
     const input = await readLine({ prompt, history, completion, hintStyle: c.dim });
-    if (input.kind === "quit") return;
+    if (input.kind === "quit") return QUIT;
     const text = input.text;
     if (!text.trim()) continue;
     appendHistory(agent.cwd, text);
 
-    if (isCommand(text)) {
-      const result = runCommand(text, agent, c);
-      if (result === "quit") return;
+    const command = parseCommand(text); // a line that starts with a path is a prompt
+    if (command) {
+      const result = runCommand(command, agent, c);
+      if (result === "quit") return QUIT;
+      if ("open" in result) return result.open === "new" ? { kind: "new" } : { kind: "resume", id: result.id };
       if ("compact" in result) await compactNow(agent, result.compact, c, out, stop);
       else out.write(`${result.output}\n`);
-      if (stop.signal.aborted) return;
+      if (stop.signal.aborted) return QUIT;
       continue;
     }
 
     const controller = interruptible(stop.signal);
-    const typedAhead = new TypeAheadRow(out);
-    const watch = () => watchInterrupt(() => controller.abort(), process.stdin, out, { show: (row) => typedAhead.show(row), prompt, history });
+    const live = new LiveArea(out); // under the output: the status line, then what is typed ahead
+    const watch = () => watchInterrupt(() => controller.abort(), process.stdin, out, { show: (row) => live.typeAhead(row), prompt, history });
     let stopWatching = watch();
-    const renderer = new TurnRenderer(typedAhead.stream, c);
+    const renderer = new TurnRenderer(out, c, live);
     // --approve ask: the question reads keys itself, so Ctrl+C is not watched for meanwhile (ui/approval.ts).
     const ask = terminalAsk({
       out,
-      draw: typedAhead.stream, // what was typed ahead stays on view under the question, and never answers it
+      draw: live.stream, // what was typed ahead stays on view under the question, and never answers it
       c,
       cwd: agent.cwd,
       interrupt: () => controller.abort(),
       pauseWatching: () => {
         stopWatching();
+        const showStatus = renderer.hideStatus(); // the question shows the call itself
         return () => {
+          showStatus();
           if (!controller.signal.aborted) stopWatching = watch();
         };
       },
     });
     try {
-      const result = await stop.hold(() => agent.runTurn(text, controller.signal, (event) => renderer.handle(event), ask));
+      const result = await stop.hold(() => agent.runTurn(text, controller.signal, (event) => renderer.handle(adviseInRepl(event)), ask));
       renderer.finish(result);
     } catch (error) {
       renderer.abandon();
       if (!(error instanceof UserError)) throw error;
-      typedAhead.stream.write(`${c.red(safeText(error.message))}\n`);
+      live.stream.write(`${c.red(safeText(replMessage(error)))}\n`);
     } finally {
       stopWatching();
-      typedAhead.show(""); // what was typed ahead is in the next prompt now
+      live.close(); // what was typed ahead is in the next prompt now
       controller.dispose();
     }
-    if (stop.signal.aborted) return;
+    if (stop.signal.aborted) return QUIT;
   }
 }
 
@@ -99,11 +109,12 @@ function interruptible(stop: AbortSignal): { abort(): void; signal: AbortSignal;
   return { abort, signal: controller.signal, dispose: () => stop.removeEventListener("abort", abort) };
 }
 
-/** `/compact [focus]`: the summary request streams behind a spinner; Ctrl+C stops it and nothing is written. */
+/** `/compact [focus]`: the summary request streams behind the status line; Ctrl+C stops it and nothing is written. */
 async function compactNow(agent: Agent, focus: string, c: Colors, out: Out, stop: StopControl): Promise<void> {
   const controller = interruptible(stop.signal);
   const stopWatching = watchInterrupt(() => controller.abort());
-  const renderer = new TurnRenderer(out, c);
+  const live = new LiveArea(out);
+  const renderer = new TurnRenderer(out, c, live);
   try {
     const done = await stop.hold(() => agent.compact(controller.signal, (event) => renderer.handle(event), focus || undefined));
     renderer.abandon();
@@ -114,6 +125,7 @@ async function compactNow(agent: Agent, focus: string, c: Colors, out: Out, stop
     out.write(`${error instanceof CompactionFailed && error.aborted ? c.yellow("Interrupted: nothing was compacted.") : c.red(safeText(error.message))}\n`);
   } finally {
     stopWatching();
+    live.close();
     controller.dispose();
   }
 }

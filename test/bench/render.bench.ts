@@ -3,7 +3,10 @@
 //   - plain: what awl did before, writing each delta as safe text;
 //   - rendered: the REPL's renderer (TurnRenderer, colour on, a 100x40
 //     terminal), markdown blocks rendered as they close and the growing one
-//     shown plainly and replaced.
+//     shown plainly and replaced;
+//   - with rows: the same, with the rows the REPL keeps under the output
+//     (live-area.ts: the status line and a typed-ahead row) erased and drawn
+//     again around every write that could reach them.
 // Both write their bytes to a terminal: this file runs itself with its
 // standard output on a pseudo-terminal (Bun.Terminal), whose other end this
 // process drains, as a terminal emulator would; one write(2) per delta, as
@@ -21,6 +24,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentEvent } from "../../src/agent/events";
 import { colorsFor } from "../../src/ui/colors";
+import { LiveArea } from "../../src/ui/live-area";
 import { renderAnswer } from "../../src/ui/markdown-stream";
 import { TurnRenderer } from "../../src/ui/render";
 import { SafeTextStream } from "../../src/ui/safe-text";
@@ -50,6 +54,7 @@ async function onTerminal(): Promise<void> {
       `  ${name.padEnd(12)} plain ${perDelta(plain)} µs, rendered ${perDelta(rendered)} µs CPU per delta = ${(rendered / plain).toFixed(2)}x`;
     console.log(`${LINES.toLocaleString("en-US")}-line answer, ${r.characters.toLocaleString("en-US")} characters, ${r.deltas.toLocaleString("en-US")} deltas of 1-12 characters; median of ${RUNS} runs, ${COLUMNS}x${ROWS}`);
     console.log(`${line("terminal", r.tty.plain, r.tty.rendered)}  (bar: under 2x)`);
+    console.log(`${line("  with rows", r.tty.plain, r.tty.withRows)}  (the status line and a typed-ahead row under it)`);
     console.log(`${line("/dev/null", r.devnull.plain, r.devnull.rendered)}  (the renderer's own cost)`);
     console.log(`  the whole answer streamed and rendered to the terminal: ${r.tty.renderedWall.toFixed(0)} ms wall  (bar: under 1 s)`);
     console.log(`  the whole answer rendered at once (transcript, pipe): ${r.whole.toFixed(0)} ms wall`);
@@ -63,7 +68,7 @@ async function onTerminal(): Promise<void> {
 interface Results {
   deltas: number;
   characters: number;
-  tty: { plain: number; rendered: number; renderedWall: number };
+  tty: { plain: number; rendered: number; renderedWall: number; withRows: number };
   devnull: { plain: number; rendered: number };
   whole: number;
 }
@@ -88,9 +93,11 @@ function measure(file: string): void {
     }
     out.write(`${safe.end()}\n`);
   };
-  /** The REPL's renderer, colour on, on a terminal. */
-  const rendered = (out: Sink) => () => {
-    const renderer = new TurnRenderer(out, colored);
+  /** The REPL's renderer, colour on, on a terminal; `rows`: with the status line and a typed-ahead row under the output. */
+  const rendered = (out: Sink, rows = false) => () => {
+    const live = rows ? new LiveArea(out as unknown as NodeJS.WriteStream) : undefined;
+    live?.typeAhead("› typed ahead");
+    const renderer = new TurnRenderer(out, colored, live);
     renderer.handle({ type: "blockStart", index: 0, block: { type: "text", text: "" } });
     const delta: AgentEvent = { type: "delta", index: 0, text: "" };
     for (const piece of pieces) {
@@ -98,6 +105,8 @@ function measure(file: string): void {
       renderer.handle(delta);
     }
     renderer.handle({ type: "blockStop", index: 0 });
+    renderer.abandon();
+    live?.close();
   };
   const time = (run: () => void) => {
     const cpu = process.cpuUsage();
@@ -110,13 +119,14 @@ function measure(file: string): void {
 
   plain(sinks.tty)();
   rendered(sinks.tty)(); // warm-up: JIT, Bun.markdown
-  const runs = { ttyPlain: [] as number[], ttyRendered: [] as number[], ttyWall: [] as number[], nullPlain: [] as number[], nullRendered: [] as number[], whole: [] as number[] };
+  const runs = { ttyPlain: [] as number[], ttyRendered: [] as number[], ttyWall: [] as number[], ttyRows: [] as number[], nullPlain: [] as number[], nullRendered: [] as number[], whole: [] as number[] };
   for (let i = 0; i < RUNS; i++) {
     // Side by side: each run measures every variant once, so load on the machine hits them alike.
     runs.ttyPlain.push(time(plain(sinks.tty)).cpu);
     const r = time(rendered(sinks.tty));
     runs.ttyRendered.push(r.cpu);
     runs.ttyWall.push(r.wall);
+    runs.ttyRows.push(time(rendered(sinks.tty, true)).cpu);
     runs.nullPlain.push(time(plain(sinks.devnull)).cpu);
     runs.nullRendered.push(time(rendered(sinks.devnull)).cpu);
     runs.whole.push(time(() => writeSync(devnull, renderAnswer(answer, COLUMNS))).wall);
@@ -125,7 +135,7 @@ function measure(file: string): void {
   const results: Results = {
     deltas: pieces.length,
     characters: answer.length,
-    tty: { plain: median(runs.ttyPlain), rendered: median(runs.ttyRendered), renderedWall: median(runs.ttyWall) },
+    tty: { plain: median(runs.ttyPlain), rendered: median(runs.ttyRendered), renderedWall: median(runs.ttyWall), withRows: median(runs.ttyRows) },
     devnull: { plain: median(runs.nullPlain), rendered: median(runs.nullRendered) },
     whole: median(runs.whole),
   };

@@ -161,8 +161,8 @@ describe.skipIf(!hasTmux)("the input box", () => {
     term.keys("Enter");
     await term.waitFor(/word word word/);
     term.type("next question");
-    // Below the words still streaming, while they stream.
-    const during = await term.waitFor(/word\s*\n› next question/);
+    // Below the words still streaming (and the status line under them), while they stream.
+    const during = await term.waitFor(/word\s*\n[^\n]*esc to interrupt\)\n› next question/);
     expect(fx.server.requests).toHaveLength(1);
     expect(during).not.toMatch(/↑ .* in/);
     const after = await term.waitFor(/↑ .* in · ↓ .* out[^\n]*\n› next question/);
@@ -277,7 +277,7 @@ describe.skipIf(!hasTmux)("history and completion", () => {
     term.keys("C-u");
     term.type("/");
     term.keys("Tab");
-    await term.waitFor(/\/compact {2}\/help {2}\/model {2}.*\/quit {2}\/session/);
+    await term.waitFor(/\/compact {2}\/help {2}\/model {2}\/new {2}\/quit {2}\/resume {2}\/session/);
     term.keys("C-u");
     term.type("look at sr");
     term.keys("Tab");

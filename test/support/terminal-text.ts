@@ -6,7 +6,9 @@ import type { AgentEvent } from "../../src/agent/events";
 import { reportActivity } from "../../src/cli/print";
 import { Conversation, type Message } from "../../src/conversation";
 import { colorsFor, type Colors } from "../../src/ui/colors";
+import { LiveArea } from "../../src/ui/live-area";
 import { TurnRenderer } from "../../src/ui/render";
+import { StreamingCall, TurnStatus } from "../../src/ui/status-line";
 import { renderTranscript } from "../../src/ui/transcript";
 
 export const colored = colorsFor({ isTTY: true }, {});
@@ -116,7 +118,7 @@ export function pieces(r: Rng, text: string): string[] {
 // ------------------------------------------------------------------ rendering
 
 /** One fuzzed string through every path that shows untrusted text, as the terminal would receive it. */
-export function renderEverywhere(s: string, r: () => number, c: Colors): { live: string; transcript: string; print: string } {
+export function renderEverywhere(s: string, r: () => number, c: Colors): { live: string; transcript: string; print: string; status: string } {
   let live = "";
   const renderer = new TurnRenderer({ write: (w: string) => (live += w), isTTY: false, columns: 100 }, c);
   const stream = (index: number, type: "text" | "thinking"): AgentEvent[] => [
@@ -154,5 +156,16 @@ export function renderEverywhere(s: string, r: () => number, c: Colors): { live:
 
   let print = "";
   for (const event of activity) reportActivity(event, { write: (w: string) => (print += w) }, c);
-  return { live, transcript, print };
+
+  // The rows under the output on a terminal: a model id, a call streaming in (name and main argument), a command's output.
+  const status = new TurnStatus(new LiveArea({ isTTY: false, columns: 100, write: () => true } as unknown as NodeJS.WriteStream), c, () => 0);
+  status.request(s);
+  const call = new StreamingCall("t1", s, "command");
+  for (const piece of pieces(r, JSON.stringify({ command: s }))) call.push(piece);
+  status.calls([call]);
+  const rows = status.rows(100);
+  status.running(s);
+  status.output(s);
+  rows.push(...status.rows(100));
+  return { live, transcript, print, status: rows.join("\n") };
 }

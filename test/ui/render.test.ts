@@ -4,6 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import type { AgentEvent } from "../../src/agent/events";
 import { renderAnswer } from "../../src/ui/markdown-stream";
+import { LiveArea } from "../../src/ui/live-area";
 import { TurnRenderer } from "../../src/ui/render";
 import { colored, CONTROL, plain, unstyled } from "../support/terminal-text";
 import { VirtualTerminal } from "./virtual-terminal";
@@ -61,11 +62,15 @@ describe("the live renderer shows untrusted text, never sends it", () => {
     expect(written).toContain(colored.dim(colored.italic("I will")));
   });
 
-  test("on a terminal the spinner's label (the model's id) is shown safe too", () => {
-    const written = render([{ type: "requestStart", provider: "openai", model: "gpt\x1b]0;x\x07" }, end()], plain, true);
-    expect(written).toContain("waiting for gpt␛]0;x␇…");
-    // The spinner's own CR and erase-line are the only controls.
-    expect(written.replace(/^\r/, "").replaceAll("\x1b[K\r\x1b[K", "")).toBe("⠋ waiting for gpt␛]0;x␇…");
+  test("on a terminal the status line's label (the model's id) is shown safe too", () => {
+    let written = "";
+    const out = { write: (s: string) => ((written += s), true), isTTY: true, columns: 100, rows: 24 } as unknown as NodeJS.WriteStream;
+    const renderer = new TurnRenderer(out, plain, new LiveArea(out));
+    renderer.handle({ type: "requestStart", provider: "openai", model: "gpt\x1b]0;x\x07" });
+    renderer.abandon();
+    expect(written).toContain("Waiting for gpt␛]0;x␇…");
+    // The rows' own controls (save, index, erase, restore, reset) are the only ones.
+    expect(written.replace(/\x1b[78DM]|\r(?:\x1b\[J)?|\x1b\[0m|\x1b\[\?7[hl]/g, "")).toBe("⠋ Waiting for gpt␛]0;x␇… (0s · esc to interrupt)");
   });
 
   test("CR LF split across deltas is a line ending; a lone CR is ␍, also at the end of a block or a cut-off answer", () => {

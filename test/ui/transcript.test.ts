@@ -1,5 +1,9 @@
-import { expect, test } from "bun:test";
-import { Conversation, type Message } from "../../src/conversation";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Conversation, textMessage, type Message } from "../../src/conversation";
+import { messageToDisk, SessionManager, type CompactionFields } from "../../src/session";
 import { colorsFor } from "../../src/ui/colors";
 import { renderAnswer } from "../../src/ui/markdown-stream";
 import { renderTranscript, TRANSCRIPT_LINES } from "../../src/ui/transcript";
@@ -9,7 +13,7 @@ const plain = colorsFor({ isTTY: false });
 const prompt = (text: string): Message => ({ role: "user", content: [{ type: "text", text }] });
 const answer = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
 
-test("prompts on one line, answers cut to 8 lines, one line per tool call, failed results in one line", () => {
+test("prompts on one line, answers cut to 8 lines, one line per tool call with the preview of its result", () => {
   const conversation = new Conversation([
     { role: "system", content: [{ type: "text", text: "You are awl." }] },
     prompt("list the files\nplease"),
@@ -22,8 +26,11 @@ test("prompts on one line, answers cut to 8 lines, one line per tool call, faile
   expect(renderTranscript(conversation, plain, 80).split("\n")).toEqual([
     "› list the files please",
     "● bash ls -la",
+    "  ⎿ a",
+    "    b",
     "● read missing.txt",
-    "  ⎿ no such file: missing.txt",
+    "  ⎿ no such file:",
+    "    missing.txt",
     ...Array.from({ length: 8 }, (_, i) => `line ${i + 1}`),
     "… 4 more lines",
   ]);
@@ -60,7 +67,8 @@ test("on resume, escape sequences from the model and its tools are shown, never 
   const expected = [
     "› clear␛[2J it",
     "● bash printf '␛[2J'; exit 3",
-    "  ⎿ ␛[2J␛]0;tool-title␇ exit code: 3",
+    "  ⎿ ␛[2J␛]0;tool-title␇",
+    "    exit code: 3",
     "● no␛]0;such␇tool ",
     "  ⎿ unknown tool",
     "Done.␛]0;model-title␇",
@@ -88,4 +96,82 @@ test("on resume, answers are shown as they were live: rendered markdown with col
   expect(long).toHaveLength(10);
   expect(long[8]).toEndWith("\x1b[0m");
   expect(Bun.stripANSI(long[9]!)).toBe("… 4 more lines");
+});
+
+describe("a compacted session's transcript (issue 12, item 9)", () => {
+  let root = "";
+  let saved: string | undefined;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), "awl-transcript-"));
+    saved = process.env.AWL_SESSION_DIR;
+    process.env.AWL_SESSION_DIR = join(root, "sessions");
+  });
+  afterEach(() => {
+    if (saved === undefined) delete process.env.AWL_SESSION_DIR;
+    else process.env.AWL_SESSION_DIR = saved;
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  const M = { provider: "anthropic", model: "claude-sonnet-4-5" };
+  const fields = (firstKeptEntryId: string, n: number, extra: Partial<CompactionFields> = {}): CompactionFields => ({
+    n,
+    summary: "The story so far.",
+    firstKeptEntryId,
+    keptPrompts: [],
+    cutToolResults: [],
+    window: 200_000,
+    tokensBefore: 150_000,
+    tokensAfter: 20_000,
+    ...M,
+    usage: { input: 5000, output: 400 },
+    summarizedTurns: n,
+    ...extra,
+  });
+  const turn = (s: SessionManager, t: number) => {
+    const id = s.appendMessage(messageToDisk(textMessage("user", `prompt ${t}`)), M);
+    s.appendMessage(messageToDisk(textMessage("assistant", `answer ${t}`), { ...M, stopReason: "stop", usage: { input: 1000, output: 50, cacheRead: 20_000 } }));
+    return id;
+  };
+  const reopened = async (s: SessionManager) => {
+    s.close();
+    const again = await SessionManager.open(s.sessionFile);
+    try {
+      return renderTranscript(again, plain, 80, {}, {}).split("\n");
+    } finally {
+      again.close();
+    }
+  };
+
+  test("/compact after a turn: the turns before it are one line; the kept turn, its usage line, then the compaction and the meter as /compact showed them", async () => {
+    const s = SessionManager.init({ cwd: root, ...M });
+    s.appendMessage(messageToDisk(textMessage("system", "You are awl.")));
+    turn(s, 1);
+    const kept = turn(s, 2);
+    s.appendCompaction(fields(kept, 1));
+    expect(await reopened(s)).toEqual([
+      "… 1 compaction, 1 turn summarized",
+      "› prompt 2",
+      "answer 2",
+      "↑ 21k in (20k cached) · ↓ 50 out · ctx 11% of 200k",
+      "compacted 150k -> 20k tokens",
+      "ctx 10% of 200k",
+    ]);
+  });
+
+  test("a compaction at the start of a turn is shown where it happened, and its summary request counts in the turn's usage", async () => {
+    const s = SessionManager.init({ cwd: root, ...M });
+    s.appendMessage(messageToDisk(textMessage("system", "You are awl.")));
+    turn(s, 1);
+    const prompt = s.appendMessage(messageToDisk(textMessage("user", "prompt 2")), M);
+    s.appendCompaction(fields(prompt, 1, { window: 100_000 }));
+    s.appendMessage(messageToDisk(textMessage("assistant", "answer 2"), { ...M, stopReason: "stop", usage: { input: 3000, output: 60 } }));
+    expect(await reopened(s)).toEqual([
+      "… 1 compaction, 1 turn summarized",
+      "› prompt 2",
+      "compacted 150k -> 20k tokens",
+      "answer 2",
+      // 5,000 + 3,000 in, 400 + 60 out; against the window the compaction was made for.
+      "↑ 8.0k in · ↓ 460 out · ctx 3% of 100k",
+    ]);
+  });
 });

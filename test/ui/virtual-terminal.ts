@@ -1,7 +1,9 @@
 // A terminal small enough to check the live answer against: it keeps every
 // row ever written (scrollback and screen), follows the few controls the live
 // view uses (newline, CR, cursor up, erase down; SGR and OSC 8 are kept as
-// text), and records what a real terminal could not do as awl meant it:
+// text) and those the rows under the output use (save and restore the cursor,
+// index down and up, erase a row, autowrap off and on), and records what a real terminal could not
+// do as awl meant it:
 //   - a cursor up past the screen's top row: the rows above are in the
 //     scrollback, which no erase reaches, so what they hold would stay twice;
 //   - text written over text already on the row (a CR not followed by an erase);
@@ -19,6 +21,7 @@ export class VirtualTerminal {
   #col = 0;
   /** The first row on the screen: rows above it have scrolled into the scrollback. */
   #top = 0;
+  #saved: { row: number; col: number } | undefined;
 
   constructor(
     readonly width: number,
@@ -43,6 +46,31 @@ export class VirtualTerminal {
         i += up[0].length;
         continue;
       }
+      const esc = /^\x1b([78DM])/.exec(rest);
+      if (esc) {
+        i += 2;
+        if (esc[1] === "7") this.#saved = { row: this.#row, col: this.#col };
+        else if (esc[1] === "8") {
+          if (!this.#saved) this.problems.push("restore without a save");
+          else [this.#row, this.#col] = [this.#saved.row, this.#saved.col];
+        } else if (esc[1] === "D") this.#down();
+        else {
+          this.#row--;
+          if (this.#row < this.#top) this.problems.push(`reverse index above the screen's top (row ${this.#row}, screen top ${this.#top})`);
+          this.#row = Math.max(this.#row, this.#top);
+        }
+        continue;
+      }
+      const mode = /^\x1b\[\?7[hl]/.exec(rest); // autowrap on and off: rows here are never wider than the terminal anyway
+      if (mode) {
+        i += mode[0].length;
+        continue;
+      }
+      if (rest.startsWith("\x1b[2K")) {
+        this.rows[this.#row] = (this.rows[this.#row]!.match(/\x1b\[[0-9;:]*m/g) ?? []).join("");
+        i += 4;
+        continue;
+      }
       if (rest.startsWith("\x1b[J")) {
         if (this.#col !== 0) this.problems.push("erase down from the middle of a row");
         // An SGR written there took effect even though its row is erased: it is kept, where the cursor is.
@@ -55,10 +83,8 @@ export class VirtualTerminal {
       const ch = String.fromCodePoint(rest.codePointAt(0)!);
       i += ch.length;
       if (ch === "\n") {
-        this.#row++;
+        this.#down();
         this.#col = 0;
-        if (this.#row === this.rows.length) this.rows.push("");
-        this.#top = Math.max(this.#top, this.#row - this.height + 1);
       } else if (ch === "\r") {
         this.#col = 0;
       } else if (/[\x00-\x08\x0b-\x1f\x7f-\x9f]/.test(ch)) {
@@ -70,6 +96,23 @@ export class VirtualTerminal {
         if (this.#col > this.width) this.problems.push(`row ${this.#row} wider than ${this.width}: ${JSON.stringify(Bun.stripANSI(this.rows[this.#row]!))}`);
       }
     }
+  }
+
+  /** Down a row, the column kept; at the screen's bottom the top row scrolls into the scrollback. */
+  #down(): void {
+    this.#row++;
+    while (this.#row >= this.rows.length) this.rows.push("");
+    this.#top = Math.max(this.#top, this.#row - this.height + 1);
+  }
+
+  /** The rows on the screen now, top to bottom (the scrollback is above them). */
+  screen(): string[] {
+    return this.rows.slice(this.#top, this.#top + this.height);
+  }
+
+  /** The cursor's row (counted from the first row ever written) and column. */
+  get cursor(): { row: number; col: number } {
+    return { row: this.#row, col: this.#col };
   }
 
   /** All rows, as the bytes that would have produced them without any erasing. */
