@@ -25,6 +25,7 @@ import { colorsFor, type Colors } from "../ui/colors";
 import { replMessage } from "../ui/advice";
 import { contextFilesLine, contextNotice } from "../ui/instructions";
 import { runRepl, type ReplEnd } from "../ui/repl";
+import { joinParts } from "../ui/format";
 import { safeText } from "../ui/safe-text";
 import { sessionIdLength, shortSessionId } from "../ui/session-id";
 import { renderTranscript } from "../ui/transcript";
@@ -197,7 +198,7 @@ function showBanner(agent: Agent, resumed: boolean, contextFiles: ContextFiles |
   const version = typeof AWL_VERSION === "string" ? AWL_VERSION : "dev";
   const what = resumed ? `resumed ${shortSessionId(cwd, agent.session.sessionId)}` : "new session";
   const model = safeText(`${agent.model.provider}/${agent.model.model}`);
-  out.write(c.dim(`awl ${version} · ${what} · ${model} · approve: ${agent.approvals.mode} · /help for commands\n`));
+  out.write(`${c.dim(joinParts([`awl ${version}`, what, model, `approve: ${agent.approvals.mode}`, "/help for commands"], out.columns ?? 100))}\n`);
   if (!contextFiles) return;
   const files = contextFilesLine(contextFiles.files, cwd);
   if (files) out.write(`${c.dim(files)}\n`);

@@ -95,8 +95,29 @@ export function meterText(m: { tokens: number; window: number }): string {
   return `ctx ${Math.min(999, Math.round((100 * m.tokens) / m.window))}% of ${compactNumber(m.window)}`;
 }
 
-/** "↑ 4.1k in (38k cached) · ↓ 212 out": a turn's tokens, the cache reads apart. */
-export function usageText(u: { input: number; output: number; cacheRead?: number; cacheWrite?: number }): string {
+/** ["↑ 4.1k in (38k cached)", "↓ 212 out"]: a turn's tokens, the cache reads apart. */
+export function usageParts(u: { input: number; output: number; cacheRead?: number; cacheWrite?: number }): string[] {
   const cached = u.cacheRead ? ` (${compactNumber(u.cacheRead)} cached)` : "";
-  return `↑ ${compactNumber(u.input + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0))} in${cached} · ↓ ${compactNumber(u.output)} out`;
+  return [`↑ ${compactNumber(u.input + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0))} in${cached}`, `↓ ${compactNumber(u.output)} out`];
+}
+
+/**
+ * Parts joined with " · ", each kept whole: a part that would pass `columns`
+ * starts a new line, so a narrow terminal breaks the usage line or the
+ * banner between parts, never inside one ("ctx 41% of 200k").
+ */
+export function joinParts(parts: readonly string[], columns: number): string {
+  let out = "";
+  let width = 0;
+  for (const part of parts) {
+    const w = Bun.stringWidth(part);
+    if (width > 0 && width + 3 + w > columns) {
+      out += `\n${part}`;
+      width = w;
+    } else {
+      out += width > 0 ? ` · ${part}` : part;
+      width += (width > 0 ? 3 : 0) + w;
+    }
+  }
+  return out;
 }

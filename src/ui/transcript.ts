@@ -168,7 +168,7 @@ function renderTurn(turn: readonly number[], view: View): string[] {
     add(usage, item.meta.usage);
     if (i === lastMessage) {
       if (interrupted(item)) out.push(interruptedRow(c));
-      const line = usageRow(usage, meterAt(i, view), c);
+      const line = usageRow(usage, meterAt(i, view), c, view.width);
       if (line) out.push(line);
     }
   }

@@ -11,15 +11,15 @@ import type { Usage } from "../providers/provider";
 import type { FileChange } from "../tools/tool";
 import type { Colors } from "./colors";
 import { renderChange } from "./diff-view";
-import { compactedLine, meterText, oneLine, previewLines, usageText } from "./format";
+import { compactedLine, joinParts, meterText, oneLine, previewLines, usageParts } from "./format";
 import { safeText } from "./safe-text";
 
 /** Lines of a tool's result shown under its line (one when a diff follows). */
 export const PREVIEW_LINES = 3;
 
-/** How wide tool lines and previews may be on a terminal `columns` wide (a margin, and never narrower than 40). */
+/** How wide tool lines and previews may be on a terminal `columns` wide: their 4-column indent and a margin left, so a row never wraps. */
 export function toolWidth(columns: number): number {
-  return Math.max(40, columns - 6);
+  return Math.max(16, columns - 6);
 }
 
 /** `● bash ls -la`: a call, by its tool's name and main argument. */
@@ -73,10 +73,10 @@ export function interruptedRow(c: Colors): string {
   return c.yellow("Interrupted.");
 }
 
-/** "↑ 4.1k in · ↓ 212 out · ctx 3% of 200k", after a turn; none when the turn used no tokens. */
-export function usageRow(usage: Usage, context: ContextMeter, c: Colors): string | undefined {
+/** "↑ 4.1k in · ↓ 212 out · ctx 3% of 200k", after a turn (broken between parts on a narrow terminal); none when the turn used no tokens. */
+export function usageRow(usage: Usage, context: ContextMeter, c: Colors, columns: number): string | undefined {
   if (!usage.input && !usage.output) return undefined;
-  return c.dim(`${usageText(usage)} · ${meterText(context)}`);
+  return c.dim(joinParts([...usageParts(usage), meterText(context)], columns));
 }
 
 export function compactedRow(e: { tokensBefore: number; tokensAfter: number }, c: Colors): string {

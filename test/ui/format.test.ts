@@ -1,6 +1,6 @@
 // The display helpers shape untrusted text and make it safe to show (issue 11, item 4).
-import { expect, test } from "bun:test";
-import { oneLine, preview } from "../../src/ui/format";
+import { describe, expect, test } from "bun:test";
+import { joinParts, oneLine, preview } from "../../src/ui/format";
 
 test("oneLine and preview show control characters and escape sequences, never pass them on", () => {
   expect(oneLine("rm -rf /\x1b[2K\rls\x1b]0;t\x07", 80)).toBe("rm -rf /␛[2K␍ls␛]0;t␇");
@@ -12,4 +12,13 @@ test("oneLine never cuts an emoji in half", () => {
   expect(oneLine("ab🎉cd", 3)).toBe("ab…");
   expect(oneLine("a🎉cd", 3)).toBe("a…");
   expect(oneLine("🎉🎉🎉", 4)).toBe("🎉…");
+});
+
+describe("parts on a narrow terminal", () => {
+  test("joinParts breaks between parts, never inside one", () => {
+    const parts = ["↑ 2.3k in (1.1k cached)", "↓ 61 out", "ctx 1% of 200k"];
+    expect(joinParts(parts, 100)).toBe("↑ 2.3k in (1.1k cached) · ↓ 61 out · ctx 1% of 200k");
+    expect(joinParts(parts, 40)).toBe("↑ 2.3k in (1.1k cached) · ↓ 61 out\nctx 1% of 200k");
+    expect(joinParts(parts, 10)).toBe("↑ 2.3k in (1.1k cached)\n↓ 61 out\nctx 1% of 200k");
+  });
 });
