@@ -8,7 +8,7 @@ import { Conversation } from "../conversation";
 import { UserError } from "../errors";
 import { checkEntry, parseLine, serializeEntry, serializeHeader } from "./codec";
 import { buildSessionContext, contextSize, type ContextSize, type ContextSources, type ModelRef, type SessionContext } from "./context";
-import { APPEND_FLAGS, CREATE_FLAGS, fsyncDir, mkdirPrivate, writeAll } from "./files";
+import { APPEND_FLAGS, CREATE_FLAGS, fsReason, fsyncDir, mkdirPrivate, openExisting, writeAll } from "./files";
 import { newEntryId, newSessionId } from "./ids";
 import { MAX_LINE_BYTES, readLineAt } from "./lines";
 import { listSessions, type SessionInfo } from "./listing";
@@ -378,35 +378,6 @@ function headerVersion(fd: number): number | undefined {
     return parsed?.kind === "header" ? parsed.header.version : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/** A file-system error in words a person can act on. */
-function fsReason(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException)?.code;
-  const reasons: Record<string, string> = {
-    ENOSPC: "no space left on the device",
-    EDQUOT: "disk quota exceeded",
-    EFBIG: "file too large (over the file size limit)",
-    EROFS: "read-only file system",
-    EACCES: "permission denied",
-    EPERM: "operation not permitted (is the file immutable or append-only?)",
-    EIO: "input/output error",
-  };
-  return (code && reasons[code]) ?? (error instanceof Error ? error.message : String(error));
-}
-
-function openExisting(path: string, flags: string | number): number {
-  try {
-    return openSync(path, flags);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") throw new UserError(`no session file at ${path}`);
-    if (code === "EISDIR") throw new UserError(`${path} is a directory, not a session file`);
-    if (code === "ELOOP") throw new UserError(`${path} is a symbolic link; refusing to open it as a session (it could point anywhere)`);
-    if (code === "EACCES" || code === "EPERM") throw new UserError(`cannot open ${path}: permission denied`);
-    if (code === "EROFS") throw new UserError(`cannot open ${path} to continue it: read-only file system`);
-    throw error;
   }
 }
 

@@ -19,7 +19,6 @@
 import type { AgentEvent, TurnResult } from "../agent/events";
 import type { ContentBlock } from "../conversation";
 import { summaryField, toolSummary } from "../tools";
-import type { ToolOutput } from "../tools/tool";
 import type { Colors } from "./colors";
 import { oneLine } from "./format";
 import type { LiveArea } from "./live-area";
