@@ -1,18 +1,12 @@
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Agent } from "../../src/agent/agent";
 import type { AgentEvent } from "../../src/agent/events";
 import { SessionManager } from "../../src/session";
-import { agentFixture, logLines } from "./helpers";
+import { useAgentFixture, logLines } from "./helpers";
 
-let fx: Awaited<ReturnType<typeof agentFixture>>;
-beforeEach(async () => {
-  fx = await agentFixture();
-});
-afterEach(async () => {
-  await fx.cleanup();
-});
+const fx = useAgentFixture();
 
 const anthropic = { provider: "anthropic", model: "claude-sonnet-4-5" };
 const openai = { provider: "openai", model: "gpt-5-mini" };

@@ -2,21 +2,15 @@
 // are asked about, which are refused, and what the log and the model get.
 // Real tools, a real session on disk, the strict test server; the person's
 // answers come from a scripted Ask, as the REPL's question would give them.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Agent } from "../../src/agent/agent";
 import { Approvals, type ApprovalAnswer, type ApprovalMode, type ApprovalRequest, type Ask } from "../../src/agent/approval";
 import { SessionManager } from "../../src/session";
-import { agentFixture, logLines } from "./helpers";
+import { useAgentFixture, logLines } from "./helpers";
 
-let fx: Awaited<ReturnType<typeof agentFixture>>;
-beforeEach(async () => {
-  fx = await agentFixture();
-});
-afterEach(async () => {
-  await fx.cleanup();
-});
+const fx = useAgentFixture();
 
 const model = { provider: "anthropic", model: "claude-sonnet-4-5" };
 const newAgent = (mode: ApprovalMode) =>

@@ -1,5 +1,6 @@
 // Shared set-up for agent-level tests: a strict test server, a temporary
 // session root and project directory, and an environment pointing awl at them.
+import { afterEach, beforeEach } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -37,4 +38,18 @@ export async function agentFixture(options: TestServerOptions = {}) {
 export async function logLines(path: string): Promise<any[]> {
   const text = await Bun.file(path).text();
   return text.split("\n").filter(Boolean).map((line) => JSON.parse(line));
+}
+
+export type AgentFixture = Awaited<ReturnType<typeof agentFixture>>;
+
+/** A fresh fixture for each test of the calling file, cleaned up after it; the object returned stays the same. */
+export function useAgentFixture(options: TestServerOptions = {}): AgentFixture {
+  const fx = {} as AgentFixture;
+  beforeEach(async () => {
+    Object.assign(fx, await agentFixture(options));
+  });
+  afterEach(async () => {
+    await fx.cleanup();
+  });
+  return fx;
 }

@@ -3,20 +3,14 @@
 // files, and its result says so with its output so far; only a call that
 // never started says "not run". Real tools (bash), a real session on disk,
 // the strict test server.
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Agent } from "../../src/agent/agent";
 import { SessionManager } from "../../src/session";
-import { agentFixture, logLines } from "./helpers";
+import { useAgentFixture, logLines } from "./helpers";
 
-let fx: Awaited<ReturnType<typeof agentFixture>>;
-beforeEach(async () => {
-  fx = await agentFixture();
-});
-afterEach(async () => {
-  await fx.cleanup();
-});
+const fx = useAgentFixture();
 
 const model = { provider: "anthropic", model: "claude-sonnet-4-5" };
 const newAgent = () => new Agent({ session: SessionManager.init({ cwd: fx.project, ...model }), cwd: fx.project, model, env: fx.env });

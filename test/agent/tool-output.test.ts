@@ -2,19 +2,13 @@
 // (toolOutput events, between the call's toolStart and toolEnd), with the
 // provider keys scrubbed, so the REPL can show it live. Real bash, a real
 // session, the strict test server.
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { Agent } from "../../src/agent/agent";
 import type { AgentEvent } from "../../src/agent/events";
 import { SessionManager } from "../../src/session";
-import { agentFixture } from "./helpers";
+import { useAgentFixture } from "./helpers";
 
-let fx: Awaited<ReturnType<typeof agentFixture>>;
-beforeEach(async () => {
-  fx = await agentFixture();
-});
-afterEach(async () => {
-  await fx.cleanup();
-});
+const fx = useAgentFixture();
 
 const model = { provider: "anthropic", model: "claude-sonnet-4-5" };
 

@@ -2,23 +2,15 @@
 // terminal (tmux) in its default mode, ask (a yes, an always, a no with a
 // reason the next request carries, Ctrl+C and Esc at the question, keys typed
 // before it), /approve and /session; and -p under auto, read-only and ask.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { AWL, e2eFixture, sessionFiles } from "./awl";
+import { AWL, useE2eFixture, sessionFiles } from "./awl";
 import { ProbedTerminal } from "./terminal-probe";
-import { hasTmux, Terminal } from "./tmux";
+import { hasTmux, useTerminal } from "./tmux";
 
-let fx: Awaited<ReturnType<typeof e2eFixture>>;
-let term: Terminal;
-beforeEach(async () => {
-  fx = await e2eFixture();
-  term = new Terminal();
-});
-afterEach(async () => {
-  term.close();
-  await fx.cleanup();
-});
+const fx = useE2eFixture();
+const term = useTerminal();
 
 const bash = (command: string) => ({ type: "toolUse" as const, name: "bash", input: { command } });
 const text = (t: string) => ({ blocks: [{ type: "text" as const, text: t }] });

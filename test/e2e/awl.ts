@@ -1,5 +1,6 @@
 // Runs the compiled executable, as users do. Builds it first when it is missing
 // or stale (CI builds it before the tests; a local `bun test` may not have).
+import { afterEach, beforeEach } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -83,4 +84,22 @@ export async function e2eFixture(options: TestServerOptions = {}) {
       rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+export type E2eFixture = Awaited<ReturnType<typeof e2eFixture>>;
+
+/**
+ * A fresh fixture for each test of the calling file (made before it, cleaned
+ * up after it). The object returned stays the same; what it holds is each
+ * test's own.
+ */
+export function useE2eFixture(options: TestServerOptions = {}): E2eFixture {
+  const fx = {} as E2eFixture;
+  beforeEach(async () => {
+    Object.assign(fx, await e2eFixture(options));
+  });
+  afterEach(async () => {
+    await fx.cleanup();
+  });
+  return fx;
 }

@@ -2,23 +2,15 @@
 // terminal (tmux): interrupting and quitting, a large paste, an input taller
 // than the screen, type-ahead, a narrow window and a resize, the history
 // shared across sessions, Ctrl+R and Tab.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { RecordedRequest } from "../support/server";
-import { AWL, e2eFixture, sessionFiles } from "./awl";
-import { hasTmux, Terminal } from "./tmux";
+import { AWL, useE2eFixture, sessionFiles } from "./awl";
+import { hasTmux, useTerminal } from "./tmux";
 
-let fx: Awaited<ReturnType<typeof e2eFixture>>;
-let term: Terminal;
-beforeEach(async () => {
-  fx = await e2eFixture();
-  term = new Terminal();
-});
-afterEach(async () => {
-  term.close();
-  await fx.cleanup();
-});
+const fx = useE2eFixture();
+const term = useTerminal();
 
 const BANNER = /\/help for commands/;
 const LONG_STREAM = { blocks: [{ type: "text" as const, text: "word ".repeat(400) }], chunk: 5, delayMs: 20 };
@@ -223,7 +215,6 @@ describe.skipIf(!hasTmux)("history and completion", () => {
     term.close();
 
     // A new session: Up walks back through them, newest first.
-    term = new Terminal();
     term.start([AWL], { cwd: fx.project, env: fx.env });
     await term.waitFor(BANNER);
     term.keys("Up");
@@ -246,7 +237,6 @@ describe.skipIf(!hasTmux)("history and completion", () => {
     term.close();
 
     // Resumed, the session's compaction summary is never offered as a prompt.
-    term = new Terminal();
     term.start([AWL, "--resume"], { cwd: fx.project, env: fx.env });
     await term.waitFor(BANNER);
     term.keys("Up", "Up", "Up", "Up", "Up", "Up");

@@ -3,21 +3,13 @@
 // edit shown as a diff, a 40-column window where awl wraps by words and the
 // terminal never has to, and a long answer on a short screen that leaves
 // each of its lines in the scrollback exactly once.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { AWL, e2eFixture } from "./awl";
-import { hasTmux, Terminal } from "./tmux";
+import { AWL, useE2eFixture } from "./awl";
+import { hasTmux, useTerminal } from "./tmux";
 
-let fx: Awaited<ReturnType<typeof e2eFixture>>;
-let term: Terminal;
-beforeEach(async () => {
-  fx = await e2eFixture();
-  term = new Terminal();
-});
-afterEach(async () => {
-  term.close();
-  await fx.cleanup();
-});
+const fx = useE2eFixture();
+const term = useTerminal();
 
 /** Everything the pane holds, scrollback included; `joined` undoes the terminal's own wrapping (tmux -J). */
 function history(joined = false): string {

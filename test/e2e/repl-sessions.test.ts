@@ -3,23 +3,15 @@
 // leaves is closed (its lock released) and resumable, the picker is the one of
 // `awl sessions`, most recently active first, and an id is shown the same
 // everywhere (banner, /session, the exit hint, `awl sessions`).
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { encodeCwd, sessionFileName } from "../../src/session/paths";
-import { AWL, e2eFixture, sessionFiles } from "./awl";
-import { hasTmux, Terminal } from "./tmux";
+import { AWL, useE2eFixture, sessionFiles } from "./awl";
+import { hasTmux, Terminal, useTerminal } from "./tmux";
 
-let fx: Awaited<ReturnType<typeof e2eFixture>>;
-let term: Terminal;
-beforeEach(async () => {
-  fx = await e2eFixture();
-  term = new Terminal();
-});
-afterEach(async () => {
-  term.close();
-  await fx.cleanup();
-});
+const fx = useE2eFixture();
+const term = useTerminal();
 
 const text = (t: string) => ({ blocks: [{ type: "text" as const, text: t }] });
 

@@ -1,17 +1,9 @@
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { AWL, e2eFixture, sessionFiles } from "./awl";
-import { hasTmux, Terminal } from "./tmux";
+import { describe, expect, test } from "bun:test";
+import { AWL, e2eFixture, sessionFiles, useE2eFixture } from "./awl";
+import { hasTmux, useTerminal } from "./tmux";
 
-let fx: Awaited<ReturnType<typeof e2eFixture>>;
-let term: Terminal;
-beforeEach(async () => {
-  fx = await e2eFixture();
-  term = new Terminal();
-});
-afterEach(async () => {
-  term.close();
-  await fx.cleanup();
-});
+const fx = useE2eFixture();
+const term = useTerminal();
 
 describe.skipIf(!hasTmux)("the REPL in a real terminal", () => {
   test("type a prompt, see the streamed answer, /model, /session, quit with Ctrl+D", async () => {

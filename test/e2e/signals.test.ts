@@ -125,7 +125,11 @@ describe("awl -p stopped by a signal", () => {
     const child = Bun.spawn([AWL, ...args], { cwd: fx.project, env: fx.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
     const output = Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
     await until(ready, "the moment to send the signal");
-    for (const s of [sig].flat()) child.kill(s);
+    for (const [i, s] of [sig].flat().entries()) {
+      // Two signals pending at once are delivered lowest number first (SIGINT before SIGTERM): let the first one land.
+      if (i > 0) await Bun.sleep(100);
+      child.kill(s);
+    }
     const code = await child.exited;
     const [stdout, stderr] = await output;
     return { code, signalCode: child.signalCode, stdout, stderr };

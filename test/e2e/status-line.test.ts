@@ -5,22 +5,14 @@
 // stream; and a resumed session whose transcript shows its turns as they were
 // shown live. The pane's whole history (`capture-pane -S -`) is read to count
 // copies: the rows under the output are never left in it.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { AWL, e2eFixture } from "./awl";
-import { hasTmux, Terminal } from "./tmux";
+import { AWL, useE2eFixture } from "./awl";
+import { hasTmux, useTerminal } from "./tmux";
 
-let fx: Awaited<ReturnType<typeof e2eFixture>>;
-let term: Terminal;
-beforeEach(async () => {
-  fx = await e2eFixture();
-  term = new Terminal();
-});
-afterEach(async () => {
-  term.close();
-  await fx.cleanup();
-});
+const fx = useE2eFixture();
+const term = useTerminal();
 
 const BANNER = /\/help for commands/;
 const STATUS = /esc to interrupt\)/;
@@ -72,8 +64,9 @@ describe.skipIf(!hasTmux)("the status line in a real terminal", () => {
     const screens = await watch(USAGE);
     const streaming = screens.filter((s) => /● write src\/big\.ts [\d.]+k?B/.test(s) || /● write src\/big\.ts \d+ bytes/.test(s));
     expect(streaming.length).toBeGreaterThan(3);
-    // The line and the status line under it, on every screen while it streams.
-    for (const screen of streaming) expect(screen).toMatch(/● write src\/big\.ts (\d+ bytes|[\d.]+k?B)\n. Writing the write call… \(\d+s · ↓ [\d.]+k? tokens · esc to interrupt\)/);
+    // The line and the status line under it while it streams (a capture can fall between the rows' erase and redraw, so not on every one).
+    const withStatus = streaming.filter((screen) => /● write src\/big\.ts (\d+ bytes|[\d.]+k?B)\n. Writing the write call… \(\d+s · ↓ [\d.]+k? tokens · esc to interrupt\)/.test(screen));
+    expect(withStatus.length).toBeGreaterThan(2);
     const sizes = new Set(streaming.map((s) => /● write src\/big\.ts (\S+ ?\S*)\n/.exec(s)![1]));
     expect(sizes.size).toBeGreaterThan(2); // it grew before our eyes
     // Once the turn is over: the call announced once, the status rows nowhere in the scrollback.
@@ -154,8 +147,6 @@ describe.skipIf(!hasTmux)("a resumed session shows its turns as they were shown 
     expect(live.filter((l) => USAGE.test(l)).length).toBeGreaterThanOrEqual(2);
     expect(live.slice(0, 4)).toEqual(["› read the notes", "Reading.", "● read notes.txt", "  ⎿      1  first note"]);
     term.close();
-
-    term = new Terminal();
     await start(100, 40, ["--resume"]);
     const pane = history();
     const transcript = pane.slice(0, pane.indexOf("awl ")).replace(/\n+$/, "").split("\n");

@@ -1,10 +1,24 @@
 // Drives a program in a real pseudo-terminal, as a person would: tmux runs it,
 // send-keys types, capture-pane reads the screen.
 
+import { afterEach } from "bun:test";
+
 export const hasTmux = Bun.which("tmux") !== null;
 
+/** A terminal for the tests of the calling file, closed after each (close() then start() runs a second program in the same test). */
+export function useTerminal(): Terminal {
+  const term = new Terminal();
+  afterEach(() => term.close());
+  return term;
+}
+
 export class Terminal {
-  readonly socket = `awl-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  /** A tmux server of its own; each start() after close() gets a fresh one, so a server still shutting down is never reused. */
+  socket = Terminal.#newSocket();
+
+  static #newSocket(): string {
+    return `awl-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  }
 
   #tmux(...args: string[]): string {
     const result = Bun.spawnSync(["tmux", "-L", this.socket, ...args], { stdout: "pipe", stderr: "pipe" });
@@ -68,6 +82,7 @@ export class Terminal {
 
   close(): void {
     Bun.spawnSync(["tmux", "-L", this.socket, "kill-server"], { stdout: "ignore", stderr: "ignore" });
+    this.socket = Terminal.#newSocket();
   }
 }
 

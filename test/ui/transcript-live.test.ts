@@ -4,7 +4,7 @@
 // renderer; the session is then opened from its file, as --resume does, and
 // its transcript must hold the same lines: answers, tool lines with their
 // previews and diffs, errors, "Interrupted.", the usage line.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Agent } from "../../src/agent/agent";
@@ -13,16 +13,10 @@ import { SessionManager } from "../../src/session";
 import type { Colors } from "../../src/ui/colors";
 import { TurnRenderer } from "../../src/ui/render";
 import { renderTranscript } from "../../src/ui/transcript";
-import { agentFixture } from "../agent/helpers";
+import { useAgentFixture } from "../agent/helpers";
 import { colored, plain, unstyled } from "../support/terminal-text";
 
-let fx: Awaited<ReturnType<typeof agentFixture>>;
-beforeEach(async () => {
-  fx = await agentFixture();
-});
-afterEach(async () => {
-  await fx.cleanup();
-});
+const fx = useAgentFixture();
 
 const model = { provider: "anthropic", model: "claude-sonnet-4-5" };
 const COLUMNS = 100;
