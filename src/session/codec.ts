@@ -5,15 +5,17 @@
 // line: replay, resume from the tail, listing and "most recent" all ask it.
 import type { CompactionEntry, DiskContentBlock, DiskMessage, MessageEntry, SessionEntry, SessionHeader, Usage, WrittenEntry } from "./schema";
 
+import { allows } from "./checks.generated";
+
 let loaded: typeof import("./schema") | undefined;
 
 /**
- * The arktype schemas, loaded on first use: arktype costs start-up time in
- * the compiled binary (ark.ts), which `awl --version` and `--help` never need
- * and a new interactive session pays while the person types (preloadSchemas,
- * through Agent.warmUp once the prompt shows). Every command that reads a
- * session loads them: listing judges each line as open does. `require` is the
- * lazy, synchronous form of the import.
+ * The arktype schemas, loaded on first use: arktype costs ~100 ms of start-up
+ * in the compiled binary (ark.ts). A line is judged by the generated checks
+ * (checks.generated.ts) without it; the schemas load only to word why a line
+ * fails, and when a new interactive session warms up (preloadSchemas,
+ * through Agent.warmUp once the prompt shows: the tools need arktype too).
+ * `require` is the lazy, synchronous form of the import.
  */
 function schemas(): typeof import("./schema") {
   return (loaded ??= require("./schema") as typeof import("./schema"));
@@ -100,20 +102,32 @@ function decoded(line: Uint8Array | string): string {
 export function validateValue(value: unknown): FileEntry {
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw new LineError("not a JSON object", false);
   const kind = (value as { type?: unknown }).type;
-  const { SessionHeader, MessageEntry, CompactionEntry, EntryBase } = schemas();
   switch (kind) {
     case "session":
-      return { kind: "header", header: check(SessionHeader(value)) };
+      return { kind: "header", header: checked(value, "SessionHeader") };
     case "message":
-      return { kind: "entry", entry: check(MessageEntry(value)) };
+      return { kind: "entry", entry: checked(value, "MessageEntry") };
     case "compaction":
-      return { kind: "entry", entry: check(CompactionEntry(value)) };
+      return { kind: "entry", entry: checked(value, "CompactionEntry") };
     default: {
       // Indexed for its place in the chain, otherwise opaque (forward compatibility).
-      const { type, id, parentId, timestamp } = check(EntryBase(value));
+      const { type, id, parentId, timestamp } = checked(value, "EntryBase");
       return { kind: "entry", entry: { type: "opaque", kind: type, id, parentId, timestamp } };
     }
   }
+}
+
+type Checked = "SessionHeader" | "MessageEntry" | "CompactionEntry" | "EntryBase";
+
+/**
+ * `value` as the schema's type, or a LineError saying why not. The verdict
+ * comes from arktype's own compiled check (checks.generated.ts), without
+ * loading arktype; only a value that fails it loads the schemas, for the
+ * words of the error (arktype costs ~100 ms of start-up in the binary).
+ */
+function checked<K extends Checked>(value: unknown, schema: K): (typeof import("./schema"))[K]["infer"] {
+  if (allows[schema](value)) return value as (typeof import("./schema"))[K]["infer"];
+  return check(schemas()[schema](value) as (typeof import("./schema"))[K]["infer"]);
 }
 
 function check<T>(result: T | InstanceType<typeof import("./schema").ArkErrors>): T {
@@ -158,6 +172,5 @@ function defined<T extends object>(o: T): T {
 
 /** Validates an entry about to be written: nothing malformed reaches the log. */
 export function checkEntry(e: WrittenEntry): void {
-  const { MessageEntry, CompactionEntry } = schemas();
-  check(e.type === "message" ? MessageEntry(e) : CompactionEntry(e));
+  checked(e, e.type === "message" ? "MessageEntry" : "CompactionEntry");
 }

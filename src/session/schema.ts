@@ -1,8 +1,9 @@
 // The on-disk format of a session file (docs/session-format.md), as arktype
 // schemas. These are the single source of truth: every on-disk type is
-// inferred from them. Importing arktype costs start-up time, so only the codec
-// loads this module at run time, on first use; everything else uses
-// `import type` alone.
+// inferred from them, and build.ts generates the checks the codec runs
+// (checks.generated.ts) from them. Importing arktype costs start-up time, so
+// only the codec loads this module at run time, to word why a line fails;
+// everything else uses `import type` alone.
 import { type } from "../ark";
 
 export { ArkErrors } from "../ark";
