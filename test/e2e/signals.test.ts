@@ -29,9 +29,17 @@ const lastMessage = (file: string) => entries(file).at(-1).message;
 
 
 
+/** Polls `check`; one that throws (a session line read while awl is still writing it) counts as not yet. */
 async function until(check: () => boolean, what: string, limitMs = 15_000): Promise<void> {
   const deadline = Date.now() + limitMs;
-  while (!check()) {
+  const holds = () => {
+    try {
+      return check();
+    } catch {
+      return false;
+    }
+  };
+  while (!holds()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await Bun.sleep(10);
   }
