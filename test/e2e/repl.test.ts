@@ -145,14 +145,15 @@ describe.skipIf(!hasTmux)("the REPL in a real terminal", () => {
     expect(await Bun.file(file!).bytes()).toEqual(before);
   });
 
-  test("Ctrl+C interrupts a streaming answer; the partial answer is kept and the next prompt works", async () => {
+  for (const [key, name] of [["C-c", "Ctrl+C"], ["Escape", "Esc"]] as const)
+  test(`${name} interrupts a streaming answer; the partial answer is kept and the next prompt works`, async () => {
     fx.server.reply({ blocks: [{ type: "text", text: "word ".repeat(400) }], chunk: 5, delayMs: 20 }, { blocks: [{ type: "text", text: "after the interruption" }] });
     term.start([AWL], { cwd: fx.project, env: fx.env });
     await term.waitFor(/\/help for commands/);
     term.type("talk");
     term.keys("Enter");
     await term.waitFor(/word word word/);
-    term.keys("C-c");
+    term.keys(key);
     await term.waitFor(/Interrupted/);
     term.type("continue");
     term.keys("Enter");

@@ -8,6 +8,7 @@
 // with Ctrl+J, which ends it even in raw mode.
 
 import { readdirSync, readFileSync } from "node:fs";
+import { waitForScreen } from "./tmux";
 
 export const hasTmux = Bun.which("tmux") !== null;
 
@@ -80,14 +81,8 @@ export class ProbedTerminal {
     return this.tmux("capture-pane", "-p", "-J", "-S", "-500");
   }
 
-  async waitFor(pattern: RegExp, limitMs = 15_000): Promise<string> {
-    const deadline = Date.now() + limitMs;
-    for (;;) {
-      const screen = this.screen();
-      if (pattern.test(screen)) return screen;
-      if (Date.now() > deadline) throw new Error(`screen never matched ${pattern}:\n${screen}`);
-      await Bun.sleep(25);
-    }
+  waitFor(pattern: RegExp, limitMs = 15_000): Promise<string> {
+    return waitForScreen(() => this.screen(), pattern, limitMs, 25);
   }
 
   keys(...keys: string[]): void {

@@ -70,14 +70,8 @@ export class Terminal {
   }
 
   /** Polls the screen until it matches, or fails with what it showed. */
-  async waitFor(pattern: RegExp, limitMs = 15_000): Promise<string> {
-    const deadline = Date.now() + limitMs;
-    for (;;) {
-      const screen = this.screen();
-      if (pattern.test(screen)) return screen;
-      if (Date.now() > deadline) throw new Error(`screen never matched ${pattern}:\n${screen}`);
-      await Bun.sleep(50);
-    }
+  waitFor(pattern: RegExp, limitMs = 15_000): Promise<string> {
+    return waitForScreen(() => this.screen(), pattern, limitMs, 50);
   }
 
   close(): void {
@@ -88,4 +82,15 @@ export class Terminal {
 
 function shellQuote(s: string): string {
   return `'${s.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Polls `screen` until it matches `pattern`, or fails with what it showed last. */
+export async function waitForScreen(screen: () => string, pattern: RegExp, limitMs: number, everyMs: number): Promise<string> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const shown = screen();
+    if (pattern.test(shown)) return shown;
+    if (Date.now() > deadline) throw new Error(`screen never matched ${pattern}:\n${shown}`);
+    await Bun.sleep(everyMs);
+  }
 }

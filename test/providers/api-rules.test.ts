@@ -10,11 +10,6 @@ let fx: Awaited<ReturnType<typeof serverFixture>>;
 beforeAll(async () => (fx = await serverFixture()));
 afterAll(() => fx.stop());
 
-const requestsDuring = async <T>(run: () => Promise<T>) => {
-  const before = fx.server.requests.length;
-  const result = await run();
-  return { result, requests: fx.server.requests.slice(before) };
-};
 
 const results = (message: Message): Message => ({
   role: "user",
@@ -26,7 +21,7 @@ async function toolLoop(model: string, ...replies: Parameters<typeof fx.server.r
   fx.server.reply(...replies);
   const history: Message[] = [user("fix the build")];
   const messages: Message[] = [];
-  const { requests } = await requestsDuring(async () => {
+  const { requests } = await fx.requestsDuring(async () => {
     for (let i = 0; i < replies.length; i++) {
       const { end, message } = await fx.ask("anthropic", history, { thinking: true, model });
       expect(end.errorMessage).toBeUndefined();
@@ -80,13 +75,13 @@ describe("thinking across a tool loop (Anthropic)", () => {
 
   test("without thinking there is no beta header; a loop that began without thinking (another provider's) goes without it", async () => {
     fx.server.reply({ blocks: [{ type: "text", text: "hi" }] });
-    const { requests: plain } = await requestsDuring(() => fx.ask("anthropic", [user("hi")], { model: "claude-opus-4-1" }));
+    const { requests: plain } = await fx.requestsDuring(() => fx.ask("anthropic", [user("hi")], { model: "claude-opus-4-1" }));
     expect([plain[0]!.headers["anthropic-beta"], plain[0]!.body.thinking]).toEqual([undefined, undefined]);
 
     const foreign: Message = { role: "assistant", content: [{ type: "toolUse", id: "call_1", name: "read", input: '{"path":"a"}' }] };
     const history = [user("go"), foreign, results(foreign), { role: "assistant", content: [{ type: "toolUse", id: "toolu_2", name: "read", input: '{"path":"b"}' }] } as Message];
     fx.server.reply({ blocks: [{ type: "text", text: "done" }] });
-    const { result, requests } = await requestsDuring(() => fx.ask("anthropic", [...history, results(history[3]!)], { thinking: true }));
+    const { result, requests } = await fx.requestsDuring(() => fx.ask("anthropic", [...history, results(history[3]!)], { thinking: true }));
     expect([result.end.stopReason, requests[0]!.status, requests[0]!.body.thinking]).toEqual(["stop", 200, undefined]);
   });
 });
@@ -103,7 +98,7 @@ describe("tool-call arguments that are not JSON never poison a session", () => {
     const raw = (call.content.find((b) => b.type === "toolUse") as { input: string }).input;
     const history: Message[] = [user("write a.ts"), call, { role: "user", content: [{ type: "toolResult", toolUseId: id, content: "invalid input", isError: true }, { type: "text", text: "try again" }] }];
     fx.server.reply({ blocks: [{ type: "text", text: "ok" }] }, { blocks: [{ type: "text", text: "still ok" }] });
-    const { result, requests } = await requestsDuring(() => fx.ask("openai", history));
+    const { result, requests } = await fx.requestsDuring(() => fx.ask("openai", history));
     expect([result.end.stopReason, requests[0]!.status]).toEqual(["stop", 200]);
     const sent = requests[0]!.body.messages[2].tool_calls[0].function.arguments;
     expect(JSON.parse(sent)).toEqual({ invalid_json_input: raw });
@@ -117,7 +112,7 @@ describe("tool-call arguments that are not JSON never poison a session", () => {
     const call = first.message.content.find((b) => b.type === "toolUse")!;
     expect(call).toMatchObject({ input: '{"command":"echo hel' }); // the log keeps the raw text
     fx.server.reply({ blocks: [{ type: "text", text: "hello" }] });
-    const { result, requests } = await requestsDuring(() => fx.ask("openai", [user("say hello"), first.message, user("go on")]));
+    const { result, requests } = await fx.requestsDuring(() => fx.ask("openai", [user("say hello"), first.message, user("go on")]));
     expect([result.end.stopReason, requests[0]!.status]).toEqual(["stop", 200]);
   });
 
@@ -137,7 +132,7 @@ describe("tool-call arguments that are not JSON never poison a session", () => {
 describe("OpenAI stream events", () => {
   test("a delta.refusal is the answer's text, and the response ends as a refusal: an error that is not retried", async () => {
     fx.server.reply({ blocks: [{ type: "refusal", refusal: "I can't help with that request." }] });
-    const { result, requests } = await requestsDuring(() => fx.ask("openai", [user("something bad")]));
+    const { result, requests } = await fx.requestsDuring(() => fx.ask("openai", [user("something bad")]));
     expect(requests).toHaveLength(1);
     expect(result.message.content).toEqual([{ type: "text", text: "I can't help with that request." }]);
     expect(result.end).toMatchObject({ stopReason: "error", errorMessage: "The model declined to answer (refusal)" });
@@ -149,7 +144,7 @@ describe("OpenAI stream events", () => {
     ["null", null, "OpenAI stream error: no details"],
   ])("an SSE `event: error` (%s data) is the API's error: one line, not retried as a dropped connection", async (_, data, line) => {
     fx.server.reply({ blocks: [{ type: "text", text: "partial" }], fault: { midStream: "errorEvent", afterEvents: 0, data } });
-    const { result, requests } = await requestsDuring(() => fx.ask("openai", [user("hi")]));
+    const { result, requests } = await fx.requestsDuring(() => fx.ask("openai", [user("hi")]));
     expect(requests).toHaveLength(1);
     expect(result.retries).toEqual([]);
     expect(result.end).toMatchObject({ stopReason: "error", errorMessage: line });
@@ -160,13 +155,13 @@ describe("OpenAI stream events", () => {
       { fault: { midStream: "errorEvent", afterEvents: 1, data: { message: "The server is overloaded or not ready yet.", type: "server_error", code: null } } },
       { blocks: [{ type: "text", text: "fine" }] },
     );
-    const { result, requests } = await requestsDuring(() => fx.ask("openai", [user("hi")]));
+    const { result, requests } = await fx.requestsDuring(() => fx.ask("openai", [user("hi")]));
     expect([requests.length, result.end.stopReason, result.retries.length]).toEqual([2, "stop", 1]);
   });
 
   test("Anthropic's `event: error` with null data is one line too, not a TypeError", async () => {
     fx.server.reply({ fault: { midStream: "errorEvent", afterEvents: 1, data: null } });
-    const { result, requests } = await requestsDuring(() => fx.ask("anthropic", [user("hi")]));
+    const { result, requests } = await fx.requestsDuring(() => fx.ask("anthropic", [user("hi")]));
     expect(requests).toHaveLength(1);
     expect(result.end).toMatchObject({ stopReason: "error", errorMessage: "Anthropic stream error: no details" });
   });
@@ -179,7 +174,7 @@ describe.each(["anthropic", "openai"] as ProviderName[])("a 200 that is not an e
   test("an HTML page says so, with its title, and is not retried", async () => {
     const page = "<!DOCTYPE html><html><head><title>Sign in to the Wi-Fi</title></head><body>Log in first</body></html>";
     fx.server.reply({ nonStream: { contentType: "text/html; charset=utf-8", body: page } });
-    const { result, requests } = await requestsDuring(() => fx.ask(name, [user("hi")]));
+    const { result, requests } = await fx.requestsDuring(() => fx.ask(name, [user("hi")]));
     expect(requests).toHaveLength(1);
     expect(result.end.stopReason).toBe("error");
     expect(result.end.errorMessage).toBe(`${label} (${fx.server.url}) answered with an HTML page ("Sign in to the Wi-Fi"), not an event stream: check ${variable}`);
@@ -187,14 +182,14 @@ describe.each(["anthropic", "openai"] as ProviderName[])("a 200 that is not an e
 
   test("a JSON answer (a server that ignores stream: true) says so and is not retried", async () => {
     fx.server.reply({ nonStream: "json", blocks: [{ type: "text", text: "whole answer" }] });
-    const { result, requests } = await requestsDuring(() => fx.ask(name, [user("hi")]));
+    const { result, requests } = await fx.requestsDuring(() => fx.ask(name, [user("hi")]));
     expect(requests).toHaveLength(1);
     expect(result.end.errorMessage).toBe(`${label} (${fx.server.url}) answered with JSON instead of an event stream: the server does not stream (it ignored "stream": true)`);
   });
 
   test("a JSON error with status 200 (some proxies answer so) is read as the API's error", async () => {
     fx.server.reply({ nonStream: { contentType: "application/json", body: JSON.stringify({ error: { message: "upstream quota exhausted", type: "insufficient_quota" } }) } });
-    const { result, requests } = await requestsDuring(() => fx.ask(name, [user("hi")]));
+    const { result, requests } = await fx.requestsDuring(() => fx.ask(name, [user("hi")]));
     expect(requests).toHaveLength(1);
     expect(result.end.errorMessage).toBe(`${label} answered 200 with an error instead of a stream (insufficient_quota): upstream quota exhausted`);
   });

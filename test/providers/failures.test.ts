@@ -14,16 +14,11 @@ let fx: Awaited<ReturnType<typeof serverFixture>>;
 beforeAll(async () => (fx = await serverFixture()));
 afterAll(() => fx.stop());
 
-const requestsDuring = async <T>(run: () => Promise<T>) => {
-  const before = fx.server.requests.length;
-  const result = await run();
-  return { result, count: fx.server.requests.length - before };
-};
 
 describe.each(["anthropic", "openai"] as ProviderName[])("%s", (name) => {
   test.each([429, 500, 503, 529])("HTTP %i is retried, then the answer streams", async (status) => {
     fx.server.reply({ fault: { status, retryAfterMs: 5 } }, { blocks: [{ type: "text", text: "fine" }] });
-    const { result, count } = await requestsDuring(() => fx.ask(name, [user("hi")]));
+    const { result, requests: { length: count } } = await fx.requestsDuring(() => fx.ask(name, [user("hi")]));
     expect(count).toBe(2);
     expect(result.retries).toEqual([expect.objectContaining({ type: "retry", attempt: 1, delayMs: 5 })]);
     expect(result.end.stopReason).toBe("stop");
@@ -34,7 +29,7 @@ describe.each(["anthropic", "openai"] as ProviderName[])("%s", (name) => {
     const long = Array.from({ length: 3000 }, (_, i) => `line ${i}: const x = "quoted" \\ ${i % 7 ? "" : "— ✓ 日本"}\n`).join("").repeat(12);
     const history: Message[] = [user(long), { role: "assistant", content: [{ type: "text", text: "seen" }] }, user("and now?")];
     fx.server.reply({ fault: { status: 529, retryAfterMs: 5 } }, { blocks: [{ type: "text", text: "fine" }] });
-    const { result, count } = await requestsDuring(() => fx.ask(name, history));
+    const { result, requests: { length: count } } = await fx.requestsDuring(() => fx.ask(name, history));
     expect(count).toBe(2);
     expect(result.message.content).toEqual([{ type: "text", text: "fine" }]);
     const [first, second] = fx.server.requests.slice(-2);
@@ -51,7 +46,7 @@ describe.each(["anthropic", "openai"] as ProviderName[])("%s", (name) => {
 
   test("gives up after 6 tries with the last error", async () => {
     fx.server.reply(...Array.from({ length: 6 }, () => ({ fault: { status: 500 } })));
-    const { result, count } = await requestsDuring(() => fx.ask(name, [user("hi")]));
+    const { result, requests: { length: count } } = await fx.requestsDuring(() => fx.ask(name, [user("hi")]));
     expect(count).toBe(6);
     expect(result.retries).toHaveLength(5);
     expect(result.end.stopReason).toBe("error");
@@ -60,7 +55,7 @@ describe.each(["anthropic", "openai"] as ProviderName[])("%s", (name) => {
 
   test.each([400, 401, 403, 404, 413])("HTTP %i is surfaced at once", async (status) => {
     fx.server.reply({ fault: { status, message: `failure ${status}` } });
-    const { result, count } = await requestsDuring(() => fx.ask(name, [user("hi")]));
+    const { result, requests: { length: count } } = await fx.requestsDuring(() => fx.ask(name, [user("hi")]));
     expect(count).toBe(1);
     expect(result.retries).toEqual([]);
     expect(result.end.stopReason).toBe("error");
@@ -85,14 +80,14 @@ describe.each(["anthropic", "openai"] as ProviderName[])("%s", (name) => {
 
   test("an exhausted quota (429 insufficient_quota) is not retried", async () => {
     fx.server.reply({ fault: { status: 429, code: "insufficient_quota", errorType: "insufficient_quota", message: "You exceeded your current quota" } });
-    const { result, count } = await requestsDuring(() => fx.ask(name, [user("hi")]));
+    const { result, requests: { length: count } } = await fx.requestsDuring(() => fx.ask(name, [user("hi")]));
     expect(count).toBe(1);
     expect(result.end.errorMessage).toContain("quota");
   });
 
   test.each(["overloaded", "drop", "stall"] as const)("%s before any content is retried", async (midStream) => {
     fx.server.reply({ fault: { midStream, afterEvents: 1 } }, { blocks: [{ type: "text", text: "second try" }] });
-    const { result, count } = await requestsDuring(() => fx.ask(name, [user("hi")]));
+    const { result, requests: { length: count } } = await fx.requestsDuring(() => fx.ask(name, [user("hi")]));
     expect(count).toBe(2);
     expect(result.retries).toHaveLength(1);
     expect(result.message.content).toEqual([{ type: "text", text: "second try" }]);
@@ -100,7 +95,7 @@ describe.each(["anthropic", "openai"] as ProviderName[])("%s", (name) => {
 
   test.each(["overloaded", "drop", "stall"] as const)("%s after content was shown ends in an error with the partial content", async (midStream) => {
     fx.server.reply({ blocks: [{ type: "text", text: "abcdefghijklmnopqrstuvwxyz" }], chunk: 2, delayMs: 5, fault: { midStream, afterEvents: 6 } });
-    const { result, count } = await requestsDuring(() => fx.ask(name, [user("hi")]));
+    const { result, requests: { length: count } } = await fx.requestsDuring(() => fx.ask(name, [user("hi")]));
     expect(count).toBe(1);
     expect(result.retries).toEqual([]);
     expect(result.end.stopReason).toBe("error");
@@ -132,7 +127,7 @@ describe.each(["anthropic", "openai"] as ProviderName[])("%s", (name) => {
 
 test("a history over Anthropic's 32 MB request limit gets its 413 at once: an overflow with no stated limit, not retried", async () => {
   const huge = "x".repeat(ANTHROPIC_MAX_REQUEST_BYTES + 1000);
-  const { result, count } = await requestsDuring(() => fx.ask("anthropic", [user(huge)]));
+  const { result, requests: { length: count } } = await fx.requestsDuring(() => fx.ask("anthropic", [user(huge)]));
   expect(count).toBe(1);
   expect(result.end.stopReason).toBe("error");
   expect(result.end.overflow).toEqual({});

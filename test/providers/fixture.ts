@@ -53,7 +53,14 @@ export async function serverFixture() {
     return { events, end, message, retries: events.filter((e) => e.type === "retry") };
   }
 
-  return { server, env, ask, stop: () => server.stop() };
+  /** What `run` returns, and the requests the server saw while it ran. */
+  async function requestsDuring<T>(run: () => Promise<T>) {
+    const before = server.requests.length;
+    const result = await run();
+    return { result, requests: server.requests.slice(before) };
+  }
+
+  return { server, env, ask, requestsDuring, stop: () => server.stop() };
 }
 
 export const user = (text: string): Message => ({ role: "user", content: [{ type: "text", text }] });

@@ -6,41 +6,24 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough, Writable } from "node:stream";
 import type { ApprovalRequest } from "../../src/agent/approval";
 import { colorsFor } from "../../src/ui/colors";
 import { describeCall, questionLine, terminalAsk } from "../../src/ui/approval";
+import { fakeTerminal } from "./fake-terminal";
 
 const plain = colorsFor({ isTTY: false });
 
 function fakeTty(tty = true) {
-  const input = new PassThrough() as PassThrough & { isTTY: boolean; isRaw: boolean; setRawMode(on: boolean): unknown; modes: boolean[] };
-  input.isTTY = tty;
-  input.isRaw = false;
-  input.modes = [];
-  input.setRawMode = (on: boolean) => {
-    input.isRaw = on;
-    input.modes.push(on);
-    return input;
-  };
-  let written = "";
-  const output = new Writable({ write: (_chunk, _enc, done) => done() }) as Writable & { isTTY: boolean; columns: number; rows: number };
-  output.write = ((chunk: string) => {
-    written += chunk;
-    return true;
-  }) as typeof output.write;
-  output.isTTY = tty;
-  output.columns = 80;
-  output.rows = 24;
+  const terminal = fakeTerminal(tty);
   const calls = { interrupt: 0, paused: 0, resumed: 0 };
   return {
-    input,
+    input: terminal.rawInput,
     calls,
-    written: () => written,
+    written: terminal.written,
     ask: (cwd = "/") =>
       terminalAsk({
-        out: output as unknown as NodeJS.WriteStream,
-        input: input as unknown as NodeJS.ReadStream,
+        out: terminal.output,
+        input: terminal.input,
         c: plain,
         cwd,
         interrupt: () => calls.interrupt++,
@@ -51,8 +34,8 @@ function fakeTty(tty = true) {
       }),
     /** Resolves once the question is on screen. */
     async shown(): Promise<void> {
-      for (let i = 0; i < 200 && !/Run it\?|Write it\?|Make this edit\?/.test(written); i++) await Bun.sleep(5);
-      if (!/Run it\?|Write it\?|Make this edit\?/.test(written)) throw new Error(`no question: ${JSON.stringify(written)}`);
+      for (let i = 0; i < 200 && !/Run it\?|Write it\?|Make this edit\?/.test(terminal.written()); i++) await Bun.sleep(5);
+      if (!/Run it\?|Write it\?|Make this edit\?/.test(terminal.written())) throw new Error(`no question: ${JSON.stringify(terminal.written())}`);
     },
   };
 }

@@ -1,40 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { PassThrough, Writable } from "node:stream";
+import { PassThrough } from "node:stream";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { QUIT_HINT, readLine, watchInterrupt } from "../../src/ui/input";
-
-/** A stand-in for a TTY stdin: records raw-mode switches, takes bytes written to it. */
-function fakeTty() {
-  const input = new PassThrough() as PassThrough & { isTTY: boolean; isRaw: boolean; setRawMode(on: boolean): unknown; modes: boolean[] };
-  input.isTTY = true;
-  input.isRaw = false;
-  input.modes = [];
-  input.setRawMode = (on: boolean) => {
-    input.isRaw = on;
-    input.modes.push(on);
-    return input;
-  };
-  let written = "";
-  let failWrites = false;
-  const output = new Writable({ write: (_chunk, _enc, done) => done() }) as Writable & { isTTY: boolean; columns: number };
-  output.write = ((chunk: string) => {
-    if (failWrites) throw new Error("terminal went away");
-    written += chunk;
-    return true;
-  }) as typeof output.write;
-  output.isTTY = true;
-  output.columns = 80;
-  return {
-    input: input as unknown as NodeJS.ReadStream,
-    output: output as unknown as NodeJS.WriteStream,
-    type: (bytes: string) => input.write(bytes),
-    modes: () => input.modes,
-    written: () => written,
-    failWrites: () => (failWrites = true),
-  };
-}
+import { fakeTerminal as fakeTty } from "./fake-terminal";
 
 describe("readLine on a terminal", () => {
   test("returns the line, appends it to the caller's history, and restores the terminal", async () => {

@@ -1,12 +1,10 @@
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { describe, expect, test } from "bun:test";
 import { Conversation, textMessage, type Message } from "../../src/conversation";
 import { messageToDisk, SessionManager, type CompactionFields } from "../../src/session";
 import { colorsFor } from "../../src/ui/colors";
 import { renderAnswer } from "../../src/ui/markdown-stream";
 import { renderTranscript, TRANSCRIPT_LINES } from "../../src/ui/transcript";
+import { useSessionRoot } from "../session/helpers";
 import { CONTROL, unstyled } from "../support/terminal-text";
 
 const plain = colorsFor({ isTTY: false });
@@ -99,18 +97,7 @@ test("on resume, answers are shown as they were live: rendered markdown with col
 });
 
 describe("a compacted session's transcript (issue 12, item 9)", () => {
-  let root = "";
-  let saved: string | undefined;
-  beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), "awl-transcript-"));
-    saved = process.env.AWL_SESSION_DIR;
-    process.env.AWL_SESSION_DIR = join(root, "sessions");
-  });
-  afterEach(() => {
-    if (saved === undefined) delete process.env.AWL_SESSION_DIR;
-    else process.env.AWL_SESSION_DIR = saved;
-    rmSync(root, { recursive: true, force: true });
-  });
+  const root = useSessionRoot();
 
   const M = { provider: "anthropic", model: "claude-sonnet-4-5" };
   const fields = (firstKeptEntryId: string, n: number, extra: Partial<CompactionFields> = {}): CompactionFields => ({
@@ -143,7 +130,7 @@ describe("a compacted session's transcript (issue 12, item 9)", () => {
   };
 
   test("/compact after a turn: the turns before it are one line; the kept turn, its usage line, then the compaction and the meter as /compact showed them", async () => {
-    const s = SessionManager.init({ cwd: root, ...M });
+    const s = SessionManager.init({ cwd: root(), ...M });
     s.appendMessage(messageToDisk(textMessage("system", "You are awl.")));
     turn(s, 1);
     const kept = turn(s, 2);
@@ -159,7 +146,7 @@ describe("a compacted session's transcript (issue 12, item 9)", () => {
   });
 
   test("a compaction at the start of a turn is shown where it happened, and its summary request counts in the turn's usage", async () => {
-    const s = SessionManager.init({ cwd: root, ...M });
+    const s = SessionManager.init({ cwd: root(), ...M });
     s.appendMessage(messageToDisk(textMessage("system", "You are awl.")));
     turn(s, 1);
     const prompt = s.appendMessage(messageToDisk(textMessage("user", "prompt 2")), M);
