@@ -75,7 +75,8 @@ export function parseArgs(argv: string[]): Args {
       case "--resume": {
         const next = argv[i + 1];
         if (inline !== undefined) args.resume = inline;
-        else if (next !== undefined && !next.startsWith("-") && !isCommandWord(next)) {
+        // An id has no spaces: `awl --resume "fix the test"` resumes the latest session and sends that.
+        else if (next !== undefined && !next.startsWith("-") && !isCommandWord(next) && !/\s/.test(next)) {
           args.resume = next;
           i++;
         } else args.resume = true;

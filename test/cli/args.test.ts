@@ -73,6 +73,7 @@ describe("starting forms", () => {
     expect(parseArgs(["-c", "fix it"])).toMatchObject({ command: "chat", resume: true, send: "fix it" });
     expect(parseArgs(["-c", "-p", "fix it"])).toMatchObject({ command: "print", resume: true, prompt: "fix it" });
     expect(parseArgs(["--resume", "019dc5ba", "fix it"])).toMatchObject({ resume: "019dc5ba", send: "fix it" });
+    expect(parseArgs(["--resume", "fix it"])).toMatchObject({ resume: true, send: "fix it" }); // an id has no spaces
     expect(usage(["--continue=yes"])).toContain("takes no value");
     expect(usage(["-c", "--resume", "019dc5ba"])).toContain("choose one of --continue and --resume");
     expect(usage(["sessions", "-c"])).toContain("takes no --continue");
