@@ -43,6 +43,19 @@ describe.skipIf(!hasTmux)("starting forms in a real terminal", () => {
     await term.waitFor(/\[exited 0\]/);
   });
 
+  test("a refused port in the REPL: the status line says which try and when the next goes, then one line names the variable", async () => {
+    term.start([AWL], { cwd: fx.project, env: { ...fx.env, ANTHROPIC_BASE_URL: "http://127.0.0.1:9", AWL_RETRY_BASE_MS: "2000" }, width: 160 });
+    await term.waitFor(/\/help for commands/);
+    term.type("hi");
+    term.keys("Enter");
+    await term.waitFor(/Could not reach Anthropic at 127\.0\.0\.1:9: connection refused · attempt 1 of 2, next in \d\.\d s/);
+    const screen = await term.waitFor(/connection refused \(gave up after 2 tries\): check ANTHROPIC_BASE_URL\n›/);
+    expect(screen).not.toContain("attempt 1 of 2"); // the status line, gone: nothing of it in the scrollback
+    expect(screen.match(/Could not reach/g)).toHaveLength(1);
+    term.keys("C-d");
+    await term.waitFor(/\[exited 0\]/);
+  });
+
   test("a prompt larger than the window: one line with its size and what fits, no request, and it stays in the input box", async () => {
     const huge = `summarize this: ${"lorem ipsum ".repeat(4000)}`; // ~48 KB: ~12,000 tokens against 8,000
     term.start([AWL], { cwd: fx.project, env: { ...fx.env, AWL_CONTEXT_WINDOW: "8000" }, width: 200 });
@@ -90,7 +103,7 @@ describe("starting forms without a terminal", () => {
     expect(run.code).toBe(1);
     const lines = run.stderr.trim().split("\n");
     expect(lines).toEqual([
-      expect.stringMatching(/^Could not reach Anthropic at 127\.0\.0\.1:9: connection refused · attempt 1 of 2 failed, retrying in \d\.\d s$/),
+      expect.stringMatching(/^Could not reach Anthropic at 127\.0\.0\.1:9: connection refused · attempt 1 of 2, next in \d\.\d s$/),
       "awl: Could not reach Anthropic at 127.0.0.1:9: connection refused (gave up after 2 tries): check ANTHROPIC_BASE_URL",
     ]);
     console.log(`connection refused on 127.0.0.1:9 with the default retry delay: final line after ${ms} ms`);

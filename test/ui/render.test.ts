@@ -47,7 +47,7 @@ describe("the live renderer shows untrusted text, never sends it", () => {
       "    exit code: 0",
       "● no␛]0;such␇tool ",
       "  ⎿ unknown tool no␛]0;such␇tool",
-      "overloaded: ␛[31mbusy␛[0m · attempt 0 of 6 failed, retrying in 0.0 s",
+      "overloaded: ␛[31mbusy␛[0m · attempt 0 of 6, next in 0.0 s",
       "API error 400: ␛]0;api␇bad\\u2066request\\u2069",
       "",
     ]);
