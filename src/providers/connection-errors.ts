@@ -34,10 +34,10 @@ export function connectionWords(kind: ConnectionKind): string {
   return WORDS[kind];
 }
 
-/** localhost, 127.0.0.0/8, ::1: a server on this machine, which is there or is not. */
+/** localhost, 127.0.0.0/8, ::1, 0.0.0.0: a server on this machine, which is there or is not. */
 function isLoopback(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, "");
-  return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+  return host === "localhost" || host.endsWith(".localhost") || host === "::1" || host === "0.0.0.0" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 /**

@@ -75,6 +75,7 @@ describe("the kinds and how many tries each is worth", () => {
     expect(connectionAttempts("refused", local)).toBe(2);
     expect(connectionAttempts("refused", new URL("http://127.0.0.2:1"))).toBe(2);
     expect(connectionAttempts("refused", new URL("http://[::1]:1"))).toBe(2);
+    expect(connectionAttempts("refused", new URL("http://0.0.0.0:8080"))).toBe(2);
     expect(connectionAttempts("refused", remote)).toBe(MAX_ATTEMPTS);
     expect(connectionAttempts("dns", remote)).toBe(2);
     expect(connectionAttempts("tls", remote)).toBe(1);
