@@ -81,4 +81,5 @@ export function reportActivity(event: AgentEvent, err: { write(s: string): unkno
   else if (event.type === "toolEnd" && event.output.isError) err.write(`${c.red(`  ⎿ ${oneLine(event.output.content, 100)}`)}\n`);
   else if (event.type === "retry") err.write(`${c.yellow(`${safeText(event.reason)}; retrying in ${(event.delayMs / 1000).toFixed(1)} s`)}\n`);
   else if (event.type === "compacted") err.write(`${c.dim(compactedLine(event))}\n`);
+  else if (event.type === "notice") err.write(`${c.dim(safeText(event.text))}\n`);
 }

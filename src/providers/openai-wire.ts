@@ -48,7 +48,7 @@ function assistantMessage(message: Message): ChatCompletionAssistantMessageParam
  * toolInputObject. OpenAI refuses arguments that are not JSON, so one bad call
  * in the log would fail every later request of the session.
  */
-function toolArguments(raw: string): string {
+export function toolArguments(raw: string): string {
   const input = toolInputObject(raw);
   return "invalid_json_input" in input || raw.trim() === "" ? JSON.stringify(input) : raw;
 }

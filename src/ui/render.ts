@@ -159,6 +159,9 @@ export class TurnRenderer {
       }
       case "signature":
         return;
+      case "notice":
+        this.#line(this.c.dim(safeText(event.text)));
+        return;
       case "retry":
         this.#line(this.c.yellow(`${safeText(event.reason)}; retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt + 1})`));
         status?.phase("Waiting…");

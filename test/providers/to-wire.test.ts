@@ -7,6 +7,8 @@ import { NOT_RUN_RESULT } from "../../src/providers/history";
 import { toWire as openaiWire } from "../../src/providers/openai-wire";
 import { normalizeToolId } from "../../src/providers/tool-ids";
 
+/** The Anthropic account the requests go to. */
+const here = { api: "anthropic-messages", fingerprint: "0123456789ab" };
 const user = (text: string): Message => ({ role: "user", content: [{ type: "text", text }] });
 const call = (id: string, name = "read", input = '{"path":"a"}') => ({ type: "toolUse" as const, id, name, input });
 const result = (toolUseId: string, content = "ok", isError?: boolean) => ({
@@ -45,7 +47,7 @@ describe("Anthropic toWire", () => {
   test("repairs a hostile history without touching the conversation", () => {
     const conversation = new Conversation(hostile());
     const before = structuredClone(conversation.messages);
-    const wire = anthropicWire(conversation);
+    const wire = anthropicWire(conversation, here);
     expect(conversation.messages).toEqual(before);
     expectAlternatingAndPaired(wire);
     const mappedId = normalizeToolId(foreignId, 64);
@@ -72,7 +74,7 @@ describe("Anthropic toWire", () => {
   });
 
   test("a conversation ending in unanswered calls gets their results", () => {
-    const wire = anthropicWire(new Conversation([user("go"), { role: "assistant", content: [call("a"), call("b")] }]));
+    const wire = anthropicWire(new Conversation([user("go"), { role: "assistant", content: [call("a"), call("b")] }]), here);
     expect(wire.at(-1)).toEqual({ role: "user", content: [
       { type: "tool_result", tool_use_id: "a", content: NOT_RUN_RESULT, is_error: true },
       { type: "tool_result", tool_use_id: "b", content: NOT_RUN_RESULT, is_error: true },
@@ -81,11 +83,11 @@ describe("Anthropic toWire", () => {
 
   test("thinking is requested unless the tool loop being continued started without it", () => {
     const base = { model: "claude-sonnet-4-5", system: "s", tools: [], maxTokens: 8000, thinking: true, signal: new AbortController().signal };
-    const plain = anthropicBody({ ...base, conversation: new Conversation([user("hi")]) });
+    const plain = anthropicBody({ ...base, conversation: new Conversation([user("hi")]) }, here);
     expect(plain.thinking).toEqual({ type: "enabled", budget_tokens: 4000 });
     expect(plain.system).toEqual([{ type: "text", text: "s", cache_control: { type: "ephemeral" } }]);
     const foreignLoop = new Conversation([user("hi"), { role: "assistant", content: [call("call_1")] }, { role: "user", content: [result("call_1")] }]);
-    expect(anthropicBody({ ...base, conversation: foreignLoop }).thinking).toBeUndefined();
+    expect(anthropicBody({ ...base, conversation: foreignLoop }, here).thinking).toBeUndefined();
   });
 
   test("tool input: raw JSON text becomes the object; empty becomes {}", () => {
