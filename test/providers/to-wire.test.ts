@@ -5,10 +5,16 @@ import { Conversation, type Message } from "../../src/conversation";
 import { toWire as anthropicWire, requestBody as anthropicBody, toolInput } from "../../src/providers/anthropic-wire";
 import { NOT_RUN_RESULT } from "../../src/providers/history";
 import { toWire as openaiWire } from "../../src/providers/openai-wire";
+import { requestBody as responsesBody } from "../../src/providers/responses-wire";
+import { ReasoningSealer, validateResponses } from "../support/responses-protocol";
 import { normalizeToolId } from "../../src/providers/tool-ids";
 
 /** The Anthropic account the requests go to. */
 const here = { api: "anthropic-messages", fingerprint: "0123456789ab" };
+/** The OpenAI account of the Responses requests, and reasoning it issued. */
+const responsesHere = { api: "openai-responses", fingerprint: "fedcba987654" };
+const sealer = new ReasoningSealer();
+const sealed = sealer.seal("sk-test", "reasoned");
 const user = (text: string): Message => ({ role: "user", content: [{ type: "text", text }] });
 const call = (id: string, name = "read", input = '{"path":"a"}') => ({ type: "toolUse" as const, id, name, input });
 const result = (toolUseId: string, content = "ok", isError?: boolean) => ({
@@ -26,7 +32,8 @@ const hostile = (): Message[] => [
   { role: "assistant", content: [
     { type: "thinking", thinking: "signed ü", signature: "sig/abc==" },
     { type: "thinking", thinking: "", signature: "redacted-data", redacted: true },
-    { type: "text", text: "calling" },
+    { type: "thinking", thinking: "reasoned", signature: sealed, origin: responsesHere },
+    { type: "text", text: "calling", phase: "commentary" },
     call("toolu_dangling"),
     call(foreignId, "bash", '{"command":"ls"}'),
   ] },
@@ -130,6 +137,44 @@ describe("OpenAI toWire", () => {
       user("b"),
     ]));
     expect(wire).toEqual([{ role: "user", content: "a\n\nb" }]);
+  });
+});
+
+describe("Responses toWire", () => {
+  test("repairs a hostile history into items the API takes: only its own reasoning, without ids, before what followed it", () => {
+    const conversation = new Conversation(hostile());
+    const before = structuredClone(conversation.messages);
+    const request = { model: "gpt-5", system: "sys", conversation, tools: [], maxTokens: 8000, thinking: false, sessionId: "s1", signal: new AbortController().signal };
+    const body = responsesBody(request, { origin: responsesHere, reasoning: true });
+    expect(conversation.messages).toEqual(before);
+    expect(validateResponses(body, { key: "sk-test", sealer })).toBeNull();
+    const mappedId = normalizeToolId(foreignId, 40);
+    expect(body.instructions).toBe("sys");
+    expect(body.input).toEqual([
+      { type: "message", role: "user", content: "first\n\nsecond in a row" },
+      { type: "reasoning", summary: [{ type: "summary_text", text: "reasoned" }], encrypted_content: sealed },
+      { type: "message", role: "assistant", content: "calling", phase: "commentary" },
+      { type: "function_call", call_id: "toolu_dangling", name: "read", arguments: '{"path":"a"}' },
+      { type: "function_call", call_id: mappedId, name: "bash", arguments: '{"command":"ls"}' },
+      { type: "function_call_output", call_id: "toolu_dangling", output: `Error: ${NOT_RUN_RESULT}` },
+      { type: "function_call_output", call_id: mappedId, output: "Error: files" },
+      { type: "message", role: "user", content: "but first" },
+      { type: "function_call", call_id: "call_late", name: "read", arguments: '{"invalid_json_input":"{not json"}' },
+      { type: "function_call_output", call_id: "call_late", output: `Error: ${NOT_RUN_RESULT}` },
+      { type: "message", role: "assistant", content: "two assistants in a row" },
+      { type: "message", role: "user", content: "last" },
+    ]);
+  });
+
+  test("the same history to another key, or to a model that does not reason, carries no reasoning", () => {
+    const request = { model: "gpt-5", system: "", conversation: new Conversation(hostile()), tools: [], maxTokens: 8000, thinking: false, signal: new AbortController().signal };
+    const otherKey = responsesBody(request, { origin: { ...responsesHere, fingerprint: "000000000000" }, reasoning: true });
+    const plainModel = responsesBody({ ...request, model: "gpt-4.1" }, { origin: responsesHere, reasoning: true });
+    for (const body of [otherKey, plainModel]) {
+      expect(body.input.some((item) => item.type === "reasoning")).toBe(false);
+      expect(validateResponses(body, { key: "sk-other", sealer })).toBeNull();
+    }
+    expect(plainModel.include).toBeUndefined();
   });
 });
 
