@@ -3,6 +3,8 @@
 // one prompt_cache_key), and what each way a response can end means.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Message } from "../../src/conversation";
+import { UsageError } from "../../src/errors";
+import { createProvider } from "../../src/providers";
 import { fingerprint } from "../../src/providers/origins";
 import { serverFixture, user } from "./fixture";
 
@@ -116,5 +118,31 @@ describe("how a response ends", () => {
       await server.stop();
       expect({ style, stopReason: end.stopReason, overflow: end.overflow, retries: retries.length }).toEqual({ style, stopReason: "error", overflow: {}, retries: 0 });
     }
+  });
+});
+
+describe("which protocol the openai provider speaks", () => {
+  const apiOf = (env: Record<string, string>) => createProvider("openai", { OPENAI_API_KEY: "sk-test", ...env }).api;
+  test("Responses for OpenAI's own base URL, Chat Completions for any other; AWL_OPENAI_API overrides either way", () => {
+    expect(apiOf({})).toBe("openai-responses");
+    expect(apiOf({ OPENAI_BASE_URL: "https://api.openai.com/v1/" })).toBe("openai-responses");
+    expect(apiOf({ OPENAI_BASE_URL: "http://localhost:11434/v1" })).toBe("openai-chat");
+    expect(apiOf({ AWL_OPENAI_API: "chat" })).toBe("openai-chat");
+    expect(apiOf({ OPENAI_BASE_URL: "https://openrouter.ai/api/v1", AWL_OPENAI_API: "responses" })).toBe("openai-responses");
+    expect(createProvider("anthropic", { ANTHROPIC_API_KEY: "k" }).api).toBe("anthropic-messages");
+  });
+
+  test("any other AWL_OPENAI_API is a usage error naming the choices", () => {
+    expect(() => apiOf({ AWL_OPENAI_API: "completions" })).toThrow(new UsageError('AWL_OPENAI_API must be responses or chat, not "completions"'));
+  });
+
+  test("the fingerprint is 12 hex digits of the base URL and key, never the key, the same with or without a trailing slash", () => {
+    const print = fingerprint("https://api.openai.com/v1", "sk-secret-key-1234");
+    expect(print).toMatch(/^[0-9a-f]{12}$/);
+    expect(fingerprint("https://api.openai.com/v1/", "sk-secret-key-1234")).toBe(print);
+    expect(fingerprint("https://api.openai.com/v1", "sk-secret-key-5678")).not.toBe(print);
+    expect(fingerprint("https://eu.api.openai.com/v1", "sk-secret-key-1234")).not.toBe(print);
+    const hasher = new Bun.CryptoHasher("sha256");
+    expect(print).toBe(hasher.update("https://api.openai.com/v1\nsk-secret-key-1234").digest("hex").slice(0, 12));
   });
 });
