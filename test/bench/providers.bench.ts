@@ -83,7 +83,7 @@ async function main() {
       const f = median(floorUs);
       const p = median(fullUs);
       console.log(
-        `${row.api.padEnd(16)}  floor (read + split SSE) ${f.toFixed(3)} µs/delta   provider ${p.toFixed(3)} µs/delta   ratio ${(p / f).toFixed(2)}x (target <= 2x)`,
+        `${row.api.padEnd(18)}  floor (read + split SSE) ${f.toFixed(3)} µs/delta   provider ${p.toFixed(3)} µs/delta   ratio ${(p / f).toFixed(2)}x (target <= 2x)`,
       );
     }
   } finally {
