@@ -80,9 +80,9 @@ export function toolsToWire(tools: readonly ToolDefinition[]): ChatCompletionToo
   }));
 }
 
-/** Models that accept `reasoning_effort`; OpenAI refuses the field for the others (gpt-4o, gpt-4.1). */
+/** Models that accept `reasoning_effort`; OpenAI refuses the field for the others (gpt-4o, gpt-4.1, and gpt-5-chat-latest, the chat model of gpt-5's family). */
 export function isReasoningModel(model: string): boolean {
-  return /^(o\d|gpt-5)/.test(model.replace(/^openai\//, ""));
+  return /^(o\d|gpt-5(?!-chat))/.test(model.replace(/^openai\//, ""));
 }
 
 /**

@@ -14,6 +14,7 @@ import { requestBody } from "./openai-wire";
 import { originOf } from "./origins";
 import type { Provider, StopReason, StreamEvent, StreamRequest, Usage } from "./provider";
 import { streamResponses } from "./responses";
+import { noLimits } from "./responses-wire";
 import type { SseEvent } from "./sse";
 import { USER_AGENT } from "./user-agent";
 import { UsageError } from "../errors";
@@ -210,6 +211,8 @@ export class OpenAIProvider implements Provider {
   readonly api: OpenAIOptions["api"];
   readonly #api: ApiIdentity;
   readonly #base: string;
+  /** What the Responses API said this account's models do not take, for the provider's life. */
+  readonly #limits = noLimits();
 
   constructor(private readonly options: OpenAIOptions) {
     this.api = options.api;
@@ -228,7 +231,7 @@ export class OpenAIProvider implements Provider {
     const env = this.options.env ?? process.env;
     if (this.api === "openai-responses") {
       const origin = originOf(this.api, this.#base, this.options.apiKey);
-      return streamResponses(request, { api: this.#api, origin, url: `${this.#base}/responses`, headers, env });
+      return streamResponses(request, { api: this.#api, origin, url: `${this.#base}/responses`, headers, env, limits: this.#limits });
     }
     return streamWithRetries({
       api: this.#api,

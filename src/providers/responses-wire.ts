@@ -22,9 +22,19 @@ export type ResponsesBody = Omit<ResponseCreateParamsStreaming, "input"> & { inp
 export interface WireOptions {
   /** This API and key: only reasoning they issued goes back. */
   origin: ThinkingOrigin;
-  /** Send reasoning items at all (a reasoning model, and not the retry after a refusal of them). */
+  /** Send reasoning items back at all (not after the API refused them). */
   reasoning: boolean;
 }
+
+/** What the API said a model does not take, learnt from its refusals (see responses.ts). */
+export interface ModelLimits {
+  /** Models that turned out not to reason: no reasoning parameters, nothing encrypted to include. */
+  notReasoning: Set<string>;
+  /** Models that refused `max_output_tokens`. */
+  noMaxOutputTokens: Set<string>;
+}
+
+export const noLimits = (): ModelLimits => ({ notReasoning: new Set(), noMaxOutputTokens: new Set() });
 
 /**
  * The `input` items, in the order the conversation holds them: an assistant
@@ -32,6 +42,7 @@ export interface WireOptions {
  * reasoning item stays directly before the item that followed it.
  */
 export function toWire(conversation: Conversation, options: WireOptions): WireItem[] {
+  // Reasoning goes back only to a model that reasons, as encrypted content this API and key issued.
   const messages = repairHistory(conversation.messages, {
     keepThinking: (block) => options.reasoning && replayable(block, options.origin, false),
     maxToolIdLength: OPENAI_TOOL_ID_MAX,
@@ -79,21 +90,22 @@ export function toolsToWire(tools: readonly ToolDefinition[]): FunctionTool[] {
 }
 
 /**
- * The whole request body. A reasoning model gets its encrypted reasoning
- * included in the answer (to be sent back next time) and, with thinking on,
- * readable summaries of it; `reasoning.effort` is the person's choice, or
- * "high" for thinking. The session id is the cache key, so every request of a
- * session lands on the same cached prefix.
+ * The whole request body. A reasoning model (by awl's table, unless the API
+ * said otherwise) gets its encrypted reasoning included in the answer (to be
+ * sent back next time) and, with thinking on, readable summaries of it;
+ * `reasoning.effort` is the person's choice, or "high" for thinking. The
+ * session id is the cache key, so every request of a session lands on the
+ * same cached prefix.
  */
-export function requestBody(request: StreamRequest, options: WireOptions): ResponsesBody {
-  const reasons = isReasoningModel(request.model);
+export function requestBody(request: StreamRequest, options: WireOptions, limits: ModelLimits = noLimits()): ResponsesBody {
+  const reasons = isReasoningModel(request.model) && !limits.notReasoning.has(request.model);
   const body: ResponsesBody = {
     model: request.model,
     input: toWire(request.conversation, { ...options, reasoning: options.reasoning && reasons }),
     stream: true,
     store: false,
-    max_output_tokens: request.maxTokens,
   };
+  if (!limits.noMaxOutputTokens.has(request.model)) body.max_output_tokens = request.maxTokens;
   if (request.system) body.instructions = request.system;
   if (request.tools.length) body.tools = toolsToWire(request.tools);
   if (request.sessionId) body.prompt_cache_key = request.sessionId;

@@ -10,7 +10,7 @@ import { describeStreamError, parseApiError, StreamFailure, type ApiErrorInfo, t
 import { streamWithRetries, type StreamParser } from "./http-stream";
 import { jsonBody } from "./json-body";
 import type { StopReason, StreamEvent, StreamRequest, Usage } from "./provider";
-import { requestBody } from "./responses-wire";
+import { requestBody, type ModelLimits } from "./responses-wire";
 import type { SseEvent } from "./sse";
 
 type End = Extract<StreamEvent, { type: "end" }>;
@@ -197,8 +197,20 @@ function readUsage(wire: ResponseUsage | null | undefined): Usage | undefined {
   return usage;
 }
 
-/** A refusal of reasoning sent back: it is not this caller's, or it no longer decrypts. */
-const REASONING_REFUSED = /invalid_encrypted_content|not issued to this caller|encrypted content .*could not be (?:verified|decrypted)/i;
+/**
+ * Refusals awl can answer by asking again without something, each at most
+ * once per request: the reasoning sent back (not this caller's, or no longer
+ * decryptable: a key or account switch the fingerprint could not tell), the
+ * reasoning parameters (a model awl's table took for a reasoning one), and
+ * `max_output_tokens` (a model that does not take it). The last two are
+ * remembered for the model.
+ */
+const REFUSALS = [
+  { kind: "reasoningItems", pattern: /invalid_encrypted_content|not issued to this caller|encrypted content .*could not be (?:verified|decrypted)/i },
+  { kind: "notReasoning", pattern: /(?:'reasoning[.\w]*'|encrypted content) (?:is )?not supported with this model/i },
+  { kind: "noMaxOutputTokens", pattern: /'max_output_tokens' is not supported|unsupported parameter: 'max_output_tokens'/i },
+] as const;
+type Refusal = (typeof REFUSALS)[number]["kind"];
 
 export interface ResponsesStreamOptions {
   api: ApiIdentity;
@@ -206,24 +218,30 @@ export interface ResponsesStreamOptions {
   url: string;
   headers: Record<string, string>;
   env: Record<string, string | undefined>;
+  /** What the API said models do not take, kept by the provider for later requests. */
+  limits: ModelLimits;
 }
 
-/**
- * One request through the Responses API. If the API refuses the reasoning
- * sent back (a key or account switch the fingerprint could not tell, or
- * content it no longer decrypts), the request goes once more without any,
- * and a notice says so.
- */
+/** One request through the Responses API, asked again after each refusal it can answer (see REFUSALS). */
 export async function* streamResponses(request: StreamRequest, options: ResponsesStreamOptions): AsyncGenerator<StreamEvent> {
-  if (!(yield* attempt(request, options, true))) return;
-  yield { type: "notice", text: `${options.api.label} refused the reasoning carried over from earlier in the session; asked again without it` };
-  yield* attempt(request, options, false);
+  const answered = new Set<Refusal>();
+  for (;;) {
+    const refusal = yield* attempt(request, options, !answered.has("reasoningItems"), answered);
+    if (!refusal) return;
+    answered.add(refusal);
+    if (refusal === "reasoningItems") yield { type: "notice", text: `${options.api.label} refused the reasoning carried over from earlier in the session; asked again without it` };
+    else options.limits[refusal].add(request.model);
+  }
 }
 
-/** Streams one request; returns true, having yielded no end, when the API refused the reasoning it carried. */
-async function* attempt(request: StreamRequest, options: ResponsesStreamOptions, reasoning: boolean): AsyncGenerator<StreamEvent, boolean> {
-  const body = requestBody(request, { origin: options.origin, reasoning });
-  const sentReasoning = body.input.some((item) => item.type === "reasoning");
+/** Streams one request; returns what the API refused, having yielded no end, when it is a refusal still to answer. */
+async function* attempt(request: StreamRequest, options: ResponsesStreamOptions, reasoning: boolean, answered: Set<Refusal>): AsyncGenerator<StreamEvent, Refusal | undefined> {
+  const body = requestBody(request, { origin: options.origin, reasoning }, options.limits);
+  const sent: Record<Refusal, boolean> = {
+    reasoningItems: body.input.some((item) => item.type === "reasoning"),
+    notReasoning: body.include !== undefined || body.reasoning !== undefined,
+    noMaxOutputTokens: body.max_output_tokens !== undefined,
+  };
   let shown = false;
   for await (const event of streamWithRetries({
     api: options.api,
@@ -235,10 +253,12 @@ async function* attempt(request: StreamRequest, options: ResponsesStreamOptions,
     env: options.env,
     createParser: () => new ResponsesStreamParser(options.api, options.origin),
   })) {
-    const refused = event.type === "end" && event.stopReason === "error" && !event.aborted && REASONING_REFUSED.test(event.errorMessage ?? "");
-    if (refused && sentReasoning && !shown) return true;
+    if (event.type === "end" && event.stopReason === "error" && !event.aborted && !shown) {
+      const refusal = REFUSALS.find(({ kind, pattern }) => sent[kind] && !answered.has(kind) && pattern.test(event.errorMessage ?? ""));
+      if (refusal) return refusal.kind;
+    }
     if (event.type !== "retry") shown = true;
     yield event;
   }
-  return false;
+  return undefined;
 }

@@ -4,7 +4,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Message } from "../../src/conversation";
 import { UsageError } from "../../src/errors";
+import { Conversation } from "../../src/conversation";
 import { createProvider } from "../../src/providers";
+import { TOOLS } from "./fixture";
 import { fingerprint } from "../../src/providers/origins";
 import { serverFixture, user } from "./fixture";
 
@@ -144,5 +146,40 @@ describe("which protocol the openai provider speaks", () => {
     expect(fingerprint("https://eu.api.openai.com/v1", "sk-secret-key-1234")).not.toBe(print);
     const hasher = new Bun.CryptoHasher("sha256");
     expect(print).toBe(hasher.update("https://api.openai.com/v1\nsk-secret-key-1234").digest("hex").slice(0, 12));
+  });
+});
+
+describe("what a model does not take, learnt from the API's refusal", () => {
+  const provider = () => createProvider("openai", { ...fx.env, ...RESPONSES });
+  const request = (model: string) => ({
+    model, system: "s", conversation: new Conversation([user("hi")]), tools: TOOLS, maxTokens: 4096, thinking: true, signal: new AbortController().signal,
+  });
+  const drain = async (stream: AsyncIterable<unknown>) => {
+    const events: any[] = [];
+    for await (const event of stream) events.push(event);
+    return events;
+  };
+
+  test("reasoning parameters a model refuses are dropped: the request is asked again, and the model's later requests go without them", async () => {
+    const openai = provider();
+    fx.server.reply({ fault: { status: 400, code: "unsupported_parameter", message: "Unsupported parameter: 'reasoning.effort' is not supported with this model." } }, {}, {});
+    const { requests, result } = await fx.requestsDuring(async () => [await drain(openai.stream(request("gpt-5-preview"))), await drain(openai.stream(request("gpt-5-preview")))]);
+    expect(requests.map((r) => r.status)).toEqual([400, 200, 200]);
+    for (const sent of requests.slice(1)) expect([sent.body.reasoning, sent.body.include]).toEqual([undefined, undefined]);
+    expect(result.flat().filter((e) => e.type === "end").map((e) => e.stopReason)).toEqual(["stop", "stop"]);
+  });
+
+  test("max_output_tokens a model refuses is dropped the same way", async () => {
+    const openai = provider();
+    fx.server.reply({ fault: { status: 400, code: "unsupported_parameter", message: "Unsupported parameter: 'max_output_tokens' is not supported with this model." } }, {}, {});
+    const { requests } = await fx.requestsDuring(async () => [await drain(openai.stream(request("gpt-5-mini"))), await drain(openai.stream(request("gpt-5-mini")))]);
+    expect(requests.map((r) => [r.status, r.body.max_output_tokens])).toEqual([[400, 4096], [200, undefined], [200, undefined]]);
+  });
+
+  test("gpt-5's chat model is not taken for a reasoning one: no reasoning parameters, and the server takes the request", async () => {
+    fx.server.reply({});
+    await drain(provider().stream(request("gpt-5-chat-latest")));
+    const sent = fx.server.requests.at(-1)!;
+    expect([sent.status, sent.body.reasoning, sent.body.include]).toEqual([200, undefined, undefined]);
   });
 });

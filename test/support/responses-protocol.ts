@@ -37,9 +37,9 @@ const ITEM_FIELDS: Record<string, string[]> = {
 };
 const TOOL_NAME = /^[a-zA-Z0-9_-]+$/;
 
-/** Models that reason: they take `reasoning` and produce reasoning items. */
+/** Models that reason: they take `reasoning` and produce reasoning items (gpt-5-chat-latest, gpt-5's chat model, does not). */
 export function reasons(model: string): boolean {
-  return /^(o\d|gpt-5)/.test(model);
+  return /^(o\d|gpt-5(?!-chat))/.test(model);
 }
 
 /**
@@ -82,6 +82,7 @@ export function validateResponses(body: any, options: { key: string; sealer: Rea
     if (!Array.isArray(body.include)) return bad("Invalid type for 'include': expected an array.", "include", "invalid_type");
     for (const [i, value] of body.include.entries())
       if (!INCLUDABLE.has(value)) return bad(`Invalid value: '${value}'. Supported values are: ${[...INCLUDABLE].map((v) => `'${v}'`).join(", ")}.`, `include[${i}]`, "invalid_value");
+    if (body.include.includes("reasoning.encrypted_content") && !reasons(body.model)) return bad("Encrypted content is not supported with this model.", "include", "unsupported_parameter");
   }
   if (body.reasoning !== undefined && body.reasoning !== null) {
     if (!reasons(body.model)) return bad(`Unsupported parameter: 'reasoning.effort' is not supported with this model.`, "reasoning.effort", "unsupported_parameter");
