@@ -49,7 +49,7 @@ test("a 10-round tool loop with reasoning: each round's encrypted reasoning goes
   expect(JSON.stringify(await entries())).not.toContain(fx.server.openaiKey);
 });
 
-test("resumed, switched to Anthropic and back, then to another OpenAI key: every request accepted, no reasoning refused", async () => {
+test("resumed, switched to Anthropic, to a compatible Chat Completions server, back, then to another OpenAI key: every request accepted, no reasoning refused", async () => {
   await Bun.write(join(fx.project, "notes.txt"), "remember the milk\n");
   fx.server.reply(...toolLoop(2));
   expect((await fx.run(["-p", "read twice", "--thinking", ...openai], { env: RESPONSES })).code).toBe(0);
@@ -59,13 +59,16 @@ test("resumed, switched to Anthropic and back, then to another OpenAI key: every
   fx.server.reply({ blocks: [{ type: "thinking", thinking: "Claude thinks." }, { type: "toolUse", name: "read", input: { path: "notes.txt" } }] }, { blocks: [{ type: "text", text: "Claude read it." }] });
   const claude = await fx.run(["-p", "you now", "--resume", "--thinking", "--provider", "anthropic", "--model", "claude-sonnet-4-5"]);
   fx.server.reply(...toolLoop(1));
+  const chat = await fx.run(["-p", "a local model now", "--resume", "--thinking", ...openai], { env: { AWL_OPENAI_API: "chat" } });
+  fx.server.reply(...toolLoop(1));
   const back = await fx.run(["-p", "back to you", "--resume", "--thinking", ...openai], { env: RESPONSES });
   fx.server.reply(...toolLoop(1));
   const otherKey = await fx.run(["-p", "new account", "--resume", "--thinking", ...openai], { env: { ...RESPONSES, OPENAI_API_KEY: OTHER_KEY } });
 
-  for (const run of [resumed, claude, back, otherKey]) expect(run).toMatchObject({ code: 0, stderr: expect.not.stringMatching(/refused|error/i) });
+  for (const run of [resumed, claude, chat, back, otherKey]) expect(run).toMatchObject({ code: 0, stderr: expect.not.stringMatching(/refused|error/i) });
   expect(fx.server.requests.map((r) => r.status)).toEqual(Array(fx.server.requests.length).fill(200));
   const sent = (path: string) => fx.server.requests.filter((r) => r.path === path);
+  expect(sent("/v1/chat/completions")).toHaveLength(2);
   // Anthropic got its own thinking back, and no OpenAI reasoning.
   const toClaude = sent("/v1/messages").at(-1)!;
   expect(toClaude.rawBody).toContain("Claude thinks.");
@@ -77,7 +80,7 @@ test("resumed, switched to Anthropic and back, then to another OpenAI key: every
   const fromClaude = (await assistants()).find((m) => m.api === "anthropic-messages")!;
   expect(fromClaude.content[0]).toMatchObject({ type: "thinking", thinking: "Claude thinks.", origin: { api: "anthropic-messages" } });
   expect((await assistants()).map((m) => m.api)).toEqual([
-    ...Array(3).fill("openai-responses"), ...Array(2).fill("openai-responses"), "anthropic-messages", "anthropic-messages", ...Array(2).fill("openai-responses"), ...Array(2).fill("openai-responses"),
+    ...Array(3).fill("openai-responses"), ...Array(2).fill("openai-responses"), "anthropic-messages", "anthropic-messages", ...Array(2).fill("openai-chat"), ...Array(2).fill("openai-responses"), ...Array(2).fill("openai-responses"),
   ]);
 });
 
