@@ -52,13 +52,16 @@ export class ResponsesStreamParser implements StreamParser {
     this.#origin = origin;
   }
 
-  event({ data }: SseEvent, out: StreamEvent[]): void {
+  event({ event: name, data }: SseEvent, out: StreamEvent[]): void {
     let event: WireEvent | null;
     try {
       event = JSON.parse(data) as WireEvent | null;
     } catch {
+      // A named error event is the API's error whatever its data (some servers send plain text).
+      if (name === "error") throw this.#failure(errorOf(data));
       throw new StreamFailure(`${this.#api.label} sent a malformed stream event`, true);
     }
+    if (name === "error" && event?.type !== "error") throw this.#failure(errorOf(event));
     if (!event || typeof event !== "object") return;
     switch (event.type) {
       case "response.output_text.delta":
@@ -177,7 +180,7 @@ export class ResponsesStreamParser implements StreamParser {
 }
 
 /** The `error` event's error: flat ({type: "error", code, message}) as the document has it, or nested under `error` as servers send it. */
-function errorOf(event: WireEvent): ApiErrorInfo {
+function errorOf(event: unknown): ApiErrorInfo {
   const info = parseApiError(event);
   return info.type === "error" ? { ...info, type: undefined } : info;
 }

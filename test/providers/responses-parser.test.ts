@@ -89,4 +89,13 @@ describe("Responses stream parser", () => {
     expect(refused.find((e) => e.type === "delta")).toEqual({ type: "delta", index: 0, text: "I can't help with that." });
     expect(refused.at(-1)).toMatchObject({ stopReason: "error", errorMessage: "The model declined to answer (refusal)" });
   });
+
+  test("a named error event is the API's error whatever its data: plain text, null, or an error object without a type", async () => {
+    for (const data of ["upstream exploded", "null", JSON.stringify({ error: { message: "wrapped", code: "server_busy" } })]) {
+      const failure = await parse(`event: error\ndata: ${data}\n\n`).catch((e) => e);
+      expect(failure).toBeInstanceOf(StreamFailure);
+    }
+    const wrapped = await parse(`event: error\ndata: ${JSON.stringify({ error: { message: "wrapped", code: "invalid_thing" } })}\n\n`).catch((e) => e);
+    expect([wrapped.message, wrapped.retryable]).toEqual(["OpenAI stream error (invalid_thing): wrapped", false]);
+  });
 });

@@ -243,6 +243,8 @@ export function renderResponses(reply: Reply, model: string, usage: TokenUsage, 
       item.content = [block.type === "text" ? { type: "output_text", text, annotations: [] } : { type: "refusal", refusal: text }];
       output.push(item);
       if (cutOff) break;
+      if (block.type === "text") emit({ type: "response.output_text.done", item_id: item.id, output_index, content_index: 0, text, logprobs: [] });
+      else emit({ type: "response.refusal.done", item_id: item.id, output_index, content_index: 0, refusal: text });
       emit({ type: "response.content_part.done", item_id: item.id, output_index, content_index: 0, part: item.content[0] } as any);
       emit({ type: "response.output_item.done", output_index, item: { ...item, status: "completed" } });
     }
