@@ -64,8 +64,10 @@ test("resumed, switched to Anthropic, to a compatible Chat Completions server, b
   const back = await fx.run(["-p", "back to you", "--resume", "--thinking", ...openai], { env: RESPONSES });
   fx.server.reply(...toolLoop(1));
   const otherKey = await fx.run(["-p", "new account", "--resume", "--thinking", ...openai], { env: { ...RESPONSES, OPENAI_API_KEY: OTHER_KEY } });
+  fx.server.reply({ blocks: [{ type: "thinking", thinking: "Claude again." }, { type: "text", text: "Back with Claude." }] });
+  const claudeAgain = await fx.run(["-p", "and Claude to finish", "--resume", "--thinking", "--provider", "anthropic", "--model", "claude-sonnet-4-5"]);
 
-  for (const run of [resumed, claude, chat, back, otherKey]) expect(run).toMatchObject({ code: 0, stderr: expect.not.stringMatching(/refused|error/i) });
+  for (const run of [resumed, claude, chat, back, otherKey, claudeAgain]) expect(run).toMatchObject({ code: 0, stderr: expect.not.stringMatching(/refused|error/i) });
   expect(fx.server.requests.map((r) => r.status)).toEqual(Array(fx.server.requests.length).fill(200));
   const sent = (path: string) => fx.server.requests.filter((r) => r.path === path);
   expect(sent("/v1/chat/completions")).toHaveLength(2);
@@ -80,8 +82,12 @@ test("resumed, switched to Anthropic, to a compatible Chat Completions server, b
   const fromClaude = (await assistants()).find((m) => m.api === "anthropic-messages")!;
   expect(fromClaude.content[0]).toMatchObject({ type: "thinking", thinking: "Claude thinks.", origin: { api: "anthropic-messages" } });
   expect((await assistants()).map((m) => m.api)).toEqual([
-    ...Array(3).fill("openai-responses"), ...Array(2).fill("openai-responses"), "anthropic-messages", "anthropic-messages", ...Array(2).fill("openai-chat"), ...Array(2).fill("openai-responses"), ...Array(2).fill("openai-responses"),
+    ...Array(3).fill("openai-responses"), ...Array(2).fill("openai-responses"), "anthropic-messages", "anthropic-messages", ...Array(2).fill("openai-chat"), ...Array(2).fill("openai-responses"), ...Array(2).fill("openai-responses"), "anthropic-messages",
   ]);
+  // Claude's own thinking from before went back to it again; OpenAI's never did.
+  const last = sent("/v1/messages").at(-1)!;
+  expect(last.rawBody).toContain("Claude thinks.");
+  expect(last.rawBody).not.toContain("read the notes again");
 });
 
 test("response.incomplete in the middle of a function call runs no tool and leaves a truthful entry", async () => {
