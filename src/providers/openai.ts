@@ -7,7 +7,7 @@
 import type { ChatCompletionChunk } from "openai/resources/chat/completions/completions";
 import type { CompletionUsage } from "openai/resources/completions";
 import type { ApiErrorInfo, ApiIdentity } from "./api-errors";
-import { describeStreamError, parseApiError, StreamFailure } from "./api-errors";
+import { describeStreamError, parseApiError, RETRYABLE_STREAM_ERROR, StreamFailure } from "./api-errors";
 import { jsonBody } from "./json-body";
 import { streamWithRetries, type StreamParser } from "./http-stream";
 import { requestBody } from "./openai-wire";
@@ -31,8 +31,6 @@ type WireUsage = Partial<CompletionUsage> & {
   prompt_cache_hit_tokens?: number;
 };
 
-/** Errors in the stream that mean "try again" (OpenRouter and vLLM forward upstream overloads this way). */
-const RETRYABLE_STREAM_ERRORS = /overload|server_error|rate_limit|timeout|unavailable/i;
 
 export class OpenAIStreamParser implements StreamParser {
   done = false;
@@ -112,7 +110,7 @@ export class OpenAIStreamParser implements StreamParser {
   }
 
   #failure(info: ApiErrorInfo): StreamFailure {
-    return new StreamFailure(describeStreamError(this.#api, info), RETRYABLE_STREAM_ERRORS.test(`${info.code} ${info.type} ${info.message}`), info);
+    return new StreamFailure(describeStreamError(this.#api, info), RETRYABLE_STREAM_ERROR.test(`${info.code} ${info.type} ${info.message}`), info);
   }
 
   #stopReason(reason: string): StopReason {

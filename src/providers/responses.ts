@@ -4,9 +4,9 @@
 // (a message, a reasoning item, a function call) becoming one block. The
 // request body is built by responses-wire.ts.
 
-import type { ResponseStreamEvent, ResponseUsage } from "openai/resources/responses/responses";
+import type { ResponseUsage } from "openai/resources/responses/responses";
 import type { ContentBlock, ThinkingOrigin } from "../conversation";
-import { describeStreamError, parseApiError, StreamFailure, type ApiErrorInfo, type ApiIdentity } from "./api-errors";
+import { describeStreamError, parseApiError, RETRYABLE_STREAM_ERROR, StreamFailure, type ApiErrorInfo, type ApiIdentity } from "./api-errors";
 import { streamWithRetries, type StreamParser } from "./http-stream";
 import { jsonBody } from "./json-body";
 import type { StopReason, StreamEvent, StreamRequest, Usage } from "./provider";
@@ -14,13 +14,30 @@ import { requestBody, type ModelLimits } from "./responses-wire";
 import type { SseEvent } from "./sse";
 
 type End = Extract<StreamEvent, { type: "end" }>;
-/** An output item, read loosely: awl keeps three kinds and skips the rest (server tools). */
-type WireItem = { type: string; id?: string; phase?: string | null; call_id?: string; name?: string; arguments?: string; encrypted_content?: string | null; summary?: { text?: string }[]; content?: { type: string; text?: string; refusal?: string }[] };
-/** The events as read: every field optional, since compatible servers leave some out. */
-type WireEvent = Partial<Omit<ResponseStreamEvent, "type">> & { type?: string; item?: WireItem; item_id?: string; output_index?: number; delta?: string; summary_index?: number; arguments?: string; response?: { usage?: ResponseUsage | null; incomplete_details?: { reason?: string } | null; error?: unknown } };
+/** An output item, read loosely: awl keeps three kinds (message, reasoning, function_call) and skips the rest (server tools). */
+interface OutputItem {
+  type: string;
+  id?: string;
+  phase?: string | null;
+  call_id?: string;
+  name?: string;
+  arguments?: string;
+  encrypted_content?: string | null;
+  summary?: { text?: string }[];
+  content?: { type: string; text?: string; refusal?: string }[];
+}
+/** The events as read (ResponseStreamEvent's fields): every one optional, since servers that speak the API leave some out. */
+interface WireEvent {
+  type?: string;
+  item?: OutputItem;
+  item_id?: string;
+  output_index?: number;
+  delta?: string;
+  summary_index?: number;
+  arguments?: string;
+  response?: { usage?: ResponseUsage | null; incomplete_details?: { reason?: string } | null; error?: unknown };
+}
 
-/** Failures in the stream worth another try (the service's own overloads). */
-const RETRYABLE_STREAM_ERRORS = /overload|server_error|rate_limit|timeout|unavailable/i;
 
 interface Item {
   /** awl's block index. */
@@ -122,7 +139,7 @@ export class ResponsesStreamParser implements StreamParser {
   }
 
   #failure(info: ApiErrorInfo): StreamFailure {
-    return new StreamFailure(describeStreamError(this.#api, info), RETRYABLE_STREAM_ERRORS.test(`${info.code} ${info.type}`), info);
+    return new StreamFailure(describeStreamError(this.#api, info), RETRYABLE_STREAM_ERROR.test(`${info.code} ${info.type}`), info);
   }
 
   #item(event: WireEvent): Item | undefined {

@@ -25,7 +25,7 @@ async function events(response: Response): Promise<any[]> {
     return data;
   });
 }
-const refusal = async (response: Response) => ({ status: response.status, ...(await response.json()).error });
+const refusal = async (response: Response) => ({ status: response.status, ...((await response.json()) as { error: object }).error });
 
 describe("the stream", () => {
   test("reasoning, commentary, a function call: every event kind in order, numbered, ending in response.completed with usage", async () => {
