@@ -58,6 +58,8 @@ export class ResponsesStreamParser implements StreamParser {
   #next = 0;
   #byId = new Map<string, Item>();
   #byOutput: Item[] = [];
+  /** Every item, in order: the terminal event closes those still open. */
+  #items: Item[] = [];
   /** "completed" or "incomplete", once the terminal event arrived. */
   #status: string | undefined;
   #incompleteReason: string | undefined;
@@ -111,7 +113,7 @@ export class ResponsesStreamParser implements StreamParser {
         this.#incompleteReason = event.response?.incomplete_details?.reason;
         this.usage = readUsage(event.response?.usage);
         this.done = true;
-        for (const item of this.#byOutput) if (item && !item.stopped) this.#stop(item, out);
+        for (const item of this.#items) if (!item.stopped) this.#stop(item, out);
         return;
       case "response.failed":
         throw this.#failure(parseApiError(event.response ?? {}));
@@ -168,6 +170,7 @@ export class ResponsesStreamParser implements StreamParser {
       this.#calls++;
     } else return;
     const item: Item = { index: this.#next++, kind: block.type, streamed: false, summaryPart: 0, stopped: false };
+    this.#items.push(item);
     if (wire.id) this.#byId.set(wire.id, item);
     if (event.output_index !== undefined) this.#byOutput[event.output_index] = item;
     out.push({ type: "blockStart", index: item.index, block });
