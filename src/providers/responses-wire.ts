@@ -49,8 +49,15 @@ export function toWire(conversation: Conversation, options: WireOptions): WireIt
   });
   const out: WireItem[] = [];
   for (const message of messages) {
-    if (message.role === "assistant") for (const block of message.content) out.push(assistantItem(block));
-    else userItems(message, out);
+    if (message.role !== "assistant") {
+      userItems(message, out);
+      continue;
+    }
+    // A reasoning item goes back only with the item it led to: one that ends
+    // a response (cut off while reasoning) is refused as "provided without its
+    // required following item".
+    const last = message.content.findLastIndex((block) => block.type !== "thinking");
+    message.content.forEach((block, i) => i <= last && out.push(assistantItem(block)));
   }
   return out;
 }

@@ -166,6 +166,20 @@ describe("Responses toWire", () => {
     ]);
   });
 
+  test("reasoning that ends a response (cut off while reasoning) is not sent: the API wants the item it led to after it", () => {
+    const reasoning = { type: "thinking" as const, thinking: "", signature: sealed, origin: responsesHere };
+    const conversation = new Conversation([
+      user("a"),
+      { role: "assistant", content: [reasoning] },
+      user("b"),
+      { role: "assistant", content: [reasoning, { type: "text", text: "partly" }, reasoning] },
+      user("c"),
+    ]);
+    const body = responsesBody({ model: "gpt-5", system: "", conversation, tools: [], maxTokens: 8000, thinking: false, signal: new AbortController().signal }, { origin: responsesHere, reasoning: true });
+    expect(body.input.map((item) => item.type)).toEqual(["message", "message", "reasoning", "message", "message"]);
+    expect(validateResponses(body, { key: "sk-test", sealer })).toBeNull();
+  });
+
   test("the same history to another key, or to a model that does not reason, carries no reasoning", () => {
     const request = { model: "gpt-5", system: "", conversation: new Conversation(hostile()), tools: [], maxTokens: 8000, thinking: false, signal: new AbortController().signal };
     const otherKey = responsesBody(request, { origin: { ...responsesHere, fingerprint: "000000000000" }, reasoning: true });
