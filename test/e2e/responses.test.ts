@@ -113,3 +113,11 @@ test("over a 20-request tool loop, the prompt cache serves at least 80% of the i
   console.log(`prompt cache: ${cached} of ${input} input tokens read from the cache (${((100 * cached) / input).toFixed(1)}%)`);
   expect(cached / input).toBeGreaterThanOrEqual(0.8);
 });
+
+test("an AWL_OPENAI_API awl does not know is a usage error: one line, exit 2, nothing sent", async () => {
+  const run = await fx.run(["-p", "hi", ...openai], { env: { AWL_OPENAI_API: "completions" } });
+  expect(run.code).toBe(2);
+  expect(run.stderr.trim().split("\n")).toHaveLength(1);
+  expect(run.stderr).toContain('AWL_OPENAI_API must be responses or chat, not "completions"');
+  expect(fx.server.requests).toHaveLength(0);
+});
