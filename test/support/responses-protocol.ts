@@ -157,10 +157,11 @@ function checkReasoning(item: any, next: any, at: string, store: boolean, option
   if (!store && typeof item.encrypted_content !== "string")
     return bad(`Reasoning item ${at} has no encrypted content: without \`store\`, reasoning must be sent back with its \`encrypted_content\` (include 'reasoning.encrypted_content').`, `${at}.encrypted_content`, "missing_required_parameter");
   if (typeof item.encrypted_content === "string" && options.sealer.open(options.key, item.encrypted_content) === undefined)
-    return bad("The encrypted content for this reasoning item could not be verified: it was not issued to this caller.", `${at}.encrypted_content`, "invalid_encrypted_content");
+    return bad(`The encrypted content ${item.encrypted_content.slice(0, 4)}...${item.encrypted_content.slice(-4)} could not be verified. Reason: Encrypted content could not be decrypted or parsed.`, null, "invalid_encrypted_content");
   // A reasoning item belongs to the output item that followed it.
   const follows = next && (next.type === "function_call" || next.type === "reasoning" || ((next.type ?? "message") === "message" && next.role === "assistant"));
-  if (!follows) return bad(`Item of type 'reasoning' at ${at} was provided without its required following item.`, "input", null);
+  // The API names the item by its id; awl's carry none.
+  if (!follows) return bad(`Item '${item.id ?? ""}' of type 'reasoning' was provided without its required following item.`, "input", null);
   return null;
 }
 
