@@ -254,6 +254,7 @@ export class Agent {
       tools: toolDefinitions(),
       maxTokens: this.#answerLimit(),
       thinking: this.thinking,
+      sessionId: this.session.sessionId,
       signal,
     });
     for await (const event of stream) {
@@ -272,6 +273,7 @@ export class Agent {
     this.#append(message, {
       provider: this.#model.provider,
       model: this.#model.model,
+      api: this.#provider.api,
       stopReason: end.stopReason,
       ...(end.usage ? { usage: end.usage } : {}),
       ...(end.stopReason === "error" && errorMessage ? { errorMessage } : {}),

@@ -42,6 +42,7 @@ export function addUsage(sum: Usage, usage: Usage | undefined): void {
   sum.output += usage.output;
   if (usage.cacheRead) sum.cacheRead = (sum.cacheRead ?? 0) + usage.cacheRead;
   if (usage.cacheWrite) sum.cacheWrite = (sum.cacheWrite ?? 0) + usage.cacheWrite;
+  if (usage.reasoning) sum.reasoning = (sum.reasoning ?? 0) + usage.reasoning;
 }
 
 /** For a call that never started: an abort (Ctrl+C, Esc, a signal) came first. */

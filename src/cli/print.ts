@@ -89,6 +89,7 @@ export function reportActivity(event: AgentEvent, err: Err, c: ReturnType<typeof
   else if (event.type === "toolEnd" && event.output.isError) err.write(`${start}${c.red(`  ⎿ ${oneLine(event.output.content, 100)}`)}\n`);
   else if (event.type === "retry") err.write(`${start}${c.yellow(retryText(event, safeText(event.reason)))}${err.isTTY ? "" : "\n"}`);
   else if (event.type === "compacted") err.write(`${start}${c.dim(compactedLine(event))}\n`);
+  else if (event.type === "notice") err.write(`${start}${c.dim(safeText(event.text))}\n`);
 }
 
 /** On a terminal: back to the start of the row and clear it (a retry line may be there). */

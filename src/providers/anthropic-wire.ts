@@ -8,8 +8,9 @@ import type {
   MessageParam,
   Tool,
 } from "@anthropic-ai/sdk/resources/messages/messages";
-import type { ContentBlock, Conversation } from "../conversation";
+import type { ContentBlock, Conversation, ThinkingOrigin } from "../conversation";
 import { repairHistory, toolInputObject } from "./history";
+import { replayable } from "./origins";
 import type { StreamRequest, ToolDefinition } from "./provider";
 import { ANTHROPIC_TOOL_ID_MAX } from "./tool-ids";
 
@@ -17,13 +18,15 @@ import { ANTHROPIC_TOOL_ID_MAX } from "./tool-ids";
 const MIN_THINKING_BUDGET = 1024;
 
 /**
- * The `messages` array. Thinking goes back only when it carries a signature
- * (only Anthropic signs thinking, so a signed block came from Anthropic and
- * is returned byte-identical); unsigned or foreign thinking is dropped.
+ * The `messages` array. Thinking goes back, byte-identical, only when it is
+ * signed by this API for this key (`origin`, see origins.ts); a signed block
+ * written before origins were recorded came from Anthropic (only Anthropic
+ * signed thinking then) and goes back too. Unsigned or foreign thinking
+ * (another key's, OpenAI's encrypted reasoning) is dropped.
  */
-export function toWire(conversation: Conversation): MessageParam[] {
+export function toWire(conversation: Conversation, origin: ThinkingOrigin): MessageParam[] {
   const messages = repairHistory(conversation.messages, {
-    keepThinking: (block) => !!block.signature,
+    keepThinking: (block) => replayable(block, origin, true),
     maxToolIdLength: ANTHROPIC_TOOL_ID_MAX,
   });
   return messages.map((message) => ({
@@ -63,8 +66,8 @@ export function toolsToWire(tools: readonly ToolDefinition[]): Tool[] {
 }
 
 /** The whole request body. */
-export function requestBody(request: StreamRequest): MessageCreateParamsStreaming {
-  const messages = toWire(request.conversation);
+export function requestBody(request: StreamRequest, origin: ThinkingOrigin): MessageCreateParamsStreaming {
+  const messages = toWire(request.conversation, origin);
   const body: MessageCreateParamsStreaming = {
     model: request.model,
     max_tokens: request.maxTokens,

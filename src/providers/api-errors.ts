@@ -24,6 +24,9 @@ export interface ApiErrorInfo {
   contextSize?: number;
 }
 
+/** Error kinds in an OpenAI-style stream that mean "try again" (the service's overloads, and OpenRouter's and vLLM's forwarded ones). */
+export const RETRYABLE_STREAM_ERROR = /overload|server_error|rate_limit|timeout|unavailable/i;
+
 /** A failure the stream driver decides to retry or surface. */
 export class StreamFailure extends Error {
   constructor(

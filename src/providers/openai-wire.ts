@@ -48,7 +48,7 @@ function assistantMessage(message: Message): ChatCompletionAssistantMessageParam
  * toolInputObject. OpenAI refuses arguments that are not JSON, so one bad call
  * in the log would fail every later request of the session.
  */
-function toolArguments(raw: string): string {
+export function toolArguments(raw: string): string {
   const input = toolInputObject(raw);
   return "invalid_json_input" in input || raw.trim() === "" ? JSON.stringify(input) : raw;
 }
@@ -80,9 +80,9 @@ export function toolsToWire(tools: readonly ToolDefinition[]): ChatCompletionToo
   }));
 }
 
-/** Models that accept `reasoning_effort`; OpenAI refuses the field for the others (gpt-4o, gpt-4.1). */
+/** Models that accept `reasoning_effort`; OpenAI refuses the field for the others (gpt-4o, gpt-4.1, and gpt-5-chat-latest, the chat model of gpt-5's family). */
 export function isReasoningModel(model: string): boolean {
-  return /^(o\d|gpt-5)/.test(model.replace(/^openai\//, ""));
+  return /^(o\d|gpt-5(?!-chat))/.test(model.replace(/^openai\//, ""));
 }
 
 /**

@@ -2,11 +2,14 @@
 // Conversation into a streaming request and yields what arrives, in order.
 // Providers never touch the disk.
 
-import type { ContentBlock, Conversation } from "../conversation";
+import type { ContentBlock, Conversation, ThinkingOrigin } from "../conversation";
 import { UserError } from "../errors";
 
 export type ProviderName = "anthropic" | "openai";
 export const PROVIDER_NAMES: readonly ProviderName[] = ["anthropic", "openai"];
+
+/** The wire protocol a response came through, as the log's `api` records it. */
+export type WireApi = "anthropic-messages" | "openai-chat" | "openai-responses";
 
 /** Why a response ended, as the on-disk `stopReason` records it. */
 export type StopReason = "stop" | "length" | "toolUse" | "error";
@@ -24,6 +27,8 @@ export interface Usage {
   cacheRead?: number;
   /** Input tokens written to the prompt cache (Anthropic; OpenRouter). */
   cacheWrite?: number;
+  /** Of `output`, the tokens the model spent reasoning (OpenAI's Responses API reports them). */
+  reasoning?: number;
 }
 
 /**
@@ -77,6 +82,10 @@ export interface StreamRequest {
   tools: ToolDefinition[];
   maxTokens: number;
   thinking: boolean;
+  /** How hard a reasoning model thinks ("low", "medium", "high"...), when the person chose. */
+  effort?: string;
+  /** The session's id: the Responses API's `prompt_cache_key`, so every request of a session hits the same cache. */
+  sessionId?: string;
   signal: AbortSignal;
 }
 
@@ -91,9 +100,11 @@ export type StreamEvent =
   | { type: "blockStart"; index: number; block: ContentBlock }
   /** Text appended to the block: text, thinking, or a toolUse's raw JSON input. */
   | { type: "delta"; index: number; text: string }
-  /** The thinking block's signature (Anthropic), complete. */
-  | { type: "signature"; index: number; signature: string }
+  /** The thinking block's signature (Anthropic's, or OpenAI's encrypted reasoning), complete, and where it may be sent back. */
+  | { type: "signature"; index: number; signature: string; origin: ThinkingOrigin }
   | { type: "blockStop"; index: number }
+  /** Something the person should know about the request, shown dimmed in one line (nothing was shown yet). */
+  | { type: "notice"; text: string }
   /** Attempt `attempt` of at most `attempts` failed; the next is sent after delayMs (nothing was shown yet). */
   | { type: "retry"; attempt: number; attempts: number; delayMs: number; reason: string }
   | {
@@ -112,5 +123,7 @@ export type StreamEvent =
 
 export interface Provider {
   readonly name: ProviderName;
+  /** The wire protocol its requests use. */
+  readonly api: WireApi;
   stream(request: StreamRequest): AsyncIterable<StreamEvent>;
 }

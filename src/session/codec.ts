@@ -131,12 +131,12 @@ function check<T>(result: T | InstanceType<typeof import("./schema").ArkErrors>)
 }
 
 function orderMessage(m: DiskMessage): DiskMessage {
-  const { role, content, provider, model, stopReason, usage, errorMessage } = m;
-  return defined({ role, content: content.map(orderBlock), provider, model, stopReason, usage: usage && orderUsage(usage), errorMessage });
+  const { role, content, provider, model, api, stopReason, usage, errorMessage } = m;
+  return defined({ role, content: content.map(orderBlock), provider, model, api, stopReason, usage: usage && orderUsage(usage), errorMessage });
 }
 
 function orderUsage(u: Usage): Usage {
-  return defined({ input: u.input, output: u.output, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite });
+  return defined({ input: u.input, output: u.output, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite, reasoning: u.reasoning });
 }
 
 function orderCompaction(e: CompactionEntry): CompactionEntry {
@@ -150,9 +150,9 @@ function orderCompaction(e: CompactionEntry): CompactionEntry {
 function orderBlock(b: DiskContentBlock): DiskContentBlock {
   switch (b.type) {
     case "text":
-      return { type: b.type, text: b.text };
+      return defined({ type: b.type, text: b.text, phase: b.phase });
     case "thinking":
-      return defined({ type: b.type, thinking: b.thinking, signature: b.signature, redacted: b.redacted });
+      return defined({ type: b.type, thinking: b.thinking, signature: b.signature, redacted: b.redacted, origin: b.origin && { api: b.origin.api, fingerprint: b.origin.fingerprint } });
     case "toolUse":
       return { type: b.type, id: b.id, name: b.name, input: b.input };
     case "toolResult":

@@ -159,6 +159,9 @@ export class TurnRenderer {
       }
       case "signature":
         return;
+      case "notice":
+        this.#line(this.c.dim(safeText(event.text)));
+        return;
       case "retry": {
         // One line that changes with each try: the status line when there is one, and the final failure is the error row.
         const text = retryText(event, safeText(event.reason));

@@ -218,7 +218,7 @@ describe("assembling a message from stream events", () => {
   const events: StreamEvent[] = [
     { type: "blockStart", index: 0, block: { type: "thinking", thinking: "" } },
     { type: "delta", index: 0, text: "hm" },
-    { type: "signature", index: 0, signature: "sig" },
+    { type: "signature", index: 0, signature: "sig", origin: { api: "anthropic-messages", fingerprint: "0123456789ab" } },
     { type: "blockStart", index: 1, block: { type: "text", text: "" } },
     { type: "delta", index: 1, text: "Hello" },
     { type: "blockStart", index: 2, block: { type: "toolUse", id: "a", name: "read", input: "" } },
@@ -236,7 +236,7 @@ describe("assembling a message from stream events", () => {
   test("blocks grow in place; a tool call without input gets {}", () => {
     const message = finalizeMessage(build());
     expect(message.content).toEqual([
-      { type: "thinking", thinking: "hm", signature: "sig" },
+      { type: "thinking", thinking: "hm", signature: "sig", origin: { api: "anthropic-messages", fingerprint: "0123456789ab" } },
       { type: "text", text: "Hello" },
       { type: "toolUse", id: "a", name: "read", input: '{"path":"x"}' },
       { type: "toolUse", id: "b", name: "ls", input: "{}" },

@@ -114,10 +114,11 @@ export class OpenAIPromptCache {
     this.#minimum = minimum;
   }
 
-  account(body: unknown, model: string): PromptUsage {
-    const prompt = promptUnits("openai", body).map((unit) => unit.json).join("");
+  /** `partition`: which earlier prompts this one may share a prefix with (the Responses API's prompt_cache_key routes to one). */
+  account(body: unknown, model: string, protocol: "openai" | "responses" = "openai", partition = model): PromptUsage {
+    const prompt = promptUnits(protocol, body).map((unit) => unit.json).join("");
     const total = tokensOf(Buffer.byteLength(prompt, "utf8"));
-    const earlier = this.#prompts.get(model) ?? [];
+    const earlier = this.#prompts.get(partition) ?? [];
     let common = 0; // characters
     for (const other of earlier) common = Math.max(common, commonPrefixLength(prompt, other));
     // Only whole tokens of the shared prefix count.
@@ -125,7 +126,7 @@ export class OpenAIPromptCache {
     const cacheRead = Math.min(total, openaiCachedTokens(shared, this.#minimum(model)));
     earlier.push(prompt);
     if (earlier.length > OpenAIPromptCache.KEEP) earlier.shift();
-    this.#prompts.set(model, earlier);
+    this.#prompts.set(partition, earlier);
     return { input: total - cacheRead, cacheRead, cacheWrite: 0, cacheWrite1h: 0 };
   }
 }
