@@ -282,7 +282,7 @@ export class Agent {
         results.push({ type: "toolResult", toolUseId: call.id, content: INTERRUPTED_NOT_RUN, isError: true });
         continue;
       }
-      const decision = this.approvals.decide(call.name, call.input, this.cwd);
+      const decision = await this.approvals.decide(call.name, call.input, this.cwd);
       let input = call.input;
       let refusal: string | undefined;
       if (decision.action === "refuse") refusal = decision.content;

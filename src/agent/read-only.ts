@@ -7,10 +7,8 @@
 //
 // git is on the list only with the programs a repository's configuration can
 // make it run switched off, and the command that runs must really have them
-// off: guardGit rewrites each read-only git part as it will run (see
-// docs/architecture.md, "Approvals").
+// off: guardGit (git-guard.ts) rewrites each read-only git part as it will run.
 
-import { resolve } from "node:path";
 import { parseShell, ShellParseError, type SimpleCommand, type Word } from "./shell-words";
 
 /** The programs that may run without asking, with the checks of their arguments below. */
@@ -140,94 +138,4 @@ export function gitInvocation(cmd: SimpleCommand): GitInvocation | undefined {
     }
   }
   return { sub, ...(dir ? { dir } : {}) };
-}
-
-/** Environment for a read-only git: no lazy fetch of missing objects in a partial clone, and no transport at all. */
-const GIT_ENV = "GIT_NO_LAZY_FETCH=1 GIT_ALLOW_PROTOCOL=none";
-/**
- * Configuration given on git's command line, which beats every file: no
- * fsmonitor hook, no hooks, no external diff, no signature checks, and the
- * signature programs by their standard names rather than a repository's.
- */
-const GIT_CONFIG = [
-  "core.fsmonitor=",
-  "core.hooksPath=/dev/null",
-  "diff.external=",
-  "log.showSignature=false",
-  "gpg.program=gpg",
-  "gpg.openpgp.program=gpg",
-  "gpg.x509.program=gpgsm",
-  "gpg.ssh.program=ssh-keygen",
-];
-
-/**
- * The command as it runs without the person having seen it: each read-only
- * git part rewritten to `GIT_NO_LAZY_FETCH=1 GIT_ALLOW_PROTOCOL=none git
- * --no-pager --no-optional-locks -c … [-C dir] <sub> [--no-ext-diff
- * --no-textconv]`, with the clean/smudge/process filters the repository's own
- * configuration defines emptied (a filter runs on `git status` and `git diff`).
- * Undefined when that cannot be done safely (a filter name git's -c cannot
- * carry); the command must then be asked about.
- */
-export function guardGit(command: string, judged: Judged, cwd: string, env: Record<string, string | undefined> = process.env): string | undefined {
-  const edits: { start: number; end: number; text: string }[] = [];
-  for (const [n, cmd] of judged.commands.entries()) {
-    if (!judged.readOnly[n] || cmd.words[0]?.text !== "git") continue;
-    const git = gitInvocation(cmd)!;
-    const filters = repositoryFilters(git.dir ? resolve(cwd, git.dir.text) : cwd, env);
-    if (!filters) return undefined;
-    const config = [...GIT_CONFIG, ...filters.flatMap((name) => ["clean=", "smudge=", "process=", "required=false"].map((key) => `filter.${name}.${key}`))];
-    const words = [
-      GIT_ENV,
-      "git --no-pager --no-optional-locks",
-      ...config.map((c) => `-c ${shellQuote(c)}`),
-      ...(git.dir ? [`-C ${command.slice(git.dir.start, git.dir.end)}`] : []),
-      git.sub.text,
-      ...(git.sub.text === "status" ? [] : ["--no-ext-diff --no-textconv"]),
-    ];
-    edits.push({ start: cmd.words[0]!.start, end: git.sub.end, text: words.join(" ") });
-  }
-  edits.sort((a, b) => a.start - b.start);
-  if (edits.some((e, i) => i > 0 && e.start < edits[i - 1]!.end)) return undefined;
-  let out = command;
-  for (const e of edits.reverse()) out = out.slice(0, e.start) + e.text + out.slice(e.end);
-  return out;
-}
-
-/**
- * The filter drivers the repository's own configuration (its .git/config,
- * config.worktree, and what they include) defines, by name. The person's
- * global and system filters (git-lfs, typically) are theirs and stay on.
- * Undefined when a name cannot be passed to `git -c` (it holds `=`).
- */
-export function repositoryFilters(dir: string, env: Record<string, string | undefined> = process.env): string[] | undefined {
-  let out: string;
-  try {
-    const probe = Bun.spawnSync(["git", "config", "--show-scope", "--null", "--name-only", "--get-regexp", "^filter\\."], {
-      cwd: dir,
-      env: env as Record<string, string>,
-      stdin: "ignore",
-      stdout: "pipe",
-      stderr: "ignore",
-    });
-    // 1: no such setting. Anything else (no git, a broken config): git itself will refuse to run there.
-    if (probe.exitCode !== 0) return [];
-    out = probe.stdout.toString();
-  } catch {
-    return []; // the directory does not exist: git -C fails before it reads anything
-  }
-  const fields = out.split("\0");
-  const names = new Set<string>();
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    const [scope, key] = [fields[i]!, fields[i + 1]!];
-    if (scope !== "local" && scope !== "worktree") continue;
-    const name = key.slice("filter.".length, key.lastIndexOf("."));
-    if (name.includes("=")) return undefined;
-    names.add(name);
-  }
-  return [...names];
-}
-
-function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_./=:@%+-]*$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
 }

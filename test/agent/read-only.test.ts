@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { guardGit, isReadOnlyCommand, judge, repositoryFilters } from "../../src/agent/read-only";
+import { guardGit, repositoryFilters } from "../../src/agent/git-guard";
+import { isReadOnlyCommand, judge } from "../../src/agent/read-only";
 import { parseShell } from "../../src/agent/shell-words";
 
 /** [command, read-only?] */
@@ -264,10 +265,10 @@ describe("git with the repository's configured programs off", () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  test("the repository's own filters are found by name; the person's global ones are not", () => {
+  test("the repository's own filters are found by name; the person's global ones are not", async () => {
     writeFileSync(join(dir, ".gitconfig"), "[filter \"lfs\"]\n\tclean = git-lfs clean -- %f\n");
     const env = { ...process.env, HOME: dir, GIT_CONFIG_NOSYSTEM: "1" };
-    expect(repositoryFilters(repo, env)).toEqual(["evil"]);
+    expect(await repositoryFilters(repo, env)).toEqual({ names: ["evil"] });
   });
 
   test("unguarded, the configuration really runs its programs (the test's premise)", async () => {
@@ -283,9 +284,10 @@ describe("git with the repository's configured programs off", () => {
       rmSync(marker, { force: true });
       const judged = judge(command)!;
       expect(judged.readOnly.every(Boolean)).toBe(true);
-      const guarded = guardGit(command, judged, repo, { ...process.env, HOME: dir, GIT_CONFIG_NOSYSTEM: "1" })!;
-      expect(guarded).toContain("--no-optional-locks");
-      const result = bash(guarded);
+      const guarded = await guardGit(command, judged, repo, { ...process.env, HOME: dir, GIT_CONFIG_NOSYSTEM: "1" });
+      if (!("command" in guarded)) throw new Error(guarded.ask);
+      expect(guarded.command).toContain("--no-optional-locks");
+      const result = bash(guarded.command);
       expect(result.stderr.toString()).toBe("");
       expect(result.exitCode).toBe(0);
       expect(result.stdout.toString()).not.toBe("");
@@ -293,13 +295,13 @@ describe("git with the repository's configured programs off", () => {
     });
   }
 
-  test("a filter name git -c cannot carry makes the command one to ask about", () => {
+  test("a filter name git -c cannot carry makes the command one to ask about", async () => {
     const odd = mkdtempSync(join(tmpdir(), "awl-git-odd-"));
     try {
       Bun.spawnSync(["git", "init", "-q", odd]);
       Bun.spawnSync(["git", "config", "filter.a=b.clean", "x"], { cwd: odd });
-      expect(repositoryFilters(odd)).toBeUndefined();
-      expect(guardGit("git status", judge("git status")!, odd)).toBeUndefined();
+      expect(await repositoryFilters(odd)).toEqual({ ask: expect.stringContaining('"a=b"') });
+      expect(await guardGit("git status", judge("git status")!, odd)).toEqual({ ask: expect.stringContaining("filter") });
     } finally {
       rmSync(odd, { recursive: true, force: true });
     }
