@@ -10,6 +10,7 @@
 // that does not answer in time makes the command one to ask about, saying why.
 
 import { resolve } from "node:path";
+import { bashEnvironment } from "../tools/bash-env";
 import { gitInvocation, type Judged } from "./read-only";
 
 /** How long awl waits for its own `git config` probe before it gives up and asks instead. */
@@ -106,7 +107,8 @@ export async function repositoryFilters(dir: string, env: Record<string, string 
 async function runProbe(argv: string[], cwd: string, env: Record<string, string | undefined>): Promise<{ exitCode: number | null; stdout: string } | "timeout" | undefined> {
   let proc;
   try {
-    proc = Bun.spawn(argv, { cwd, env: env as Record<string, string>, stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+    // Without the keys, as bash gets it: a child's /proc/<pid>/environ is readable as long as it runs.
+    proc = Bun.spawn(argv, { cwd, env: bashEnvironment(env), stdin: "ignore", stdout: "pipe", stderr: "ignore" });
   } catch {
     return undefined; // no git, or the directory does not exist: git -C fails before it reads anything
   }
