@@ -2,14 +2,14 @@
 // (`--approve ask`) and is all `--approve read-only` lets through. A command
 // is judged part by part (shell-words.ts); every part must be on the list,
 // with no leading assignment and no redirection that writes a file, or the
-// whole command is not read-only. A command that cannot be parsed is not
-// read-only either.
+// whole command is not read-only. A command that cannot be parsed, or that
+// puts a job in the background (`&`), is not read-only either.
 //
 // git is on the list only with the programs a repository's configuration can
 // make it run switched off, and the command that runs must really have them
 // off: guardGit (git-guard.ts) rewrites each read-only git part as it will run.
 
-import { parseShell, ShellParseError, type SimpleCommand, type Word } from "./shell-words";
+import { parseCommandLine, ShellParseError, type SimpleCommand, type Word } from "./shell-words";
 
 /** The programs that may run without asking, with the checks of their arguments below. */
 export const READ_ONLY_PROGRAMS = ["ls", "cat", "grep", "rg", "find", "git", "pwd", "head", "tail", "wc"] as const;
@@ -35,14 +35,16 @@ export interface Judged {
 
 /** The command's parts and which of them are read-only; undefined when it cannot be parsed. */
 export function judge(command: string): Judged | undefined {
-  let commands: SimpleCommand[];
+  let line: ReturnType<typeof parseCommandLine>;
   try {
-    commands = parseShell(command);
+    line = parseCommandLine(command);
   } catch (error) {
     if (error instanceof ShellParseError) return undefined;
     throw error;
   }
-  return { commands, readOnly: commands.map(isReadOnlyPart) };
+  // A job put in the background (`tail -f x &`) outlives what the person was told runs: none of it is read-only.
+  const { commands, background } = line;
+  return { commands, readOnly: commands.map((part) => !background && isReadOnlyPart(part)) };
 }
 
 /** True when every part of the command is read-only (and there is at least one). */

@@ -47,7 +47,15 @@ const TABLE: [string, boolean][] = [
   ["ls | sh", false],
   ["git diff | sh", false],
   ["ls |& tee out", false],
-  ["ls && pwd; cat a | grep b || wc -l a &", true],
+  ["ls && pwd; cat a | grep b || wc -l a", true],
+  // A job in the background outlives the call: not read-only, wherever the & is.
+  ["ls && pwd; cat a | grep b || wc -l a &", false],
+  ["tail -f x >/dev/null &", false],
+  ["cat /dev/zero >/dev/null & ls", false],
+  ["ls $(tail -f x &)", false],
+  ["(tail -f x &)", false],
+  ["grep 'a & b' f", true],
+  ["cat a 2>&1 >/dev/null", true],
   ["git status && git diff --stat | head -20", true],
   ["ls &&\n  pwd", true],
   // Substitutions are parts too.
