@@ -9,22 +9,15 @@
 // make it run switched off, and the command that runs must really have them
 // off: guardGit (git-guard.ts) rewrites each read-only git part as it will run.
 
+import { argumentsAllowed, GIT_TABLES, RG_TABLE } from "./option-tables";
 import { parseCommandLine, ShellParseError, type SimpleCommand, type Word } from "./shell-words";
 
 /** The programs that may run without asking, with the checks of their arguments below. */
 export const READ_ONLY_PROGRAMS = ["ls", "cat", "grep", "rg", "find", "git", "pwd", "head", "tail", "wc"] as const;
 
 const ANY_ARGUMENTS = new Set(["ls", "cat", "grep", "pwd", "head", "tail", "wc"]);
-const GIT_SUBCOMMANDS = new Set(["status", "diff", "log", "show"]);
 /** find's actions that run a program or write: -exec, -execdir, -ok, -okdir, -delete, -fprint, -fprint0, -fprintf, -fls. */
 const FIND_WRITES = /^-(exec|execdir|ok|okdir|delete|fprint.*|fls)$/;
-/** rg's options that run a program: --pre, --hostname-bin, and -z/--search-zip (decompressors). */
-const RG_RUNS = new Set(["pre", "hostname-bin", "search-zip"]);
-/**
- * git options that write a file or run a configured program. git accepts any
- * unambiguous prefix of a long option, so a prefix of one of these counts too.
- */
-const GIT_REFUSED = ["output", "ext-diff", "textconv", "show-signature", "open-files-in-pager", "exec-path"];
 
 export interface Judged {
   /** Every part that would run, nested ones included. */
@@ -78,22 +71,9 @@ export function isReadOnlyPart(cmd: SimpleCommand): boolean {
   if (!program.literal) return false;
   if (ANY_ARGUMENTS.has(program.text)) return true;
   if (program.text === "find") return args.every((w) => (w.literal ? !FIND_WRITES.test(w.text) : !w.mayBeOption));
-  if (program.text === "rg") return rgReadOnly(args);
+  if (program.text === "rg") return argumentsAllowed(args, RG_TABLE);
   if (program.text === "git") return gitInvocation(cmd) !== undefined;
   return false;
-}
-
-function rgReadOnly(args: Word[]): boolean {
-  for (const w of args) {
-    if (!w.literal) {
-      if (w.mayBeOption) return false;
-      continue;
-    }
-    if (w.text === "--") return true;
-    if (w.text.startsWith("--") && RG_RUNS.has(w.text.slice(2).split("=")[0]!)) return false;
-    if (/^-[^-]/.test(w.text) && w.text.includes("z")) return false;
-  }
-  return true;
 }
 
 interface GitInvocation {
@@ -104,9 +84,10 @@ interface GitInvocation {
 }
 
 /**
- * `git [--no-pager] [-C <dir>] status|diff|log|show …` without `-c`, an
- * option that writes a file or runs an external program, or an argument that
- * could expand to such an option; undefined for anything else.
+ * `git [--no-pager] [-C <dir>] status|diff|log|show …` without `-c` before the
+ * subcommand, an option that writes a file, runs an external program or looks
+ * into submodules (option-tables.ts), or an argument that could expand to such
+ * an option; undefined for anything else.
  */
 export function gitInvocation(cmd: SimpleCommand): GitInvocation | undefined {
   const args = cmd.words.slice(1);
@@ -122,22 +103,7 @@ export function gitInvocation(cmd: SimpleCommand): GitInvocation | undefined {
     return undefined;
   }
   const sub = args[i];
-  if (!sub?.literal || !GIT_SUBCOMMANDS.has(sub.text)) return undefined;
-  const refused = sub.text === "status" ? [...GIT_REFUSED, "verbose"] : GIT_REFUSED;
-  for (const w of args.slice(i + 1)) {
-    if (!w.literal) {
-      if (w.mayBeOption) return undefined;
-      continue;
-    }
-    const t = w.text;
-    if (t === "--") break;
-    if (t.startsWith("--")) {
-      const name = t.slice(2).split("=")[0]!;
-      if (refused.some((r) => r.startsWith(name))) return undefined;
-    } else if (t.startsWith("-") && t.length > 1) {
-      if (t === "-c") return undefined;
-      if (sub.text === "status" && t.includes("v")) return undefined; // -v shows a diff, through textconv
-    }
-  }
+  if (!sub?.literal || !Object.hasOwn(GIT_TABLES, sub.text)) return undefined;
+  if (!argumentsAllowed(args.slice(i + 1), GIT_TABLES[sub.text]!)) return undefined;
   return { sub, ...(dir ? { dir } : {}) };
 }

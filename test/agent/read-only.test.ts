@@ -150,7 +150,18 @@ const TABLE: [string, boolean][] = [
   ["rg -z foo", false],
   ["rg -inz foo", false],
   ["rg --search-zip foo", false],
-  ["rg -e foo -- --pre", true],
+  ["rg -e foo -- --pre", false], // a file named --pre: asked, in case another rg reads it as the option
+  // An option's value is the next word, whatever it is: `--` included.
+  ["rg -e -- --pre=./x foo", false],
+  ["rg -e -- foo", true],
+  ["rg -ie -- --pre=./x", false],
+  ["rg -e --pre foo", false], // the pattern "--pre": asked all the same
+  ["rg -ez foo", true], // -e takes "z" as its pattern; no -z
+  ["rg -ze foo", false],
+  ["rg -g '*.ts' -e foo", true],
+  ["rg -j 2 foo src", true],
+  ["rg --type-add 'web:*.html' -tweb foo", true],
+  ["rg -- -z", false],
   ["rg $X foo", false],
   // git: only status, diff, log, show; no -c, --output, --ext-diff, --textconv (or their prefixes).
   ["git -c core.pager=sh log", false],
@@ -174,6 +185,29 @@ const TABLE: [string, boolean][] = [
   ['git show "HEAD:$F"', true],
   ["git log -- $F", true],
   ["git log --no-ext-diff --stat", true],
+  // git's options with values consume the next word, `--` included.
+  ["git diff --no-index -S -- --output=out a b", false],
+  ["git diff -S -- a", true],
+  ["git log --author -- --output=out", false],
+  ["git log -n -- --output=out", false],
+  ["git log --grep fix -- src", true],
+  ["git log -n 5 --author=ana -- src", true],
+  ["git log --since '2 weeks ago' --until yesterday", true],
+  ["git diff --diff-filter -- --ext-diff", false],
+  ["git diff -- --output=out", false], // a path named like the option: asked all the same
+  // Submodules, merge drivers: their programs are out of the guard's reach.
+  ["git diff --submodule=diff", false],
+  ["git diff --submodule", false],
+  ["git status --ignore-submodules=none", false],
+  ["git log -p --recurse-submodules", false],
+  ["git show --remerge-diff HEAD", false],
+  ["git show --remerge HEAD", false],
+  ["git log --diff-merges=remerge -p", false],
+  ["git log --diff-merges r -p", false],
+  ["git show -m HEAD", true], // shown as separate diffs: the guard sets log.diffMerges
+  ["git diff --text", true], // an option of its own, not an abbreviation of --textconv
+  ["git diff --textc", false], // an abbreviation of --textconv
+  ["git status -uno", true],
 ];
 
 describe("the read-only classifier", () => {
