@@ -31,36 +31,36 @@ describe("a repository whose configuration includes a FIFO", () => {
     expect(log).toContain("git did not read the repository's configuration within 1 s");
   });
 
-  test.skipIf(!hasTmux)("REPL: git status is asked about, saying why; Esc at the question stops the turn and the REPL goes on", async () => {
+  /** The REPL, asked what changed: the model answers with `git status`. */
+  async function askWhatChanged(): Promise<void> {
     fx.server.reply(gitStatus, text("Fine."));
     term.start([AWL], { cwd: fx.project, env: replEnv(), width: 200 });
     await term.waitFor(/\/help for commands/);
     term.type("what changed?");
     term.keys("Enter");
-    const screen = await term.waitFor(/Run it\?/);
-    expect(screen).toContain("asked because git did not read the repository's configuration within 1 s");
-    term.keys("Escape");
+  }
+
+  /** After `key`: the turn ends interrupted, and the next prompt is answered. */
+  async function interruptedAndGoesOn(key: string): Promise<void> {
+    term.keys(key);
     await term.waitFor(/Interrupted\./);
     term.type("never mind");
     term.keys("Enter");
     await term.waitFor(/Fine\./);
     term.keys("C-d");
     await term.waitFor(/\[exited 0\]/);
+  }
+
+  test.skipIf(!hasTmux)("REPL: git status is asked about, saying why; Esc at the question stops the turn and the REPL goes on", async () => {
+    await askWhatChanged();
+    const screen = await term.waitFor(/Run it\?/);
+    expect(screen).toContain("asked because git did not read the repository's configuration within 1 s");
+    await interruptedAndGoesOn("Escape");
   });
 
   test.skipIf(!hasTmux)("REPL: Ctrl+C as soon as the model asks for git status stops the turn, whenever it lands", async () => {
-    fx.server.reply(gitStatus, text("Fine."));
-    term.start([AWL], { cwd: fx.project, env: replEnv(), width: 200 });
-    await term.waitFor(/\/help for commands/);
-    term.type("what changed?");
-    term.keys("Enter");
+    await askWhatChanged();
     while (fx.server.requests.length === 0) await Bun.sleep(10);
-    term.keys("C-c");
-    await term.waitFor(/Interrupted\./);
-    term.type("never mind");
-    term.keys("Enter");
-    await term.waitFor(/Fine\./);
-    term.keys("C-d");
-    await term.waitFor(/\[exited 0\]/);
+    await interruptedAndGoesOn("C-c");
   });
 });
