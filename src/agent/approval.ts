@@ -127,7 +127,7 @@ export function declined(reason?: string): string {
 export function readOnlyRefusal(tool: ActingTool, unparseable = false): string {
   const what = tool === "bash" ? "commands that may change files" : `${tool}`;
   const commands = READ_ONLY_PROGRAMS.map((p) => (p === "git" ? "git status/diff/log/show" : p)).join(", ");
-  const detail = tool === "bash" ? ` Only these run: ${commands}, in any combination, without redirecting output to a file${unparseable ? "; this command could not be parsed" : ""}.` : "";
+  const detail = tool === "bash" ? ` Only these run: ${commands}, in any combination, without redirecting output to a file or putting a job in the background (&)${unparseable ? "; this command could not be parsed" : ""}.` : "";
   return `Not run: awl is in read-only mode, which refuses ${what}.${detail} The read tool works as usual.`;
 }
 

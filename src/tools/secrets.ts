@@ -55,19 +55,24 @@ export function scrub(text: string, secrets: Readonly<Record<string, string>> | 
 function scrubPieces(text: string, value: string, mark: string): string {
   const grams = new Set<string>();
   for (let i = 0; i + MIN_SCRUBBED_LENGTH <= value.length; i++) grams.add(value.slice(i, i + MIN_SCRUBBED_LENGTH));
-  let out = "";
-  let from = 0;
-  for (let i = 0; i + MIN_SCRUBBED_LENGTH <= text.length; ) {
-    if (!grams.has(text.slice(i, i + MIN_SCRUBBED_LENGTH))) {
-      i++;
-      continue;
+  // A piece lies within a stretch of the key's own characters: only stretches long enough are searched (most words are not).
+  const alphabet = [...new Set(value)].map((ch) => `\\u{${ch.codePointAt(0)!.toString(16)}}`).join("");
+  const stretches = new RegExp(`[${alphabet}]{${MIN_SCRUBBED_LENGTH},}`, "gu");
+  return text.replace(stretches, (stretch) => {
+    let out = "";
+    let from = 0;
+    for (let i = 0; i + MIN_SCRUBBED_LENGTH <= stretch.length; ) {
+      if (!grams.has(stretch.slice(i, i + MIN_SCRUBBED_LENGTH))) {
+        i++;
+        continue;
+      }
+      let end = i + MIN_SCRUBBED_LENGTH;
+      while (end < stretch.length && value.includes(stretch.slice(i, end + 1))) end++;
+      out += stretch.slice(from, i) + mark;
+      from = i = end;
     }
-    let end = i + MIN_SCRUBBED_LENGTH;
-    while (end < text.length && value.includes(text.slice(i, end + 1))) end++;
-    out += text.slice(from, i) + mark;
-    from = i = end;
-  }
-  return from === 0 ? text : out + text.slice(from);
+    return from === 0 ? stretch : out + stretch.slice(from);
+  });
 }
 
 /** The length of the longest end of `text` that is part of one of `secrets` (a piece still arriving). */
