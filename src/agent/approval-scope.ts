@@ -35,9 +35,9 @@ const gitLong = (names: string[]) => (arg: string) => {
 const shortIn = (letters: string) => (arg: string) => /^-[^-]/.test(arg) && [...arg.slice(1)].some((ch) => letters.includes(ch));
 const any = (...tests: Refuses[]): Refuses => (arg) => tests.some((t) => t(arg));
 
-/** git: forcing, deleting, mirroring, pruning, another program for the transport, a refspec that forces (+) or deletes (:x). */
+/** git: forcing, deleting, mirroring, pruning, aborting a merge, another program for the transport, a refspec that forces (+) or deletes (:x). */
 const GIT_REFUSED = any(
-  gitLong(["force", "force-with-lease", "force-if-includes", "delete", "mirror", "prune", "prune-tags", "upload-pack", "receive-pack", "exec", "discard-changes", "orphan", "recurse-submodules"]),
+  gitLong(["force", "force-with-lease", "force-if-includes", "delete", "mirror", "prune", "prune-tags", "upload-pack", "receive-pack", "exec", "discard-changes", "orphan", "recurse-submodules", "abort"]),
   shortIn("fdDCp"),
   (arg) => /^[+:]/.test(arg),
 );

@@ -62,6 +62,7 @@ const DESTRUCTIVE = [
   "git switch -f main",
   "git switch --discard-changes main",
   "git fetch --prune",
+  "git merge --abort",
   "git fetch origin +main:main",
   "git gc --prune=now",
   "git worktree remove ../wt",
