@@ -293,9 +293,11 @@ export class Agent {
         results.push({ type: "toolResult", toolUseId: call.id, content: INTERRUPTED_NOT_RUN, isError: true });
         continue;
       }
-      const decision = this.approvals.decide(call.name, call.input, this.cwd);
+      const decision = await this.approvals.decide(call.name, call.input, this.cwd);
       let input = call.input;
       let refusal: string | undefined;
+      // What a command leaves in the background outlives the call only if the person approved this very command (or chose auto).
+      const keepBackground = decision.action === "ask" || this.approvals.mode === "auto";
       if (decision.action === "refuse") refusal = decision.content;
       else if (decision.action === "run") input = decision.input;
       else {
@@ -313,7 +315,7 @@ export class Agent {
       }
       onEvent({ type: "toolStart", id: call.id, name: call.name, summary });
       const onOutput = (tail: string) => onEvent({ type: "toolOutput", id: call.id, name: call.name, tail });
-      const output = await runTool(call.name, input, { cwd: this.cwd, signal, secrets: providerSecrets(this.#env) }, onOutput);
+      const output = await runTool(call.name, input, { cwd: this.cwd, signal, secrets: providerSecrets(this.#env), keepBackground }, onOutput);
       onEvent({ type: "toolEnd", id: call.id, name: call.name, output });
       // Stopped after it started (Ctrl+C, Esc, a signal): the model must not take it for a call that never ran.
       const content = output.interrupted ? interruptedAfterStart(output.content) : output.content;

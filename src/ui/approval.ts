@@ -21,6 +21,7 @@ import { readPipedLine } from "./input-pipe";
 import { enterRawMode } from "./input-modes";
 import { type Key, KeyDecoder } from "./keys";
 import { safeText } from "./safe-text";
+import { wrapText } from "./wrap";
 
 export interface AskOptions {
   /** The terminal: its modes are set on it. */
@@ -65,9 +66,11 @@ export function describeCall(request: ApprovalRequest, c: Colors, width: number,
   const room = Math.max(10, width - request.tool.length - 3);
   if (request.tool === "bash") {
     const command = String(request.input.command ?? "");
-    if (!command.includes("\n") && Bun.stringWidth(safeText(command)) <= room) return [head + safeText(command)];
+    // Why a command that would have run unasked is asked about (a git probe that did not answer in time).
+    const note = request.note ? wrapText(safeText(`asked because ${request.note}`), width - 4).split("\n").map((l) => c.dim(`    ${l}`)) : [];
+    if (!command.includes("\n") && Bun.stringWidth(safeText(command)) <= room) return [head + safeText(command), ...note];
     const { lines, more } = previewLines(command, Math.min(MAX_COMMAND_LINES, maxRows), width - 4);
-    return [head.trimEnd(), ...lines.map((l) => `    ${l}`), ...(more ? [c.dim(`    … ${more} more line${more === 1 ? "" : "s"}`)] : [])];
+    return [head.trimEnd(), ...lines.map((l) => `    ${l}`), ...(more ? [c.dim(`    … ${more} more line${more === 1 ? "" : "s"}`)] : []), ...note];
   }
   const path = String(request.input.path ?? "");
   const rows = [head + oneLine(path, room)];
