@@ -4,6 +4,7 @@
 
 import type { ContentBlock, Conversation } from "../conversation";
 import { UserError } from "../errors";
+import type { ThinkingRequest } from "./thinking-plan";
 
 export type ProviderName = "anthropic" | "openai";
 export const PROVIDER_NAMES: readonly ProviderName[] = ["anthropic", "openai"];
@@ -76,7 +77,8 @@ export interface StreamRequest {
   conversation: Conversation;
   tools: ToolDefinition[];
   maxTokens: number;
-  thinking: boolean;
+  /** The thinking asked for; absent: none asked, the model's own default applies. */
+  thinking?: ThinkingRequest;
   signal: AbortSignal;
 }
 

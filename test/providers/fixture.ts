@@ -40,7 +40,7 @@ export async function serverFixture() {
       conversation: new Conversation(messages),
       tools: TOOLS,
       maxTokens: 4096,
-      thinking: options.thinking ?? false,
+      thinking: options.thinking ? (name === "anthropic" ? { form: "budget", budget: 2048 } : { form: "level", level: "high" }) : undefined,
       signal: options.signal ?? new AbortController().signal,
     });
     for await (const event of stream) {

@@ -80,7 +80,7 @@ describe("Anthropic toWire", () => {
   });
 
   test("thinking is requested unless the tool loop being continued started without it", () => {
-    const base = { model: "claude-sonnet-4-5", system: "s", tools: [], maxTokens: 8000, thinking: true, signal: new AbortController().signal };
+    const base = { model: "claude-sonnet-4-5", system: "s", tools: [], maxTokens: 8000, thinking: { form: "budget" as const, budget: 4000 }, signal: new AbortController().signal };
     const plain = anthropicBody({ ...base, conversation: new Conversation([user("hi")]) });
     expect(plain.thinking).toEqual({ type: "enabled", budget_tokens: 4000 });
     expect(plain.system).toEqual([{ type: "text", text: "s", cache_control: { type: "ephemeral" } }]);
