@@ -162,7 +162,7 @@ export class Agent {
    */
   async runTurn(prompt: string, signal: AbortSignal, onEvent: (event: AgentEvent) => void, ask?: Ask): Promise<TurnResult> {
     const usage: Usage = { input: 0, output: 0 };
-    const result = (r: Omit<TurnResult, "usage" | "context">): TurnResult => ({ ...r, usage, context: this.meter() });
+    const result = (r: Omit<TurnResult, "usage" | "context">): TurnResult => ({ ...r, usage, context: this.meter(), ...(this.#effort ? { effort: this.#effort } : {}) });
     // An effort the model cannot take is said before anything is sent or written.
     const refusal = this.effortRefusal();
     if (refusal) {
