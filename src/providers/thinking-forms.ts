@@ -2,8 +2,8 @@
 // or only an effort level), whether its thinking is always on, the effort
 // levels it lists, whether its thinking text is hidden unless asked for, and
 // whether it binds a thinking block to what came before it. Three sources, the
-// first that knows winning: the provider's catalogue (ModelInfo), what a
-// refusal taught this process, and the id-prefix table below, written from the
+// first that knows winning: what a refusal from the API taught this process,
+// the provider's catalogue (ModelInfo), and the id-prefix table below, written from the
 // providers' docs (Anthropic "Adaptive thinking", "Effort", "Thinking",
 // "Preserved thinking"; OpenAI "Reasoning models").
 
@@ -109,16 +109,20 @@ export function lessonOf(errorMessage: string | undefined): Partial<ThinkingForm
   return undefined;
 }
 
-/** The model's thinking forms: the catalogue's, over what was learnt, over the table's. */
+/**
+ * The model's thinking forms: the built-in table's, under the catalogue's
+ * (which knows the forms and levels, never always-on or binding), under what
+ * a refusal from the API itself taught this process.
+ */
 export function thinkingForms(provider: ProviderName, model: string, info?: ModelInfo): ThinkingForms {
   const id = model.trim().toLowerCase().replace(/^[^/]*\//, "");
   const row = (provider === "anthropic" ? ANTHROPIC : OPENAI).find(([prefix]) => id.startsWith(prefix))?.[1] ?? {};
-  const forms: ThinkingForms = { ...NOTHING, ...row, ...learnt.get(key(provider, model)) };
+  const forms: ThinkingForms = { ...NOTHING, ...row };
   const types = info?.thinkingTypes;
   if (types?.length) {
     forms.adaptive = types.includes("adaptive");
     forms.budget = types.includes("enabled");
   }
   if (info?.effortLevels?.length) forms.levels = info.effortLevels;
-  return forms;
+  return { ...forms, ...learnt.get(key(provider, model)) };
 }
