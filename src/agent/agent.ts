@@ -13,10 +13,9 @@ import { createProvider } from "../providers";
 import { applyStreamEvent, finalizeMessage } from "../providers/assemble";
 import { contextWindow, contextWindowFromEnv } from "../providers/models";
 import type { ModelInfo } from "../providers/model-info";
-import type { ContextOverflow, Provider, ProviderName, StreamEvent, Usage } from "../providers/provider";
-import { learnThinking, lessonOf, thinkingForms, type Effort, type ThinkingForms } from "../providers/thinking-forms";
-import { ANSWER_SHARE, planTurn, refuseEffort, type TurnPlan } from "../providers/thinking-plan";
-import { UserError } from "../errors";
+import type { ContextOverflow, Provider, StreamEvent, Usage } from "../providers/provider";
+import { learnThinking, lessonOf, type Effort } from "../providers/thinking-forms";
+import { ANSWER_SHARE, type TurnPlan } from "../providers/thinking-plan";
 import { providerSecrets, runTool, toolDefinitions, toolSummary } from "../tools";
 import { compact, CompactionFailed, SUMMARY_INSTRUCTION_TOKENS, summaryMaxTokens, type Compaction } from "./compaction";
 import { addUsage, INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, interruptedAfterStart, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
@@ -24,6 +23,7 @@ import type { ContextFiles } from "./context-files";
 import { Approvals, declined, NOBODY_TO_ASK, type ApprovalAnswer, type Ask } from "./approval";
 import { systemPrompt } from "./system-prompt";
 import { prefixHash, replayable } from "./thinking-replay";
+import { ThinkingSettings } from "./thinking-settings";
 
 export interface AgentOptions {
   session: SessionManager;
@@ -53,8 +53,7 @@ export class Agent {
   readonly cwd: string;
   /** The approval mode in force and what "always" has allowed; /approve changes the mode. */
   readonly approvals: Approvals;
-  #effort: Effort | undefined;
-  #modelInfo: (provider: string, model: string) => ModelInfo | undefined;
+  readonly #thinking: ThinkingSettings;
   #conversation: Conversation;
   #model: ModelRef;
   #provider: Provider;
@@ -68,8 +67,7 @@ export class Agent {
   constructor(options: AgentOptions) {
     this.session = options.session;
     this.cwd = options.cwd;
-    this.#effort = options.effort;
-    this.#modelInfo = options.modelInfo ?? (() => undefined);
+    this.#thinking = new ThinkingSettings(options.effort, options.modelInfo ?? (() => undefined));
     this.#maxTokens = options.maxTokens ?? ANSWER_SHARE;
     this.#env = options.env ?? process.env;
     this.approvals = options.approvals ?? new Approvals("auto", this.#env);
@@ -106,19 +104,17 @@ export class Agent {
 
   /** The effort in force: undefined when none was chosen (the model's default applies). */
   get effort(): Effort | undefined {
-    return this.#effort;
+    return this.#thinking.effort;
   }
 
   /** Sets the effort from the next turn on; a level the model cannot take is refused (UserError), and the effort stays. */
   setEffort(effort: Effort | undefined): void {
-    const refusal = refuseEffort(effort, this.#forms(), this.#model.provider as ProviderName, this.#model.model);
-    if (refusal) throw new UserError(refusal);
-    this.#effort = effort;
+    this.#thinking.set(this.#model, effort);
   }
 
   /** Why the effort in force cannot go to the model in force, in one line; undefined when it can. */
   effortRefusal(): string | undefined {
-    return refuseEffort(this.#effort, this.#forms(), this.#model.provider as ProviderName, this.#model.model);
+    return this.#thinking.refusal(this.#model);
   }
 
   /** Switches provider/model from the next request on; throws UserError if unusable (no key). */
@@ -162,7 +158,7 @@ export class Agent {
    */
   async runTurn(prompt: string, signal: AbortSignal, onEvent: (event: AgentEvent) => void, ask?: Ask): Promise<TurnResult> {
     const usage: Usage = { input: 0, output: 0 };
-    const result = (r: Omit<TurnResult, "usage" | "context">): TurnResult => ({ ...r, usage, context: this.meter(), ...(this.#effort ? { effort: this.#effort } : {}) });
+    const result = (r: Omit<TurnResult, "usage" | "context">): TurnResult => ({ ...r, usage, context: this.meter(), ...(this.effort ? { effort: this.effort } : {}) });
     // An effort the model cannot take is said before anything is sent or written.
     const refusal = this.effortRefusal();
     if (refusal) {
@@ -311,7 +307,7 @@ export class Agent {
     const system = this.#conversation.systemPrompt ?? "";
     const tools = toolDefinitions();
     const messages = this.#conversation.messages.filter((m) => m.role !== "system");
-    const binds = this.#forms().binds;
+    const binds = this.#thinking.forms(this.#model).binds;
     return { system, tools, conversation: new Conversation(binds ? replayable(messages, prefixHash(system, tools)) : messages) };
   }
 
@@ -373,22 +369,14 @@ export class Agent {
 
   /** Durable first, then in memory. User messages carry the active model's stamp and the effort in force. */
   #append(message: Message, meta?: Parameters<typeof messageToDisk>[1]): void {
-    const stamp = message.role === "user" ? { ...this.#model, effort: this.#effort } : undefined;
+    const stamp = message.role === "user" ? { ...this.#model, effort: this.effort } : undefined;
     this.session.appendMessage(messageToDisk(message, meta), stamp, message.prefixHash);
     this.#conversation.push(message);
   }
 
-  /** How the active model takes thinking: the catalogue's word, else what was learnt, else the built-in table. */
-  #forms(): ThinkingForms {
-    const { provider, model } = this.#model;
-    return thinkingForms(provider as ProviderName, model, this.#modelInfo(provider, model));
-  }
-
   /** The thinking and max_tokens of a turn starting now (see providers/thinking-plan.ts). */
   #plan(): TurnPlan {
-    const { provider, model } = this.#model;
-    const outputLimit = this.#modelInfo(provider, model)?.maxOutputTokens;
-    return planTurn({ provider: provider as ProviderName, effort: this.#effort, forms: this.#forms(), outputLimit, window: this.window(), answer: this.#maxTokens });
+    return this.#thinking.plan(this.#model, this.window(), this.#maxTokens);
   }
 
   #toolDefinitionBytes(): number {
