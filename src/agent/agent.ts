@@ -315,7 +315,7 @@ export class Agent {
   #finish(message: Message, end: End, onEvent: (event: AgentEvent) => void): void {
     if (end.overflow) onEvent(end);
     const errorMessage = end.aborted ? INTERRUPTED_BY_USER : end.errorMessage;
-    message.prefixHash = prefixHash(this.#conversation.systemPrompt ?? "", toolDefinitions());
+    if (message.content.some((b) => b.type === "thinking")) message.prefixHash = prefixHash(this.#conversation.systemPrompt ?? "", toolDefinitions());
     this.#append(message, {
       provider: this.#model.provider,
       model: this.#model.model,
