@@ -1,7 +1,9 @@
-// --effort on the command line, through the compiled binary: what each model
-// is sent, and a level the model cannot take refused before any request.
+// --effort through the compiled binary: what each model is sent, a level the
+// model cannot take refused before any request, and in the REPL (tmux) the
+// banner, the usage line and /effort.
 import { describe, expect, test } from "bun:test";
-import { sessionFiles, useE2eFixture } from "./awl";
+import { AWL, sessionFiles, useE2eFixture } from "./awl";
+import { hasTmux, useTerminal } from "./tmux";
 
 const fx = useE2eFixture();
 
@@ -23,5 +25,28 @@ describe("awl -p --effort", () => {
     expect([second!.status, second!.body.output_config]).toEqual([200, { effort: "high" }]);
     const lines = (await Bun.file(sessionFiles(fx.sessions)[0]!).text()).trim().split("\n").map((l) => JSON.parse(l));
     expect(lines.filter((l) => l.message?.role === "user").map((l) => l.effort)).toEqual(["low", "high"]);
+  });
+});
+
+describe.skipIf(!hasTmux)("the effort in the REPL", () => {
+  const term = useTerminal();
+
+  test("the banner and the usage line show it; /effort changes it for the next prompt; a level the model lacks is one line", async () => {
+    fx.server.reply({ blocks: [{ type: "text", text: "First." }] }, { blocks: [{ type: "text", text: "Second." }] });
+    term.start([AWL, "--model", "claude-opus-4-5", "--effort", "medium"], { cwd: fx.project, env: fx.env, width: 160 });
+    expect(await term.waitFor(/\/help for commands/)).toContain("effort: medium");
+    term.type("one");
+    term.keys("Enter");
+    expect(await term.waitFor(/First\.[\s\S]*effort medium/)).toContain("effort medium");
+    term.type("/effort max");
+    term.keys("Enter");
+    await term.waitFor(/does not take effort max: it takes low, medium, high; the effort stays medium/);
+    term.type("/effort low");
+    term.keys("Enter");
+    await term.waitFor(/Effort low from the next prompt on/);
+    term.type("two");
+    term.keys("Enter");
+    await term.waitFor(/Second\./);
+    expect(fx.server.requests.map((r) => r.body.output_config)).toEqual([{ effort: "medium" }, { effort: "low" }]);
   });
 });
