@@ -72,6 +72,32 @@ describe("the request's thinking, per model", () => {
     expect(sent.every((r) => r.body.output_config === undefined)).toBe(true); // Haiku 4.5 takes no effort level
   });
 
+  test("near the window the budget is not lowered: awl compacts mid-loop, and every request keeps the turn's thinking and max_tokens", async () => {
+    await Bun.write(join(fx.project, "notes.txt"), "a fox jumps over the lazy dog\n".repeat(400));
+    Object.assign(fx.env, { AWL_CONTEXT_WINDOW: "60000" });
+    fx.server.respond = looping(10);
+    const info = { id: "claude-haiku-4-5", maxOutputTokens: 64_000 };
+    const agent = newAgent({ provider: "anthropic", model: "claude-haiku-4-5" }, { effort: "high", info });
+    for (let t = 0; t < 2; t++) expect(ok((await turn(agent, `prompt ${t}: read notes.txt ten times`)).result)).toEqual({ stop: "stop", error: undefined });
+    const sent = fx.server.requests;
+    expect(sent.every((r) => r.status === 200)).toBe(true);
+    expect(agent.session.compaction()).toBeDefined();
+    // A quarter of the 60k window: 15k, half of it the budget.
+    const turns = sent.filter((r) => !JSON.stringify(r.body.messages.at(-1)).includes("about to be compacted"));
+    for (const r of turns) expect([r.body.thinking, r.body.max_tokens]).toEqual([{ type: "enabled", budget_tokens: 7500 }, 15_000]);
+  });
+
+  test("a model that hides its thinking text: the signed empty block goes back unchanged", async () => {
+    fx.server.respond = looping(1);
+    await Bun.write(join(fx.project, "notes.txt"), "a fox\n");
+    const { result } = await turn(newAgent({ provider: "anthropic", model: "claude-fable-5" }), "read notes.txt");
+    expect(ok(result)).toEqual({ stop: "stop", error: undefined });
+    const [first, second] = fx.server.requests;
+    expect(first!.body.thinking).toBeUndefined(); // no effort chosen: nothing asked, so nothing summarized either
+    const replayedBlock = second!.body.messages[1].content[0];
+    expect([second!.status, replayedBlock.type, replayedBlock.thinking, typeof replayedBlock.signature]).toEqual([200, "thinking", "", "string"]);
+  });
+
   test("a model that takes a budget and effort levels gets both; no --effort sends nothing", async () => {
     fx.server.respond = () => ({ blocks: [{ type: "text", text: "hi" }] });
     await turn(newAgent({ provider: "anthropic", model: "claude-opus-4-5" }, { effort: "low" }), "hi");
