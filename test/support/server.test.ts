@@ -648,3 +648,12 @@ describe("thinking, per model", () => {
     expect((await refusal(ask([user("a summary instead"), ...history.slice(1)], { model, system: "s", thinking })))[0]).toBe(400);
   });
 });
+
+test("a cache entry serves only requests of the same thinking configuration", async () => {
+  const long = { role: "user", content: [{ type: "text", text: "x".repeat(8000), cache_control: { type: "ephemeral" } }] };
+  const body = (thinking?: object) => ask([long], { model: "claude-sonnet-4-6", ...(thinking ? { thinking } : {}) });
+  expect((await anthropicUsage(body())).read).toBe(0);
+  expect((await anthropicUsage(body())).read).toBeGreaterThan(0);
+  expect((await anthropicUsage(body({ type: "adaptive" }))).read).toBe(0);
+  expect((await anthropicUsage(body({ type: "adaptive" }))).read).toBeGreaterThan(0);
+});
