@@ -6,6 +6,7 @@ import type {
   ContentBlockParam,
   MessageCreateParamsStreaming,
   MessageParam,
+  OutputConfig,
   Tool,
 } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { ContentBlock, Conversation } from "../conversation";
@@ -83,10 +84,8 @@ function thinkingFields(thinking: ThinkingRequest | undefined, messages: Message
       return {};
     case "off":
       return { thinking: { type: "disabled" } };
-    case "adaptive": {
-      const adaptive = { type: "adaptive", ...(thinking.display ? { display: thinking.display } : {}) } as unknown as MessageCreateParamsStreaming["thinking"];
-      return { thinking: adaptive, ...effortField(thinking.level) };
-    }
+    case "adaptive":
+      return { thinking: { type: "adaptive", ...(thinking.display ? { display: thinking.display } : {}) }, ...effortField(thinking.level) };
     case "budget":
       // A budget needs the loop's first message to open with thinking; when it does not, this request goes without.
       if (!canThink(messages)) return effortField(thinking.level);
@@ -94,8 +93,9 @@ function thinkingFields(thinking: ThinkingRequest | undefined, messages: Message
   }
 }
 
+/** The level as `output_config.effort` (a level the model lists, or one nobody knows it refuses: the API then says). */
 function effortField(level: string | undefined): Partial<MessageCreateParamsStreaming> {
-  return level ? ({ output_config: { effort: level } } as Partial<MessageCreateParamsStreaming>) : {};
+  return level ? { output_config: { effort: level as OutputConfig["effort"] } } : {};
 }
 
 /*
