@@ -18,7 +18,7 @@
 import { Agent } from "../agent/agent";
 import { Approvals } from "../agent/approval";
 import { loadContextFiles, type ContextFiles } from "../agent/context-files";
-import { UserError } from "../errors";
+import { UsageError, UserError } from "../errors";
 import { AdvisedError } from "../providers";
 import { findSession, listSessions, type ModelRef } from "../session";
 import { colorsFor, type Colors } from "../ui/colors";
@@ -61,6 +61,9 @@ export async function chat(args: Args, cwd: string): Promise<number> {
     const contextFiles = opened.resumed ? undefined : loadContextFiles({ cwd });
     const approvals = new Approvals(mode);
     let agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals })); // rebuilds the conversation, once
+    // An effort the model cannot take is a mistake on the command line: said before the REPL starts (/effort says it after).
+    const refusal = agent.effortRefusal();
+    if (refusal) throw new UsageError(`${refusal} (see awl --help)`);
     if (opened.resumed) showTranscript(agent, screen);
     if (session.readOnly) throw new UserError(session.readOnlyReason ?? "this session cannot be continued by this version of awl");
     showBanner(agent, opened.resumed, contextFiles, screen);

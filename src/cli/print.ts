@@ -38,7 +38,7 @@ export async function print(args: Args, cwd: string): Promise<number> {
     const agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals: new Approvals(mode) }));
     // An effort the model cannot take is the person's mistake, said before any request.
     const refusal = agent.effortRefusal();
-    if (refusal) throw new UsageError(`${refusal} ${"(see awl --help)"}`);
+    if (refusal) throw new UsageError(`${refusal} (see awl --help)`);
     const failure = remedyWatcher();
 
     // A stop signal aborts the turn and waits for it (cli/stop.ts): its partial

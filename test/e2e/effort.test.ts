@@ -14,6 +14,9 @@ describe("awl -p --effort", () => {
     expect(run.stderr.trim()).toBe("awl: claude-opus-4-5 does not take effort max: it takes low, medium, high (see awl --help)");
     expect(fx.server.requests).toHaveLength(0);
     expect(sessionFiles(fx.sessions)).toEqual([]);
+    // The same before the REPL starts.
+    const repl = await fx.run(["--model", "claude-fable-5", "--effort", "off"]);
+    expect([repl.code, repl.stderr.trim()]).toEqual([2, "awl: claude-fable-5 always thinks: effort off is not possible (low thinks least) (see awl --help)"]);
   });
 
   test("AWL_EFFORT and --thinking: adaptive thinking to an adaptive model, the effort stamped on the prompt's entry", async () => {
