@@ -58,7 +58,8 @@ export function planTurn(o: { provider: ProviderName; effort?: Effort; forms: Th
   const answer = Math.min(o.answer ?? ANSWER_SHARE, cap);
   const plain: TurnPlan = { thinking: undefined, maxTokens: answer, budget: 0 };
   const { effort, forms } = o;
-  if (!effort) return plain;
+  // No effort chosen: nothing asked of the model's thinking, except to show it where it always thinks and hides the text.
+  if (!effort) return o.provider === "anthropic" && forms.alwaysOn && forms.hiddenText ? { ...plain, thinking: { form: "adaptive", display: "summarized" } } : plain;
   if (o.provider === "openai") return { ...plain, thinking: { form: "level", level: openaiLevel(effort, forms.levels) } };
   if (effort === "off") return { ...plain, thinking: { form: "off" } };
   // A level the model lists (or any, when nobody knows its list: the API then says).

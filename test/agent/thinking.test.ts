@@ -90,12 +90,19 @@ describe("the request's thinking, per model", () => {
   test("a model that hides its thinking text: the signed empty block goes back unchanged", async () => {
     fx.server.respond = looping(1);
     await Bun.write(join(fx.project, "notes.txt"), "a fox\n");
-    const { result } = await turn(newAgent({ provider: "anthropic", model: "claude-fable-5" }), "read notes.txt");
+    const { result } = await turn(newAgent({ provider: "anthropic", model: "claude-opus-4-7" }), "read notes.txt");
     expect(ok(result)).toEqual({ stop: "stop", error: undefined });
     const [first, second] = fx.server.requests;
     expect(first!.body.thinking).toBeUndefined(); // no effort chosen: nothing asked, so nothing summarized either
     const replayedBlock = second!.body.messages[1].content[0];
     expect([second!.status, replayedBlock.type, replayedBlock.thinking, typeof replayedBlock.signature]).toEqual([200, "thinking", "", "string"]);
+  });
+
+  test("a model that always thinks and hides the text is asked to show it, even with no effort chosen (and no level is sent)", async () => {
+    fx.server.respond = () => ({ blocks: [{ type: "thinking", thinking: "shown" }, { type: "text", text: "hi" }] });
+    await turn(newAgent({ provider: "anthropic", model: "claude-fable-5" }), "hi");
+    const [sent] = fx.server.requests;
+    expect([sent!.status, sent!.body.thinking, sent!.body.output_config]).toEqual([200, { type: "adaptive", display: "summarized" }, undefined]);
   });
 
   test("a model that takes a budget and effort levels gets both; no --effort sends nothing", async () => {
