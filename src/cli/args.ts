@@ -6,6 +6,7 @@
 
 import { APPROVAL_MODES, isApprovalMode, type ApprovalMode } from "../agent/approval-mode";
 import { UsageError } from "../errors";
+import { EFFORTS, isEffort, type Effort } from "../providers/thinking-forms";
 
 export interface Args {
   command: "chat" | "print" | "sessions" | "help" | "version";
@@ -17,7 +18,8 @@ export interface Args {
   resume?: true | string;
   provider?: string;
   model?: string;
-  thinking: boolean;
+  /** --effort, or --thinking (high). */
+  effort?: Effort;
   /** --approve: when tools may act. */
   approve?: ApprovalMode;
   plain: boolean;
@@ -32,7 +34,7 @@ const COMMANDS = ["sessions"] as const;
 const RESERVED = ["models", "export", "rewind"];
 
 export function parseArgs(argv: string[]): Args {
-  const args: Args = { command: "chat", thinking: false, plain: false, json: false };
+  const args: Args = { command: "chat", plain: false, json: false };
   let sessions = false;
   let help = false;
   let version = false;
@@ -104,8 +106,14 @@ export function parseArgs(argv: string[]): Args {
       }
       case "--thinking":
         noValue();
-        args.thinking = true;
+        args.effort ??= "high";
         break;
+      case "--effort": {
+        const effort = value();
+        if (!isEffort(effort)) throw new UsageError(`unknown effort '${effort}': use ${EFFORTS.join(", ")} ${HINT}`);
+        args.effort = effort;
+        break;
+      }
       case "--plain":
         noValue();
         args.plain = true;
@@ -150,6 +158,13 @@ export function parseArgs(argv: string[]): Args {
 
 function isCommandWord(word: string): boolean {
   return (COMMANDS as readonly string[]).includes(word) || RESERVED.includes(word);
+}
+
+/** The effort in force: --effort (or --thinking), else AWL_EFFORT, else none (the model's own default). */
+export function chosenEffort(args: Args, env: Record<string, string | undefined> = process.env): Effort | undefined {
+  const fromEnv = env.AWL_EFFORT?.trim() || undefined;
+  if (fromEnv !== undefined && !isEffort(fromEnv)) throw new UsageError(`AWL_EFFORT=${fromEnv} is not an effort: use ${EFFORTS.join(", ")} ${HINT}`);
+  return args.effort ?? fromEnv;
 }
 
 /**

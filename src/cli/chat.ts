@@ -9,7 +9,7 @@
 // What carries over to the next session: the model in use, for a new session
 // (a resumed one continues with its own model, as --resume does, unless its
 // provider cannot be used here: then with the one in use, and it says so);
-// --thinking; the approvals: the mode (a setting of this process, as --approve
+// the effort; the approvals: the mode (a setting of this process, as --approve
 // is, shown again on the banner) and what "always" allowed, since the question
 // said "until awl exits" when the person chose it (/session lists it). The
 // prompt history is reloaded: this directory's prompts from every session,
@@ -18,7 +18,7 @@
 import { Agent } from "../agent/agent";
 import { Approvals } from "../agent/approval";
 import { loadContextFiles, type ContextFiles } from "../agent/context-files";
-import { UserError } from "../errors";
+import { UsageError, UserError } from "../errors";
 import { AdvisedError } from "../providers";
 import { findSession, listSessions, type ModelRef } from "../session";
 import { colorsFor, type Colors } from "../ui/colors";
@@ -30,7 +30,7 @@ import { safeText } from "../ui/safe-text";
 import { sessionIdLength, shortSessionId } from "../ui/session-id";
 import { renderTranscript } from "../ui/transcript";
 import { onCommandLine } from "./advice";
-import { approvalMode, type Args } from "./args";
+import { approvalMode, chosenEffort, type Args } from "./args";
 import { chooseModel } from "./model-choice";
 import { openSession, type OpenedSession } from "./open-session";
 import { plainLine } from "./sessions";
@@ -48,6 +48,7 @@ interface Screen {
 
 export async function chat(args: Args, cwd: string): Promise<number> {
   const mode = approvalMode(args);
+  const effort = chosenEffort(args);
   guardOutput();
   const screen: Screen = { cwd, c: colorsFor(process.stdout), out: process.stdout };
   const { c, out } = screen;
@@ -59,7 +60,10 @@ export async function chat(args: Args, cwd: string): Promise<number> {
     // A new session's project instructions: read now, so the banner lists exactly what its system prompt will hold.
     const contextFiles = opened.resumed ? undefined : loadContextFiles({ cwd });
     const approvals = new Approvals(mode);
-    let agent = onCommandLine(() => new Agent({ session, cwd, model, thinking: args.thinking, contextFiles, approvals })); // rebuilds the conversation, once
+    let agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals })); // rebuilds the conversation, once
+    // An effort the model cannot take is a mistake on the command line: said before the REPL starts (/effort says it after).
+    const refusal = agent.effortRefusal();
+    if (refusal) throw new UsageError(`${refusal} (see awl --help)`);
     if (opened.resumed) showTranscript(agent, screen);
     if (session.readOnly) throw new UserError(session.readOnlyReason ?? "this session cannot be continued by this version of awl");
     showBanner(agent, opened.resumed, contextFiles, screen);
@@ -157,7 +161,7 @@ function nextAgent(current: Agent, opened: OpenedSession, contextFiles: ContextF
       session: opened.session,
       cwd: current.cwd,
       model,
-      thinking: current.thinking,
+      effort: current.effort,
       contextFiles,
       approvals: current.approvals,
     });
@@ -200,7 +204,8 @@ function showBanner(agent: Agent, resumed: boolean, contextFiles: ContextFiles |
   const version = typeof AWL_VERSION === "string" ? AWL_VERSION : "dev";
   const what = resumed ? `resumed ${shortSessionId(cwd, agent.session.sessionId)}` : "new session";
   const model = safeText(`${agent.model.provider}/${agent.model.model}`);
-  out.write(`${c.dim(joinParts([`awl ${version}`, what, model, `approve: ${agent.approvals.mode}`, "/help for commands"], out.columns ?? 100))}\n`);
+  const effort = agent.effort ? [`effort: ${agent.effort}`] : [];
+  out.write(`${c.dim(joinParts([`awl ${version}`, what, model, ...effort, `approve: ${agent.approvals.mode}`, "/help for commands"], out.columns ?? 100))}\n`);
   if (!contextFiles) return;
   const files = contextFilesLine(contextFiles.files, cwd);
   if (files) out.write(`${c.dim(files)}\n`);

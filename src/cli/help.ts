@@ -19,7 +19,9 @@ Options:
       --provider <name>        anthropic or openai (default: the first of them whose key, or for
                                openai base URL, is set)
   -m, --model <model>          model id, e.g. claude-sonnet-4-5, gpt-5-mini, or provider/model
-      --thinking               let the model think before answering (off by default)
+      --effort <level>         how hard the model thinks: off, low, medium, high, xhigh or max (unset: the
+                               model's own default); a level the model does not take is refused before it is asked
+      --thinking               the same as --effort high
       --approve <mode>         when tools may act: ask (the REPL's default), auto (-p's default: a script
                                cannot answer; -p with ask is a usage error) or read-only
       --plain                  awl sessions: plain lines even on a terminal
@@ -34,6 +36,7 @@ Environment:
   OPENAI_BASE_URL              OpenAI-compatible base URL, ending in /v1 (default https://api.openai.com/v1)
   AWL_PROVIDER, AWL_MODEL      default provider and model for new sessions
   AWL_APPROVE                  the approval mode when --approve is not given (ask, auto, read-only)
+  AWL_EFFORT                   the effort when --effort is not given
   AWL_CONTEXT_WINDOW           the model's context window in tokens (e.g. 32768, 200k), instead of awl's table;
                                set it for local servers that truncate a long prompt silently
   AWL_SESSION_DIR              where sessions live, an absolute path (default $XDG_DATA_HOME/awl/sessions)

@@ -12,13 +12,14 @@ import { loadContextFiles } from "../agent/context-files";
 import { contextNotice } from "../ui/instructions";
 import { safeText } from "../ui/safe-text";
 import { onCommandLine, remedyWatcher, withCommandLineAdvice } from "./advice";
-import { approvalMode, type Args } from "./args";
+import { approvalMode, chosenEffort, type Args } from "./args";
 import { chooseModel } from "./model-choice";
 import { openSession } from "./open-session";
 import { guardOutput, hold, stopSignal } from "./stop";
 
 export async function print(args: Args, cwd: string): Promise<number> {
   const mode = approvalMode(args); // auto unless told otherwise; ask is a usage error: nobody can answer
+  const effort = chosenEffort(args);
   const prompt = args.prompt === "-" ? await Bun.stdin.text() : (args.prompt ?? "");
   if (!prompt.trim()) throw new UsageError("the prompt is empty (see awl --help)");
 
@@ -34,7 +35,10 @@ export async function print(args: Args, cwd: string): Promise<number> {
     const contextFiles = resumed ? undefined : loadContextFiles({ cwd });
     const notice = contextFiles && contextNotice(contextFiles, cwd);
     if (notice) err.write(`${c.yellow(notice)}\n`);
-    const agent = onCommandLine(() => new Agent({ session, cwd, model, thinking: args.thinking, contextFiles, approvals: new Approvals(mode) }));
+    const agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals: new Approvals(mode) }));
+    // An effort the model cannot take is the person's mistake, said before any request.
+    const refusal = agent.effortRefusal();
+    if (refusal) throw new UsageError(`${refusal} (see awl --help)`);
     const failure = remedyWatcher();
 
     // A stop signal aborts the turn and waits for it (cli/stop.ts): its partial

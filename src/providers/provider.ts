@@ -4,6 +4,7 @@
 
 import type { ContentBlock, Conversation, ThinkingOrigin } from "../conversation";
 import { UserError } from "../errors";
+import type { ThinkingRequest } from "./thinking-plan";
 
 export type ProviderName = "anthropic" | "openai";
 export const PROVIDER_NAMES: readonly ProviderName[] = ["anthropic", "openai"];
@@ -81,9 +82,8 @@ export interface StreamRequest {
   conversation: Conversation;
   tools: ToolDefinition[];
   maxTokens: number;
-  thinking: boolean;
-  /** How hard a reasoning model thinks ("low", "medium", "high"...), when the person chose. */
-  effort?: string;
+  /** The thinking asked for; absent: none asked, the model's own default applies. */
+  thinking?: ThinkingRequest;
   /** The session's id: the Responses API's `prompt_cache_key`, so every request of a session hits the same cache. */
   sessionId?: string;
   signal: AbortSignal;

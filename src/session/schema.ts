@@ -47,7 +47,13 @@ export const SessionHeader = type({
 /** What every entry has. Readers accept any non-empty id. An entry of a kind this version does not know is checked against this alone. */
 export const EntryBase = type({ type: "string > 0", id: "string > 0", parentId: "string > 0 | null", timestamp: "string" });
 
-/** User entries carry the provider/model the request went to (written always, optional on read: the spec's own first example lacks it). */
+/**
+ * User entries carry the provider/model the request went to (written always,
+ * optional on read: the spec's own first example lacks it) and the effort in
+ * force when one was chosen. Assistant entries carry `prefixHash`, a short
+ * hash of the system prompt and tool definitions their thinking was made
+ * under (a model that binds thinking to its prefix refuses it under others).
+ */
 export const MessageEntry = type({
   type: "'message'",
   id: "string > 0",
@@ -55,6 +61,8 @@ export const MessageEntry = type({
   timestamp: "string",
   "provider?": "string",
   "model?": "string",
+  "effort?": "string",
+  "prefixHash?": "string",
   message: DiskMessage,
 });
 

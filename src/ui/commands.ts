@@ -15,6 +15,7 @@ import { compactNumber, meterText } from "./format";
 import { contextFilesLine } from "./instructions";
 import { safeText } from "./safe-text";
 import { shortSessionId } from "./session-id";
+import { effortCommand, effortText } from "./effort-command";
 
 /**
  * What to print, "quit", a compaction for the REPL to run (it streams and can
@@ -26,6 +27,7 @@ export type CommandResult = { output: string } | { compact: string } | { open: "
 const HELP = [
   "Commands:",
   "  /model [provider/]model   switch model from the next prompt on (no argument: show the active one and known models)",
+  "  /effort [level]           how hard the model thinks from the next prompt on: off, low, medium, high, xhigh, max",
   "  /session                  this session's id, file, messages, tokens, cache reads and how full the context is",
   "  /new                      start a new session here (this one is saved: /resume returns to it)",
   "  /resume [id]              pick a session of this directory to continue, most recent first (or the one whose id starts with id)",
@@ -95,6 +97,8 @@ export function runCommand(command: Command, agent: Agent, c: Colors): CommandRe
       return { compact: argument };
     case "approve":
       return { output: approve(agent, argument, c) };
+    case "effort":
+      return { output: effortCommand(agent, argument, c) };
     default:
       return {
         output: c.red(`Unknown command /${safeText(name)}: type /help for the list (to send a line that starts with / as a prompt, begin it with a space).`),
@@ -159,6 +163,7 @@ function describeSession(agent: Agent): string {
     `Session  ${safeText(shortSessionId(agent.cwd, session.sessionId))}`,
     `File     ${safeText(file)}`,
     `Model    ${safeText(`${agent.model.provider}/${agent.model.model}`)}`,
+    `Effort   ${effortText(agent)}`,
     `Messages ${messages}${scope}`,
     `Tokens   ${compactNumber(input)} in${cached} · ${compactNumber(output)} out${scope}`,
     `Context  ${meterText(agent.meter())} · ${compactions} compaction${compactions === 1 ? "" : "s"}`,

@@ -256,7 +256,7 @@ export class TurnRenderer {
   finish(result: TurnResult): void {
     this.#status?.stop();
     this.#notRun();
-    const usage = usageRow(result.usage, result.context, this.c, this.#out.columns ?? 100);
+    const usage = usageRow(result.usage, result.context, this.c, this.#out.columns ?? 100, result.effort);
     this.#lines([...(result.aborted ? [interruptedRow(this.c)] : []), ...(usage ? [usage] : [])]);
   }
 

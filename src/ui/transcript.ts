@@ -52,7 +52,8 @@ export interface TranscriptSession {
 
 /** One thing the transcript shows: a message with what the log kept about it, or a compaction. */
 type Item =
-  | { kind: "message"; message: Message; meta: MessageMeta; bytes: () => number }
+  /** `effort`: the effort a prompt was sent at, as its entry records it. */
+  | { kind: "message"; message: Message; meta: MessageMeta; effort?: string; bytes: () => number }
   | { kind: "compaction"; entry: CompactionEntry };
 
 type Env = Record<string, string | undefined>;
@@ -108,7 +109,7 @@ function sessionItems(session: TranscriptSession): { items: Item[]; compaction?:
     const { provider = entry.provider, model = entry.model, stopReason, usage, errorMessage } = entry.message;
     // The entry's own message (its blocks have the in-memory shape): only read here, never changed, so not copied.
     const message: Message = entry.message;
-    items.push({ kind: "message", message, meta: { provider, model, stopReason, usage, errorMessage }, bytes: () => jsonByteLength(entry.message) });
+    items.push({ kind: "message", message, meta: { provider, model, stopReason, usage, errorMessage }, effort: entry.effort, bytes: () => jsonByteLength(entry.message) });
   }
   return { items, compaction: context.compaction };
 }
@@ -156,6 +157,8 @@ function renderTurn(turn: readonly number[], view: View): string[] {
   const lastMessage = turn.findLast((i) => items[i]!.kind === "message") ?? turn[0]!;
   const out: string[] = [];
   const usage: Usage = { input: 0, output: 0 };
+  const opening = items[turn[0]!];
+  const effort = opening?.kind === "message" ? opening.effort : undefined;
   for (const i of turn) {
     const item = items[i]!;
     if (item.kind === "compaction") {
@@ -168,7 +171,7 @@ function renderTurn(turn: readonly number[], view: View): string[] {
     add(usage, item.meta.usage);
     if (i === lastMessage) {
       if (interrupted(item)) out.push(interruptedRow(c));
-      const line = usageRow(usage, meterAt(i, view), c, view.width);
+      const line = usageRow(usage, meterAt(i, view), c, view.width, effort);
       if (line) out.push(line);
     }
   }

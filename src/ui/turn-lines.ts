@@ -73,10 +73,10 @@ export function interruptedRow(c: Colors): string {
   return c.yellow("Interrupted.");
 }
 
-/** "↑ 4.1k in · ↓ 212 out · ctx 3% of 200k", after a turn (broken between parts on a narrow terminal); none when the turn used no tokens. */
-export function usageRow(usage: Usage, context: ContextMeter, c: Colors, columns: number): string | undefined {
+/** "↑ 4.1k in · ↓ 212 out · ctx 3% of 200k · effort high", after a turn (broken between parts on a narrow terminal); none when the turn used no tokens. */
+export function usageRow(usage: Usage, context: ContextMeter, c: Colors, columns: number, effort?: string): string | undefined {
   if (!usage.input && !usage.output) return undefined;
-  return c.dim(joinParts([...usageParts(usage), meterText(context)], columns));
+  return c.dim(joinParts([...usageParts(usage), meterText(context), ...(effort ? [`effort ${effort}`] : [])], columns));
 }
 
 export function compactedRow(e: { tokensBefore: number; tokensAfter: number }, c: Colors): string {

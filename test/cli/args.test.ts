@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { approvalMode, parseArgs } from "../../src/cli/args";
+import { approvalMode, chosenEffort, parseArgs } from "../../src/cli/args";
 import { UsageError } from "../../src/errors";
 
 const usage = (argv: string[]) => {
@@ -14,7 +14,8 @@ const usage = (argv: string[]) => {
 
 describe("command line", () => {
   test("no arguments start an interactive session", () => {
-    expect(parseArgs([])).toMatchObject({ command: "chat", thinking: false });
+    expect(parseArgs([])).toMatchObject({ command: "chat" });
+    expect(parseArgs([]).effort).toBeUndefined(); // nothing is asked of the model's thinking: its default applies
   });
 
   test("--resume takes an optional id, in either spelling", () => {
@@ -47,6 +48,8 @@ describe("command line", () => {
     expect(usage(["sessions", "hello"])).toContain("unexpected argument 'hello'");
     expect(usage(["--plain"])).toContain("awl sessions");
     expect(usage(["--thinking=yes"])).toContain("takes no value");
+    expect(usage(["--effort", "extreme"])).toBe("unknown effort 'extreme': use off, low, medium, high, xhigh, max (see awl --help)");
+    expect(usage(["--effort"])).toContain("--effort needs a value");
     expect(usage(["sessions", "--resume"])).toContain("takes no");
   });
 });
@@ -55,7 +58,7 @@ describe("starting forms", () => {
   test("the first word that is not a command is the prompt the REPL sends first; the words after it are part of it", () => {
     expect(parseArgs(["fix the test"])).toMatchObject({ command: "chat", send: "fix the test" });
     expect(parseArgs(["fix", "the", "test"])).toMatchObject({ command: "chat", send: "fix the test" });
-    expect(parseArgs(["--model", "gpt-5", "fix it", "--thinking"])).toMatchObject({ command: "chat", send: "fix it", model: "gpt-5", thinking: true });
+    expect(parseArgs(["--model", "gpt-5", "fix it", "--thinking"])).toMatchObject({ command: "chat", send: "fix it", model: "gpt-5", effort: "high" });
     expect(parseArgs(["explain", "sessions"])).toMatchObject({ command: "chat", send: "explain sessions" });
   });
 
@@ -122,5 +125,16 @@ describe("--approve and AWL_APPROVE", () => {
     expect(usage(["--approve"])).toContain("--approve needs a value");
     expect(modeError([], { AWL_APPROVE: "never" })).toContain("AWL_APPROVE=never is not an approval mode");
     expect(usage(["sessions", "--approve", "ask"])).toContain("takes no");
+  });
+});
+
+describe("--effort and AWL_EFFORT", () => {
+  test("--effort wins over AWL_EFFORT; --thinking is --effort high; none of them asks nothing", () => {
+    expect(chosenEffort(parseArgs(["--effort", "low"]), { AWL_EFFORT: "max" })).toBe("low");
+    expect(chosenEffort(parseArgs([]), { AWL_EFFORT: "max" })).toBe("max");
+    expect(chosenEffort(parseArgs(["--thinking"]), {})).toBe("high");
+    expect(chosenEffort(parseArgs(["--thinking", "--effort=off"]), {})).toBe("off");
+    expect(chosenEffort(parseArgs([]), {})).toBeUndefined();
+    expect(() => chosenEffort(parseArgs([]), { AWL_EFFORT: "lots" })).toThrow("AWL_EFFORT=lots is not an effort: use off, low, medium, high, xhigh, max");
   });
 });

@@ -25,7 +25,7 @@ async function ask(name: ProviderName, baseUrl: string): Promise<StreamEvent[]> 
   const [key, base] = VARIABLES[name];
   const provider = createProvider(name, { [key]: "sk-test-key-0123456789", [base]: baseUrl, AWL_RETRY_BASE_MS: "2" });
   return collect(
-    provider.stream({ model: "m", system: "s", conversation: new Conversation([{ role: "user", content: [{ type: "text", text: "hi" }] }]), tools: [], maxTokens: 100, thinking: false, signal: new AbortController().signal }),
+    provider.stream({ model: "m", system: "s", conversation: new Conversation([{ role: "user", content: [{ type: "text", text: "hi" }] }]), tools: [], maxTokens: 100, signal: new AbortController().signal }),
   );
 }
 

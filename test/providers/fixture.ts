@@ -40,7 +40,7 @@ export async function serverFixture(options: Parameters<typeof startTestServer>[
       conversation: new Conversation(messages),
       tools: TOOLS,
       maxTokens: 4096,
-      thinking: options.thinking ?? false,
+      thinking: options.thinking ? (name === "anthropic" ? { form: "budget", budget: 2048 } : { form: "level", level: "high" }) : undefined,
       sessionId: options.sessionId,
       signal: options.signal ?? new AbortController().signal,
     });

@@ -16,6 +16,7 @@
 
 import { anthropicErrorBody, anthropicErrorType, checkAnthropicAuth, checkAnthropicBetas, continuesTurn, interleaved, validateAnthropic } from "./anthropic-protocol";
 import { ANTHROPIC_OVERLOADED_EVENT, anthropicMessage, renderAnthropic } from "./anthropic-stream";
+import { asDisplayed, checkThinkingForm, ThinkingBinding } from "./anthropic-thinking";
 import { type AnthropicOverflowStyle, type OpenAIOverflowStyle, type ResponsesOverflowStyle, anthropicOverflow, forModel, openaiOverflow, responsesOverflow } from "./context-window";
 import { OPENAI_MIDSTREAM_ERROR, checkOpenAIAuth, openaiCompletion, openaiErrorBody, openaiFault, renderOpenAI, validateOpenAI } from "./openai-protocol";
 import { ReasoningSealer, cacheKeyOf, renderResponses, validateResponses, type ResponsesFailure } from "./responses-protocol";
@@ -106,6 +107,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const openaiKey = options.openaiKey ?? "test-openai-key";
   const strict = options.strict ?? true;
   const signer = new Signer();
+  const binding = new ThinkingBinding(signer);
   const minimum = (fallback: (model: string) => number) => (model: string) => forModel(options.minCacheableTokens, model) ?? fallback(model);
   const anthropicCache = new AnthropicPromptCache(minimum(anthropicMinCacheableTokens));
   const openaiCache = new OpenAIPromptCache(minimum(() => OPENAI_MIN_CACHED_TOKENS));
@@ -166,7 +168,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       if ("status" in beta) return reject(beta.status, anthropicErrorBody(beta.type, beta.message));
       betas = beta.betas;
       if (body === undefined) return reject(400, anthropicErrorBody("invalid_request_error", "There was an error parsing the body of your request as JSON."));
-      const invalid = strict ? validateAnthropic(body, { signer, knownModels: options.knownModels, betas }) : null;
+      const invalid = strict ? (validateAnthropic(body, { signer, knownModels: options.knownModels, betas }) ?? checkThinkingForm(body) ?? binding.check(body)) : null;
       if (invalid) return reject(invalid.status, anthropicErrorBody(invalid.type, invalid.message));
     } else {
       const key = openaiKeyOf(request.headers);
@@ -196,7 +198,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       const message = `test server: no scripted reply for request #${handleApi.requests.length} (POST ${path}); call server.reply(...) first`;
       return reject(500, errorBody(protocol, 500, message));
     }
-    const reply = protocol === "anthropic" ? asTheModelThinks(scripted, body, betas) : scripted;
+    const reply = protocol === "anthropic" ? asDisplayed(asTheModelThinks(scripted, body, betas), body) : scripted;
 
     const fault = reply.fault;
     if (isHttpFault(fault)) {
@@ -208,6 +210,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     }
 
     record.status = 200;
+    if (protocol === "anthropic") binding.record(body, reply);
     // The request is processed: the caches see it, whatever usage the reply scripts.
     const usage = usageOf(reply, protocol === "anthropic" ? anthropicCache.account(body, model) : protocol === "responses" ? openaiCache.account(body, model, "responses", cacheKeyOf(body, model)) : openaiCache.account(body, model));
     if (body?.stream !== true || reply.nonStream === "json") {

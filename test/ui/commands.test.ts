@@ -131,7 +131,7 @@ describe("/new and /resume", () => {
     expect(help).toMatch(/^ {2}\/new\s+start a new session/m);
     expect(help).toMatch(/^ {2}\/resume \[id\]\s+pick a session/m);
     expect(help).toContain("A line that starts with a path (/usr/bin/ls is slow?) is a prompt");
-    expect(commandNames()).toEqual(["model", "session", "new", "resume", "compact", "approve", "help", "quit"]);
+    expect(commandNames()).toEqual(["model", "effort", "session", "new", "resume", "compact", "approve", "help", "quit"]);
   });
 });
 
@@ -155,5 +155,23 @@ describe("/session", () => {
     const line = output("/session", open).split("\n")[0]!;
     expect(line).toBe(`Session  ${open.session.sessionId.slice(0, withOpen)}`);
     expect(withOpen).toBeGreaterThan(8);
+  });
+});
+
+describe("/effort", () => {
+  test("sets the effort from the next prompt on; /session shows it; a level the model lacks is one line, and the effort stays", () => {
+    const a = agent({ provider: "anthropic", model: "claude-opus-4-5" });
+    expect(output("/effort", a)).toBe("Effort   the model's default (none chosen)");
+    expect(output("/effort medium", a)).toBe("Effort medium from the next prompt on.");
+    expect(a.effort).toBe("medium");
+    expect(output("/session", a)).toContain("Effort   medium");
+    expect(output("/effort max", a)).toBe("claude-opus-4-5 does not take effort max: it takes low, medium, high; the effort stays medium.");
+    expect(output("/effort extreme", a)).toBe("Unknown effort extreme: use off, low, medium, high, xhigh, max.");
+    expect(a.effort).toBe("medium");
+  });
+
+  test("off is refused for a model that always thinks", () => {
+    const a = agent({ provider: "anthropic", model: "claude-fable-5" });
+    expect(output("/effort off", a)).toBe("claude-fable-5 always thinks: effort off is not possible (low thinks least); the effort stays the model's default (none chosen).");
   });
 });

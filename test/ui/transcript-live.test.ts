@@ -101,3 +101,11 @@ test("an overwriting write is its result line on resume, with a note: what it re
   expect(transcript.slice(4)).toEqual(live.slice(6));
   expect(readFileSync(join(fx.project, "a.txt"), "utf8")).toBe("new\n");
 });
+
+test("the effort a turn ran at is on its usage line, live and resumed alike", async () => {
+  const agent = new Agent({ session: SessionManager.init({ cwd: fx.project, ...model }), cwd: fx.project, model, env: fx.env, effort: "low" });
+  fx.server.reply({ blocks: [{ type: "text", text: "ok" }] });
+  const live = await liveTurn(agent, "hi", plain);
+  expect(live.some((line) => /^↑ .* · effort low$/.test(line))).toBe(true);
+  expect(await resumed(agent, plain)).toEqual(live);
+});
