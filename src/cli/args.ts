@@ -5,7 +5,7 @@ import { APPROVAL_MODES, isApprovalMode, type ApprovalMode } from "../agent/appr
 import { UsageError } from "../errors";
 
 export interface Args {
-  command: "chat" | "print" | "sessions" | "help" | "version";
+  command: "chat" | "print" | "sessions" | "models" | "help" | "version";
   /** -p text, or "-" for stdin. */
   prompt?: string;
   /** true: the most recent session here; a string: an id or unique prefix. */
@@ -24,6 +24,7 @@ const HINT = "(see awl --help)";
 export function parseArgs(argv: string[]): Args {
   const args: Args = { command: "chat", thinking: false, plain: false, json: false };
   let sessions = false;
+  let models = false;
   let help = false;
   let version = false;
 
@@ -93,7 +94,8 @@ export function parseArgs(argv: string[]): Args {
         args.json = true;
         break;
       default:
-        if (token === "sessions" && !sessions) sessions = true;
+        if (token === "sessions" && !sessions && !models) sessions = true;
+        else if (token === "models" && !models && !sessions) models = true;
         else if (token.startsWith("-")) throw new UsageError(`unknown option ${flag} ${HINT}`);
         else throw new UsageError(`unexpected argument '${token}'; to send a prompt use awl -p "..." ${HINT}`);
     }
@@ -104,12 +106,17 @@ export function parseArgs(argv: string[]): Args {
   if (args.provider !== undefined && !["anthropic", "openai"].includes(args.provider)) {
     throw new UsageError(`unknown provider '${args.provider}': use anthropic or openai ${HINT}`);
   }
+  if (models) {
+    const extra = args.prompt !== undefined || args.resume !== undefined || args.approve !== undefined || args.model !== undefined || args.thinking || args.plain;
+    if (extra) throw new UsageError(`awl models takes only --provider and --json ${HINT}`);
+    return { ...args, command: "models" };
+  }
   if (sessions) {
     if (args.prompt !== undefined || args.resume !== undefined || args.approve !== undefined) throw new UsageError(`awl sessions takes no -p, --resume or --approve ${HINT}`);
     if (args.plain && args.json) throw new UsageError(`choose one of --plain and --json ${HINT}`);
     return { ...args, command: "sessions" };
   }
-  if (args.plain || args.json) throw new UsageError(`--plain and --json belong to awl sessions ${HINT}`);
+  if (args.plain || args.json) throw new UsageError(`--plain and --json belong to awl sessions (and --json to awl models) ${HINT}`);
   return { ...args, command: args.prompt !== undefined ? "print" : "chat" };
 }
 

@@ -25,6 +25,8 @@ export interface ReadLineOptions {
   completion?: CompletionContext;
   /** Styles the rows shown under the input (the Ctrl+C hint, completions): dim in the REPL. */
   hintStyle?: (text: string) => string;
+  /** Text the input starts with, the cursor after it (a prompt the model could not take, kept to send again). */
+  initial?: string;
 }
 
 /** How long a lone ESC waits for the rest of a sequence before it counts as the Escape key. */
@@ -65,6 +67,7 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
   const decoder = new KeyDecoder();
   const queue = queueFor(input);
   let state: EditorState = createEditor([...options.history]);
+  if (options.initial) state = replaceRange(state, 0, 0, options.initial);
   let drawn: Layout | undefined;
   /** Rows under the input, plain text: the Ctrl+C hint or completions, until the next key. */
   let hint: string[] = [];
