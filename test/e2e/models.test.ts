@@ -3,7 +3,8 @@
 // model said in one line with the newest of its family, `awl models`, and a
 // resumed session whose model is gone.
 import { afterEach, describe, expect, test } from "bun:test";
-import { e2eFixture, sessionFiles, type E2eFixture } from "./awl";
+import { AWL, e2eFixture, sessionFiles, type E2eFixture } from "./awl";
+import { hasTmux, useTerminal } from "./tmux";
 import { RETIRED_ANTHROPIC, TODAYS_ANTHROPIC, type ServedModel, type TestServerOptions } from "../support/server";
 
 /** A Sonnet newer than any awl was built with: only the catalogue can know it. */
@@ -11,6 +12,7 @@ const NEWER_SONNET: ServedModel = { id: "claude-sonnet-6", displayName: "Claude 
 const TODAY: TestServerOptions = { models: { anthropic: [...TODAYS_ANTHROPIC, NEWER_SONNET] }, retiredModels: RETIRED_ANTHROPIC };
 
 let fx: E2eFixture | undefined;
+const term = useTerminal();
 afterEach(async () => {
   await fx?.cleanup();
   fx = undefined;
@@ -114,5 +116,42 @@ describe("awl models", () => {
       `openai's models, newest first, built into awl (the provider's list could not be used: 127.0.0.1:${new URL(f.server.url).port} has no models endpoint (404), just now):`,
     );
     expect(run.stdout).toContain("gpt-5.4-mini");
+  });
+});
+
+describe.skipIf(!hasTmux)("models in the REPL", () => {
+  test("the banner says the model is the default; /model lists the catalogue with windows, Tab completes an id, a typo gets what it resembles; a gone model's prompt stays in the input", async () => {
+    const f = await fresh(TODAY);
+    term.start([AWL], { cwd: f.project, env: f.env, width: 240 });
+    let screen = await term.waitFor(/\/help for commands/);
+    expect(screen).toContain("anthropic/claude-sonnet-6 (default)");
+
+    term.type("/model");
+    term.keys("Enter");
+    screen = await term.waitFor(/Any other id works too/);
+    expect(screen).toContain("Active: anthropic/claude-sonnet-6 (window 2.0M · output 128k)");
+    expect(screen).toMatch(/anthropic's models, newest first, from 127\.0\.0\.1:\d+, fetched just now:/);
+    expect(screen).toMatch(/claude-sonnet-6 +Claude Sonnet 6 {2}2026-11-24 {2}window 2\.0M · output 128k {2}\(active\)/);
+
+    term.type("/model claude-op");
+    term.keys("Tab");
+    await term.waitFor(/› \/model claude-opus-5-5\s*$/m);
+    term.keys("Enter");
+    await term.waitFor(/Using anthropic\/claude-opus-5-5 from the next prompt on\./);
+
+    term.type("/model claude-sonet-5-5");
+    term.keys("Enter");
+    await term.waitFor(/anthropic does not list claude-sonet-5-5: did you mean claude-sonnet-5-5\? \(\/model claude-sonnet-5-5\)/);
+
+    term.type("/model claude-sonnet-4-5");
+    term.keys("Enter");
+    term.type("still there?");
+    term.keys("Enter");
+    screen = await term.waitFor(/switch with \/model claude-sonnet-6/);
+    expect(screen).toContain('Anthropic does not serve the model "claude-sonnet-4-5" (404: retired, or never an id): the newest of its family: claude-sonnet-6, claude-sonnet-5-5, claude-sonnet-5');
+    await term.waitFor(/› still there\?\s*$/);
+    term.keys("C-c");
+    term.keys("C-d");
+    await term.waitFor(/\[exited 0\]/);
   });
 });
