@@ -61,7 +61,7 @@ export async function chat(args: Args, cwd: string): Promise<number> {
     const approvals = new Approvals(mode);
     const modelInfo = catalogues.modelInfo;
     let agent = onCommandLine(() => new Agent({ session, cwd, model, thinking: args.thinking, contextFiles, approvals, modelInfo })); // rebuilds the conversation, once
-    if (opened.resumed) showTranscript(agent, screen);
+    if (opened.resumed) showTranscript(agent, screen, catalogues);
     if (session.readOnly) throw new UserError(session.readOnlyReason ?? "this session cannot be continued by this version of awl");
     showBanner(agent, opened.resumed, contextFiles, screen, isDefault);
     // Said, not acted on: awl never switches models by itself.
@@ -142,7 +142,7 @@ async function nextSession(current: Agent, end: Exclude<ReplEnd, { kind: "quit" 
   out.write("\n");
   for (const notice of opened.notices) out.write(`${c.yellow(safeText(notice))}\n`);
   if (next.notice) out.write(`${c.yellow(safeText(next.notice))}\n`);
-  if (opened.resumed) showTranscript(next.agent, screen);
+  if (opened.resumed) showTranscript(next.agent, screen, catalogues);
   showBanner(next.agent, opened.resumed, contextFiles, screen, false);
   return next.agent;
 }
@@ -192,8 +192,8 @@ async function pick(current: Agent, { cwd, c, out }: Screen): Promise<string | u
   return pickSession(list, length, { current: here, escape: "goes back" });
 }
 
-function showTranscript(agent: Agent, { c, out }: Screen): void {
-  const transcript = renderTranscript(agent.session, c, out.columns ?? 100);
+function showTranscript(agent: Agent, { c, out }: Screen, catalogues: Catalogues): void {
+  const transcript = renderTranscript(agent.session, c, out.columns ?? 100, {}, process.env, catalogues.modelInfo);
   if (transcript) out.write(`${transcript}\n\n`);
 }
 

@@ -35,6 +35,13 @@ describe("command line", () => {
     expect(usage(["sessions", "--json", "--plain"])).toContain("--plain");
   });
 
+  test("models takes --provider and --json, nothing else", () => {
+    expect(parseArgs(["models"])).toMatchObject({ command: "models", json: false });
+    expect(parseArgs(["models", "--provider", "openai", "--json"])).toMatchObject({ command: "models", provider: "openai", json: true });
+    expect(usage(["models", "--model", "x"])).toBe("awl models takes only --provider and --json (see awl --help)");
+    expect(usage(["models", "sessions"])).toContain("unexpected argument 'sessions'");
+  });
+
   test("help and version win over everything else", () => {
     expect(parseArgs(["--model", "x", "--help"]).command).toBe("help");
     expect(parseArgs(["-v"]).command).toBe("version");
