@@ -107,7 +107,7 @@ export class Agent {
   }
 
   /** What the catalogue, else the built-in table, says of the active model (its window, output limit, thinking forms). */
-  get modelInfo(): ModelInfo | undefined {
+  get activeModelInfo(): ModelInfo | undefined {
     return this.#modelInfo(this.#model.provider as ProviderName, this.#model.model);
   }
 
@@ -121,7 +121,7 @@ export class Agent {
   window(): number {
     const { provider, model } = this.#model;
     if (this.#corrected?.provider === provider && this.#corrected.model === model) return this.#corrected.window;
-    return windowOf(this.#model, this.session.compaction(), this.#env, this.modelInfo);
+    return windowOf(this.#model, this.session.compaction(), this.#env, this.activeModelInfo);
   }
 
   /** The next request's size in tokens: what the API counted last, plus bytes/4 of what was added since. */

@@ -110,7 +110,7 @@ export function runCommand(command: Command, agent: Agent, c: Colors, catalogues
 function showModels(agent: Agent, c: Colors, catalogues: Catalogues): string {
   const { provider, model } = agent.model;
   const catalogue = catalogues.of(provider as ProviderName);
-  const limits = limitsText(agent.modelInfo);
+  const limits = limitsText(agent.activeModelInfo);
   const rows = modelRows(catalogue.models(), (id) => (id === model ? c.green("  (active)") : ""));
   return [
     `Active: ${c.bold(safeText(`${provider}/${model}`))}${limits ? ` (${limits})` : ""}`,
@@ -131,6 +131,7 @@ function switchModel(agent: Agent, spec: string, c: Colors, catalogues: Catalogu
     const parsed = parseModelSpec(spec);
     const provider = parsed.provider ?? agent.model.provider;
     agent.setModel({ provider, model: parsed.model });
+    void catalogues.of(provider as ProviderName).load(); // another provider's list, for its window and the next /model (never throws)
     const using = `Using ${c.bold(safeText(`${provider}/${parsed.model}`))} from the next prompt on`;
     // Any id is taken (a compatible server's list may be missing), but one a letter or two off a listed id is most likely a typo.
     const listed = catalogues.of(provider as ProviderName).models().map((m) => m.id);
@@ -172,7 +173,7 @@ function describeSession(agent: Agent): string {
   return [
     `Session  ${safeText(shortSessionId(agent.cwd, session.sessionId))}`,
     `File     ${safeText(file)}`,
-    `Model    ${safeText(`${agent.model.provider}/${agent.model.model}`)}${limitsText(agent.modelInfo) ? ` (${limitsText(agent.modelInfo)})` : ""}`,
+    `Model    ${safeText(`${agent.model.provider}/${agent.model.model}`)}${limitsText(agent.activeModelInfo) ? ` (${limitsText(agent.activeModelInfo)})` : ""}`,
     `Messages ${messages}${scope}`,
     `Tokens   ${compactNumber(input)} in${cached} · ${compactNumber(output)} out${scope}`,
     `Context  ${meterText(agent.meter())} · ${compactions} compaction${compactions === 1 ? "" : "s"}`,

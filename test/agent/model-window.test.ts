@@ -26,10 +26,10 @@ describe("the window of the model in use", () => {
   test("the catalogue's max_input_tokens, unless AWL_CONTEXT_WINDOW says otherwise; the built-in table without a catalogue", () => {
     const fromCatalogue = agent({}, (_, model) => catalogue[model]);
     expect(fromCatalogue.window()).toBe(500_000);
-    expect(fromCatalogue.modelInfo).toMatchObject({ maxOutputTokens: 64_000 });
+    expect(fromCatalogue.activeModelInfo).toMatchObject({ maxOutputTokens: 64_000 });
     expect(agent({ AWL_CONTEXT_WINDOW: "200k" }, (_, model) => catalogue[model]).window()).toBe(200_000);
     expect(agent().window()).toBe(1_000_000); // today's Sonnet in the built-in table
-    expect(agent().modelInfo).toMatchObject({ id: "claude-sonnet-5-5", maxOutputTokens: 128_000 });
+    expect(agent().activeModelInfo).toMatchObject({ id: "claude-sonnet-5-5", maxOutputTokens: 128_000 });
   });
 
   test("the catalogue's window comes before a compaction's, which comes before the table's", () => {
