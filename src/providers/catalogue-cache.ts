@@ -23,7 +23,7 @@ export interface CachedCatalogue {
   reason?: string;
 }
 
-export function cacheDirectory(env: Record<string, string | undefined>): string {
+function cacheDirectory(env: Record<string, string | undefined>): string {
   const base = env.XDG_CACHE_HOME || join(env.HOME || homedir(), ".cache");
   return join(base, "awl", "models");
 }

@@ -23,7 +23,7 @@ const HOUR = 3_600_000;
 /** How long each kind of answer is trusted before it is asked again. */
 const KEPT_FOR: Record<CachedCatalogue["status"], number> = { ok: 24 * HOUR, none: 24 * HOUR, failed: HOUR };
 /** The longest a fetch may take: before the first request when nothing is cached, and in the background. */
-export const FETCH_LIMIT_MS = 3000;
+const FETCH_LIMIT_MS = 3000;
 /** Anthropic's largest page (its docs: 1 to 1000). */
 const PAGE_SIZE = 1000;
 const MAX_PAGES = 20;
