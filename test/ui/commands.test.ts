@@ -159,4 +159,30 @@ describe("/session", () => {
     expect(line).toBe(`Session  ${open.session.sessionId.slice(0, withOpen)}`);
     expect(withOpen).toBeGreaterThan(8);
   });
+
+  test("shows the model's window and output limit, as the catalogue (else the built-in table) has them", () => {
+    const today = agent({ provider: "anthropic", model: "claude-sonnet-5-5" });
+    expect(output("/session", today)).toContain("Model    anthropic/claude-sonnet-5-5 (window 1.0M · output 128k)");
+    expect(output("/session", agent({ provider: "openai", model: "llama3.2" }))).toContain("Model    openai/llama3.2\n");
+  });
+});
+
+describe("/model with no argument", () => {
+  test("the active model with its limits, the provider's models newest first, and where the list came from", () => {
+    const out = output("/model", agent({ provider: "anthropic", model: "claude-opus-5-5" }));
+    const lines = out.split("\n");
+    expect(lines[0]).toBe("Active: anthropic/claude-opus-5-5 (window 1.0M · output 128k)");
+    expect(lines[1]).toBe("anthropic's models, newest first, built into awl (the provider is not configured, so its list was not asked for):");
+    expect(lines[2]).toMatch(/^ {2}claude-sonnet-5-5 +Claude Sonnet 5\.5 {2}2026-09-28 {2}window 1\.0M · output 128k$/);
+    expect(lines[3]).toMatch(/^ {2}claude-opus-5-5 .*\(active\)$/);
+    expect(lines.at(-1)).toBe("Any other id works too (a local server's, say): /model <id>, or /model <provider>/<id>.");
+  });
+
+  test("an id a letter off a listed one is taken, with the id it resembles", () => {
+    const a = agent({ provider: "anthropic", model: "claude-opus-5-5" });
+    expect(output("/model claude-sonet-5-5", a)).toBe(
+      "Using anthropic/claude-sonet-5-5 from the next prompt on. anthropic does not list claude-sonet-5-5: did you mean claude-sonnet-5-5? (/model claude-sonnet-5-5)",
+    );
+    expect(a.model).toEqual({ provider: "anthropic", model: "claude-sonet-5-5" });
+  });
 });
