@@ -36,6 +36,8 @@ async function main(argv: string[]): Promise<number> {
   switch (args.command) {
     case "sessions":
       return (await import("./cli/sessions")).sessions(args, cwd);
+    case "models":
+      return (await import("./cli/models")).models(args);
     case "print":
       return (await import("./cli/print")).print(args, cwd);
     case "chat":

@@ -11,9 +11,10 @@ import { messageToDisk, preloadSchemas } from "../session";
 import { jsonByteLength } from "../json";
 import { createProvider } from "../providers";
 import { applyStreamEvent, finalizeMessage } from "../providers/assemble";
-import { contextWindow, contextWindowFromEnv } from "../providers/models";
 import type { ModelInfo } from "../providers/model-info";
-import type { ContextOverflow, Provider, StreamEvent, Usage } from "../providers/provider";
+import { builtinModel } from "../providers/builtin-models";
+import { contextWindow, contextWindowFromEnv } from "../providers/models";
+import type { ContextOverflow, Provider, ProviderName, StreamEvent, Usage } from "../providers/provider";
 import { learnThinking, lessonOf, type Effort } from "../providers/thinking-forms";
 import { ANSWER_SHARE, type TurnPlan } from "../providers/thinking-plan";
 import { providerSecrets, runTool, toolDefinitions, toolSummary } from "../tools";
@@ -36,11 +37,11 @@ export interface AgentOptions {
   effort?: Effort;
   /** The answer's share of max_tokens, beside any thinking budget. */
   maxTokens?: number;
-  /** What the provider's catalogue says of a model (window, output limit, thinking forms); nothing by default. */
-  modelInfo?: (provider: string, model: string) => ModelInfo | undefined;
   env?: Record<string, string | undefined>;
   /** When tools may act (--approve); auto, everything runs, when absent. */
   approvals?: Approvals;
+  /** What the provider's catalogue (merged over the built-in table) says of a model (window, output limit, thinking forms); the built-in table's row when absent. */
+  modelInfo?: (provider: ProviderName, model: string) => ModelInfo | undefined;
 }
 
 /** A request the API found too long is compacted and sent again this many times; the next overflow ends the turn. */
@@ -64,17 +65,19 @@ export class Agent {
   #corrected: (ModelRef & { window: number }) | undefined;
   #toolBytes: number | undefined;
   #contextFiles: ContextFiles | undefined;
+  readonly #modelInfo: (provider: ProviderName, model: string) => ModelInfo | undefined;
 
   constructor(options: AgentOptions) {
     this.session = options.session;
     this.cwd = options.cwd;
-    this.#thinking = new ThinkingSettings(options.effort, options.modelInfo ?? (() => undefined));
     this.#maxTokens = options.maxTokens ?? ANSWER_SHARE;
     this.#env = options.env ?? process.env;
     this.approvals = options.approvals ?? new Approvals("auto", this.#env);
     contextWindowFromEnv(this.#env); // a bad AWL_CONTEXT_WINDOW is said now, not at the first request
     this.#conversation = options.session.rebuildConversation();
     this.#contextFiles = options.contextFiles;
+    this.#modelInfo = options.modelInfo ?? ((provider, model) => builtinModel(provider, model));
+    this.#thinking = new ThinkingSettings(options.effort, (provider, model) => this.#modelInfo(provider as ProviderName, model));
     this.#model = options.model;
     this.#provider = createProvider(options.model.provider as Provider["name"], this.#env);
   }
@@ -124,16 +127,22 @@ export class Agent {
     this.#model = model;
   }
 
+  /** What the catalogue, else the built-in table, says of the active model (its window, output limit, thinking forms). */
+  get activeModelInfo(): ModelInfo | undefined {
+    return this.#modelInfo(this.#model.provider as ProviderName, this.#model.model);
+  }
+
   /**
    * The active model's context window in tokens: one an overflow error stated
-   * in this process, else AWL_CONTEXT_WINDOW, else the window the latest
-   * compaction was sized for (when made with this model: it keeps a window an
-   * error stated in an earlier run), else the model table's.
+   * in this process, else AWL_CONTEXT_WINDOW, else the catalogue's
+   * max_input_tokens, else the window the latest compaction was sized for
+   * (when made with this model: it keeps a window an error stated in an
+   * earlier run), else the model table's.
    */
   window(): number {
     const { provider, model } = this.#model;
     if (this.#corrected?.provider === provider && this.#corrected.model === model) return this.#corrected.window;
-    return windowOf(this.#model, this.session.compaction(), this.#env);
+    return windowOf(this.#model, this.session.compaction(), this.#env, this.activeModelInfo);
   }
 
   /** The next request's size in tokens: what the API counted last, plus bytes/4 of what was added since. */
@@ -397,14 +406,24 @@ export class Agent {
 }
 
 /**
- * A model's context window as the log and the environment tell it (what
- * Agent.window() falls back to, and what a resumed transcript's usage lines
- * use): AWL_CONTEXT_WINDOW, else the window of the compaction in force when it
- * was made with this model, else the model table's.
+ * A model's context window as the environment, the catalogue and the log tell
+ * it (what Agent.window() falls back to, and what a resumed transcript's usage
+ * lines use): AWL_CONTEXT_WINDOW, else the catalogue's max_input_tokens (`info`,
+ * when it came from the provider: the built-in table's row comes last), else
+ * the window of the compaction in force when it was made with this model, else
+ * the model table's.
  */
-export function windowOf(model: ModelRef, compaction: { provider: string; model: string; window: number } | undefined, env: Record<string, string | undefined> = process.env): number {
+export function windowOf(
+  model: ModelRef,
+  compaction: { provider: string; model: string; window: number } | undefined,
+  env: Record<string, string | undefined> = process.env,
+  info?: ModelInfo,
+): number {
   const fromLog = compaction?.provider === model.provider && compaction.model === model.model ? compaction.window : undefined;
-  return contextWindowFromEnv(env) ?? fromLog ?? contextWindow(model.provider as Provider["name"], model.model);
+  // `info` may be the table's own row (no catalogue): only a window the table does not state is the catalogue's.
+  const table = builtinModel(model.provider as ProviderName, model.model);
+  const fromCatalogue = info?.maxInputTokens !== table?.maxInputTokens ? info?.maxInputTokens : undefined;
+  return contextWindowFromEnv(env) ?? fromCatalogue ?? fromLog ?? contextWindow(model.provider as Provider["name"], model.model);
 }
 
 /** Room kept for the answer: the smaller of the answer's limit and a quarter of the window. */

@@ -9,7 +9,7 @@ import { UsageError } from "../errors";
 import { EFFORTS, isEffort, type Effort } from "../providers/thinking-forms";
 
 export interface Args {
-  command: "chat" | "print" | "sessions" | "help" | "version";
+  command: "chat" | "print" | "sessions" | "models" | "help" | "version";
   /** -p text, or "-" for stdin. */
   prompt?: string;
   /** `awl "prompt"`: the REPL opens and sends it first. */
@@ -29,13 +29,14 @@ export interface Args {
 const HINT = "(see awl --help)";
 
 /** Words that are commands when they come first: any other first word starts the prompt. */
-const COMMANDS = ["sessions"] as const;
+const COMMANDS = ["sessions", "models"] as const;
 /** Commands other versions of awl have or will have: never sent as a prompt by accident, so a script means the same everywhere. */
-const RESERVED = ["models", "export", "rewind"];
+const RESERVED = ["export", "rewind"];
 
 export function parseArgs(argv: string[]): Args {
   const args: Args = { command: "chat", plain: false, json: false };
   let sessions = false;
+  let models = false;
   let help = false;
   let version = false;
   let continued = false;
@@ -124,8 +125,9 @@ export function parseArgs(argv: string[]): Args {
         break;
       default:
         if (token.startsWith("-")) throw new UsageError(`unknown option ${flag} ${HINT}`);
-        if (sessions) throw new UsageError(`unexpected argument '${token}': awl sessions takes none ${HINT}`);
+        if (sessions || models) throw new UsageError(`unexpected argument '${token}': awl ${sessions ? "sessions" : "models"} takes none ${HINT}`);
         if (words.length === 0 && token === "sessions") sessions = true;
+        else if (words.length === 0 && token === "models") models = true;
         else if (words.length === 0 && RESERVED.includes(token)) {
           throw new UsageError(`'${token}' is not a command of this version of awl; to send it as a prompt: awl -- ${token} ${HINT}`);
         } else words.push(token);
@@ -145,13 +147,18 @@ export function parseArgs(argv: string[]): Args {
   if (args.provider !== undefined && !["anthropic", "openai"].includes(args.provider)) {
     throw new UsageError(`unknown provider '${args.provider}': use anthropic or openai ${HINT}`);
   }
+  if (models) {
+    const extra = args.prompt !== undefined || args.resume !== undefined || args.approve !== undefined || args.model !== undefined || args.effort !== undefined || continued || args.plain;
+    if (extra) throw new UsageError(`awl models takes only --provider and --json ${HINT}`);
+    return { ...args, command: "models" };
+  }
   if (sessions) {
     if (continued) throw new UsageError(`awl sessions takes no --continue ${HINT}`);
     if (args.prompt !== undefined || args.resume !== undefined || args.approve !== undefined) throw new UsageError(`awl sessions takes no -p, --resume or --approve ${HINT}`);
     if (args.plain && args.json) throw new UsageError(`choose one of --plain and --json ${HINT}`);
     return { ...args, command: "sessions" };
   }
-  if (args.plain || args.json) throw new UsageError(`--plain and --json belong to awl sessions ${HINT}`);
+  if (args.plain || args.json) throw new UsageError(`--plain and --json belong to awl sessions (and --json to awl models) ${HINT}`);
   if (args.send !== undefined && !args.send.trim()) throw new UsageError(`the prompt is empty ${HINT}`);
   return { ...args, command: args.prompt !== undefined ? "print" : "chat" };
 }

@@ -11,6 +11,8 @@ Usage:
   awl sessions [--plain|--json]
                                list this directory's sessions (on a terminal, a picker, most recently active first)
   awl -- sessions              after --, every word is the prompt (this sends "sessions")
+  awl models [--provider <name>] [--json]
+                               the provider's models, newest first, where the list came from and how old it is
 
 Options:
   -p, --print <prompt|->       non-interactive: answer on stdout, tool activity on stderr
@@ -18,14 +20,15 @@ Options:
   -c, --continue               continue the most recent session here (takes no value)
       --provider <name>        anthropic or openai (default: the first of them whose key, or for
                                openai base URL, is set)
-  -m, --model <model>          model id, e.g. claude-sonnet-4-5, gpt-5-mini, or provider/model
+  -m, --model <model>          model id, e.g. claude-opus-5-5, gpt-5.5, or provider/model (default: the
+                               newest Sonnet, or gpt-…-mini, that the provider lists)
       --effort <level>         how hard the model thinks: off, low, medium, high, xhigh or max (unset: the
                                model's own default); a level the model does not take is refused before it is asked
       --thinking               the same as --effort high
       --approve <mode>         when tools may act: ask (the REPL's default), auto (-p's default: a script
                                cannot answer; -p with ask is a usage error) or read-only
       --plain                  awl sessions: plain lines even on a terminal
-      --json                   awl sessions: a JSON array
+      --json                   awl sessions, awl models: JSON
   -h, --help                   this help
   -v, --version                print the version
 
@@ -42,6 +45,7 @@ Environment:
   AWL_SESSION_DIR              where sessions live, an absolute path (default $XDG_DATA_HOME/awl/sessions)
   AWL_BASH_PASS_ENV=A,B        API keys never reach bash nor tool output; other *KEY*/*SECRET*/*TOKEN*/*PASSWORD* only if listed
   XDG_DATA_HOME                base data directory (default ~/.local/share)
+  XDG_CACHE_HOME               base cache directory, for the providers' model lists (default ~/.cache)
   AWL_STREAM_IDLE_TIMEOUT_MS   give up on a response silent this long (default 90000; raise it for slow local models)
   AWL_RETRY_BASE_MS            first retry delay after a rate limit, overload or failed connection, doubling each
                                try (default 1000); a refused local port or unknown host is given up after 2 tries

@@ -48,8 +48,12 @@ export interface ContextOverflow {
  * that would be stale, or in the wrong words, when read back.
  */
 export type Remedy =
-  /** The API does not know the model: choose another. */
-  | { kind: "model" }
+  /**
+   * The API does not serve `model` (retired, or never an id): choose another.
+   * `newer` is the newest models of its family, filled in by whoever holds
+   * the catalogue (the provider only knows what the API said).
+   */
+  | { kind: "model"; model: string; newer?: readonly string[] }
   /**
    * The provider cannot be used: `variable` (its API key) is not set, nor
    * `orVariable` when that would do instead (a local server's base URL). awl

@@ -5,7 +5,10 @@
 
 import { existsSync } from "node:fs";
 import type { Agent } from "../agent/agent";
-import { foreignPrefix, KNOWN_MODELS, parseModelSpec } from "../providers/models";
+import type { Catalogues } from "../providers/catalogue";
+import { resembling } from "../providers/model-family";
+import { foreignPrefix, parseModelSpec } from "../providers/models";
+import type { ProviderName } from "../providers/provider";
 import { UserError } from "../errors";
 import type { Colors } from "./colors";
 import { contextFilesInPrompt } from "../agent/context-prompt";
@@ -16,6 +19,7 @@ import { contextFilesLine } from "./instructions";
 import { safeText } from "./safe-text";
 import { shortSessionId } from "./session-id";
 import { effortCommand, effortText } from "./effort-command";
+import { limitsText, modelRows } from "./model-list";
 
 /**
  * What to print, "quit", a compaction for the REPL to run (it streams and can
@@ -26,7 +30,7 @@ export type CommandResult = { output: string } | { compact: string } | { open: "
 
 const HELP = [
   "Commands:",
-  "  /model [provider/]model   switch model from the next prompt on (no argument: show the active one and known models)",
+  "  /model [provider/]model   switch model from the next prompt on (no argument: the provider's models, newest first)",
   "  /effort [level]           how hard the model thinks from the next prompt on: off, low, medium, high, xhigh, max",
   "  /session                  this session's id, file, messages, tokens, cache reads and how full the context is",
   "  /new                      start a new session here (this one is saved: /resume returns to it)",
@@ -76,7 +80,7 @@ export function parseCommand(line: string, exists: (path: string) => boolean = e
   return { name, argument: (match[2] ?? "").trim() };
 }
 
-export function runCommand(command: Command, agent: Agent, c: Colors): CommandResult {
+export function runCommand(command: Command, agent: Agent, c: Colors, catalogues: Catalogues): CommandResult {
   const { name, argument } = command;
   switch (name) {
     case "quit":
@@ -85,7 +89,7 @@ export function runCommand(command: Command, agent: Agent, c: Colors): CommandRe
     case "help":
       return { output: HELP };
     case "model":
-      return { output: argument ? switchModel(agent, argument, c) : showModels(agent, c) };
+      return { output: argument ? switchModel(agent, argument, c, catalogues) : showModels(agent, c, catalogues) };
     case "session":
       return { output: describeSession(agent) };
     case "new":
@@ -106,12 +110,18 @@ export function runCommand(command: Command, agent: Agent, c: Colors): CommandRe
   }
 }
 
-function showModels(agent: Agent, c: Colors): string {
-  const active = `${agent.model.provider}/${agent.model.model}`;
-  const known = Object.entries(KNOWN_MODELS).flatMap(([provider, models]) =>
-    models.map((m) => `  ${provider}/${m}${`${provider}/${m}` === active ? c.green("  (active)") : ""}`),
-  );
-  return [`Active: ${c.bold(safeText(active))}`, "Known models (any other id works too):", ...known].join("\n");
+/** `/model`: the active model with its limits, then the provider's models newest first, and where the list came from. */
+function showModels(agent: Agent, c: Colors, catalogues: Catalogues): string {
+  const { provider, model } = agent.model;
+  const catalogue = catalogues.of(provider as ProviderName);
+  const limits = limitsText(agent.activeModelInfo);
+  const rows = modelRows(catalogue.models(), (id) => (id === model ? c.green("  (active)") : ""));
+  return [
+    `Active: ${c.bold(safeText(`${provider}/${model}`))}${limits ? ` (${limits})` : ""}`,
+    `${provider}'s models, newest first, ${catalogue.describeSource()}:`,
+    ...rows,
+    c.dim("Any other id works too (a local server's, say): /model <id>, or /model <provider>/<id>."),
+  ].join("\n");
 }
 
 /**
@@ -120,12 +130,17 @@ function showModels(agent: Agent, c: Colors): string {
  * ("anthropic/") is refused with what is accepted, and so is a provider that
  * cannot be used (no key): the model in use stays.
  */
-function switchModel(agent: Agent, spec: string, c: Colors): string {
+function switchModel(agent: Agent, spec: string, c: Colors, catalogues: Catalogues): string {
   try {
     const parsed = parseModelSpec(spec);
     const provider = parsed.provider ?? agent.model.provider;
     agent.setModel({ provider, model: parsed.model });
+    void catalogues.of(provider as ProviderName).load(); // another provider's list, for its window and the next /model (never throws)
     const using = `Using ${c.bold(safeText(`${provider}/${parsed.model}`))} from the next prompt on`;
+    // Any id is taken (a compatible server's list may be missing), but one a letter or two off a listed id is most likely a typo.
+    const listed = catalogues.of(provider as ProviderName).models().map((m) => m.id);
+    const typo = resembling(parsed.model, listed);
+    if (typo) return `${using}. ${c.yellow(`${provider} does not list ${safeText(parsed.model)}: did you mean ${typo}? (/model ${typo})`)}`;
     const vendor = foreignPrefix(parsed);
     if (vendor) return `${using}: ${safeText(vendor)} is not a provider awl knows, so the id goes to ${provider}, the current provider, as it is.`;
     if (!parsed.provider) return `${using} (a model of ${provider}, the current provider).`;
@@ -162,7 +177,7 @@ function describeSession(agent: Agent): string {
   return [
     `Session  ${safeText(shortSessionId(agent.cwd, session.sessionId))}`,
     `File     ${safeText(file)}`,
-    `Model    ${safeText(`${agent.model.provider}/${agent.model.model}`)}`,
+    `Model    ${safeText(`${agent.model.provider}/${agent.model.model}`)}${limitsText(agent.activeModelInfo) ? ` (${limitsText(agent.activeModelInfo)})` : ""}`,
     `Effort   ${effortText(agent)}`,
     `Messages ${messages}${scope}`,
     `Tokens   ${compactNumber(input)} in${cached} · ${compactNumber(output)} out${scope}`,

@@ -1,5 +1,5 @@
-// Tab completion at the prompt: a slash command at the start of the input, or
-// a file path (relative to the working directory, absolute, or under ~/) in the
+// Tab completion at the prompt: a slash command at the start of the input, a
+// model id after "/model", or a file path (relative to the working directory, absolute, or under ~/) in the
 // word before the cursor. Reads the directory each time (no cache to go stale)
 // and never more than MAX_ENTRIES of it.
 
@@ -13,6 +13,8 @@ export interface CompletionContext {
   cwd: string;
   /** Slash command names, without the slash. */
   commands: readonly string[];
+  /** The ids /model completes: the current provider's models. */
+  models?: () => readonly string[];
   home?: string;
 }
 
@@ -40,6 +42,10 @@ export function complete(text: string, cursor: number, context: CompletionContex
     const prefix = word.slice(1);
     const names = context.commands.filter((name) => name.startsWith(prefix)).sort();
     if (names.length > 0) return finish(prefix, names.map((name) => ({ name, complete: `${name} ` })), "/");
+  }
+  if (context.models && /^\/model\s+$/i.test(text.slice(0, wordStart))) {
+    const ids = context.models().filter((id) => id.startsWith(word)).sort();
+    return finish(word, ids.map((id) => ({ name: id, complete: `${id} ` })), "");
   }
   return completePath(word, context);
 }

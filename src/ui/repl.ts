@@ -10,6 +10,9 @@
 // agent refuses unsent (too large for the model) goes back into the input box.
 
 import type { Agent } from "../agent/agent";
+import type { AgentEvent } from "../agent/events";
+import { Catalogues } from "../providers/catalogue";
+import type { ProviderName } from "../providers/provider";
 import { CompactionFailed } from "../agent/compaction";
 import { PromptTooLarge } from "../agent/prompt-size";
 import { UserError } from "../errors";
@@ -39,15 +42,20 @@ const NO_STOP: StopControl = { signal: new AbortController().signal, hold: (work
 export type ReplEnd = { kind: "quit" } | { kind: "new" } | { kind: "resume"; id?: string };
 const QUIT: ReplEnd = { kind: "quit" };
 
-export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout, stop: StopControl = NO_STOP, first?: string): Promise<ReplEnd> {
+/**
+ * `catalogues` gives /model its list (and Tab its ids), and the newest models
+ * of a family to a model the provider does not serve; without it, the
+ * built-in table does. `first` (awl "prompt") is sent as the REPL opens.
+ */
+export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout, stop: StopControl = NO_STOP, catalogues = new Catalogues(), first?: string): Promise<ReplEnd> {
   const summary = agent.session.context().summary; // never offered as something the person typed
   const sessionPrompts = agent.conversation.messages
     .filter((m) => m.role === "user" && m !== summary)
     .flatMap((m) => m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])));
   const history = mergeHistory(loadHistory(agent.cwd), sessionPrompts);
   const prompt = `${c.bold(c.green("›"))} `;
-  const completion = { cwd: agent.cwd, commands: commandNames() };
-
+  const models = () => catalogues.of(agent.model.provider as ProviderName).models().map((m) => m.id);
+  const completion = { cwd: agent.cwd, commands: commandNames(), models };
   /** A prompt given back unsent: the next input box starts with it. */
   let unsent: string | undefined;
   for (;;) {
@@ -60,7 +68,7 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
 
     const command = parseCommand(text); // a line that starts with a path is a prompt
     if (command) {
-      const result = runCommand(command, agent, c);
+      const result = runCommand(command, agent, c, catalogues);
       if (result === "quit") return QUIT;
       if ("open" in result) return result.open === "new" ? { kind: "new" } : { kind: "resume", id: result.id };
       if ("compact" in result) await compactNow(agent, result.compact, c, out, stop);
@@ -91,7 +99,11 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
       },
     });
     try {
-      const result = await stop.hold(() => agent.runTurn(text, controller.signal, (event) => renderer.handle(adviseInRepl(event)), ask));
+      const onEvent = (event: AgentEvent) => {
+        if (event.type === "end" && event.remedy?.kind === "model") unsent = text;
+        renderer.handle(adviseInRepl(event, (remedy) => catalogues.advise(remedy, agent.model.provider as ProviderName)));
+      };
+      const result = await stop.hold(() => agent.runTurn(text, controller.signal, onEvent, ask));
       renderer.finish(result);
     } catch (error) {
       renderer.abandon();

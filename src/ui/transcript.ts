@@ -27,6 +27,8 @@
 // wrote is shown, never replayed.
 
 import { windowOf } from "../agent/agent";
+import type { ModelInfo } from "../providers/model-info";
+import type { ProviderName } from "../providers/provider";
 import { INTERRUPTED_AFTER_START, INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, interruptedAfterStart } from "../agent/events";
 import type { Conversation, Message, ToolResultBlock, ToolUseBlock } from "../conversation";
 import { jsonByteLength } from "../json";
@@ -63,10 +65,17 @@ type Env = Record<string, string | undefined>;
  * line for those before), as they were shown live. Given a bare Conversation
  * instead, it has no metadata: answers, calls and results only.
  */
-export function renderTranscript(from: TranscriptSession | Conversation, c: Colors, width = 100, compacted: Pick<SessionContext, "summary" | "compaction"> = {}, env: Env = process.env): string {
+export function renderTranscript(
+  from: TranscriptSession | Conversation,
+  c: Colors,
+  width = 100,
+  compacted: Pick<SessionContext, "summary" | "compaction"> = {},
+  env: Env = process.env,
+  modelInfo?: ModelLookup,
+): string {
   const { items, compaction } = "getBranch" in from ? sessionItems(from) : conversationItems(from, compacted);
   const turns = splitTurns(items);
-  const view: View = { c, width, env, results: new Map(), items };
+  const view: View = { c, width, env, results: new Map(), items, modelInfo };
   const shown: string[][] = [];
   let lines = 0;
   let resultsFrom = items.length;
@@ -139,10 +148,14 @@ function splitTurns(items: readonly Item[]): number[][] {
   return turns;
 }
 
+/** What the provider's catalogue says of a model (its window), as the live meter had it. */
+type ModelLookup = (provider: ProviderName, model: string) => ModelInfo | undefined;
+
 interface View {
   c: Colors;
   width: number;
   env: Env;
+  modelInfo?: ModelLookup;
   results: Map<string, ToolResultBlock>;
   items: readonly Item[];
 }
@@ -196,7 +209,7 @@ function interrupted(item: Item & { kind: "message" }): boolean {
  * How full the context was after item `at`, as the live meter counted it:
  * the tokens the latest response (or compaction) accounted for, plus a
  * quarter of the bytes of every message after it; against the window of the
- * model that answered, as that compaction or the environment or the table has it.
+ * model that answered, as the environment, the catalogue, that compaction or the table has it.
  */
 function meterAt(at: number, view: View): { tokens: number; window: number } {
   const { items } = view;
@@ -217,7 +230,7 @@ function meterAt(at: number, view: View): { tokens: number; window: number } {
     if (item.message.role === "assistant" && usage) tokens = usage.input + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0) + usage.output;
     else bytes += item.bytes();
   }
-  const window = model ? windowOf(model, compaction, view.env) : (compaction?.window ?? 1);
+  const window = model ? windowOf(model, compaction, view.env, view.modelInfo?.(model.provider as ProviderName, model.model)) : (compaction?.window ?? 1);
   return { tokens: (tokens ?? 0) + Math.ceil(bytes / 4), window };
 }
 

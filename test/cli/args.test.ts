@@ -36,6 +36,13 @@ describe("command line", () => {
     expect(usage(["sessions", "--json", "--plain"])).toContain("--plain");
   });
 
+  test("models takes --provider and --json, nothing else", () => {
+    expect(parseArgs(["models"])).toMatchObject({ command: "models", json: false });
+    expect(parseArgs(["models", "--provider", "openai", "--json"])).toMatchObject({ command: "models", provider: "openai", json: true });
+    expect(usage(["models", "--model", "x"])).toBe("awl models takes only --provider and --json (see awl --help)");
+    expect(usage(["models", "sessions"])).toContain("unexpected argument 'sessions'");
+  });
+
   test("help and version win over everything else", () => {
     expect(parseArgs(["--model", "x", "--help"]).command).toBe("help");
     expect(parseArgs(["-v"]).command).toBe("version");
@@ -66,7 +73,9 @@ describe("starting forms", () => {
     expect(parseArgs(["sessions"]).command).toBe("sessions");
     expect(parseArgs(["--", "sessions"])).toMatchObject({ command: "chat", send: "sessions" });
     expect(parseArgs(["--", "--help", "me"])).toMatchObject({ command: "chat", send: "--help me" });
-    expect(usage(["models"])).toBe("'models' is not a command of this version of awl; to send it as a prompt: awl -- models (see awl --help)");
+    expect(parseArgs(["models"]).command).toBe("models");
+    expect(parseArgs(["--", "models"])).toMatchObject({ command: "chat", send: "models" });
+    expect(usage(["rewind"])).toBe("'rewind' is not a command of this version of awl; to send it as a prompt: awl -- rewind (see awl --help)");
     expect(parseArgs(["--", "export"]).send).toBe("export");
   });
 

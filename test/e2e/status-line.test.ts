@@ -16,7 +16,7 @@ const term = useTerminal();
 
 const BANNER = /\/help for commands/;
 const STATUS = /esc to interrupt\)/;
-const USAGE = /↑ .* in (\(.*\) )?· ↓ .* out · ctx \d+% of 200k/;
+const USAGE = /↑ .* in (\(.*\) )?· ↓ .* out · ctx \d+% of 1\.0M/;
 const count = (haystack: string, needle: string | RegExp) => (typeof needle === "string" ? haystack.split(needle).length - 1 : (haystack.match(new RegExp(needle, "g")) ?? []).length);
 
 /** Everything the pane holds, scrollback included; `joined` undoes the terminal's own wrapping (tmux -J). */

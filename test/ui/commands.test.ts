@@ -9,6 +9,7 @@ import { textMessage } from "../../src/conversation";
 import { colorsFor } from "../../src/ui/colors";
 import { commandNames, parseCommand, runCommand, type Command } from "../../src/ui/commands";
 import { useSessionRoot } from "../session/helpers";
+import { Catalogues } from "../../src/providers/catalogue";
 
 useSessionRoot();
 const c = colorsFor({ isTTY: false });
@@ -19,7 +20,9 @@ function agent(model: ModelRef = { provider: "openai", model: "gpt-4o" }, env: R
   return new Agent({ session, cwd: CWD, model, env });
 }
 
-const run = (line: string, a: Agent) => runCommand(parseCommand(line)!, a, c);
+/** No provider is asked for its list here: /model shows the built-in table. */
+const catalogues = new Catalogues({});
+const run = (line: string, a: Agent) => runCommand(parseCommand(line)!, a, c, catalogues);
 const output = (line: string, a: Agent) => {
   const result = run(line, a);
   if (typeof result !== "object" || !("output" in result)) throw new Error(`no output: ${JSON.stringify(result)}`);
@@ -71,8 +74,8 @@ describe("which lines are commands", () => {
 
 describe("/model", () => {
   test.each([
-    ["anthropic/", '"anthropic/" names no model: write anthropic/<model>, e.g. anthropic/claude-sonnet-4-5'],
-    ["openai/", '"openai/" names no model: write openai/<model>, e.g. openai/gpt-5-mini'],
+    ["anthropic/", '"anthropic/" names no model: write anthropic/<model>, e.g. anthropic/claude-sonnet-5-5'],
+    ["openai/", '"openai/" names no model: write openai/<model>, e.g. openai/gpt-5.4-mini'],
     ["google/", '"google/" names no model, and google is not a provider: give provider/model (providers: anthropic, openai'],
     ["openai gpt-5", '"openai gpt-5" is not a model id (ids have no spaces)'],
   ])("%p is refused with what is accepted; the model in use stays", (spec, refusal) => {
@@ -108,7 +111,7 @@ describe("/model", () => {
     const a = agent({ provider: "openai", model: "gpt-4o" }, { OPENAI_API_KEY: "sk-test" });
     const out = output("/model anthropic/claude-opus-4-5", a);
     expect(out).toBe(
-      "ANTHROPIC_API_KEY is not set: awl reads it when it starts (/quit, export it, start awl again); or choose another provider: /model openai/gpt-5-mini\nStill using openai/gpt-4o.",
+      "ANTHROPIC_API_KEY is not set: awl reads it when it starts (/quit, export it, start awl again); or choose another provider: /model openai/gpt-5.4-mini\nStill using openai/gpt-4o.",
     );
     expect(out).not.toMatch(/--\w/);
     expect(a.model).toEqual({ provider: "openai", model: "gpt-4o" });
@@ -155,6 +158,32 @@ describe("/session", () => {
     const line = output("/session", open).split("\n")[0]!;
     expect(line).toBe(`Session  ${open.session.sessionId.slice(0, withOpen)}`);
     expect(withOpen).toBeGreaterThan(8);
+  });
+
+  test("shows the model's window and output limit, as the catalogue (else the built-in table) has them", () => {
+    const today = agent({ provider: "anthropic", model: "claude-sonnet-5-5" });
+    expect(output("/session", today)).toContain("Model    anthropic/claude-sonnet-5-5 (window 1.0M · output 128k)");
+    expect(output("/session", agent({ provider: "openai", model: "llama3.2" }))).toContain("Model    openai/llama3.2\n");
+  });
+});
+
+describe("/model with no argument", () => {
+  test("the active model with its limits, the provider's models newest first, and where the list came from", () => {
+    const out = output("/model", agent({ provider: "anthropic", model: "claude-opus-5-5" }));
+    const lines = out.split("\n");
+    expect(lines[0]).toBe("Active: anthropic/claude-opus-5-5 (window 1.0M · output 128k)");
+    expect(lines[1]).toBe("anthropic's models, newest first, built into awl (the provider is not configured, so its list was not asked for):");
+    expect(lines[2]).toMatch(/^ {2}claude-sonnet-5-5 +Claude Sonnet 5\.5 {2}2026-09-28 {2}window 1\.0M · output 128k$/);
+    expect(lines[3]).toMatch(/^ {2}claude-opus-5-5 .*\(active\)$/);
+    expect(lines.at(-1)).toBe("Any other id works too (a local server's, say): /model <id>, or /model <provider>/<id>.");
+  });
+
+  test("an id a letter off a listed one is taken, with the id it resembles", () => {
+    const a = agent({ provider: "anthropic", model: "claude-opus-5-5" });
+    expect(output("/model claude-sonet-5-5", a)).toBe(
+      "Using anthropic/claude-sonet-5-5 from the next prompt on. anthropic does not list claude-sonet-5-5: did you mean claude-sonnet-5-5? (/model claude-sonnet-5-5)",
+    );
+    expect(a.model).toEqual({ provider: "anthropic", model: "claude-sonet-5-5" });
   });
 });
 

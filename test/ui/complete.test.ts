@@ -41,6 +41,20 @@ describe("slash commands", () => {
   });
 });
 
+describe("model ids after /model", () => {
+  const models = () => ["claude-sonnet-5-5", "claude-sonnet-5", "claude-opus-5-5"];
+  const model = (text: string) => complete(text, text.length, { cwd, commands: ["model"], models });
+  test("the provider's ids complete as far as they agree, then in full", () => {
+    expect(model("/model claude-o")).toEqual({ insert: "pus-5-5 ", candidates: [] });
+    expect(model("/model claude-s")).toEqual({ insert: "onnet-5", candidates: ["claude-sonnet-5", "claude-sonnet-5-5"] });
+    expect(model("/model gpt")).toEqual({ insert: "", candidates: [] });
+  });
+
+  test("only as /model's argument: elsewhere a word is a path", () => {
+    expect(model("tell claude-o")).toEqual({ insert: "", candidates: [] });
+  });
+});
+
 describe("paths", () => {
   test("relative to the working directory: a unique match completes (a directory with /, a file with a space)", () => {
     expect(at("look at sr")).toEqual({ insert: "c/", candidates: [] });
