@@ -3,7 +3,9 @@
 // at an empty prompt Ctrl+D quits, and so does Ctrl+C pressed twice within 2 s
 // (readLine). Prompts go to the history file every session shares
 // (./history.ts); what is typed during a turn shows under the output, below
-// the status line (./live-area.ts), and waits for the next prompt. A stop signal (cli/stop.ts) aborts a running turn like Ctrl+C and,
+// the status line (./live-area.ts), and waits for the next prompt; when the
+// turn is interrupted, all of it is back in the input box, unsent
+// (./type-ahead.ts). A stop signal (cli/stop.ts) aborts a running turn like Ctrl+C and,
 // once the turn has kept what it had, ends the loop. /new and /resume end it
 // too: its caller (cli/chat.ts) opens that session and runs the loop on it.
 
@@ -65,7 +67,7 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
 
     const controller = interruptible(stop.signal);
     const live = new LiveArea(out); // under the output: the status line, then what is typed ahead
-    const watch = () => watchInterrupt(() => controller.abort(), process.stdin, out, { show: (row) => live.typeAhead(row), prompt, history });
+    const watch = () => watchInterrupt(() => controller.abort(), process.stdin, out, { show: (row) => live.typeAhead(row), prompt, history, noteStyle: c.dim });
     let stopWatching = watch();
     const renderer = new TurnRenderer(out, c, live);
     // --approve ask: the question reads keys itself, so Ctrl+C is not watched for meanwhile (ui/approval.ts).
