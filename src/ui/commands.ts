@@ -23,27 +23,35 @@ import { shortSessionId } from "./session-id";
  */
 export type CommandResult = { output: string } | { compact: string } | { open: "new" } | { open: "resume"; id?: string } | "quit";
 
+/** The commands /help lists: how each is typed, and what it does. */
+const COMMANDS: readonly [string, string][] = [
+  ["/model [provider/]model", "switch model from the next prompt on (no argument: show the active one and known models)"],
+  ["/session", "this session's id, file, messages, tokens, cache reads and how full the context is"],
+  ["/new", "start a new session here (this one is saved: /resume returns to it)"],
+  ["/resume [id]", "pick a session of this directory to continue, most recent first (or the one whose id starts with id)"],
+  ["/compact [what to keep]", "summarize every turn before the latest one, so the context has room again"],
+  ["/approve [ask|auto|read-only]", "when tools may act (no argument: the mode in force and what is always allowed)"],
+  ["/help", "this help"],
+  ["/quit", "leave (Ctrl+D on an empty prompt, or Ctrl+C twice, does the same)"],
+];
+/** Each description starts in the same column, two spaces after the longest command. */
+const USAGE_WIDTH = Math.max(...COMMANDS.map(([usage]) => usage.length)) + 2;
+
 const HELP = [
   "Commands:",
-  "  /model [provider/]model   switch model from the next prompt on (no argument: show the active one and known models)",
-  "  /session                  this session's id, file, messages, tokens, cache reads and how full the context is",
-  "  /new                      start a new session here (this one is saved: /resume returns to it)",
-  "  /resume [id]              pick a session of this directory to continue, most recent first (or the one whose id starts with id)",
-  "  /compact [what to keep]    summarize every turn before the latest one, so the context has room again",
-  "  /approve [ask|auto|read-only]  when tools may act (no argument: the mode in force and what is always allowed)",
-  "  /help                     this help",
-  "  /quit                     leave (Ctrl+D on an empty prompt, or Ctrl+C twice, does the same)",
+  ...COMMANDS.map(([usage, what]) => `  ${usage.padEnd(USAGE_WIDTH)}${what}`),
   "A line that starts with a path (/usr/bin/ls is slow?) is a prompt; so is any line that starts with a space.",
   "Keys:",
-  "  Enter sends · Alt+Enter, Ctrl+J or a trailing \\ adds a newline · Tab completes commands and paths",
+  "  Enter sends · Alt+Enter, Ctrl+J or a trailing \\ adds a newline · Tab completes commands, their arguments and paths",
   "  ↑/↓ history (this directory's prompts, every session) · Ctrl+R searches it (Enter sends, Esc goes back)",
-  "  Esc or Ctrl+C interrupts a running turn · Ctrl+C clears the line; on an empty one, press it twice to quit",
-  "  Ctrl+D on an empty line quits · a long paste shows as [pasted N lines] and is sent in full",
+  "  Esc or Ctrl+C interrupts a running turn; what you typed meanwhile comes back, unsent",
+  "  Ctrl+C clears the line; on an empty one, press it twice to quit · Ctrl+D on an empty line quits",
+  "  Ctrl+O shows the latest turn's thinking and tool output in full · a long paste shows as [pasted N lines], sent in full",
 ].join("\n");
 
 /** The slash commands, as /help lists them (Tab completes these). */
 export function commandNames(): string[] {
-  return [...HELP.matchAll(/^ {2}\/([a-z][\w-]*)/gm)].map((m) => m[1]!);
+  return COMMANDS.map(([usage]) => /^\/([a-z][\w-]*)/.exec(usage)![1]!);
 }
 
 /** Names that run a command without being listed. */

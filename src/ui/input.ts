@@ -26,6 +26,8 @@ export interface ReadLineOptions {
   completion?: CompletionContext;
   /** Styles the rows shown under the input (the Ctrl+C hint, completions): dim in the REPL. */
   hintStyle?: (text: string) => string;
+  /** Ctrl+O: rows to print above the input, for a terminal `columns` wide (the latest turn in full: ./folded.ts). */
+  unfold?: (columns: number) => string[];
 }
 
 /** How long a lone ESC waits for the rest of a sequence before it counts as the Escape key. */
@@ -140,6 +142,12 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
             continue;
           }
         }
+        if (key.type === "key" && key.name === "o" && key.ctrl && !key.alt && options.unfold && !state.search) {
+          // Printed where the input was; the input is drawn again under it, as it was.
+          output.write(`${erase(drawn)}${options.unfold(output.columns || 80).join("\r\n")}\r\n`);
+          drawn = undefined;
+          continue;
+        }
         const { state: nextState, action } = handleKey(state, key);
         if (action?.type === "interrupt") {
           // Ctrl+C on the empty prompt: the first says how to quit, a second one soon after quits.
@@ -193,6 +201,15 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
   });
 }
 
+/** Erases the input as drawn, leaving the cursor at the start of its first row. */
+function erase(drawn: Layout | undefined): string {
+  if (!drawn) return "\r\x1b[2K";
+  const up = drawn.cursorRow > 0 ? `\x1b[${drawn.cursorRow}A` : "";
+  const rows = drawn.rows.length;
+  // Row by row: "erase below" from the screen's top-left corner counts as clearing the screen, which tmux copies into its history.
+  return `${up}\r${Array.from({ length: rows }, () => "\x1b[2K").join("\x1b[1B")}${rows > 1 ? `\x1b[${rows - 1}A` : ""}`;
+}
+
 /** Completions as rows under the input: as many as fit in CANDIDATE_ROWS rows, then how many more. */
 export function candidateRows(candidates: readonly string[], columns: number): string[] {
   const rows: string[] = [];
@@ -228,6 +245,8 @@ export interface TypeAheadOptions {
 
 /** Ctrl+D on an empty line during a turn: it quits only at the prompt, where it can be seen to. */
 export const CTRL_D_NOTE = "Ctrl+D quits at an empty prompt, once the turn is over";
+/** Ctrl+O during a turn: what it will do, and when. */
+export const CTRL_O_NOTE = "Ctrl+O: this turn's thinking and tool output in full, once it is over";
 
 /**
  * While a turn runs: Ctrl+C or Esc calls onInterrupt (anything typed before
@@ -285,7 +304,8 @@ export function watchInterrupt(
         // Kept, it would quit awl the moment the turn ends, with no word: it is dropped, and the row says so.
         note = CTRL_D_NOTE;
       } else {
-        note = "";
+        // Ctrl+O waits for the prompt like any key typed ahead: the turn is shown in full once it is over.
+        note = key.type === "key" && key.name === "o" && key.ctrl && !key.alt ? CTRL_O_NOTE : "";
         queue.push(key);
         preview = previewKey(preview, key);
       }

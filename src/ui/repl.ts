@@ -20,6 +20,7 @@ import { appendHistory, loadHistory, mergeHistory } from "./history";
 import { readLine, watchInterrupt } from "./input";
 import { meterText } from "./format";
 import { TurnRenderer } from "./render";
+import { unfoldedRows } from "./folded";
 import { safeText } from "./safe-text";
 import { LiveArea } from "./live-area";
 
@@ -46,9 +47,10 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
   const history = mergeHistory(loadHistory(agent.cwd), sessionPrompts);
   const prompt = `${c.bold(c.green("›"))} `;
   const completion = { cwd: agent.cwd, commands: commandNames() };
+  const unfold = (columns: number) => unfoldedRows(agent.conversation.messages, c, columns);
 
   for (;;) {
-    const input = await readLine({ prompt, history, completion, hintStyle: c.dim });
+    const input = await readLine({ prompt, history, completion, hintStyle: c.dim, unfold });
     if (input.kind === "quit") return QUIT;
     const text = input.text;
     if (!text.trim()) continue;

@@ -5,8 +5,9 @@
 // source without; their first ANSWER_LINES rows), each tool call's line with
 // the preview of its result, a failed response's error line, "Interrupted.",
 // the usage line with how full the context was, and a compaction where it
-// happened. Thinking is left out (it can be long, and it was only ever a
-// means to the answer); so are retries, which the session does not record.
+// happened. Thinking is folded to one line as it was live (`∴ Thought`: how
+// long it took is not recorded; Ctrl+O shows the latest turn's in full);
+// retries are left out, since the session does not record them.
 //
 // write and edit were shown live as diffs of the bytes before and after, which
 // the session does not keep (only what the model sent and what it was told).
@@ -38,7 +39,7 @@ import { toolSummary } from "../tools";
 import type { Colors } from "./colors";
 import { meterText, oneLine } from "./format";
 import { showAnswer } from "./markdown-stream";
-import { compactedRow, errorRow, interruptedRow, lengthRow, notRunRow, type ShownResult, toolLine, toolResultRows, toolWidth, usageRow } from "./turn-lines";
+import { compactedRow, errorRow, interruptedRow, lengthRow, notRunRow, type ShownResult, thoughtRow, toolLine, toolResultRows, toolWidth, usageRow } from "./turn-lines";
 
 const ANSWER_LINES = 8;
 /** About three screens: a turn that starts within them is shown whole. */
@@ -226,7 +227,10 @@ function renderMessage(message: Message, meta: MessageMeta, view: View): string[
     return out;
   }
   // As live: the text as it streams, then each call as it runs (the calls wait under the output until then).
-  for (const block of message.content) if (block.type === "text" && block.text.trim()) out.push(...answerRows(block.text, c, width));
+  for (const block of message.content) {
+    if (block.type === "thinking") out.push(block.redacted ? c.dim("(redacted thinking)") : thoughtRow(c)); // folded, as live (Ctrl+O)
+    else if (block.type === "text" && block.text.trim()) out.push(...answerRows(block.text, c, width));
+  }
   for (const block of message.content) {
     if (block.type !== "toolUse") continue;
     out.push(toolLine(block.name, toolSummary(block.name, block.input), c, toolWidth(width)));
@@ -264,7 +268,7 @@ function resultRows(use: ToolUseBlock, result: ToolResultBlock | undefined, meta
   const content = result.content.startsWith(interruptedPrefix) ? result.content.slice(interruptedPrefix.length) : result.content;
   const isError = result.isError ?? false;
   const shown: ShownResult = { content, isError, ...(isError ? {} : changeOf(use, content, view.env)) };
-  return toolResultRows(shown, c, toolWidth(width));
+  return toolResultRows(shown, c, toolWidth(width), use.name);
 }
 
 /** What the log tells of a write's or an edit's change (see the top of this file). */

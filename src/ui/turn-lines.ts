@@ -13,9 +13,14 @@ import type { Colors } from "./colors";
 import { renderChange } from "./diff-view";
 import { compactedLine, joinParts, meterText, oneLine, previewLines, usageParts } from "./format";
 import { safeText } from "./safe-text";
+import { seconds } from "./status-line";
 
 /** Lines of a tool's result shown under its line (one when a diff follows). */
 export const PREVIEW_LINES = 3;
+/** Lines of a command's output shown: its end, where a test run's failures and summary are, and the exit code. */
+export const TAIL_PREVIEW_LINES = 5;
+/** How the person sees what a preview or a folded line leaves out. */
+export const UNFOLD_HINT = "ctrl+o shows all";
 
 /** How wide tool lines and previews may be on a terminal `columns` wide: their 4-column indent and a margin left, so a row never wraps. */
 export function toolWidth(columns: number): number {
@@ -39,20 +44,33 @@ export interface ShownResult {
   note?: string;
 }
 
+/** "1 more line", "37 earlier lines". */
+const lines = (n: number, which: string) => `${n.toLocaleString("en-US")} ${which} line${n === 1 ? "" : "s"}`;
+
 /**
- * A result under its call's line: its first lines as they would look in a
- * terminal (indentation and columns kept, cut by display width), red for an
- * error; and for write and edit, the diff of what they changed.
+ * A result under its call's line, as it would look in a terminal
+ * (indentation and columns kept, cut by display width), red for an error: a
+ * command's (`tool` bash) last lines, after how many came before them; any
+ * other tool's first lines, then how many follow; and for write and edit, the
+ * diff of what they changed. Ctrl+O shows the latest turn's in full.
  */
-export function toolResultRows(result: ShownResult, c: Colors, width: number): string[] {
+export function toolResultRows(result: ShownResult, c: Colors, width: number, tool = ""): string[] {
   const diff = result.change && !result.isError ? renderChange(result.change, c, width, undefined, result.changeAt) : undefined;
-  const { lines, more } = previewLines(result.content, diff ? 1 : PREVIEW_LINES, width);
-  const style = result.isError ? c.red : c.dim;
-  const rows = lines.map((line, i) => style(`${i === 0 ? "  ⎿ " : "    "}${line}`));
-  if (diff) rows.push(...diff.map((row) => `    ${row}`));
-  else if (more > 0) rows.push(c.dim(`    … ${more} more line${more === 1 ? "" : "s"}`));
-  if (result.note) rows.push(c.dim(`    ${result.note}`));
+  const fromEnd = tool === "bash" && !diff;
+  const shown = previewLines(result.content, diff ? 1 : fromEnd ? TAIL_PREVIEW_LINES : PREVIEW_LINES, width, fromEnd ? "end" : "start");
+  const rows: string[] = [];
+  const row = (text: string, style: (s: string) => string) => rows.push(style(`${rows.length === 0 ? "  ⎿ " : "    "}${text}`));
+  if (fromEnd && shown.more > 0) row(`… ${lines(shown.more, "earlier")} (${UNFOLD_HINT})`, c.dim);
+  for (const line of shown.lines) row(line, result.isError ? c.red : c.dim);
+  if (diff) rows.push(...diff.map((line) => `    ${line}`));
+  else if (!fromEnd && shown.more > 0) row(`… ${lines(shown.more, "more")} (${UNFOLD_HINT})`, c.dim);
+  if (result.note) row(result.note, c.dim);
   return rows;
+}
+
+/** `∴ Thought for 4s`: a thinking block, folded (how long it took is known live only). */
+export function thoughtRow(c: Colors, ms?: number): string {
+  return c.dim(`∴ Thought${ms === undefined ? "" : ` for ${seconds(ms)}`}`);
 }
 
 /** Under a call that never ran (the turn ended first): what its result in the session says. */

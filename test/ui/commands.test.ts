@@ -133,6 +133,14 @@ describe("/new and /resume", () => {
     expect(help).toContain("A line that starts with a path (/usr/bin/ls is slow?) is a prompt");
     expect(commandNames()).toEqual(["model", "session", "new", "resume", "compact", "approve", "help", "quit"]);
   });
+
+  test("/help's descriptions all start in one column, two spaces past the longest command", () => {
+    const rows = output("/help", agent()).split("\n").filter((row) => row.startsWith("  /"));
+    expect(rows).toHaveLength(commandNames().length);
+    const columns = rows.map((row) => /^ {2}\S+(?: \S+)*? {2,}/.exec(row)![0].length);
+    expect(new Set(columns)).toEqual(new Set([columns[0]!]));
+    expect(rows.find((row) => row.startsWith("  /approve"))).toStartWith("  /approve [ask|auto|read-only]  when tools may act");
+  });
 });
 
 describe("/session", () => {

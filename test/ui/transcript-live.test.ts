@@ -77,7 +77,7 @@ describe.each([
 
     // What the comparison covers, read plainly.
     const text = unstyled(live.join("\n"));
-    expect(text).toContain("● bash printf 'one\\ntwo\\n\\tthree\\nfour\\n'\n  ⎿ one\n    two\n            three\n    … 2 more lines");
+    expect(text).toContain("● bash printf 'one\\ntwo\\n\\tthree\\nfour\\n'\n  ⎿ one\n    two\n            three\n    four\n    exit code: 0");
     expect(text).toContain("● edit f.ts\n  ⎿ edited f.ts: lines 2-8 replaced, now lines 2-8\n    @@ -2,7 +2,7 @@\n     const v2 = 2;");
     expect(text).toContain("    -const v5 = 5;\n    +const v5 = 50;");
     expect(text).toContain("● write new.md\n  ⎿ created new.md (19 bytes)\n    +# New\n    +\n    +A new file.");
