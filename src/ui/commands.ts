@@ -14,6 +14,7 @@ import { replMessage } from "./advice";
 import { compactNumber, meterText } from "./format";
 import { contextFilesLine } from "./instructions";
 import { safeText } from "./safe-text";
+import { messagesInFile } from "./message-count";
 import { shortSessionId } from "./session-id";
 
 /**
@@ -145,14 +146,14 @@ function describeSession(agent: Agent): string {
   let input = 0;
   let output = 0;
   let cacheRead = 0;
-  let messages = 0;
+  let inContext = 0;
   // What the context holds: from the compaction's first kept entry on (a resumed session has read no further back).
   const branch = session.getBranch();
   const compaction = session.compaction();
   const from = compaction ? branch.findLastIndex((e, i) => i < branch.indexOf(compaction) && e.id === compaction.firstKeptEntryId) : 0;
   for (const entry of branch.slice(Math.max(0, from))) {
     if (entry.type !== "message") continue;
-    messages++;
+    inContext++;
     const usage = entry.message.usage;
     input += (usage?.input ?? 0) + (usage?.cacheRead ?? 0) + (usage?.cacheWrite ?? 0);
     output += usage?.output ?? 0;
@@ -167,7 +168,7 @@ function describeSession(agent: Agent): string {
     `Session  ${safeText(shortSessionId(agent.cwd, session.sessionId))}`,
     `File     ${safeText(file)}`,
     `Model    ${safeText(`${agent.model.provider}/${agent.model.model}`)}`,
-    `Messages ${messages}${scope}`,
+    `Messages ${messagesInFile(session.sessionFile, agent.cwd)}${compaction ? ` (${inContext} in the context)` : ""}`,
     `Tokens   ${compactNumber(input)} in${cached} · ${compactNumber(output)} out${scope}`,
     `Context  ${meterText(agent.meter())} · ${compactions} compaction${compactions === 1 ? "" : "s"}`,
     `Approve  ${approvalText(agent)}`,

@@ -4,7 +4,8 @@
 // only builds a provider.
 import { describe, expect, test } from "bun:test";
 import { Agent } from "../../src/agent/agent";
-import { messageToDisk, SessionManager, type ModelRef } from "../../src/session";
+import { describeSessions, messageToDisk, SessionManager, type ModelRef } from "../../src/session";
+import { sessionLabel } from "../../src/ui/session-picker";
 import { textMessage } from "../../src/conversation";
 import { colorsFor } from "../../src/ui/colors";
 import { commandNames, parseCommand, runCommand, type Command } from "../../src/ui/commands";
@@ -163,5 +164,26 @@ describe("/session", () => {
     const line = output("/session", open).split("\n")[0]!;
     expect(line).toBe(`Session  ${open.session.sessionId.slice(0, withOpen)}`);
     expect(withOpen).toBeGreaterThan(8);
+  });
+
+  test("counts messages as the session picker does, also when resumed from the tail of a compacted file", async () => {
+    const M = { provider: "anthropic", model: "claude-sonnet-4-5" };
+    const s = SessionManager.init({ cwd: CWD, ...M });
+    s.appendMessage(messageToDisk(textMessage("system", "sys")));
+    for (const n of ["one", "two", "three"]) {
+      s.appendMessage(messageToDisk(textMessage("user", `prompt ${n}`)), M);
+      s.appendMessage(messageToDisk(textMessage("assistant", `answer ${n}`)));
+    }
+    const kept = s.getBranch().findLast((e) => e.type === "message" && e.message.role === "user")!.id;
+    s.appendCompaction({ n: 1, summary: "earlier", firstKeptEntryId: kept, keptPrompts: ["prompt three"], cutToolResults: [], window: 200_000, tokensBefore: 100, tokensAfter: 10, ...M });
+    s.appendMessage(messageToDisk(textMessage("user", "prompt four")), M);
+    s.close();
+    const resumed = await SessionManager.open(s.sessionFile);
+    expect(resumed.messageCount()).toBeLessThan(8); // it read only the tail
+    const [listed] = describeSessions([s.sessionFile], CWD);
+    expect(listed!.messageCount).toBe(8);
+    expect(sessionLabel(listed!, 8, 80)).toContain("   8 msgs");
+    expect(output("/session", agent(M, KEYS, resumed)).split("\n")).toContain("Messages 8 (3 in the context)");
+    resumed.close();
   });
 });
