@@ -96,10 +96,10 @@ export function meterText(m: { tokens: number; window: number }): string {
   return `ctx ${Math.min(999, Math.round((100 * m.tokens) / m.window))}% of ${compactNumber(m.window)}`;
 }
 
-/** ["↑ 4.1k in (38k cached)", "↓ 212 out"]: a turn's tokens, the cache reads apart. */
-export function usageParts(u: { input: number; output: number; cacheRead?: number; cacheWrite?: number }): string[] {
+/** ["↑ 4.1k in (38k cached)", "↓ 212 out"]: a turn's tokens, the cache reads apart; "↓ ~212 out" when the output is an estimate. */
+export function usageParts(u: { input: number; output: number; cacheRead?: number; cacheWrite?: number }, estimated = false): string[] {
   const cached = u.cacheRead ? ` (${compactNumber(u.cacheRead)} cached)` : "";
-  return [`↑ ${compactNumber(u.input + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0))} in${cached}`, `↓ ${compactNumber(u.output)} out`];
+  return [`↑ ${compactNumber(u.input + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0))} in${cached}`, `↓ ${estimated ? "~" : ""}${compactNumber(u.output)} out`];
 }
 
 /**

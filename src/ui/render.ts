@@ -27,7 +27,7 @@ import type { LiveArea } from "./live-area";
 import { MarkdownStream, type Screen } from "./markdown-stream";
 import { safeText, SafeTextStream } from "./safe-text";
 import { StreamingCall, TurnStatus } from "./status-line";
-import { compactedRow, errorRow, interruptedRow, lengthRow, notRunRow, thoughtRow, toolLine, toolResultRows, toolWidth, usageRow } from "./turn-lines";
+import { compactedRow, errorRow, interruptedOutput, interruptedRow, lengthRow, notRunRow, thoughtRow, toolLine, toolResultRows, toolWidth, usageRow } from "./turn-lines";
 import { WrapStream } from "./wrap";
 
 type Out = { write(s: string): unknown; isTTY?: boolean; columns?: number; rows?: number };
@@ -55,6 +55,10 @@ export class TurnRenderer {
   /** Calls streamed in and not run yet, in order. */
   #waiting: StreamingCall[] = [];
   #atLineStart = true;
+  /** Characters of text and thinking the current response has streamed (what an interrupted one's output is estimated from). */
+  #responseCharacters = 0;
+  /** The response an interruption cut off: the output the API had reported for it, and what had streamed. */
+  #cut: { reported: number; characters: number } | undefined;
   /** The thinking blocks streaming now, by block index: when each started. */
   #thinking = new Map<number, number>();
   /** The terminal's size as the answer's view reads it: live, so a resize during a stream shows. */
@@ -120,6 +124,8 @@ export class TurnRenderer {
     switch (event.type) {
       case "requestStart":
         this.#streaming.clear();
+        this.#responseCharacters = 0;
+        this.#cut = undefined;
         status?.request(safeText(event.model));
         return;
       case "blockStart":
@@ -149,6 +155,7 @@ export class TurnRenderer {
       case "delta": {
         status?.streamed(event.text.length);
         const kind = this.#blocks[event.index];
+        if (kind === "text" || kind === "thinking") this.#responseCharacters += event.text.length;
         const call = kind === "toolUse" ? this.#streaming.get(event.index) : undefined;
         if (call) {
           const argument = call.peek.value;
@@ -195,6 +202,7 @@ export class TurnRenderer {
         for (const index of [...this.#thinking.keys()]) this.#endThinking(index); // cut off mid-block
         for (const index of [...this.#streams.keys()]) this.#endText(index);
         status?.responded(event.usage);
+        if (event.aborted) this.#cut = { reported: event.usage?.output ?? 0, characters: this.#responseCharacters };
         this.#endCalls(event.stopReason !== "toolUse" || event.aborted === true);
         if (event.stopReason === "error" && event.errorMessage && !event.aborted) this.#line(errorRow(event.errorMessage, this.c));
         if (event.stopReason === "length") this.#line(lengthRow(this.c));
@@ -274,7 +282,9 @@ export class TurnRenderer {
   finish(result: TurnResult): void {
     this.#status?.stop();
     this.#notRun();
-    const usage = usageRow(result.usage, result.context, this.c, this.#out.columns ?? 100);
+    const cut = result.aborted ? this.#cut : undefined;
+    const counted = cut ? { ...result.usage, output: result.usage.output - cut.reported + interruptedOutput(cut.reported, cut.characters) } : result.usage;
+    const usage = usageRow(counted, result.context, this.c, this.#out.columns ?? 100, cut !== undefined);
     this.#lines([...(result.aborted ? [interruptedRow(this.c)] : []), ...(usage ? [usage] : [])]);
   }
 

@@ -39,7 +39,7 @@ import { toolSummary } from "../tools";
 import type { Colors } from "./colors";
 import { meterText, oneLine } from "./format";
 import { showAnswer } from "./markdown-stream";
-import { compactedRow, errorRow, interruptedRow, lengthRow, notRunRow, type ShownResult, thoughtRow, toolLine, toolResultRows, toolWidth, usageRow } from "./turn-lines";
+import { compactedRow, errorRow, interruptedOutput, interruptedRow, lengthRow, notRunRow, type ShownResult, thoughtRow, toolLine, toolResultRows, toolWidth, usageRow } from "./turn-lines";
 
 const ANSWER_LINES = 8;
 /** About three screens: a turn that starts within them is shown whole. */
@@ -157,6 +157,7 @@ function renderTurn(turn: readonly number[], view: View): string[] {
   const lastMessage = turn.findLast((i) => items[i]!.kind === "message") ?? turn[0]!;
   const out: string[] = [];
   const usage: Usage = { input: 0, output: 0 };
+  let estimated = false;
   for (const i of turn) {
     const item = items[i]!;
     if (item.kind === "compaction") {
@@ -166,14 +167,23 @@ function renderTurn(turn: readonly number[], view: View): string[] {
       continue;
     }
     out.push(...renderMessage(item.message, item.meta, view));
-    add(usage, item.meta.usage);
+    const cut = item.message.role === "assistant" && item.meta.errorMessage === INTERRUPTED_BY_USER;
+    add(usage, cut ? cutUsage(item.message, item.meta.usage) : item.meta.usage);
+    estimated ||= cut;
     if (i === lastMessage) {
       if (interrupted(item)) out.push(interruptedRow(c));
-      const line = usageRow(usage, meterAt(i, view), c, view.width);
+      const line = usageRow(usage, meterAt(i, view), c, view.width, estimated);
       if (line) out.push(line);
     }
   }
   return out;
+}
+
+/** A response an interruption cut off, counted as the live view counted it (see interruptedOutput). */
+function cutUsage(message: Message, usage: Usage | undefined): Usage {
+  const characters = message.content.reduce((n, b) => n + (b.type === "text" ? b.text.length : b.type === "thinking" ? b.thinking.length : 0), 0);
+  const reported = usage?.output ?? 0;
+  return { ...(usage ?? { input: 0 }), output: interruptedOutput(reported, characters) };
 }
 
 function add(sum: Usage, usage: Usage | undefined): void {

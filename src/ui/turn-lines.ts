@@ -92,9 +92,19 @@ export function interruptedRow(c: Colors): string {
 }
 
 /** "↑ 4.1k in · ↓ 212 out · ctx 3% of 200k", after a turn (broken between parts on a narrow terminal); none when the turn used no tokens. */
-export function usageRow(usage: Usage, context: ContextMeter, c: Colors, columns: number): string | undefined {
+export function usageRow(usage: Usage, context: ContextMeter, c: Colors, columns: number, estimated = false): string | undefined {
   if (!usage.input && !usage.output) return undefined;
-  return c.dim(joinParts([...usageParts(usage), meterText(context)], columns));
+  return c.dim(joinParts([...usageParts(usage, estimated), meterText(context)], columns));
+}
+
+/**
+ * The output tokens of a response cut off by an interruption. The API's
+ * count never came (Anthropic's first event says 1 until the last one says
+ * how many): at least what had streamed, at 4 characters a token, as the
+ * status line counts it. Shown as an estimate, "↓ ~120 out".
+ */
+export function interruptedOutput(reported: number, streamedCharacters: number): number {
+  return Math.max(reported, Math.ceil(streamedCharacters / 4));
 }
 
 export function compactedRow(e: { tokensBefore: number; tokensAfter: number }, c: Colors): string {

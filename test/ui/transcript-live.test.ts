@@ -85,6 +85,8 @@ describe.each([
     expect(text).toMatch(/\n(- two|  • two)\n↑ [\d.]+k in \([\d.]+k cached\) · ↓ \d+ out · ctx \d+% of 200k\n/);
     expect(text).toMatch(/\nStarting\nThe connection to Anthropic \(.*\) failed: .*\n↑/); // the answer so far, then the error line
     expect(text).toContain("Interrupted.");
+    // Cut off after its first delta ("word "): not the 1 token Anthropic's first event says, but what had streamed, as an estimate.
+    expect(text).toMatch(/› talk\nword\nInterrupted\.\n↑ [^\n]* in[^\n]* · ↓ ~2 out · ctx/);
     expect(text).toContain("● bash echo started; sleep 30\n  ⎿ started\n    interrupted; the command and everything it started were killed\n● bash echo never\n  ⎿ Interrupted: this tool call was not run.\nInterrupted.");
     expect(existsSync(join(fx.project, "new.md"))).toBe(true);
   });
