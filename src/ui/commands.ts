@@ -55,6 +55,12 @@ export function commandNames(): string[] {
   return COMMANDS.map(([usage]) => /^\/([a-z][\w-]*)/.exec(usage)![1]!);
 }
 
+/** What Tab offers after a command's name: the values of the arguments that take one of a known few. */
+export function commandArguments(): Record<string, readonly string[]> {
+  const models = Object.entries(KNOWN_MODELS).flatMap(([provider, ids]) => ids.map((id) => `${provider}/${id}`));
+  return { approve: APPROVAL_MODES, model: models };
+}
+
 /** Names that run a command without being listed. */
 const ALIASES = ["exit"];
 

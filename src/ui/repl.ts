@@ -15,7 +15,7 @@ import { UserError } from "../errors";
 import type { Colors } from "./colors";
 import { terminalAsk } from "./approval";
 import { adviseInRepl, replMessage } from "./advice";
-import { commandNames, parseCommand, runCommand } from "./commands";
+import { commandArguments, commandNames, parseCommand, runCommand } from "./commands";
 import { appendHistory, loadHistory, mergeHistory } from "./history";
 import { readLine, watchInterrupt } from "./input";
 import { meterText } from "./format";
@@ -46,7 +46,7 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
     .flatMap((m) => m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])));
   const history = mergeHistory(loadHistory(agent.cwd), sessionPrompts);
   const prompt = `${c.bold(c.green("›"))} `;
-  const completion = { cwd: agent.cwd, commands: commandNames() };
+  const completion = { cwd: agent.cwd, commands: commandNames(), arguments: commandArguments() };
   const unfold = (columns: number) => unfoldedRows(agent.conversation.messages, c, columns);
 
   for (;;) {

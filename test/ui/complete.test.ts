@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { commandNames } from "../../src/ui/commands";
+import { commandArguments, commandNames } from "../../src/ui/commands";
 import { complete } from "../../src/ui/complete";
 
 let cwd: string;
@@ -18,6 +18,25 @@ beforeAll(() => {
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
 const at = (text: string, cursor = text.length) => complete(text, cursor, { cwd, commands: ["model", "session", "compact", "help", "quit"], home });
+
+describe("a command's argument", () => {
+  const withArguments = (text: string) =>
+    complete(text, text.length, { cwd, commands: commandNames(), arguments: commandArguments(), home });
+
+  test("/approve completes the mode, never a file name", () => {
+    expect(withArguments("/approve a")).toEqual({ insert: "", candidates: ["ask", "auto"] });
+    expect(withArguments("/approve au")).toEqual({ insert: "to ", candidates: [] });
+    expect(withArguments("/approve r")).toEqual({ insert: "ead-only ", candidates: [] });
+    expect(withArguments("/approve ")).toEqual({ insert: "", candidates: ["ask", "auto", "read-only"] });
+    expect(withArguments("/approve READ")).toEqual({ insert: "", candidates: [] }); // nothing matches: nothing else is offered
+    expect(withArguments("/APPROVE au")).toEqual({ insert: "to ", candidates: [] });
+  });
+
+  test("/model completes a known model; a command with a free argument still completes paths", () => {
+    expect(withArguments("/model openai/gpt-5-mi")?.insert).toStartWith("ni");
+    expect(withArguments("/compact keep src/u")).toEqual({ insert: "i/", candidates: [] });
+  });
+});
 
 describe("slash commands", () => {
   test("a unique prefix completes the command and a space", () => {
