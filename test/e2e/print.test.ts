@@ -73,7 +73,7 @@ describe("the command line", () => {
     const version = await fx.run(["--version"]);
     expect(version).toMatchObject({ code: 0, stdout: expect.stringMatching(/^awl \d+\.\d+\.\d+\n$/) });
     const help = await fx.run(["--help"]);
-    for (const word of ["--resume", "-p", "sessions", "--provider", "--model", "--thinking", "--plain", "--json", "AWL_SESSION_DIR", "XDG_DATA_HOME", "OPENAI_BASE_URL", "NO_COLOR"]) {
+    for (const word of ["--resume", "-p", "sessions", "--provider", "--model", "--thinking", "--plain", "--json", "AWL_SESSION_DIR", "XDG_DATA_HOME", "OPENAI_BASE_URL", "NO_COLOR", "AGENTS.md", "CLAUDE.md", "XDG_CONFIG_HOME"]) {
       expect(help.stdout).toContain(word);
     }
     const bad = await fx.run(["--bogus"]);
