@@ -27,7 +27,7 @@ import type { LiveArea } from "./live-area";
 import { MarkdownStream, type Screen } from "./markdown-stream";
 import { safeText, SafeTextStream } from "./safe-text";
 import { StreamingCall, TurnStatus } from "./status-line";
-import { compactedRow, errorRow, interruptedOutput, interruptedRow, lengthRow, notRunRow, thoughtRow, toolLine, toolResultRows, toolWidth, usageRow } from "./turn-lines";
+import { compactedRow, errorRow, interruptedOutput, interruptedRow, lengthRow, notRunRow, thoughtRow, toolLine, toolResultRows, toolWidth, unansweredRow, usageRow } from "./turn-lines";
 import { WrapStream } from "./wrap";
 
 type Out = { write(s: string): unknown; isTTY?: boolean; columns?: number; rows?: number };
@@ -59,6 +59,10 @@ export class TurnRenderer {
   #responseCharacters = 0;
   /** The response an interruption cut off: the output the API had reported for it, and what had streamed. */
   #cut: { reported: number; characters: number } | undefined;
+  /** The current response has streamed text or a complete call: something of it is kept. */
+  #kept = false;
+  /** The turn's last response failed or was cut off with nothing of it kept (see unansweredRow). */
+  #unanswered = false;
   /** The thinking blocks streaming now, by block index: when each started. */
   #thinking = new Map<number, number>();
   /** The terminal's size as the answer's view reads it: live, so a resize during a stream shows. */
@@ -126,6 +130,7 @@ export class TurnRenderer {
         this.#streaming.clear();
         this.#responseCharacters = 0;
         this.#cut = undefined;
+        this.#kept = false;
         status?.request(safeText(event.model));
         return;
       case "blockStart":
@@ -156,6 +161,7 @@ export class TurnRenderer {
         status?.streamed(event.text.length);
         const kind = this.#blocks[event.index];
         if (kind === "text" || kind === "thinking") this.#responseCharacters += event.text.length;
+        if (kind === "text" && event.text.trim()) this.#kept = true;
         const call = kind === "toolUse" ? this.#streaming.get(event.index) : undefined;
         if (call) {
           const argument = call.peek.value;
@@ -171,6 +177,7 @@ export class TurnRenderer {
         const call = this.#streaming.get(event.index);
         if (call) {
           call.complete = true;
+          this.#kept = true;
           status?.update(); // its whole size
         }
         if (kind === "thinking") this.#endThinking(event.index);
@@ -203,6 +210,7 @@ export class TurnRenderer {
         for (const index of [...this.#streams.keys()]) this.#endText(index);
         status?.responded(event.usage);
         if (event.aborted) this.#cut = { reported: event.usage?.output ?? 0, characters: this.#responseCharacters };
+        this.#unanswered = event.stopReason === "error" && !this.#kept;
         this.#endCalls(event.stopReason !== "toolUse" || event.aborted === true);
         if (event.stopReason === "error" && event.errorMessage && !event.aborted) this.#line(errorRow(event.errorMessage, this.c));
         if (event.stopReason === "length") this.#line(lengthRow(this.c));
@@ -285,7 +293,8 @@ export class TurnRenderer {
     const cut = result.aborted ? this.#cut : undefined;
     const counted = cut ? { ...result.usage, output: result.usage.output - cut.reported + interruptedOutput(cut.reported, cut.characters) } : result.usage;
     const usage = usageRow(counted, result.context, this.c, this.#out.columns ?? 100, cut !== undefined);
-    this.#lines([...(result.aborted ? [interruptedRow(this.c)] : []), ...(usage ? [usage] : [])]);
+    const unanswered = result.stopReason === "error" && this.#unanswered ? [unansweredRow(this.c)] : [];
+    this.#lines([...(result.aborted ? [interruptedRow(this.c)] : []), ...unanswered, ...(usage ? [usage] : [])]);
   }
 
   /** Takes the status rows away when the turn throws (e.g. the disk filled up), or when a compaction is done. */

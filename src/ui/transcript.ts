@@ -39,7 +39,7 @@ import { toolSummary } from "../tools";
 import type { Colors } from "./colors";
 import { meterText, oneLine } from "./format";
 import { showAnswer } from "./markdown-stream";
-import { compactedRow, errorRow, interruptedOutput, interruptedRow, lengthRow, notRunRow, type ShownResult, thoughtRow, toolLine, toolResultRows, toolWidth, usageRow } from "./turn-lines";
+import { compactedRow, errorRow, interruptedOutput, keptAnything, interruptedRow, lengthRow, notRunRow, type ShownResult, thoughtRow, toolLine, toolResultRows, toolWidth, unansweredRow, usageRow } from "./turn-lines";
 
 const ANSWER_LINES = 8;
 /** About three screens: a turn that starts within them is shown whole. */
@@ -172,6 +172,7 @@ function renderTurn(turn: readonly number[], view: View): string[] {
     estimated ||= cut;
     if (i === lastMessage) {
       if (interrupted(item)) out.push(interruptedRow(c));
+      if (item.message.role === "assistant" && item.meta.stopReason === "error" && !keptAnything(item.message.content)) out.push(unansweredRow(c));
       const line = usageRow(usage, meterAt(i, view), c, view.width, estimated);
       if (line) out.push(line);
     }

@@ -87,6 +87,22 @@ export function lengthRow(c: Colors): string {
   return c.yellow("(the response hit the output token limit)");
 }
 
+/**
+ * After a response that failed or was interrupted before anything of it was
+ * kept (a 401, a dropped connection, Esc before the first word): the prompt
+ * is in the session all the same, unanswered, and the next request carries it
+ * with the next prompt (the provider joins the two). Said, so that it is not
+ * a surprise.
+ */
+export function unansweredRow(c: Colors): string {
+  return c.dim("No answer was kept: this prompt stays in the conversation, and the model gets it together with your next one.");
+}
+
+/** Whether a response kept anything the model is sent back: text, or a call. */
+export function keptAnything(content: readonly { type: string; text?: string }[]): boolean {
+  return content.some((b) => b.type === "toolUse" || (b.type === "text" && (b.text ?? "").trim() !== ""));
+}
+
 export function interruptedRow(c: Colors): string {
   return c.yellow("Interrupted.");
 }

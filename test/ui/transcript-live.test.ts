@@ -65,12 +65,15 @@ describe.each([
       { blocks: [{ type: "text", text: "word ".repeat(300) }], chunk: 5, delayMs: 5 },
       // Interrupted while a command runs: its output so far, then the next call is not run.
       { blocks: [{ type: "toolUse", name: "bash", input: { command: "echo started; sleep 30" } }, { type: "toolUse", name: "bash", input: { command: "echo never" } }] },
+      // Refused before any answer: the prompt stays, unanswered, and goes with the next one.
+      { fault: { status: 401, errorType: "authentication_error", message: "invalid x-api-key" } },
     );
     const live = [
       ...(await liveTurn(agent, "change v5", c)),
       ...(await liveTurn(agent, "explain at length", c)),
       ...(await liveTurn(agent, "talk", c, (e) => e.type === "delta")),
       ...(await liveTurn(agent, "run it", c, (e) => e.type === "toolOutput" && e.tail.includes("started"))),
+      ...(await liveTurn(agent, "a prompt refused", c)),
     ];
     const transcript = await resumed(agent, c);
     expect(transcript).toEqual(live);
@@ -85,6 +88,8 @@ describe.each([
     expect(text).toMatch(/\n(- two|  • two)\n↑ [\d.]+k in \([\d.]+k cached\) · ↓ \d+ out · ctx \d+% of 200k\n/);
     expect(text).toMatch(/\nStarting\nThe connection to Anthropic \(.*\) failed: .*\n↑/); // the answer so far, then the error line
     expect(text).toContain("Interrupted.");
+    expect(text).toMatch(/› a prompt refused\n[^\n]*401[^\n]*\nNo answer was kept: this prompt stays in the conversation, and the model gets it together with your next one\./);
+    expect(text.split("No answer was kept").length - 1).toBe(1); // not after an answer cut off part-way
     // Cut off after its first delta ("word "): not the 1 token Anthropic's first event says, but what had streamed, as an estimate.
     expect(text).toMatch(/› talk\nword\nInterrupted\.\n↑ [^\n]* in[^\n]* · ↓ ~2 out · ctx/);
     expect(text).toContain("● bash echo started; sleep 30\n  ⎿ started\n    interrupted; the command and everything it started were killed\n● bash echo never\n  ⎿ Interrupted: this tool call was not run.\nInterrupted.");
