@@ -16,6 +16,7 @@ import { contextFilesLine } from "./instructions";
 import { safeText } from "./safe-text";
 import { messagesInFile } from "./message-count";
 import { shortSessionId } from "./session-id";
+import { wrapText } from "./wrap";
 
 /**
  * What to print, "quit", a compaction for the REPL to run (it streams and can
@@ -38,17 +39,34 @@ const COMMANDS: readonly [string, string][] = [
 /** Each description starts in the same column, two spaces after the longest command. */
 const USAGE_WIDTH = Math.max(...COMMANDS.map(([usage]) => usage.length)) + 2;
 
-const HELP = [
-  "Commands:",
-  ...COMMANDS.map(([usage, what]) => `  ${usage.padEnd(USAGE_WIDTH)}${what}`),
-  "A line that starts with a path (/usr/bin/ls is slow?) is a prompt; so is any line that starts with a space.",
-  "Keys:",
-  "  Enter sends · Alt+Enter, Ctrl+J or a trailing \\ adds a newline · Tab completes commands, their arguments and paths",
-  "  ↑/↓ history (this directory's prompts, every session) · Ctrl+R searches it (Enter sends, Esc goes back)",
-  "  Esc or Ctrl+C interrupts a running turn; what you typed meanwhile comes back, unsent",
-  "  Ctrl+C clears the line; on an empty one, press it twice to quit · Ctrl+D on an empty line quits",
-  "  Ctrl+O shows the latest turn's thinking and tool output in full · a long paste shows as [pasted N lines], sent in full",
-].join("\n");
+const KEYS = [
+  "Enter sends · Alt+Enter, Ctrl+J or a trailing \\ adds a newline · Tab completes commands, their arguments and paths",
+  "↑/↓ history (this directory's prompts, every session) · Ctrl+R searches it (Enter sends, Esc goes back)",
+  "Esc or Ctrl+C interrupts a running turn; what you typed meanwhile comes back, unsent",
+  "Ctrl+C clears the line; on an empty one, press it twice to quit · Ctrl+D on an empty line quits",
+  "Ctrl+O shows the latest turn's thinking and tool output in full · a long paste shows as [pasted N lines], sent in full",
+];
+
+/** `text` wrapped by words to `columns`, its first row after `first`, the others indented to line up under it. */
+function hanging(first: string, text: string, columns: number): string {
+  const indent = " ".repeat(first.length);
+  const rows = wrapText(text, Math.max(10, columns - 1 - first.length)).replace(/\n$/, "").split("\n");
+  return rows.map((row, i) => `${i === 0 ? first : indent}${row}`).join("\n");
+}
+
+/** /help, laid out for a terminal `columns` wide: descriptions in one column, every line wrapped by words. */
+export function helpText(columns = 100): string {
+  return [
+    "Commands:",
+    // Too narrow for a column of descriptions: each goes under its command.
+    ...COMMANDS.map(([usage, what]) =>
+      columns - 2 - USAGE_WIDTH >= 24 ? hanging(`  ${usage.padEnd(USAGE_WIDTH)}`, what, columns) : `  ${usage}\n${hanging("      ", what, columns)}`,
+    ),
+    hanging("", "A line that starts with a path (/usr/bin/ls is slow?) is a prompt; so is any line that starts with a space.", columns),
+    "Keys:",
+    ...KEYS.map((line) => hanging("  ", line, columns)),
+  ].join("\n");
+}
 
 /** The slash commands, as /help lists them (Tab completes these). */
 export function commandNames(): string[] {
@@ -89,14 +107,14 @@ export function parseCommand(line: string, exists: (path: string) => boolean = e
   return { name, argument: (match[2] ?? "").trim() };
 }
 
-export function runCommand(command: Command, agent: Agent, c: Colors): CommandResult {
+export function runCommand(command: Command, agent: Agent, c: Colors, columns?: number): CommandResult {
   const { name, argument } = command;
   switch (name) {
     case "quit":
     case "exit":
       return "quit";
     case "help":
-      return { output: HELP };
+      return { output: helpText(columns) };
     case "model":
       return { output: argument ? switchModel(agent, argument, c) : showModels(agent, c) };
     case "session":

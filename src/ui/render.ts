@@ -27,7 +27,7 @@ import type { LiveArea } from "./live-area";
 import { MarkdownStream, type Screen } from "./markdown-stream";
 import { safeText, SafeTextStream } from "./safe-text";
 import { StreamingCall, TurnStatus } from "./status-line";
-import { compactedRow, errorRow, interruptedOutput, interruptedRow, lengthRow, notRunRow, thoughtRow, toolLine, toolResultRows, toolWidth, unansweredRow, usageRow } from "./turn-lines";
+import { compactedRow, errorRow, cutOffOutput, interruptedRow, lengthRow, notRunRow, thoughtRow, toolLine, toolResultRows, toolWidth, unansweredRow, usageRow } from "./turn-lines";
 import { WrapStream } from "./wrap";
 
 type Out = { write(s: string): unknown; isTTY?: boolean; columns?: number; rows?: number };
@@ -57,7 +57,7 @@ export class TurnRenderer {
   #atLineStart = true;
   /** Characters of text and thinking the current response has streamed (what an interrupted one's output is estimated from). */
   #responseCharacters = 0;
-  /** The response an interruption cut off: the output the API had reported for it, and what had streamed. */
+  /** The last response, when it was cut off (interrupted or failed) after something streamed: the output the API had reported for it, and what had streamed. */
   #cut: { reported: number; characters: number } | undefined;
   /** The current response has streamed text or a complete call: something of it is kept. */
   #kept = false;
@@ -209,7 +209,7 @@ export class TurnRenderer {
         for (const index of [...this.#thinking.keys()]) this.#endThinking(index); // cut off mid-block
         for (const index of [...this.#streams.keys()]) this.#endText(index);
         status?.responded(event.usage);
-        if (event.aborted) this.#cut = { reported: event.usage?.output ?? 0, characters: this.#responseCharacters };
+        if (event.stopReason === "error" && this.#responseCharacters > 0) this.#cut = { reported: event.usage?.output ?? 0, characters: this.#responseCharacters };
         this.#unanswered = event.stopReason === "error" && !this.#kept;
         this.#endCalls(event.stopReason !== "toolUse" || event.aborted === true);
         if (event.stopReason === "error" && event.errorMessage && !event.aborted) this.#line(errorRow(event.errorMessage, this.c));
@@ -290,8 +290,8 @@ export class TurnRenderer {
   finish(result: TurnResult): void {
     this.#status?.stop();
     this.#notRun();
-    const cut = result.aborted ? this.#cut : undefined;
-    const counted = cut ? { ...result.usage, output: result.usage.output - cut.reported + interruptedOutput(cut.reported, cut.characters) } : result.usage;
+    const cut = result.stopReason === "error" ? this.#cut : undefined;
+    const counted = cut ? { ...result.usage, output: result.usage.output - cut.reported + cutOffOutput(cut.reported, cut.characters) } : result.usage;
     const usage = usageRow(counted, result.context, this.c, this.#out.columns ?? 100, cut !== undefined);
     const unanswered = result.stopReason === "error" && this.#unanswered ? [unansweredRow(this.c)] : [];
     this.#lines([...(result.aborted ? [interruptedRow(this.c)] : []), ...unanswered, ...(usage ? [usage] : [])]);

@@ -58,7 +58,7 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
 
     const command = parseCommand(text); // a line that starts with a path is a prompt
     if (command) {
-      const result = runCommand(command, agent, c);
+      const result = runCommand(command, agent, c, out.columns);
       if (result === "quit") return QUIT;
       if ("open" in result) return result.open === "new" ? { kind: "new" } : { kind: "resume", id: result.id };
       if ("compact" in result) await compactNow(agent, result.compact, c, out, stop);

@@ -39,7 +39,7 @@ import { toolSummary } from "../tools";
 import type { Colors } from "./colors";
 import { meterText, oneLine } from "./format";
 import { showAnswer } from "./markdown-stream";
-import { compactedRow, errorRow, interruptedOutput, keptAnything, interruptedRow, lengthRow, notRunRow, type ShownResult, thoughtRow, toolLine, toolResultRows, toolWidth, unansweredRow, usageRow } from "./turn-lines";
+import { compactedRow, errorRow, cutOffOutput, keptAnything, interruptedRow, lengthRow, notRunRow, type ShownResult, thoughtRow, toolLine, toolResultRows, toolWidth, unansweredRow, usageRow } from "./turn-lines";
 
 const ANSWER_LINES = 8;
 /** About three screens: a turn that starts within them is shown whole. */
@@ -167,9 +167,9 @@ function renderTurn(turn: readonly number[], view: View): string[] {
       continue;
     }
     out.push(...renderMessage(item.message, item.meta, view));
-    const cut = item.message.role === "assistant" && item.meta.errorMessage === INTERRUPTED_BY_USER;
-    add(usage, cut ? cutUsage(item.message, item.meta.usage) : item.meta.usage);
-    estimated ||= cut;
+    const cut = item.message.role === "assistant" && item.meta.stopReason === "error" ? cutUsage(item.message, item.meta.usage) : undefined;
+    add(usage, cut ?? item.meta.usage);
+    estimated ||= cut !== undefined;
     if (i === lastMessage) {
       if (interrupted(item)) out.push(interruptedRow(c));
       if (item.message.role === "assistant" && item.meta.stopReason === "error" && !keptAnything(item.message.content)) out.push(unansweredRow(c));
@@ -180,11 +180,11 @@ function renderTurn(turn: readonly number[], view: View): string[] {
   return out;
 }
 
-/** A response an interruption cut off, counted as the live view counted it (see interruptedOutput). */
-function cutUsage(message: Message, usage: Usage | undefined): Usage {
+/** A response cut off (interrupted or failed) after something streamed, counted as the live view counted it (see cutOffOutput); undefined when nothing had. */
+function cutUsage(message: Message, usage: Usage | undefined): Usage | undefined {
   const characters = message.content.reduce((n, b) => n + (b.type === "text" ? b.text.length : b.type === "thinking" ? b.thinking.length : 0), 0);
-  const reported = usage?.output ?? 0;
-  return { ...(usage ?? { input: 0 }), output: interruptedOutput(reported, characters) };
+  if (characters === 0) return undefined;
+  return { ...(usage ?? { input: 0 }), output: cutOffOutput(usage?.output ?? 0, characters) };
 }
 
 function add(sum: Usage, usage: Usage | undefined): void {

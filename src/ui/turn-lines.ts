@@ -95,7 +95,7 @@ export function lengthRow(c: Colors): string {
  * a surprise.
  */
 export function unansweredRow(c: Colors): string {
-  return c.dim("No answer was kept: this prompt stays in the conversation, and the model gets it together with your next one.");
+  return c.dim("No answer: this prompt stays in the conversation and goes to the model with your next one.");
 }
 
 /** Whether a response kept anything the model is sent back: text, or a call. */
@@ -114,12 +114,12 @@ export function usageRow(usage: Usage, context: ContextMeter, c: Colors, columns
 }
 
 /**
- * The output tokens of a response cut off by an interruption. The API's
- * count never came (Anthropic's first event says 1 until the last one says
- * how many): at least what had streamed, at 4 characters a token, as the
- * status line counts it. Shown as an estimate, "↓ ~120 out".
+ * The output tokens of a response cut off (interrupted, or failed part-way).
+ * The API's count never came (Anthropic's first event says 1 until the last
+ * one says how many): at least what had streamed, at 4 characters a token, as
+ * the status line counts it. Shown as an estimate, "↓ ~120 out".
  */
-export function interruptedOutput(reported: number, streamedCharacters: number): number {
+export function cutOffOutput(reported: number, streamedCharacters: number): number {
   return Math.max(reported, Math.ceil(streamedCharacters / 4));
 }
 

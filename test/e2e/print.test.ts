@@ -32,6 +32,16 @@ describe("awl -p", () => {
     expect(roles).toEqual(["header", "system", "user", "assistant", "user", "assistant"]);
   });
 
+  test("--thinking: the thought is never printed, on stdout or stderr; the answer alone is", async () => {
+    const thought = Array.from({ length: 150 }, (_, i) => `musing${i}`).join(" ");
+    fx.server.reply({ blocks: [{ type: "thinking", thinking: thought }, { type: "text", text: "The answer." }] });
+    const run = await fx.run(["-p", "think first", "--thinking"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("The answer.\n");
+    expect(run.stderr).not.toContain("musing");
+    expect(JSON.stringify(fx.server.requests[0]!.body.thinking)).toContain("enabled"); // it did think
+  });
+
   test("reads the prompt from stdin with -p -", async () => {
     fx.server.reply({ blocks: [{ type: "text", text: "got it" }] });
     const run = await fx.run(["-p", "-"], { stdin: "a prompt\nover two lines\n" });

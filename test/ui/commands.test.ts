@@ -8,7 +8,7 @@ import { describeSessions, messageToDisk, SessionManager, type ModelRef } from "
 import { sessionLabel } from "../../src/ui/session-picker";
 import { textMessage } from "../../src/conversation";
 import { colorsFor } from "../../src/ui/colors";
-import { commandNames, parseCommand, runCommand, type Command } from "../../src/ui/commands";
+import { commandNames, helpText, parseCommand, runCommand, type Command } from "../../src/ui/commands";
 import { useSessionRoot } from "../session/helpers";
 
 useSessionRoot();
@@ -141,6 +141,20 @@ describe("/new and /resume", () => {
     const columns = rows.map((row) => /^ {2}\S+(?: \S+)*? {2,}/.exec(row)![0].length);
     expect(new Set(columns)).toEqual(new Set([columns[0]!]));
     expect(rows.find((row) => row.startsWith("  /approve"))).toStartWith("  /approve [ask|auto|read-only]  when tools may act");
+  });
+
+  test("/help fits the terminal: every row within the width, wrapped between words, continuations under their column", () => {
+    for (const columns of [40, 60, 80, 120]) {
+      const help = runCommand(parseCommand("/help")!, agent(), c, columns);
+      if (typeof help !== "object" || !("output" in help)) throw new Error("no output");
+      const rows = help.output.split("\n");
+      for (const row of rows) expect(Bun.stringWidth(row)).toBeLessThan(columns);
+      // No word is cut: the words are those of the widest layout.
+      expect(help.output.split(/\s+/)).toEqual(helpText(1000).split(/\s+/));
+    }
+    const narrow = helpText(60).split("\n");
+    const at = narrow.findIndex((row) => row.startsWith("  /model"));
+    expect(narrow[at + 1]).toMatch(/^ {33}\S/); // under the description column
   });
 });
 
