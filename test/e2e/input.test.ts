@@ -145,6 +145,44 @@ describe.skipIf(!hasTmux)("the input box", () => {
     await term.waitFor(/\[exited 0\]/);
   });
 
+  test("Esc during a streamed answer: what was typed meanwhile, a line sent ahead included, is back in the input box, unsent", async () => {
+    fx.server.reply(LONG_STREAM, { blocks: [{ type: "text", text: "second answer" }] });
+    term.start([AWL], { cwd: fx.project, env: fx.env, width: 80, height: 24 });
+    await term.waitFor(BANNER);
+    term.type("talk");
+    term.keys("Enter");
+    await term.waitFor(/word word word/);
+    term.type("first line");
+    term.keys("Enter");
+    term.type("and more");
+    await term.waitFor(/esc to interrupt\)\n› and more/);
+    term.keys("Escape");
+    await term.waitFor(/Interrupted\.\n(↑ .*\n)?› first line\n· and more/);
+    await Bun.sleep(300);
+    expect(fx.server.requests).toHaveLength(1); // nothing was sent
+    term.keys("Enter");
+    await term.waitFor(/second answer/);
+    expect(lastPrompt(fx.server.requests[1]!)).toBe("first line\nand more");
+    term.keys("C-d");
+    await term.waitFor(/\[exited 0\]/);
+  });
+
+  test("Ctrl+D during an answer does not quit awl when the answer ends: the row under the status line says why", async () => {
+    fx.server.reply(LONG_STREAM);
+    term.start([AWL], { cwd: fx.project, env: fx.env, width: 80, height: 24 });
+    await term.waitFor(BANNER);
+    term.type("talk");
+    term.keys("Enter");
+    await term.waitFor(/word word word/);
+    term.keys("C-d");
+    await term.waitFor(/esc to interrupt\)\nCtrl\+D quits at an empty prompt, once the turn is over/);
+    await term.waitFor(/↑ .* in · ↓ .* out[^\n]*\n›/);
+    await Bun.sleep(300);
+    expect(term.screen()).not.toContain("[exited");
+    term.keys("C-d");
+    await term.waitFor(/\[exited 0\]/);
+  });
+
   test("a 40-column window: a long prompt wraps on rows of its own, a resize redraws it once, and it is sent as typed", async () => {
     fx.server.reply({ blocks: [{ type: "text", text: "narrow answer" }] });
     term.start([AWL], { cwd: fx.project, env: fx.env, width: 40, height: 20 });
