@@ -72,6 +72,15 @@ describe.skipIf(!hasTmux)("interrupting and quitting", () => {
   });
 });
 
+/** awl in a terminal of this size, its answer to "talk" streaming (reply with it first). */
+async function startTalking(width: number, height: number): Promise<void> {
+  term.start([AWL], { cwd: fx.project, env: fx.env, width, height });
+  await term.waitFor(BANNER);
+  term.type("talk");
+  term.keys("Enter");
+  await term.waitFor(/word word word/);
+}
+
 describe.skipIf(!hasTmux)("the input box", () => {
   test("a 3,000-line paste shows as a placeholder, is sent in full, and the scrollback holds it once", async () => {
     fx.server.reply({ blocks: [{ type: "text", text: "got the paste" }] });
@@ -126,11 +135,7 @@ describe.skipIf(!hasTmux)("the input box", () => {
 
   test("what is typed during a turn shows under the output as it streams, then waits in the next prompt", async () => {
     fx.server.reply({ ...LONG_STREAM, blocks: [{ type: "text", text: "word ".repeat(150) }] }, { blocks: [{ type: "text", text: "second answer" }] });
-    term.start([AWL], { cwd: fx.project, env: fx.env, width: 60, height: 20 });
-    await term.waitFor(BANNER);
-    term.type("talk");
-    term.keys("Enter");
-    await term.waitFor(/word word word/);
+    await startTalking(60, 20);
     term.type("next question");
     // Below the words still streaming (and the status line under them), while they stream.
     const during = await term.waitFor(/word\s*\n[^\n]*esc to interrupt\)\n› next question/);
@@ -147,11 +152,7 @@ describe.skipIf(!hasTmux)("the input box", () => {
 
   test("Esc during a streamed answer: what was typed meanwhile, a line sent ahead included, is back in the input box, unsent", async () => {
     fx.server.reply(LONG_STREAM, { blocks: [{ type: "text", text: "second answer" }] });
-    term.start([AWL], { cwd: fx.project, env: fx.env, width: 80, height: 24 });
-    await term.waitFor(BANNER);
-    term.type("talk");
-    term.keys("Enter");
-    await term.waitFor(/word word word/);
+    await startTalking(80, 24);
     term.type("first line");
     term.keys("Enter");
     term.type("and more");
@@ -169,11 +170,7 @@ describe.skipIf(!hasTmux)("the input box", () => {
 
   test("Ctrl+D during an answer does not quit awl when the answer ends: the row under the status line says why", async () => {
     fx.server.reply(LONG_STREAM);
-    term.start([AWL], { cwd: fx.project, env: fx.env, width: 80, height: 24 });
-    await term.waitFor(BANNER);
-    term.type("talk");
-    term.keys("Enter");
-    await term.waitFor(/word word word/);
+    await startTalking(80, 24);
     term.keys("C-d");
     await term.waitFor(/esc to interrupt\)\nCtrl\+D quits at an empty prompt, once the turn is over/);
     await term.waitFor(/↑ .* in · ↓ .* out[^\n]*\n›/);
