@@ -3,7 +3,7 @@ import { PassThrough } from "node:stream";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CTRL_D_NOTE, QUIT_HINT, readLine, watchInterrupt } from "../../src/ui/input";
+import { CTRL_D_NOTE, CTRL_O_NOTE, QUIT_HINT, readLine, watchInterrupt } from "../../src/ui/input";
 import { fakeTerminal as fakeTty } from "./fake-terminal";
 
 describe("readLine on a terminal", () => {
@@ -171,6 +171,23 @@ describe("watchInterrupt", () => {
     expect(rows.at(-1)).toBe("> a");
     tty.type("\r");
     expect(await readLine({ prompt: "> ", history: [], input: tty.input, output: tty.output })).toEqual({ kind: "line", text: "a" });
+  });
+
+  test("Ctrl+O during a turn: the row says what it will do, and it does it at the prompt, once the turn is over", async () => {
+    const tty = fakeTty();
+    const rows: string[] = [];
+    const stop = watchInterrupt(() => {}, tty.input, tty.output, { show: (row) => rows.push(row), prompt: "> " });
+    tty.type("\x0f");
+    await Bun.sleep(0);
+    stop();
+    expect(rows.at(-1)).toBe(CTRL_O_NOTE);
+    let unfolded = 0;
+    const line = readLine({ prompt: "> ", history: [], input: tty.input, output: tty.output, unfold: () => [`shown ${++unfolded}`] });
+    await Bun.sleep(0);
+    expect(unfolded).toBe(1);
+    expect(tty.written()).toContain("shown 1\r\n");
+    tty.type("go\r");
+    expect(await line).toEqual({ kind: "line", text: "go" });
   });
 
   test("Ctrl+C calls back; other keys wait as type-ahead for the next prompt; stopping restores the terminal", async () => {
