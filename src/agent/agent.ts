@@ -18,6 +18,7 @@ import { compact, CompactionFailed, type Compaction } from "./compaction";
 import { addUsage, INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, interruptedAfterStart, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
 import type { ContextFiles } from "./context-files";
 import { Approvals, declined, NOBODY_TO_ASK, type ApprovalAnswer, type Ask } from "./approval";
+import { checkPromptSize } from "./prompt-size";
 import { systemPrompt } from "./system-prompt";
 
 export interface AgentOptions {
@@ -131,15 +132,23 @@ export class Agent {
   /**
    * One prompt, run until the model stops asking for tools, or until aborted.
    * `ask` asks the person about a call the approval mode does not let run by
-   * itself; without it, such a call is refused.
+   * itself; without it, such a call is refused. A prompt larger than the
+   * window can ever take throws PromptTooLarge, with nothing sent or logged.
    */
   async runTurn(prompt: string, signal: AbortSignal, onEvent: (event: AgentEvent) => void, ask?: Ask): Promise<TurnResult> {
     const usage: Usage = { input: 0, output: 0 };
     const result = (r: Omit<TurnResult, "usage" | "context">): TurnResult => ({ ...r, usage, context: this.meter() });
-    if (this.#conversation.messages.length === 0) {
-      this.#append(textMessage("system", systemPrompt({ cwd: this.cwd, tools: toolDefinitions(), context: this.#contextFiles, env: this.#env })));
-    }
-    this.#append(this.#promptMessage(prompt));
+    const system = this.#conversation.messages.length === 0 ? systemPrompt({ cwd: this.cwd, tools: toolDefinitions(), context: this.#contextFiles, env: this.#env }) : undefined;
+    const message = this.#promptMessage(prompt);
+    const window = this.window();
+    checkPromptSize(Math.ceil(jsonByteLength(message) / 4), {
+      model: this.#model.model,
+      window,
+      fixed: Math.ceil((Buffer.byteLength(system ?? this.#conversation.systemPrompt ?? "") + this.#toolDefinitionBytes()) / 4),
+      reserve: reserve(window, this.#maxTokens),
+    });
+    if (system !== undefined) this.#append(textMessage("system", system));
+    this.#append(message);
 
     try {
       let overflows = 0;

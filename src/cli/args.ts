@@ -1,5 +1,8 @@
 // The command line (awl --help), parsed by hand: `--resume` takes an OPTIONAL
-// value, which node:util parseArgs cannot express.
+// value, which node:util parseArgs cannot express. The first word that is not
+// an option is a command (`awl sessions`) when it names one, else the prompt
+// to send (`awl "fix the test"`, as the other coding agents take it); after
+// `--` every word is the prompt's (`awl -- sessions` sends the word).
 
 import { APPROVAL_MODES, isApprovalMode, type ApprovalMode } from "../agent/approval-mode";
 import { UsageError } from "../errors";
@@ -8,7 +11,9 @@ export interface Args {
   command: "chat" | "print" | "sessions" | "help" | "version";
   /** -p text, or "-" for stdin. */
   prompt?: string;
-  /** true: the most recent session here; a string: an id or unique prefix. */
+  /** `awl "prompt"`: the REPL opens and sends it first. */
+  send?: string;
+  /** true: the most recent session here (also -c, --continue); a string: an id or unique prefix. */
   resume?: true | string;
   provider?: string;
   model?: string;
@@ -21,14 +26,25 @@ export interface Args {
 
 const HINT = "(see awl --help)";
 
+/** Words that are commands when they come first: any other first word starts the prompt. */
+const COMMANDS = ["sessions"] as const;
+/** Commands other versions of awl have or will have: never sent as a prompt by accident, so a script means the same everywhere. */
+const RESERVED = ["models", "export", "rewind"];
+
 export function parseArgs(argv: string[]): Args {
   const args: Args = { command: "chat", thinking: false, plain: false, json: false };
   let sessions = false;
   let help = false;
   let version = false;
+  let continued = false;
+  const words: string[] = [];
 
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i]!;
+    if (token === "--") {
+      words.push(...argv.slice(i + 1));
+      break;
+    }
     const [flag, inline] = token.startsWith("--") && token.includes("=") ? [token.slice(0, token.indexOf("=")), token.slice(token.indexOf("=") + 1)] : [token, undefined];
     const value = (): string => {
       if (inline !== undefined) return inline;
@@ -59,13 +75,19 @@ export function parseArgs(argv: string[]): Args {
       case "--resume": {
         const next = argv[i + 1];
         if (inline !== undefined) args.resume = inline;
-        else if (next !== undefined && !next.startsWith("-") && next !== "sessions") {
+        // An id has no spaces: `awl --resume "fix the test"` resumes the latest session and sends that.
+        else if (next !== undefined && !next.startsWith("-") && !isCommandWord(next) && !/\s/.test(next)) {
           args.resume = next;
           i++;
         } else args.resume = true;
         if (args.resume === "") throw new UsageError(`--resume= needs an id ${HINT}`);
         break;
       }
+      case "-c":
+      case "--continue":
+        noValue();
+        continued = true;
+        break;
       case "--provider":
         args.provider = value();
         break;
@@ -93,10 +115,21 @@ export function parseArgs(argv: string[]): Args {
         args.json = true;
         break;
       default:
-        if (token === "sessions" && !sessions) sessions = true;
-        else if (token.startsWith("-")) throw new UsageError(`unknown option ${flag} ${HINT}`);
-        else throw new UsageError(`unexpected argument '${token}'; to send a prompt use awl -p "..." ${HINT}`);
+        if (token.startsWith("-")) throw new UsageError(`unknown option ${flag} ${HINT}`);
+        if (sessions) throw new UsageError(`unexpected argument '${token}': awl sessions takes none ${HINT}`);
+        if (words.length === 0 && token === "sessions") sessions = true;
+        else if (words.length === 0 && RESERVED.includes(token)) {
+          throw new UsageError(`'${token}' is not a command of this version of awl; to send it as a prompt: awl -- ${token} ${HINT}`);
+        } else words.push(token);
     }
+  }
+  if (continued) {
+    if (args.resume !== undefined) throw new UsageError(`choose one of --continue and --resume ${HINT}`);
+    args.resume = true;
+  }
+  if (words.length) {
+    if (args.prompt !== undefined) throw new UsageError(`give the prompt once: awl -p "..." or awl "..." ${HINT}`);
+    args.send = words.join(" ");
   }
 
   if (help) return { ...args, command: "help" };
@@ -105,12 +138,18 @@ export function parseArgs(argv: string[]): Args {
     throw new UsageError(`unknown provider '${args.provider}': use anthropic or openai ${HINT}`);
   }
   if (sessions) {
+    if (continued) throw new UsageError(`awl sessions takes no --continue ${HINT}`);
     if (args.prompt !== undefined || args.resume !== undefined || args.approve !== undefined) throw new UsageError(`awl sessions takes no -p, --resume or --approve ${HINT}`);
     if (args.plain && args.json) throw new UsageError(`choose one of --plain and --json ${HINT}`);
     return { ...args, command: "sessions" };
   }
   if (args.plain || args.json) throw new UsageError(`--plain and --json belong to awl sessions ${HINT}`);
+  if (args.send !== undefined && !args.send.trim()) throw new UsageError(`the prompt is empty ${HINT}`);
   return { ...args, command: args.prompt !== undefined ? "print" : "chat" };
+}
+
+function isCommandWord(word: string): boolean {
+  return (COMMANDS as readonly string[]).includes(word) || RESERVED.includes(word);
 }
 
 /**

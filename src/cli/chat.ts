@@ -1,4 +1,4 @@
-// `awl` and `awl --resume [id]`: the interactive session, and the sessions
+// `awl`, `awl "prompt"` and `awl --resume [id]` (`-c`): the interactive session, and the sessions
 // /new and /resume open after it without leaving the REPL. This file owns
 // their life: it opens a session, shows what it holds (the transcript of a
 // resumed one, the banner), runs the REPL on it, and when the REPL ends with
@@ -66,8 +66,10 @@ export async function chat(args: Args, cwd: string): Promise<number> {
     showBanner(agent, opened.resumed, contextFiles, screen);
 
     const warmUp = setTimeout(() => agent.warmUp(), 1); // fires once the prompt is drawn
+    let first = args.send; // awl "prompt": sent as the REPL opens
     for (;;) {
-      const end = await runRepl(agent, c, out, { signal: stopSignal, hold });
+      const end = await runRepl(agent, c, out, { signal: stopSignal, hold }, first);
+      first = undefined;
       if (end.kind === "quit" || stopSignal.aborted) break;
       const next = await nextSession(agent, end, screen);
       if (!next) continue;

@@ -2,17 +2,22 @@ export const HELP = `awl — a coding agent for the terminal
 
 Usage:
   awl                          start a new interactive session in this directory
-  awl --resume [id]            resume the most recent session here, or the one whose id starts with id
+  awl "prompt"                 start one and send the prompt (the words after it are part of it)
+  awl --resume [id] ["prompt"] resume the most recent session here, or the one whose id starts with id
+  awl -c ["prompt"]            resume the most recent session here (and send the prompt)
   awl -p "prompt" [--resume [id]]
                                run one prompt to completion (tools included), print the answer
   awl -p -                     read the prompt from standard input
   awl sessions [--plain|--json]
                                list this directory's sessions (on a terminal, a picker, most recently active first)
+  awl -- sessions              after --, every word is the prompt (this sends "sessions")
 
 Options:
   -p, --print <prompt|->       non-interactive: answer on stdout, tool activity on stderr
   -r, --resume [id]            continue a session (id: full id or unique prefix)
-      --provider <name>        anthropic or openai
+  -c, --continue               continue the most recent session here (takes no value)
+      --provider <name>        anthropic or openai (default: the first of them whose key, or for
+                               openai base URL, is set)
   -m, --model <model>          model id, e.g. claude-sonnet-4-5, gpt-5-mini, or provider/model
       --thinking               let the model think before answering (off by default)
       --approve <mode>         when tools may act: ask (the REPL's default), auto (-p's default: a script
@@ -25,7 +30,7 @@ Options:
 Environment:
   ANTHROPIC_API_KEY            key for Anthropic
   OPENAI_API_KEY               key for OpenAI (not needed for a local server)
-  ANTHROPIC_BASE_URL           Anthropic API host (default https://api.anthropic.com)
+  ANTHROPIC_BASE_URL           Anthropic API host (default https://api.anthropic.com); named when it cannot be reached
   OPENAI_BASE_URL              OpenAI-compatible base URL, ending in /v1 (default https://api.openai.com/v1)
   AWL_PROVIDER, AWL_MODEL      default provider and model for new sessions
   AWL_APPROVE                  the approval mode when --approve is not given (ask, auto, read-only)
@@ -36,7 +41,8 @@ Environment:
   XDG_DATA_HOME                base data directory (default ~/.local/share)
   XDG_CONFIG_HOME              base configuration directory, for awl/AGENTS.md (default ~/.config)
   AWL_STREAM_IDLE_TIMEOUT_MS   give up on a response silent this long (default 90000; raise it for slow local models)
-  AWL_RETRY_BASE_MS            first retry delay after a rate limit or overload, doubling each try (default 1000)
+  AWL_RETRY_BASE_MS            first retry delay after a rate limit, overload or failed connection, doubling each
+                               try (default 1000); a refused local port or unknown host is given up after 2 tries
   NO_COLOR                     turn colour off
 
 Approval modes: ask runs read and a short list of read-only commands (ls, cat, grep, rg, find,

@@ -1,7 +1,9 @@
 // Which provider/model a run uses: flags win; a resumed session
-// keeps its activeModel(); a new one takes AWL_PROVIDER/AWL_MODEL, then defaults.
+// keeps its activeModel(); a new one takes AWL_PROVIDER/AWL_MODEL, then
+// the first provider whose key is set (providers/order.ts), then defaults.
 
 import { defaultModel, parseModelSpec } from "../providers/models";
+import { providerFromEnvironment } from "../providers/order";
 import type { ProviderName } from "../providers/provider";
 import { UsageError } from "../errors";
 import type { ModelRef } from "../session";
@@ -23,7 +25,7 @@ export function chooseModel(
 
 function fromEnvironment(env: Record<string, string | undefined>): ModelRef {
   const model = env.AWL_MODEL ? fromVariable("AWL_MODEL", env.AWL_MODEL) : undefined;
-  const provider = (env.AWL_PROVIDER || model?.provider || "anthropic") as ProviderName;
+  const provider = (env.AWL_PROVIDER || model?.provider || providerFromEnvironment(env) || "anthropic") as ProviderName;
   if (provider !== "anthropic" && provider !== "openai") {
     throw new UsageError(`AWL_PROVIDER=${provider} is not a provider awl knows: use anthropic or openai`);
   }

@@ -7,7 +7,7 @@ import { Approvals } from "../agent/approval";
 import type { AgentEvent } from "../agent/events";
 import { UsageError, UserError } from "../errors";
 import { colorsFor } from "../ui/colors";
-import { compactedLine, oneLine } from "../ui/format";
+import { compactedLine, oneLine, retryText } from "../ui/format";
 import { loadContextFiles } from "../agent/context-files";
 import { contextNotice } from "../ui/instructions";
 import { safeText } from "../ui/safe-text";
@@ -45,6 +45,7 @@ export async function print(args: Args, cwd: string): Promise<number> {
         reportActivity(event, err, c);
       });
       // On a terminal the answer is shown made safe (src/ui/safe-text.ts); to a pipe or a file, exactly as the model wrote it.
+      err.write(lineStart(err)); // a retry line the answer came after
       const answer = process.stdout.isTTY ? safeText(result.finalText) : result.finalText;
       if (answer) await written(answer.endsWith("\n") ? answer : `${answer}\n`);
       if (result.aborted) {
@@ -75,10 +76,22 @@ function written(text: string): Promise<void> {
   return new Promise((resolve) => process.stdout.write(text, () => resolve()));
 }
 
-/** Tool activity and retries on stderr, one line each; what a model, a tool or an API sent is made safe to show. */
-export function reportActivity(event: AgentEvent, err: { write(s: string): unknown }, c: ReturnType<typeof colorsFor>): void {
-  if (event.type === "toolStart") err.write(`${c.cyan("●")} ${oneLine(event.name, 60)} ${oneLine(event.summary, 100)}\n`);
-  else if (event.type === "toolEnd" && event.output.isError) err.write(`${c.red(`  ⎿ ${oneLine(event.output.content, 100)}`)}\n`);
-  else if (event.type === "retry") err.write(`${c.yellow(`${safeText(event.reason)}; retrying in ${(event.delayMs / 1000).toFixed(1)} s`)}\n`);
-  else if (event.type === "compacted") err.write(`${c.dim(compactedLine(event))}\n`);
+type Err = { write(s: string): unknown; isTTY?: boolean };
+
+/**
+ * Tool activity and retries on stderr, one line each; what a model, a tool or
+ * an API sent is made safe to show. On a terminal the retries are one line
+ * that each try rewrites, and the next line written takes its place.
+ */
+export function reportActivity(event: AgentEvent, err: Err, c: ReturnType<typeof colorsFor>): void {
+  const start = lineStart(err);
+  if (event.type === "toolStart") err.write(`${start}${c.cyan("●")} ${oneLine(event.name, 60)} ${oneLine(event.summary, 100)}\n`);
+  else if (event.type === "toolEnd" && event.output.isError) err.write(`${start}${c.red(`  ⎿ ${oneLine(event.output.content, 100)}`)}\n`);
+  else if (event.type === "retry") err.write(`${start}${c.yellow(retryText(event, safeText(event.reason)))}${err.isTTY ? "" : "\n"}`);
+  else if (event.type === "compacted") err.write(`${start}${c.dim(compactedLine(event))}\n`);
+}
+
+/** On a terminal: back to the start of the row and clear it (a retry line may be there). */
+function lineStart(err: Err): string {
+  return err.isTTY ? "\r\x1b[2K" : "";
 }

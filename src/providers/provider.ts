@@ -94,8 +94,8 @@ export type StreamEvent =
   /** The thinking block's signature (Anthropic), complete. */
   | { type: "signature"; index: number; signature: string }
   | { type: "blockStop"; index: number }
-  /** A failed attempt that will be retried after delayMs (nothing was shown yet). */
-  | { type: "retry"; attempt: number; delayMs: number; reason: string }
+  /** Attempt `attempt` of at most `attempts` failed; the next is sent after delayMs (nothing was shown yet). */
+  | { type: "retry"; attempt: number; attempts: number; delayMs: number; reason: string }
   | {
       type: "end";
       stopReason: StopReason;

@@ -55,12 +55,7 @@ export function serializeEntry(e: WrittenEntry): string {
   }
 }
 
-/** How every line awl writes for an entry begins: `{"type":"compaction",` (resume finds compactions by it). */
-export function entryLineHead(kind: WrittenEntry["type"]): string {
-  return `{"type":${JSON.stringify(kind)},`;
-}
-
-/** What follows the kind in an entry's line: `"id":"a1b2c3d4","parentId":` (resume finds the entry a compaction keeps from by it). */
+/** What follows the kind in an entry's line: `"id":"a1b2c3d4","parentId":` (resume tells an unreadable kept entry by it). */
 export function entryIdHead(id: string): string {
   return `"id":${JSON.stringify(id)},"parentId":`;
 }

@@ -28,6 +28,8 @@ export interface ReadLineOptions {
   hintStyle?: (text: string) => string;
   /** Ctrl+O: rows to print above the input, for a terminal `columns` wide (the latest turn in full: ./folded.ts). */
   unfold?: (columns: number) => string[];
+  /** Text the input box starts with (a prompt given back unsent), inserted as a paste: a large one is its placeholder. */
+  text?: string;
 }
 
 /** How long a lone ESC waits for the rest of a sequence before it counts as the Escape key. */
@@ -72,6 +74,7 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
   const queue = queueFor(input);
   let state: EditorState = withDraft(createEditor([...options.history]), drafts.get(input));
   drafts.delete(input);
+  if (options.text) state = handleKey(state, { type: "paste", text: options.text }).state;
   let drawn: Layout | undefined;
   /** Rows under the input, plain text: the Ctrl+C hint or completions, until the next key. */
   let hint: string[] = [];

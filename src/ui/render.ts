@@ -22,7 +22,7 @@ import type { AgentEvent, TurnResult } from "../agent/events";
 import type { ContentBlock } from "../conversation";
 import { summaryField, toolSummary } from "../tools";
 import type { Colors } from "./colors";
-import { oneLine } from "./format";
+import { oneLine, retryText } from "./format";
 import type { LiveArea } from "./live-area";
 import { MarkdownStream, type Screen } from "./markdown-stream";
 import { safeText, SafeTextStream } from "./safe-text";
@@ -187,10 +187,13 @@ export class TurnRenderer {
       }
       case "signature":
         return;
-      case "retry":
-        this.#line(this.c.yellow(`${safeText(event.reason)}; retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt + 1})`));
-        status?.phase("Waiting…");
+      case "retry": {
+        // One line that changes with each try: the status line when there is one, and the final failure is the error row.
+        const text = retryText(event, safeText(event.reason));
+        if (status) status.phase(text);
+        else this.#line(this.c.yellow(text));
         return;
+      }
       case "toolStart": {
         this.#waiting = this.#waiting.filter((call) => call.id !== event.id);
         status?.calls(this.#waiting);

@@ -8,9 +8,12 @@
 // (./type-ahead.ts). A stop signal (cli/stop.ts) aborts a running turn like Ctrl+C and,
 // once the turn has kept what it had, ends the loop. /new and /resume end it
 // too: its caller (cli/chat.ts) opens that session and runs the loop on it.
+// `awl "prompt"` hands the loop a first prompt, sent as if typed; a prompt the
+// agent refuses unsent (too large for the model) goes back into the input box.
 
 import type { Agent } from "../agent/agent";
 import { CompactionFailed } from "../agent/compaction";
+import { PromptTooLarge } from "../agent/prompt-size";
 import { UserError } from "../errors";
 import type { Colors } from "./colors";
 import { terminalAsk } from "./approval";
@@ -39,7 +42,7 @@ const NO_STOP: StopControl = { signal: new AbortController().signal, hold: (work
 export type ReplEnd = { kind: "quit" } | { kind: "new" } | { kind: "resume"; id?: string };
 const QUIT: ReplEnd = { kind: "quit" };
 
-export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout, stop: StopControl = NO_STOP): Promise<ReplEnd> {
+export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout, stop: StopControl = NO_STOP, first?: string): Promise<ReplEnd> {
   const summary = agent.session.context().summary; // never offered as something the person typed
   const sessionPrompts = agent.conversation.messages
     .filter((m) => m.role === "user" && m !== summary)
@@ -49,8 +52,11 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
   const completion = { cwd: agent.cwd, commands: commandNames(), arguments: commandArguments() };
   const unfold = (columns: number) => unfoldedRows(agent.conversation.messages, c, columns);
 
+  /** A prompt given back unsent: the next input box starts with it. */
+  let unsent: string | undefined;
   for (;;) {
-    const input = await readLine({ prompt, history, completion, hintStyle: c.dim, unfold });
+    const input = first !== undefined ? sentFirst(first, prompt, history, out) : await readLine({ prompt, history, completion, hintStyle: c.dim, text: unsent, unfold });
+    first = unsent = undefined;
     if (input.kind === "quit") return QUIT;
     const text = input.text;
     if (!text.trim()) continue;
@@ -95,6 +101,7 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
       renderer.abandon();
       if (!(error instanceof UserError)) throw error;
       live.stream.write(`${c.red(safeText(replMessage(error)))}\n`);
+      if (error instanceof PromptTooLarge) unsent = text;
     } finally {
       stopWatching();
       live.close(); // what was typed ahead is in the next prompt now
@@ -102,6 +109,13 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
     }
     if (stop.signal.aborted) return QUIT;
   }
+}
+
+/** The prompt from the command line, shown as a typed one stays on screen, and added to Up's history. */
+function sentFirst(text: string, prompt: string, history: string[], out: Out): { kind: "line"; text: string } {
+  out.write(`${prompt}${safeText(text).replaceAll("\n", `\n${" ".repeat(Bun.stringWidth(prompt))}`)}\n`);
+  if (history.at(-1) !== text) history.push(text);
+  return { kind: "line", text };
 }
 
 /** A controller for one turn: Ctrl+C or Esc aborts it (abort()), and so does a stop signal until dispose(). */

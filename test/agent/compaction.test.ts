@@ -2,7 +2,7 @@
 // would not fit, after an overflow the API reports, and on /compact; the log
 // only grows, and a resumed session sends what the live one would have sent.
 import { afterEach, describe, expect, test } from "bun:test";
-import { copyFileSync, readFileSync } from "node:fs";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Agent } from "../../src/agent/agent";
 import type { AgentEvent } from "../../src/agent/events";
@@ -107,6 +107,49 @@ describe("a long session against a small window", () => {
     const resumedBody = fx.server.requests[again]!.body;
     expect(withoutMarkers(resumedBody)).toBe(withoutMarkers(liveBody));
     reopened.close();
+  });
+});
+
+describe("a log whose lines have their keys in another order", () => {
+  /** The line with its top-level keys reversed: `{"message":…,"parentId":…,"id":…,"type":…}`. */
+  const reversed = (line: string) => JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(line)).reverse()));
+  const variants: [string, (entry: { type?: string; message?: { role: string } }) => boolean][] = [
+    ["every entry", (e) => e.type !== undefined && e.type !== "session"],
+    ["the compactions", (e) => e.type === "compaction"],
+    ["the prompts and tool results", (e) => e.message?.role === "user"],
+  ];
+
+  test("resume from the tail finds the compaction, and sends what the whole log replayed sends", async () => {
+    await setUp({ contextWindow: 5000, minCacheableTokens: 256 }, { AWL_CONTEXT_WINDOW: "5000" });
+    fx.server.respond = readingModel;
+    const live = newAgent();
+    let compactions = 0;
+    for (let t = 0; compactions < 2; t++) {
+      compactions += compacted((await turn(live, `turn ${t}: read notes.txt`)).events).length;
+      expect(t).toBeLessThan(40);
+    }
+    await turn(live, "one more after the compactions");
+    const written = readFileSync(live.session.sessionFile, "utf8");
+    const before = fx.server.requests.length;
+    // The live session holds every entry appended since the start: the whole log, replayed.
+    await turn(live, "and the next prompt");
+    const liveBody = withoutMarkers(fx.server.requests[before]!.body);
+
+    for (const [name, reorder] of variants) {
+      const lines = written.split("\n").map((line) => (line && reorder(JSON.parse(line)) ? reversed(line) : line));
+      const copy = live.session.sessionFile.replace(/\.jsonl$/, `-${name.replaceAll(" ", "-")}.jsonl`);
+      writeFileSync(copy, lines.join("\n"), { mode: 0o600 });
+      const reopened = await SessionManager.open(copy);
+      const kept = reopened.context().compaction!.firstKeptEntryId;
+      const keptLine = lines.findIndex((l) => l && JSON.parse(l).id === kept);
+      // Read from the tail: from the kept prompt's line, not from the top.
+      expect({ name, readFrom: reopened.readFrom }).toEqual({ name, readFrom: lines.slice(0, keptLine).join("\n").length + 1 });
+      expect(reopened.context().compaction!.n).toBe(compactions);
+      const at = fx.server.requests.length;
+      await turn(newAgent(CLAUDE, reopened), "and the next prompt");
+      expect({ name, body: withoutMarkers(fx.server.requests[at]!.body) }).toEqual({ name, body: liveBody });
+      reopened.close();
+    }
   });
 });
 

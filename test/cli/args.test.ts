@@ -44,10 +44,44 @@ describe("command line", () => {
     expect(usage(["--frobnicate"])).toBe("unknown option --frobnicate (see awl --help)");
     expect(usage(["-p"])).toContain("-p needs a value");
     expect(usage(["--provider", "gemini"])).toContain("unknown provider 'gemini'");
-    expect(usage(["hello"])).toContain("unexpected argument 'hello'");
+    expect(usage(["sessions", "hello"])).toContain("unexpected argument 'hello'");
     expect(usage(["--plain"])).toContain("awl sessions");
     expect(usage(["--thinking=yes"])).toContain("takes no value");
     expect(usage(["sessions", "--resume"])).toContain("takes no");
+  });
+});
+
+describe("starting forms", () => {
+  test("the first word that is not a command is the prompt the REPL sends first; the words after it are part of it", () => {
+    expect(parseArgs(["fix the test"])).toMatchObject({ command: "chat", send: "fix the test" });
+    expect(parseArgs(["fix", "the", "test"])).toMatchObject({ command: "chat", send: "fix the test" });
+    expect(parseArgs(["--model", "gpt-5", "fix it", "--thinking"])).toMatchObject({ command: "chat", send: "fix it", model: "gpt-5", thinking: true });
+    expect(parseArgs(["explain", "sessions"])).toMatchObject({ command: "chat", send: "explain sessions" });
+  });
+
+  test("a command word comes first; after -- every word is the prompt's, options and commands included", () => {
+    expect(parseArgs(["sessions"]).command).toBe("sessions");
+    expect(parseArgs(["--", "sessions"])).toMatchObject({ command: "chat", send: "sessions" });
+    expect(parseArgs(["--", "--help", "me"])).toMatchObject({ command: "chat", send: "--help me" });
+    expect(usage(["models"])).toBe("'models' is not a command of this version of awl; to send it as a prompt: awl -- models (see awl --help)");
+    expect(parseArgs(["--", "export"]).send).toBe("export");
+  });
+
+  test("-c and --continue take no value and resume the latest session; a word after them is the prompt", () => {
+    expect(parseArgs(["-c"])).toMatchObject({ command: "chat", resume: true });
+    expect(parseArgs(["--continue"])).toMatchObject({ command: "chat", resume: true });
+    expect(parseArgs(["-c", "fix it"])).toMatchObject({ command: "chat", resume: true, send: "fix it" });
+    expect(parseArgs(["-c", "-p", "fix it"])).toMatchObject({ command: "print", resume: true, prompt: "fix it" });
+    expect(parseArgs(["--resume", "019dc5ba", "fix it"])).toMatchObject({ resume: "019dc5ba", send: "fix it" });
+    expect(parseArgs(["--resume", "fix it"])).toMatchObject({ resume: true, send: "fix it" }); // an id has no spaces
+    expect(usage(["--continue=yes"])).toContain("takes no value");
+    expect(usage(["-c", "--resume", "019dc5ba"])).toContain("choose one of --continue and --resume");
+    expect(usage(["sessions", "-c"])).toContain("takes no --continue");
+  });
+
+  test("the prompt is given once, and not empty", () => {
+    expect(usage(["-p", "one", "two"])).toContain("give the prompt once");
+    expect(usage([""])).toContain("the prompt is empty");
   });
 });
 

@@ -22,6 +22,21 @@ describe("chooseModel", () => {
     expect(chooseModel({}, undefined, {})).toEqual({ provider: "anthropic", model: "claude-sonnet-4-5" });
   });
 
+  test("with nothing naming a provider, the first whose key is set (or, needing none, whose base URL is set) is used", () => {
+    expect(chooseModel({}, undefined, { OPENAI_API_KEY: "sk-test" })).toEqual({ provider: "openai", model: "gpt-5-mini" });
+    expect(chooseModel({}, undefined, { OPENAI_BASE_URL: "http://127.0.0.1:11434/v1" })).toEqual({ provider: "openai", model: "gpt-5-mini" });
+    // Anthropic comes first in the providers' order; a base URL alone does not make it usable.
+    expect(chooseModel({}, undefined, { OPENAI_API_KEY: "sk-a", ANTHROPIC_API_KEY: "sk-ant-b" }).provider).toBe("anthropic");
+    expect(chooseModel({}, undefined, { ANTHROPIC_BASE_URL: "http://127.0.0.1:1", OPENAI_API_KEY: "sk-a" }).provider).toBe("openai");
+    // Whatever names a provider wins over the keys.
+    expect(chooseModel({}, undefined, { OPENAI_API_KEY: "sk-a", AWL_PROVIDER: "anthropic" }).provider).toBe("anthropic");
+    expect(chooseModel({}, undefined, { OPENAI_API_KEY: "sk-a", AWL_MODEL: "claude-opus-4-5" }).provider).toBe("anthropic");
+    expect(chooseModel({ provider: "anthropic" }, undefined, { OPENAI_API_KEY: "sk-a" }).provider).toBe("anthropic");
+    expect(chooseModel({ model: "claude-haiku-4-5" }, undefined, { OPENAI_API_KEY: "sk-a" }).provider).toBe("anthropic");
+    // A model that names no provider goes to the one the keys choose.
+    expect(chooseModel({ model: "llama3.2" }, undefined, { OPENAI_BASE_URL: "http://127.0.0.1:11434/v1" })).toEqual({ provider: "openai", model: "llama3.2" });
+  });
+
   test("an id whose prefix is not a provider goes to the provider in use, as it is", () => {
     expect(chooseModel({ provider: "openai", model: "google/gemini-2.5-pro" }, undefined, {})).toEqual({ provider: "openai", model: "google/gemini-2.5-pro" });
     expect(chooseModel({ model: "meta-llama/Llama-3" }, { provider: "openai", model: "gpt-4o" }, {})).toEqual({ provider: "openai", model: "meta-llama/Llama-3" });

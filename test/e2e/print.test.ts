@@ -71,7 +71,8 @@ describe("awl -p", () => {
   });
 
   test("a missing API key is a clear error and creates no session file", async () => {
-    const run = await fx.run(["-p", "hi"], { env: { ANTHROPIC_API_KEY: undefined } });
+    // Named by --provider: with nothing naming one, the provider whose key is set would be used.
+    const run = await fx.run(["-p", "hi", "--provider", "anthropic"], { env: { ANTHROPIC_API_KEY: undefined } });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("ANTHROPIC_API_KEY");
     expect(sessionFiles(fx.root)).toEqual([]);

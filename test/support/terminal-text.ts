@@ -132,7 +132,7 @@ export function renderEverywhere(s: string, r: () => number, c: Colors): { live:
     { type: "toolEnd", id: "t1", name: "bash", output: { content: s, isError: false } },
     { type: "toolStart", id: "t2", name: s, summary: s },
     { type: "toolEnd", id: "t2", name: s, output: { content: s, isError: true } },
-    { type: "retry", attempt: 1, delayMs: 500, reason: s },
+    { type: "retry", attempt: 1, attempts: 6, delayMs: 500, reason: s },
   ];
   const events: AgentEvent[] = [
     { type: "requestStart", provider: "anthropic", model: s },

@@ -33,7 +33,7 @@ const HOSTILE_TURN: AgentEvent[] = [
   { type: "toolEnd", id: "t1", name: "bash", output: { content: "\x1b[2J\x1b]0;tool-title\x07cleared\r\nexit code: 0", isError: false } },
   { type: "toolStart", id: "t2", name: "no\x1b]0;such\x07tool", summary: "" },
   { type: "toolEnd", id: "t2", name: "no\x1b]0;such\x07tool", output: { content: "unknown tool no\x1b]0;such\x07tool", isError: true } },
-  { type: "retry", attempt: 0, delayMs: 10, reason: "overloaded: \x1b[31mbusy\x1b[0m" },
+  { type: "retry", attempt: 0, attempts: 6, delayMs: 10, reason: "overloaded: \x1b[31mbusy\x1b[0m" },
   end({ stopReason: "error", errorMessage: "API error 400: \x1b]0;api\x07bad\u2066request\u2069" }),
 ];
 
@@ -47,7 +47,7 @@ describe("the live renderer shows untrusted text, never sends it", () => {
       "    exit code: 0",
       "● no␛]0;such␇tool ",
       "  ⎿ unknown tool no␛]0;such␇tool",
-      "overloaded: ␛[31mbusy␛[0m; retrying in 0.0 s (attempt 1)",
+      "overloaded: ␛[31mbusy␛[0m · attempt 0 of 6, next in 0.0 s",
       "API error 400: ␛]0;api␇bad\\u2066request\\u2069",
       "",
     ]);
