@@ -172,7 +172,7 @@ function renderTurn(turn: readonly number[], view: View): string[] {
     estimated ||= cut !== undefined;
     if (i === lastMessage) {
       if (interrupted(item)) out.push(interruptedRow(c));
-      if (item.message.role === "assistant" && item.meta.stopReason === "error" && !keptAnything(item.message.content)) out.push(unansweredRow(c));
+      if (item.message.role === "assistant" && item.meta.stopReason === "error" && !keptAnything(item.message.content)) out.push(unansweredRow(c, view.width));
       const line = usageRow(usage, meterAt(i, view), c, view.width, estimated);
       if (line) out.push(line);
     }

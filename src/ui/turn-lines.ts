@@ -11,9 +11,10 @@ import type { Usage } from "../providers/provider";
 import type { FileChange } from "../tools/tool";
 import type { Colors } from "./colors";
 import { renderChange } from "./diff-view";
-import { compactedLine, joinParts, meterText, oneLine, previewLines, usageParts } from "./format";
+import { compactedLine, fitWidth, joinParts, meterText, oneLine, previewLines, usageParts } from "./format";
 import { safeText } from "./safe-text";
 import { seconds } from "./status-line";
+import { wrapText } from "./wrap";
 
 /** Lines of a tool's result shown under its line (one when a diff follows). */
 export const PREVIEW_LINES = 3;
@@ -60,10 +61,12 @@ export function toolResultRows(result: ShownResult, c: Colors, width: number, to
   const shown = previewLines(result.content, diff ? 1 : fromEnd ? TAIL_PREVIEW_LINES : PREVIEW_LINES, width, fromEnd ? "end" : "start");
   const rows: string[] = [];
   const row = (text: string, style: (s: string) => string) => rows.push(style(`${rows.length === 0 ? "  ⎿ " : "    "}${text}`));
-  if (fromEnd && shown.more > 0) row(`… ${lines(shown.more, "earlier")} (${UNFOLD_HINT})`, c.dim);
+  /** How many lines the preview leaves out, and the key that shows them when there is room for it. */
+  const hidden = (text: string) => (Bun.stringWidth(`${text} (${UNFOLD_HINT})`) <= width ? `${text} (${UNFOLD_HINT})` : fitWidth(text, width));
+  if (fromEnd && shown.more > 0) row(hidden(`… ${lines(shown.more, "earlier")}`), c.dim);
   for (const line of shown.lines) row(line, result.isError ? c.red : c.dim);
   if (diff) rows.push(...diff.map((line) => `    ${line}`));
-  else if (!fromEnd && shown.more > 0) row(`… ${lines(shown.more, "more")} (${UNFOLD_HINT})`, c.dim);
+  else if (!fromEnd && shown.more > 0) row(hidden(`… ${lines(shown.more, "more")}`), c.dim);
   if (result.note) row(result.note, c.dim);
   return rows;
 }
@@ -94,8 +97,9 @@ export function lengthRow(c: Colors): string {
  * with the next prompt (the provider joins the two). Said, so that it is not
  * a surprise.
  */
-export function unansweredRow(c: Colors): string {
-  return c.dim("No answer: this prompt stays in the conversation and goes to the model with your next one.");
+export function unansweredRow(c: Colors, columns: number): string {
+  const text = "No answer: this prompt stays in the conversation and goes to the model with your next one.";
+  return wrapText(text, Math.max(20, columns - 1)).replace(/\n$/, "").split("\n").map((row) => c.dim(row)).join("\n");
 }
 
 /** Whether a response kept anything the model is sent back: text, or a call. */

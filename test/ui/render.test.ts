@@ -148,8 +148,29 @@ describe("what a turn looks like on a terminal", () => {
       "    exit code: 1",
       "",
     ]);
+    // On a narrow terminal the row still fits: the key's hint gives way first.
+    let written = "";
+    const narrow = new TurnRenderer({ write: (s: string) => (written += s), isTTY: false, columns: 40 }, plain);
+    narrow.handle({ type: "toolEnd", id: "t", name: "bash", output: { content, isError: true } });
+    expect(written.split("\n")[0]).toBe("  ⎿ … 37 earlier lines");
+    for (const row of written.split("\n")) expect(Bun.stringWidth(row)).toBeLessThan(40);
     // Short output is shown whole, with nothing said about lines hidden.
     expect(render([{ type: "toolEnd", id: "t", name: "bash", output: { content: "a\nexit code: 0", isError: false } }])).toBe("  ⎿ a\n    exit code: 0\n");
+  });
+
+  test("a prompt that got no answer: a line says it stays and goes with the next one, wrapped between words on a narrow terminal", () => {
+    let written = "";
+    const renderer = new TurnRenderer({ write: (s: string) => (written += s), isTTY: false, columns: 40 }, plain);
+    renderer.handle({ type: "requestStart", provider: "anthropic", model: "m" });
+    renderer.handle(end({ stopReason: "error", errorMessage: "Anthropic rejected the API key (401)" }));
+    renderer.finish({ stopReason: "error", aborted: false, usage: { input: 0, output: 0 }, context: { tokens: 0, window: 1 }, finalText: "" });
+    expect(written.split("\n")).toEqual([
+      "Anthropic rejected the API key (401)",
+      "No answer: this prompt stays in the",
+      "conversation and goes to the model with",
+      "your next one.",
+      "",
+    ]);
   });
 
   test("thinking is one line, however long: how long it took, never its words", () => {
