@@ -26,6 +26,7 @@ import { replAdvice, replMessage } from "../ui/advice";
 import { contextFilesLine, contextNotice } from "../ui/instructions";
 import { runRepl, type ReplEnd } from "../ui/repl";
 import { joinParts } from "../ui/format";
+import { messagesInFile } from "../ui/message-count";
 import { safeText } from "../ui/safe-text";
 import { sessionIdLength, shortSessionId } from "../ui/session-id";
 import { renderTranscript } from "../ui/transcript";
@@ -141,7 +142,8 @@ async function nextSession(current: Agent, end: Exclude<ReplEnd, { kind: "quit" 
   const left = current.session;
   if (left.messageCount() > 0) {
     const id = shortSessionId(cwd, left.sessionId, [next.agent.session.sessionId]); // still unique once the next one is written
-    out.write(`${c.dim(`Left session ${id} (${left.messageCount()} messages, saved): /resume ${id} returns to it.`)}\n`);
+    const messages = messagesInFile(left.sessionFile, cwd); // as the picker counts them
+    out.write(`${c.dim(`Left session ${id} (${messages} message${messages === 1 ? "" : "s"}, saved): /resume ${id} returns to it.`)}\n`);
   }
   left.close();
 

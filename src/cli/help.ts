@@ -46,6 +46,7 @@ Environment:
   AWL_BASH_PASS_ENV=A,B        API keys never reach bash nor tool output; other *KEY*/*SECRET*/*TOKEN*/*PASSWORD* only if listed
   XDG_DATA_HOME                base data directory (default ~/.local/share)
   XDG_CACHE_HOME               base cache directory, for the providers' model lists (default ~/.cache)
+  XDG_CONFIG_HOME              base configuration directory, for awl/AGENTS.md (default ~/.config)
   AWL_STREAM_IDLE_TIMEOUT_MS   give up on a response silent this long (default 90000; raise it for slow local models)
   AWL_RETRY_BASE_MS            first retry delay after a rate limit, overload or failed connection, doubling each
                                try (default 1000); a refused local port or unknown host is given up after 2 tries
@@ -57,6 +58,10 @@ file) by itself, and shows every other bash command, write and edit first: y run
 and the same tool (for bash: program and first argument) from then on until awl exits, n refuses
 it with an optional reason for the model, Esc or Ctrl+C stops the turn. auto runs every tool.
 read-only refuses write, edit and other commands with an error the model reads. /approve switches.
+
+Project instructions: a new session puts $XDG_CONFIG_HOME/awl/AGENTS.md, then AGENTS.md (else
+CLAUDE.md) of each directory from the repository root down to this one, into its system
+prompt (32 KiB in all); the banner and /session list them.
 
 A session never runs into the context window: earlier turns are summarized (compacted)
 into one more line of its log when the next request would not fit; /compact in the REPL

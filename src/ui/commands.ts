@@ -17,9 +17,12 @@ import { replMessage } from "./advice";
 import { compactNumber, meterText } from "./format";
 import { contextFilesLine } from "./instructions";
 import { safeText } from "./safe-text";
+import { messagesInFile } from "./message-count";
 import { shortSessionId } from "./session-id";
 import { effortCommand, effortText } from "./effort-command";
+import { EFFORTS } from "../providers/thinking-forms";
 import { limitsText, modelRows } from "./model-list";
+import { wrapText } from "./wrap";
 
 /**
  * What to print, "quit", a compaction for the REPL to run (it streams and can
@@ -28,28 +31,58 @@ import { limitsText, modelRows } from "./model-list";
  */
 export type CommandResult = { output: string } | { compact: string } | { open: "new" } | { open: "resume"; id?: string } | "quit";
 
-const HELP = [
-  "Commands:",
-  "  /model [provider/]model   switch model from the next prompt on (no argument: the provider's models, newest first)",
-  "  /effort [level]           how hard the model thinks from the next prompt on: off, low, medium, high, xhigh, max",
-  "  /session                  this session's id, file, messages, tokens, cache reads and how full the context is",
-  "  /new                      start a new session here (this one is saved: /resume returns to it)",
-  "  /resume [id]              pick a session of this directory to continue, most recent first (or the one whose id starts with id)",
-  "  /compact [what to keep]    summarize every turn before the latest one, so the context has room again",
-  "  /approve [ask|auto|read-only]  when tools may act (no argument: the mode in force and what is always allowed)",
-  "  /help                     this help",
-  "  /quit                     leave (Ctrl+D on an empty prompt, or Ctrl+C twice, does the same)",
-  "A line that starts with a path (/usr/bin/ls is slow?) is a prompt; so is any line that starts with a space.",
-  "Keys:",
-  "  Enter sends · Alt+Enter, Ctrl+J or a trailing \\ adds a newline · Tab completes commands and paths",
-  "  ↑/↓ history (this directory's prompts, every session) · Ctrl+R searches it (Enter sends, Esc goes back)",
-  "  Esc or Ctrl+C interrupts a running turn · Ctrl+C clears the line; on an empty one, press it twice to quit",
-  "  Ctrl+D on an empty line quits · a long paste shows as [pasted N lines] and is sent in full",
-].join("\n");
+/** The commands /help lists: how each is typed, and what it does. */
+const COMMANDS: readonly [string, string][] = [
+  ["/model [provider/]model", "switch model from the next prompt on (no argument: the provider's models, newest first)"],
+  ["/effort [level]", "how hard the model thinks from the next prompt on: off, low, medium, high, xhigh, max"],
+  ["/session", "this session's id, file, messages, tokens, cache reads and how full the context is"],
+  ["/new", "start a new session here (this one is saved: /resume returns to it)"],
+  ["/resume [id]", "pick a session of this directory to continue, most recent first (or the one whose id starts with id)"],
+  ["/compact [what to keep]", "summarize every turn before the latest one, so the context has room again"],
+  ["/approve [ask|auto|read-only]", "when tools may act (no argument: the mode in force and what is always allowed)"],
+  ["/help", "this help"],
+  ["/quit", "leave (Ctrl+D on an empty prompt, or Ctrl+C twice, does the same)"],
+];
+/** Each description starts in the same column, two spaces after the longest command. */
+const USAGE_WIDTH = Math.max(...COMMANDS.map(([usage]) => usage.length)) + 2;
+
+const KEYS = [
+  "Enter sends · Alt+Enter, Ctrl+J or a trailing \\ adds a newline · Tab completes commands, their arguments and paths",
+  "↑/↓ history (this directory's prompts, every session) · Ctrl+R searches it (Enter sends, Esc goes back)",
+  "Esc or Ctrl+C interrupts a running turn; what you typed meanwhile comes back, unsent",
+  "Ctrl+C clears the line; on an empty one, press it twice to quit · Ctrl+D on an empty line quits",
+  "Ctrl+O shows the latest turn's thinking and tool output in full · a long paste shows as [pasted N lines], sent in full",
+];
+
+/** `text` wrapped by words to `columns`, its first row after `first`, the others indented to line up under it. */
+function hanging(first: string, text: string, columns: number): string {
+  const indent = " ".repeat(first.length);
+  const rows = wrapText(text, Math.max(10, columns - 1 - first.length)).replace(/\n$/, "").split("\n");
+  return rows.map((row, i) => `${i === 0 ? first : indent}${row}`).join("\n");
+}
+
+/** /help, laid out for a terminal `columns` wide: descriptions in one column, every line wrapped by words. */
+export function helpText(columns = 100): string {
+  return [
+    "Commands:",
+    // Too narrow for a column of descriptions: each goes under its command.
+    ...COMMANDS.map(([usage, what]) =>
+      columns - 2 - USAGE_WIDTH >= 24 ? hanging(`  ${usage.padEnd(USAGE_WIDTH)}`, what, columns) : `  ${usage}\n${hanging("      ", what, columns)}`,
+    ),
+    hanging("", "A line that starts with a path (/usr/bin/ls is slow?) is a prompt; so is any line that starts with a space.", columns),
+    "Keys:",
+    ...KEYS.map((line) => hanging("  ", line, columns)),
+  ].join("\n");
+}
 
 /** The slash commands, as /help lists them (Tab completes these). */
 export function commandNames(): string[] {
-  return [...HELP.matchAll(/^ {2}\/([a-z][\w-]*)/gm)].map((m) => m[1]!);
+  return COMMANDS.map(([usage]) => /^\/([a-z][\w-]*)/.exec(usage)![1]!);
+}
+
+/** What Tab offers after a command's name: the values of the arguments that take one of a known few (`models`: the current provider's, asked each time). */
+export function commandArguments(models: () => readonly string[]): Record<string, () => readonly string[]> {
+  return { approve: () => APPROVAL_MODES, effort: () => EFFORTS, model: models };
 }
 
 /** Names that run a command without being listed. */
@@ -80,14 +113,14 @@ export function parseCommand(line: string, exists: (path: string) => boolean = e
   return { name, argument: (match[2] ?? "").trim() };
 }
 
-export function runCommand(command: Command, agent: Agent, c: Colors, catalogues: Catalogues): CommandResult {
+export function runCommand(command: Command, agent: Agent, c: Colors, catalogues: Catalogues, columns?: number): CommandResult {
   const { name, argument } = command;
   switch (name) {
     case "quit":
     case "exit":
       return "quit";
     case "help":
-      return { output: HELP };
+      return { output: helpText(columns) };
     case "model":
       return { output: argument ? switchModel(agent, argument, c, catalogues) : showModels(agent, c, catalogues) };
     case "session":
@@ -156,14 +189,14 @@ function describeSession(agent: Agent): string {
   let input = 0;
   let output = 0;
   let cacheRead = 0;
-  let messages = 0;
+  let inContext = 0;
   // What the context holds: from the compaction's first kept entry on (a resumed session has read no further back).
   const branch = session.getBranch();
   const compaction = session.compaction();
   const from = compaction ? branch.findLastIndex((e, i) => i < branch.indexOf(compaction) && e.id === compaction.firstKeptEntryId) : 0;
   for (const entry of branch.slice(Math.max(0, from))) {
     if (entry.type !== "message") continue;
-    messages++;
+    inContext++;
     const usage = entry.message.usage;
     input += (usage?.input ?? 0) + (usage?.cacheRead ?? 0) + (usage?.cacheWrite ?? 0);
     output += usage?.output ?? 0;
@@ -179,7 +212,7 @@ function describeSession(agent: Agent): string {
     `File     ${safeText(file)}`,
     `Model    ${safeText(`${agent.model.provider}/${agent.model.model}`)}${limitsText(agent.activeModelInfo) ? ` (${limitsText(agent.activeModelInfo)})` : ""}`,
     `Effort   ${effortText(agent)}`,
-    `Messages ${messages}${scope}`,
+    `Messages ${messagesInFile(session.sessionFile, agent.cwd)}${compaction ? ` (${inContext} in the context)` : ""}`,
     `Tokens   ${compactNumber(input)} in${cached} · ${compactNumber(output)} out${scope}`,
     `Context  ${meterText(agent.meter())} · ${compactions} compaction${compactions === 1 ? "" : "s"}`,
     `Approve  ${approvalText(agent)}`,

@@ -3,7 +3,9 @@
 // at an empty prompt Ctrl+D quits, and so does Ctrl+C pressed twice within 2 s
 // (readLine). Prompts go to the history file every session shares
 // (./history.ts); what is typed during a turn shows under the output, below
-// the status line (./live-area.ts), and waits for the next prompt. A stop signal (cli/stop.ts) aborts a running turn like Ctrl+C and,
+// the status line (./live-area.ts), and waits for the next prompt; when the
+// turn is interrupted, all of it is back in the input box, unsent
+// (./type-ahead.ts). A stop signal (cli/stop.ts) aborts a running turn like Ctrl+C and,
 // once the turn has kept what it had, ends the loop. /new and /resume end it
 // too: its caller (cli/chat.ts) opens that session and runs the loop on it.
 // `awl "prompt"` hands the loop a first prompt, sent as if typed; a prompt the
@@ -19,11 +21,12 @@ import { UserError } from "../errors";
 import type { Colors } from "./colors";
 import { terminalAsk } from "./approval";
 import { adviseInRepl, replMessage } from "./advice";
-import { commandNames, parseCommand, runCommand } from "./commands";
+import { commandArguments, commandNames, parseCommand, runCommand } from "./commands";
 import { appendHistory, loadHistory, mergeHistory } from "./history";
 import { readLine, watchInterrupt } from "./input";
 import { meterText } from "./format";
 import { TurnRenderer } from "./render";
+import { unfoldedRows } from "./folded";
 import { safeText } from "./safe-text";
 import { LiveArea } from "./live-area";
 
@@ -55,11 +58,13 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
   const history = mergeHistory(loadHistory(agent.cwd), sessionPrompts);
   const prompt = `${c.bold(c.green("›"))} `;
   const models = () => catalogues.of(agent.model.provider as ProviderName).models().map((m) => m.id);
-  const completion = { cwd: agent.cwd, commands: commandNames(), models };
+  const completion = { cwd: agent.cwd, commands: commandNames(), arguments: commandArguments(models) };
+  const unfold = (columns: number) => unfoldedRows(agent.conversation.messages, c, columns);
+
   /** A prompt given back unsent: the next input box starts with it. */
   let unsent: string | undefined;
   for (;;) {
-    const input = first !== undefined ? sentFirst(first, prompt, history, out) : await readLine({ prompt, history, completion, hintStyle: c.dim, text: unsent });
+    const input = first !== undefined ? sentFirst(first, prompt, history, out) : await readLine({ prompt, history, completion, hintStyle: c.dim, text: unsent, unfold });
     first = unsent = undefined;
     if (input.kind === "quit") return QUIT;
     const text = input.text;
@@ -68,7 +73,7 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
 
     const command = parseCommand(text); // a line that starts with a path is a prompt
     if (command) {
-      const result = runCommand(command, agent, c, catalogues);
+      const result = runCommand(command, agent, c, catalogues, out.columns);
       if (result === "quit") return QUIT;
       if ("open" in result) return result.open === "new" ? { kind: "new" } : { kind: "resume", id: result.id };
       if ("compact" in result) await compactNow(agent, result.compact, c, out, stop);
@@ -79,7 +84,7 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
 
     const controller = interruptible(stop.signal);
     const live = new LiveArea(out); // under the output: the status line, then what is typed ahead
-    const watch = () => watchInterrupt(() => controller.abort(), process.stdin, out, { show: (row) => live.typeAhead(row), prompt, history });
+    const watch = () => watchInterrupt(() => controller.abort(), process.stdin, out, { show: (row) => live.typeAhead(row), prompt, history, noteStyle: c.dim });
     let stopWatching = watch();
     const renderer = new TurnRenderer(out, c, live);
     // --approve ask: the question reads keys itself, so Ctrl+C is not watched for meanwhile (ui/approval.ts).

@@ -5,8 +5,9 @@
 // source without; their first ANSWER_LINES rows), each tool call's line with
 // the preview of its result, a failed response's error line, "Interrupted.",
 // the usage line with how full the context was, and a compaction where it
-// happened. Thinking is left out (it can be long, and it was only ever a
-// means to the answer); so are retries, which the session does not record.
+// happened. Thinking is folded to one line as it was live (`∴ Thought`: how
+// long it took is not recorded; Ctrl+O shows the latest turn's in full);
+// retries are left out, since the session does not record them.
 //
 // write and edit were shown live as diffs of the bytes before and after, which
 // the session does not keep (only what the model sent and what it was told).
@@ -40,7 +41,7 @@ import { toolSummary } from "../tools";
 import type { Colors } from "./colors";
 import { meterText, oneLine } from "./format";
 import { showAnswer } from "./markdown-stream";
-import { compactedRow, errorRow, interruptedRow, lengthRow, notRunRow, type ShownResult, toolLine, toolResultRows, toolWidth, usageRow } from "./turn-lines";
+import { compactedRow, errorRow, cutOffOutput, keptAnything, interruptedRow, lengthRow, notRunRow, type ShownResult, thoughtRow, toolLine, toolResultRows, toolWidth, unansweredRow, usageRow } from "./turn-lines";
 
 const ANSWER_LINES = 8;
 /** About three screens: a turn that starts within them is shown whole. */
@@ -172,6 +173,7 @@ function renderTurn(turn: readonly number[], view: View): string[] {
   const usage: Usage = { input: 0, output: 0 };
   const opening = items[turn[0]!];
   const effort = opening?.kind === "message" ? opening.effort : undefined;
+  let estimated = false;
   for (const i of turn) {
     const item = items[i]!;
     if (item.kind === "compaction") {
@@ -181,14 +183,24 @@ function renderTurn(turn: readonly number[], view: View): string[] {
       continue;
     }
     out.push(...renderMessage(item.message, item.meta, view));
-    add(usage, item.meta.usage);
+    const cut = item.message.role === "assistant" && item.meta.stopReason === "error" ? cutUsage(item.message, item.meta.usage) : undefined;
+    add(usage, cut ?? item.meta.usage);
+    estimated ||= cut !== undefined;
     if (i === lastMessage) {
       if (interrupted(item)) out.push(interruptedRow(c));
-      const line = usageRow(usage, meterAt(i, view), c, view.width, effort);
+      if (item.message.role === "assistant" && item.meta.stopReason === "error" && !keptAnything(item.message.content)) out.push(unansweredRow(c, view.width));
+      const line = usageRow(usage, meterAt(i, view), c, view.width, { effort, estimated });
       if (line) out.push(line);
     }
   }
   return out;
+}
+
+/** A response cut off (interrupted or failed) after something streamed, counted as the live view counted it (see cutOffOutput); undefined when nothing had. */
+function cutUsage(message: Message, usage: Usage | undefined): Usage | undefined {
+  const characters = message.content.reduce((n, b) => n + (b.type === "text" ? b.text.length : b.type === "thinking" ? b.thinking.length : 0), 0);
+  if (characters === 0) return undefined;
+  return { ...(usage ?? { input: 0 }), output: cutOffOutput(usage?.output ?? 0, characters) };
 }
 
 function add(sum: Usage, usage: Usage | undefined): void {
@@ -242,7 +254,10 @@ function renderMessage(message: Message, meta: MessageMeta, view: View): string[
     return out;
   }
   // As live: the text as it streams, then each call as it runs (the calls wait under the output until then).
-  for (const block of message.content) if (block.type === "text" && block.text.trim()) out.push(...answerRows(block.text, c, width));
+  for (const block of message.content) {
+    if (block.type === "thinking") out.push(block.redacted ? c.dim("(redacted thinking)") : thoughtRow(c)); // folded, as live (Ctrl+O)
+    else if (block.type === "text" && block.text.trim()) out.push(...answerRows(block.text, c, width));
+  }
   for (const block of message.content) {
     if (block.type !== "toolUse") continue;
     out.push(toolLine(block.name, toolSummary(block.name, block.input), c, toolWidth(width)));
@@ -280,7 +295,7 @@ function resultRows(use: ToolUseBlock, result: ToolResultBlock | undefined, meta
   const content = result.content.startsWith(interruptedPrefix) ? result.content.slice(interruptedPrefix.length) : result.content;
   const isError = result.isError ?? false;
   const shown: ShownResult = { content, isError, ...(isError ? {} : changeOf(use, content, view.env)) };
-  return toolResultRows(shown, c, toolWidth(width));
+  return toolResultRows(shown, c, toolWidth(width), use.name);
 }
 
 /** What the log tells of a write's or an edit's change (see the top of this file). */

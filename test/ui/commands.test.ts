@@ -4,10 +4,11 @@
 // only builds a provider.
 import { describe, expect, test } from "bun:test";
 import { Agent } from "../../src/agent/agent";
-import { messageToDisk, SessionManager, type ModelRef } from "../../src/session";
+import { describeSessions, messageToDisk, SessionManager, type ModelRef } from "../../src/session";
+import { sessionLabel } from "../../src/ui/session-picker";
 import { textMessage } from "../../src/conversation";
 import { colorsFor } from "../../src/ui/colors";
-import { commandNames, parseCommand, runCommand, type Command } from "../../src/ui/commands";
+import { commandNames, helpText, parseCommand, runCommand, type Command } from "../../src/ui/commands";
 import { useSessionRoot } from "../session/helpers";
 import { Catalogues } from "../../src/providers/catalogue";
 
@@ -136,6 +137,28 @@ describe("/new and /resume", () => {
     expect(help).toContain("A line that starts with a path (/usr/bin/ls is slow?) is a prompt");
     expect(commandNames()).toEqual(["model", "effort", "session", "new", "resume", "compact", "approve", "help", "quit"]);
   });
+
+  test("/help's descriptions all start in one column, two spaces past the longest command", () => {
+    const rows = output("/help", agent()).split("\n").filter((row) => row.startsWith("  /"));
+    expect(rows).toHaveLength(commandNames().length);
+    const columns = rows.map((row) => /^ {2}\S+(?: \S+)*? {2,}/.exec(row)![0].length);
+    expect(new Set(columns)).toEqual(new Set([columns[0]!]));
+    expect(rows.find((row) => row.startsWith("  /approve"))).toStartWith("  /approve [ask|auto|read-only]  when tools may act");
+  });
+
+  test("/help fits the terminal: every row within the width, wrapped between words, continuations under their column", () => {
+    for (const columns of [40, 60, 80, 120]) {
+      const help = runCommand(parseCommand("/help")!, agent(), c, catalogues, columns);
+      if (typeof help !== "object" || !("output" in help)) throw new Error("no output");
+      const rows = help.output.split("\n");
+      for (const row of rows) expect(Bun.stringWidth(row)).toBeLessThan(columns);
+      // No word is cut: the words are those of the widest layout.
+      expect(help.output.split(/\s+/)).toEqual(helpText(1000).split(/\s+/));
+    }
+    const narrow = helpText(60).split("\n");
+    const at = narrow.findIndex((row) => row.startsWith("  /model"));
+    expect(narrow[at + 1]).toMatch(/^ {33}\S/); // under the description column
+  });
 });
 
 describe("/session", () => {
@@ -164,6 +187,27 @@ describe("/session", () => {
     const today = agent({ provider: "anthropic", model: "claude-sonnet-5-5" });
     expect(output("/session", today)).toContain("Model    anthropic/claude-sonnet-5-5 (window 1.0M · output 128k)");
     expect(output("/session", agent({ provider: "openai", model: "llama3.2" }))).toContain("Model    openai/llama3.2\n");
+  });
+
+  test("counts messages as the session picker does, also when resumed from the tail of a compacted file", async () => {
+    const M = { provider: "anthropic", model: "claude-sonnet-4-5" };
+    const s = SessionManager.init({ cwd: CWD, ...M });
+    s.appendMessage(messageToDisk(textMessage("system", "sys")));
+    for (const n of ["one", "two", "three"]) {
+      s.appendMessage(messageToDisk(textMessage("user", `prompt ${n}`)), M);
+      s.appendMessage(messageToDisk(textMessage("assistant", `answer ${n}`)));
+    }
+    const kept = s.getBranch().findLast((e) => e.type === "message" && e.message.role === "user")!.id;
+    s.appendCompaction({ n: 1, summary: "earlier", firstKeptEntryId: kept, keptPrompts: ["prompt three"], cutToolResults: [], window: 200_000, tokensBefore: 100, tokensAfter: 10, ...M });
+    s.appendMessage(messageToDisk(textMessage("user", "prompt four")), M);
+    s.close();
+    const resumed = await SessionManager.open(s.sessionFile);
+    expect(resumed.messageCount()).toBeLessThan(8); // it read only the tail
+    const [listed] = describeSessions([s.sessionFile], CWD);
+    expect(listed!.messageCount).toBe(8);
+    expect(sessionLabel(listed!, 8, 80)).toContain("   8 msgs");
+    expect(output("/session", agent(M, KEYS, resumed)).split("\n")).toContain("Messages 8 (3 in the context)");
+    resumed.close();
   });
 });
 
