@@ -66,6 +66,20 @@ export function fitWidth(text: string, width: number): string {
   return cut;
 }
 
+/**
+ * A line (styled or not) as rows of at most `width` columns, broken between
+ * words: a word longer than a row is the only thing cut. Its leading spaces
+ * stay on the first row; later rows start with `indent` (by default the same
+ * spaces). Styles are closed at each row's end and opened again on the next.
+ */
+export function wrapLine(text: string, width: number, indent?: string): string[] {
+  if (text.length <= width || Bun.stringWidth(text) <= width) return [text];
+  const lead = /^ */.exec(text)![0];
+  const hang = indent ?? lead;
+  const rows = Bun.wrapAnsi(text.slice(lead.length), Math.max(1, width - Math.max(lead.length, Bun.stringWidth(hang))), { hard: true, trim: true, wordWrap: true });
+  return rows.split("\n").map((row, i) => (i === 0 ? lead : hang) + row);
+}
+
 /** Local "YYYY-MM-DD HH:MM", as `awl sessions` prints it. */
 export function localDateTime(iso: string): string {
   const d = new Date(iso);
