@@ -13,6 +13,7 @@ import { colorsFor } from "../../src/ui/colors";
 import { fitRows, neutralise, renderMarkdown } from "../../src/ui/markdown";
 import { MarkdownStream, renderAnswer, showAnswer } from "../../src/ui/markdown-stream";
 import { TurnRenderer } from "../../src/ui/render";
+import { showLinks, supportsHyperlinks } from "../../src/ui/links";
 import { safeText } from "../../src/ui/safe-text";
 import { wrapText } from "../../src/ui/wrap";
 import { prng } from "../support/prng";
@@ -20,8 +21,8 @@ import { CONTROL, unstyled } from "../support/terminal-text";
 import { cutIntoDeltas, markdownAnswer, markdownAnswers } from "./markdown-corpus";
 import { VirtualTerminal } from "./virtual-terminal";
 
-/** Bun's rendering of the whole answer, with the two checks every rendering gets (links, rows wider than the screen). */
-const bunWhole = (text: string, columns: number) => fitRows(neutralise(Bun.markdown.ansi(safeText(text), { columns, colors: true, hyperlinks: true })), columns);
+/** Bun's rendering of the whole answer, with what every rendering gets (checked, links shown, rows wider than the screen cut). */
+const bunWhole = (text: string, columns: number) => fitRows(showLinks(neutralise(Bun.markdown.ansi(safeText(text), { columns, colors: true, hyperlinks: false })), false), columns);
 
 /** Streams `text` into a terminal of `columns` x `rows` in deltas cut by `r`. */
 function streamLive(text: string, columns: number, rows: number, r = prng(1), max = 8): VirtualTerminal {
@@ -64,7 +65,7 @@ The end.
 
 describe("rendered piece by piece = rendered whole", () => {
   test("an answer with every kind of block renders exactly as Bun renders it whole", () => {
-    expect(renderAnswer(SAMPLE, 60)).toBe(Bun.markdown.ansi(SAMPLE, { columns: 60, colors: true, hyperlinks: true }));
+    expect(renderAnswer(SAMPLE, 60)).toBe(Bun.markdown.ansi(SAMPLE, { columns: 60, colors: true, hyperlinks: false }));
     expect(Bun.stripANSI(renderAnswer(SAMPLE, 60))).toContain("   2. second"); // "1." twice is numbered on, as whole
   });
 
@@ -167,12 +168,38 @@ describe("made safe, then rendered", () => {
     expect(Bun.stripANSI(out)).toContain("Title␛]0;pwned␇ and ␛[2J cleared, code ␛[31m, \\u202eevil [31m \\u202e");
   });
 
-  test("OSC 8 links only to http(s) URLs; any other target is shown after its label", () => {
-    const out = renderAnswer("[ok](https://example.com/a) [file](file:///etc/passwd) [js](javascript:alert(1)) [rel](./src/a.ts) <https://b.example>", 100);
-    expect(out).toContain("\x1b]8;;https://example.com/a\x1b\\");
-    expect(out).toContain("\x1b]8;;https://b.example\x1b\\");
+  test("a link shows its URL after its text, once when the text is the URL; any target is shown, none drives the terminal", () => {
+    const out = renderAnswer("[ok](https://example.com/a) [file](file:///etc/passwd) [js](javascript:alert(1)) [rel](./src/a.ts) <https://b.example> end", 200);
+    expect(Bun.stripANSI(out)).toBe("ok (https://example.com/a) file (file:///etc/passwd) js (javascript:alert(1)) rel (./src/a.ts) https://b.example end\n");
+    expect(out).not.toContain("\x1b]");
+  });
+
+  test("where the terminal opens hyperlinks, http(s) links are OSC 8 ones too, the URL still shown; no other target is", () => {
+    const bun = Bun.markdown.ansi("[ok](https://example.com/a) [rel](./src/a.ts) <https://b.example> end\n", { columns: 100, colors: true, hyperlinks: false });
+    const out = showLinks(bun, true);
     expect(out.match(/\x1b\]8;;[^\x1b]+\x1b\\/g)).toEqual(["\x1b]8;;https://example.com/a\x1b\\", "\x1b]8;;https://b.example\x1b\\"]);
-    expect(Bun.stripANSI(out)).toContain("file (file:///etc/passwd) js (javascript:alert(1)) rel (./src/a.ts)");
+    expect(Bun.stripANSI(out)).toBe("ok (https://example.com/a) rel (./src/a.ts) https://b.example end\n");
+    expect(neutralise(out)).toBe(out);
+  });
+
+  test("a URL as its own text, wrapped, shows once; in a table it can be read, the rows aligned", () => {
+    const url = "https://example.com/a/long/path/to/something";
+    const wrapped = Bun.stripANSI(renderAnswer(`See ${url} for the rest of it, and more words after.`, 50));
+    expect(wrapped.match(/https:\/\/example/g)).toHaveLength(1);
+    expect(wrapped.split("\n").every((row) => !row.startsWith(" "))).toBe(true);
+    const table = Bun.stripANSI(renderAnswer(`| site | note |\n|---|---|\n| <${url}> | x |\n`, 100)).split("\n");
+    expect(table.some((row) => row.includes(url))).toBe(true);
+    expect(new Set(table.filter(Boolean).map((row) => Bun.stringWidth(row))).size).toBe(1);
+  });
+
+  test("which terminals get hyperlinks: those known to open them, never inside tmux or screen", () => {
+    expect(supportsHyperlinks({ TERM_PROGRAM: "iTerm.app" })).toBe(true);
+    expect(supportsHyperlinks({ KITTY_WINDOW_ID: "1" })).toBe(true);
+    expect(supportsHyperlinks({ VTE_VERSION: "7200" })).toBe(true);
+    expect(supportsHyperlinks({ TERM_PROGRAM: "iTerm.app", TMUX: "/tmp/tmux-1/default,1,0" })).toBe(false);
+    expect(supportsHyperlinks({ TERM_PROGRAM: "tmux", TERM_PROGRAM_VERSION: "3.3a" })).toBe(false);
+    expect(supportsHyperlinks({ TERM: "xterm-256color" })).toBe(false);
+    expect(supportsHyperlinks({})).toBe(false);
   });
 
   test("whatever Bun writes, only SGR and http(s) links get through", () => {
