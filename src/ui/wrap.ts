@@ -27,6 +27,8 @@ export class WrapStream {
   readonly width: number;
   /** Rows ended so far (newlines written). */
   rows = 0;
+  /** The width each ended row was written at (what a terminal that reflows on a resize splits). */
+  readonly rowWidths: number[] = [];
   /** The row the last character that is not a space was written on (-1: none yet). */
   textRow = -1;
   #col = 0;
@@ -109,6 +111,7 @@ export class WrapStream {
   }
 
   #newline(): string {
+    this.rowWidths.push(this.#col);
     this.rows++;
     this.#col = 0;
     return "\n";

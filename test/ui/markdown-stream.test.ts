@@ -133,19 +133,43 @@ describe("streamed into a terminal", () => {
     expect(terminal.text()).toBe(bunWhole(text, 50));
   });
 
-  test("a resize during a stream: the block growing then stays as shown, later ones fit the new width", () => {
+  test("a resize during a stream: the growing block is shown again at the new width, then rendered there", () => {
     const screen = { columns: 60, rows: 30 };
     const terminal = new VirtualTerminal(60, 30);
     const stream = new MarkdownStream(screen, true);
-    terminal.write(stream.push("First paragraph, rendered **before**.\n\nSecond one, growing when the"));
+    const first = "First paragraph, rendered **before**.\n\n";
+    terminal.write(stream.push(`${first}Second one, growing when the terminal shrinks, its words`));
     screen.columns = 40;
-    terminal.write(stream.push(" terminal shrinks, kept as shown.\n\nThird, **after**: rendered at forty columns, wrapped there.\n") + stream.end());
+    terminal.resize(40);
+    terminal.write(stream.push(" go on.\n\nThird, **after**: rendered at forty columns, wrapped there.\n") + stream.end());
     expect(terminal.problems).toEqual([]);
-    const shown = Bun.stripANSI(terminal.text());
-    expect(shown).toContain("First paragraph, rendered before.");
-    // Plain and as it was wrapped (at 60 columns): not re-rendered.
-    expect(shown.replace(/\s+/g, " ")).toContain("Second one, growing when the terminal shrinks, kept as shown.");
-    expect(terminal.text()).toEndWith(renderMarkdown("Third, **after**: rendered at forty columns, wrapped there.", 40));
+    // The first paragraph as the terminal reflowed it; everything after as rendered at 40 columns.
+    const rest = "Second one, growing when the terminal shrinks, its words go on.\n\nThird, **after**: rendered at forty columns, wrapped there.\n";
+    expect(Bun.stripANSI(terminal.text())).toBe(Bun.stripANSI(`${renderAnswer(first, 60)}\n${renderAnswer(rest, 40)}`));
+  });
+
+  test("a table streaming while the terminal is resized, at any moment, ends rendered, not as markdown", () => {
+    const table = "Before it.\n\n| name | what it does |\n|------|--------------|\n| wrap | wraps words to the width |\n| link | shows a URL after its text |\n\nAfter it.\n";
+    for (const [from, to] of [[100, 40], [40, 100], [80, 50]] as const) {
+      for (let at = 1; at < table.length; at += 3) {
+        const screen = { columns: from, rows: 30 };
+        const terminal = new VirtualTerminal(from, 30);
+        const stream = new MarkdownStream(screen, true);
+        for (const [i, ch] of [...table].entries()) {
+          if (i === at) {
+            screen.columns = to;
+            terminal.resize(to);
+          }
+          terminal.write(stream.push(ch));
+        }
+        terminal.write(stream.end());
+        const shown = Bun.stripANSI(terminal.text());
+        expect({ at, from, to, problems: terminal.problems }).toEqual({ at, from, to, problems: [] });
+        expect({ at, from, to, raw: shown.includes("|---") || shown.includes("| wrap |") }).toEqual({ at, from, to, raw: false });
+        expect(shown).toContain("│ wrap");
+        expect(shown).toContain("After it.");
+      }
+    }
   });
 
   test("the growing block is shown plainly below what is rendered, then replaced in place", () => {

@@ -10,6 +10,8 @@
 //   - a row wider than the terminal (the terminal would wrap it, and the rows
 //     the live view counts would be wrong);
 //   - any other control.
+// A resize reflows the rows as tmux does: a row wider than the new width is
+// split into several, the cursor following its character; rows never join.
 
 const STYLE = /^(?:\x1b\[[0-9;:]*m|\x1b\]8;[^\x07\x1b]*(?:\x1b\\|\x07))/;
 
@@ -24,9 +26,32 @@ export class VirtualTerminal {
   #saved: { row: number; col: number } | undefined;
 
   constructor(
-    readonly width: number,
+    public width: number,
     readonly height: number,
   ) {}
+
+  /** The terminal made `columns` wide: rows wider than that are split (reflowed), none is joined. */
+  resize(columns: number): void {
+    const rows: string[] = [];
+    let top = 0;
+    let row = 0;
+    let col = this.#col;
+    for (const [i, text] of this.rows.entries()) {
+      if (i === this.#top) top = rows.length;
+      const pieces = Bun.stringWidth(text) > columns ? Bun.wrapAnsi(text, columns, { hard: true, trim: false, wordWrap: false }).split("\n") : [text];
+      if (i === this.#row) {
+        const k = Math.min(pieces.length - 1, Math.max(0, Math.ceil(this.#col / columns) - 1));
+        row = rows.length + k;
+        col = this.#col - k * columns;
+      }
+      rows.push(...pieces);
+    }
+    this.rows.splice(0, this.rows.length, ...rows);
+    this.width = columns;
+    this.#row = row;
+    this.#col = col;
+    this.#top = Math.max(top, row - this.height + 1);
+  }
 
   write(bytes: string): void {
     let i = 0;
