@@ -150,7 +150,7 @@ describe("streamed into a terminal", () => {
 
   test("a table streaming while the terminal is resized, at any moment, ends rendered, not as markdown", () => {
     const table = "Before it.\n\n| name | what it does |\n|------|--------------|\n| wrap | wraps words to the width |\n| link | shows a URL after its text |\n\nAfter it.\n";
-    for (const [from, to] of [[100, 40], [40, 100], [80, 50]] as const) {
+    for (const [from, to] of [[100, 40], [40, 100], [80, 50]] as [number, number][]) {
       for (let at = 1; at < table.length; at += 3) {
         const screen = { columns: from, rows: 30 };
         const terminal = new VirtualTerminal(from, 30);
