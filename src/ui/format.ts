@@ -118,7 +118,8 @@ export function usageParts(u: { input: number; output: number; cacheRead?: numbe
 /**
  * Parts joined with " · ", each kept whole: a part that would pass `columns`
  * starts a new line, so a narrow terminal breaks the usage line or the
- * banner between parts, never inside one ("ctx 41% of 200k").
+ * banner between parts, never inside one ("ctx 41% of 200k"); a part wider
+ * than a whole line alone is wrapped between its words.
  */
 export function joinParts(parts: readonly string[], columns: number): string {
   let out = "";
@@ -133,5 +134,5 @@ export function joinParts(parts: readonly string[], columns: number): string {
       width += (width > 0 ? 3 : 0) + w;
     }
   }
-  return out;
+  return out.length <= columns ? out : out.split("\n").flatMap((row) => wrapLine(row, columns)).join("\n");
 }

@@ -1,7 +1,10 @@
 // Where the prompt and buffer go on screen, and the bytes that put them there.
 // The editor wraps rows itself instead of relying on the terminal's auto-wrap,
 // so it always knows which row and column the cursor is on, wide characters
-// and a cursor sitting just past a full row included.
+// and a cursor sitting just past a full row included. It wraps between words:
+// a word that does not fit in what is left of a row starts the next one, and
+// only a word longer than a whole row is cut. A space where a row ends is that
+// row's break, drawn as nothing.
 //
 // It scales with the screen, not the buffer. An input taller than the screen
 // is shown through a window of rows that follows the cursor: a block taller
@@ -163,12 +166,25 @@ class RowMaker {
     let offset = a;
     const chunk = this.#text.slice(a, b);
     const rows: Row[] = [];
+    /** Just after the row's last space: where the word being written would move from, to the next row. */
+    let wordStart: { offset: number; textLength: number; col: number } | undefined;
     const breakRow = () => {
       rows.push({ start, end: offset, lineEnd: false, text, width: col, cursorCol });
       text = "";
       col = 0;
       start = offset;
       cursorCol = undefined;
+      wordStart = undefined;
+    };
+    /** The word being written goes on to a new row, whole. */
+    const moveWord = (at: { offset: number; textLength: number; col: number }) => {
+      const cursorMoves = cursorCol !== undefined && cursor >= at.offset;
+      rows.push({ start, end: at.offset, lineEnd: false, text: text.slice(0, at.textLength), width: at.col, cursorCol: cursorMoves ? undefined : cursorCol });
+      text = text.slice(at.textLength);
+      col -= at.col;
+      start = at.offset;
+      cursorCol = cursorMoves ? cursorCol! - at.col : undefined;
+      wordStart = undefined;
     };
     const markCursor = () => {
       // A cursor right after a full row is shown at the start of the next one.
@@ -176,24 +192,28 @@ class RowMaker {
       cursorCol = col;
     };
     const add = (g: string, shown: string, width: number) => {
-      if (col + width > columns && col > 0) breakRow();
+      const space = g === " " || g === "\t";
+      if (space && col + width > columns && col > 0 && offset !== cursor) {
+        // The row ends here: the space is its break, and takes no column.
+        offset += g.length;
+        wordStart = { offset, textLength: text.length, col };
+        return;
+      }
+      if (col + width > columns && col > 0) {
+        if (!space && wordStart && wordStart.offset > start && wordStart.offset < offset && col - wordStart.col + width <= columns) moveWord(wordStart);
+        else breakRow();
+      }
       if (offset === cursor) markCursor();
       text += shown;
       col += width;
       offset += g.length;
+      if (space) wordStart = { offset, textLength: text.length, col };
     };
     if (ASCII_ONLY.test(chunk)) {
-      // Printable ASCII: one cell per character, nothing to segment; taken a run at a time.
-      for (let i = 0; i < chunk.length; ) {
-        if (col >= columns && col > 0) breakRow();
-        if (offset === cursor) markCursor();
-        let n = Math.min(columns - col, chunk.length - i);
-        if (cursor > offset && cursor < offset + n) n = cursor - offset;
-        text += chunk.slice(i, i + n);
-        col += n;
-        offset += n;
-        i += n;
-        laidOut.graphemes += n;
+      // Printable ASCII: one cell per character, nothing to segment.
+      for (const ch of chunk) {
+        laidOut.graphemes++;
+        add(ch, ch, 1);
         while (rows.length) yield rows.shift()!;
       }
     } else {

@@ -15,10 +15,11 @@ test("oneLine never cuts an emoji in half", () => {
 });
 
 describe("parts on a narrow terminal", () => {
-  test("joinParts breaks between parts, never inside one", () => {
+  test("joinParts breaks between parts, and inside one only between its words when it is wider than a line", () => {
     const parts = ["↑ 2.3k in (1.1k cached)", "↓ 61 out", "ctx 1% of 200k"];
     expect(joinParts(parts, 100)).toBe("↑ 2.3k in (1.1k cached) · ↓ 61 out · ctx 1% of 200k");
     expect(joinParts(parts, 40)).toBe("↑ 2.3k in (1.1k cached) · ↓ 61 out\nctx 1% of 200k");
-    expect(joinParts(parts, 10)).toBe("↑ 2.3k in (1.1k cached)\n↓ 61 out\nctx 1% of 200k");
+    expect(joinParts(parts, 10)).toBe("↑ 2.3k in\n(1.1k\ncached)\n↓ 61 out\nctx 1% of\n200k");
+    expect(joinParts(["model gpt-5-mini (openai)", "approve: ask"], 12)).toBe("model\ngpt-5-mini\n(openai)\napprove: ask"); // never gpt-5-m|ini
   });
 });

@@ -19,6 +19,19 @@ describe("prompt layout", () => {
     expect(at("abcdefgh|ijkl")).toEqual({ rows: ["> abcdefgh", "ijkl"], cursorRow: 1, cursorCol: 0 });
   });
 
+  test("rows break between words: a word that does not fit starts the next row whole; only a word longer than a row is cut", () => {
+    // "description" would not fit after "the ": it moves, not cut as "descriptio|n".
+    expect(at("fix the description|", 16)).toEqual({ rows: ["> fix the ", "description"], cursorRow: 1, cursorCol: 11 });
+    expect(at("use gpt-5-mini| now", 14)).toEqual({ rows: ["> use ", "gpt-5-mini now"], cursorRow: 1, cursorCol: 10 });
+    // A space where a row ends is its break, drawn as nothing.
+    expect(at("abcdefgh ijk|")).toEqual({ rows: ["> abcdefgh", "ijk"], cursorRow: 1, cursorCol: 3 });
+    // Longer than a row: cut where the row ends, as before.
+    expect(at("a bcdefghijklmnop|")).toEqual({ rows: ["> a ", "bcdefghijk", "lmnop"], cursorRow: 2, cursorCol: 5 });
+    // The cursor inside the moved word moves with it; before it, it stays.
+    expect(at("fix the desc|ription", 16)).toEqual({ rows: ["> fix the ", "description"], cursorRow: 1, cursorCol: 4 });
+    expect(at("fix t|he description", 16)).toEqual({ rows: ["> fix the ", "description"], cursorRow: 0, cursorCol: 7 });
+  });
+
   test("a recalled prompt holding escape sequences is drawn made safe, one cell per control picture", () => {
     expect(at("a\x1b]0;x\x07b|", 80)).toEqual({ rows: ["> a␛]0;x␇b"], cursorRow: 0, cursorCol: 10 });
   });
