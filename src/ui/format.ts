@@ -80,6 +80,11 @@ export function wrapLine(text: string, width: number, indent?: string): string[]
   return rows.split("\n").map((row, i) => (i === 0 ? lead : hang) + row);
 }
 
+/** Lines awl writes of its own (messages, command output) wrapped between words to a terminal `columns` wide. */
+export function wrapLines(text: string, columns: number | undefined): string {
+  return columns ? text.split("\n").flatMap((line) => wrapLine(line, columns)).join("\n") : text;
+}
+
 /** Local "YYYY-MM-DD HH:MM", as `awl sessions` prints it. */
 export function localDateTime(iso: string): string {
   const d = new Date(iso);

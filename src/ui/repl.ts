@@ -16,7 +16,7 @@ import { adviseInRepl, replMessage } from "./advice";
 import { commandNames, parseCommand, runCommand } from "./commands";
 import { appendHistory, loadHistory, mergeHistory } from "./history";
 import { readLine, watchInterrupt } from "./input";
-import { meterText } from "./format";
+import { meterText, wrapLines } from "./format";
 import { TurnRenderer } from "./render";
 import { safeText } from "./safe-text";
 import { LiveArea } from "./live-area";
@@ -58,7 +58,7 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
       if (result === "quit") return QUIT;
       if ("open" in result) return result.open === "new" ? { kind: "new" } : { kind: "resume", id: result.id };
       if ("compact" in result) await compactNow(agent, result.compact, c, out, stop);
-      else out.write(`${result.output}\n`);
+      else out.write(`${wrapLines(result.output, out.columns)}\n`);
       if (stop.signal.aborted) return QUIT;
       continue;
     }
@@ -90,7 +90,7 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
     } catch (error) {
       renderer.abandon();
       if (!(error instanceof UserError)) throw error;
-      live.stream.write(`${c.red(safeText(replMessage(error)))}\n`);
+      live.stream.write(`${wrapLines(c.red(safeText(replMessage(error))), out.columns)}\n`);
     } finally {
       stopWatching();
       live.close(); // what was typed ahead is in the next prompt now
@@ -122,7 +122,7 @@ async function compactNow(agent: Agent, focus: string, c: Colors, out: Out, stop
   } catch (error) {
     renderer.abandon();
     if (!(error instanceof UserError)) throw error;
-    out.write(`${error instanceof CompactionFailed && error.aborted ? c.yellow("Interrupted: nothing was compacted.") : c.red(safeText(error.message))}\n`);
+    out.write(`${wrapLines(error instanceof CompactionFailed && error.aborted ? c.yellow("Interrupted: nothing was compacted.") : c.red(safeText(error.message)), out.columns)}\n`);
   } finally {
     stopWatching();
     live.close();
