@@ -20,6 +20,7 @@ import { providerSecrets } from "../tools";
 import { fileChange, MAX_KEPT_BYTES, type FileChange } from "../tools/tool";
 import type { Colors } from "./colors";
 import { renderChange } from "./diff-view";
+import { eraseRows } from "./erase-rows";
 import { expandTabs, joinParts, wrapLine } from "./format";
 import { readPipedLine } from "./input-pipe";
 import { enterRawMode } from "./input-modes";
@@ -180,7 +181,7 @@ function askOnTerminal(request: ApprovalRequest, signal: AbortSignal, input: Nod
       // After a resize the terminal has reflowed the rows (tmux and most terminals do): a row wider than the screen now takes several.
       const heights = drawnWidths.map((w) => (columns ? Math.max(1, Math.ceil(w / columns)) : 1));
       const up = heights.reduce((a, b) => a + b, 0) - 1;
-      return `\r${up > 0 ? `\x1b[${up}A` : ""}\x1b[J`;
+      return eraseRows(up);
     };
     const draw = (columns?: number) => {
       const w = width();
@@ -223,7 +224,7 @@ function askOnTerminal(request: ApprovalRequest, signal: AbortSignal, input: Nod
       size.off?.("resize", onResize);
       signal.removeEventListener("abort", onAbort);
       try {
-        if (drawn) out.write(`\r${above > 0 ? `\x1b[${above}A` : ""}\x1b[J`);
+        if (drawn) out.write(eraseRows(above));
       } finally {
         restore();
         settle(answer);
@@ -253,7 +254,7 @@ function askOnTerminal(request: ApprovalRequest, signal: AbortSignal, input: Nod
           if (choice === "n") {
             // The reason's row takes the place of the question's rows.
             const up = questionHeight - 1;
-            if (up > 0) out.write(`\r\x1b[${up}A\x1b[J`);
+            if (up > 0) out.write(eraseRows(up));
             above -= up;
             phase = "reason";
             reason = key.text.slice(1);

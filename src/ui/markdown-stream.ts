@@ -25,6 +25,7 @@
 // answer at once, which is what `renderAnswer` does (the resume transcript
 // uses it). All input is text safeText already made inert.
 
+import { eraseRows } from "./erase-rows";
 import { BlockSplitter, type Piece, separator } from "./markdown-blocks";
 import { fenceBody, fenceBottom, fenceTop, renderMarkdown } from "./markdown";
 import { safeText } from "./safe-text";
@@ -161,7 +162,7 @@ export class MarkdownStream {
       this.#keepAsShown();
       return "";
     }
-    return eraseUp(above) + this.#showTail(this.#splitter.pending());
+    return eraseRows(above) + this.#showTail(this.#splitter.pending());
   }
 
   /** What the plain view shows stays, never erased nor rendered. */

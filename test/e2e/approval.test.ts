@@ -221,6 +221,23 @@ describe.skipIf(!hasTmux)("the question on a narrow or short screen", () => {
     term.keys("C-d");
   });
 
+  test("a resize at the question draws it again at the new width: every choice readable, the old rows gone", async () => {
+    await Bun.write(join(fx.project, "notes.md"), "one\n");
+    fx.server.reply({ blocks: [{ type: "toolUse", name: "write", input: { path: "notes.md", content: "one\ntwo words that make a line longer than forty columns\n" } }] }, text("Noted."));
+    await startRepl(120, 30);
+    send("note it");
+    await term.waitFor(/Write it\? y yes · a always \(write[^)]*\) · n no · Esc stop/);
+    term.resize(40, 30);
+    const screen = await term.waitFor(/^ {2}n no · Esc stop$/m);
+    const visible = screen.split("\n").slice(-30);
+    for (const row of visible) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(40);
+    expect(visible.filter((row) => row.includes("Esc stop"))).toHaveLength(1);
+    expect(visible.join("\n")).toMatch(/\+two words that make a line longer\n +than forty columns/);
+    term.type("y");
+    await term.waitFor(/Noted\./);
+    term.keys("C-d");
+  });
+
   test("a diff taller than the screen: a window with its size shown, the choices on screen; End shows its last rows", async () => {
     const content = Array.from({ length: 80 }, (_, i) => `line number ${i + 1}`).join("\n");
     fx.server.reply({ blocks: [{ type: "toolUse", name: "write", input: { path: "long.txt", content } }] }, text("Written."));

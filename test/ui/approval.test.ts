@@ -52,7 +52,7 @@ describe("the question on a terminal", () => {
     expect(tty.written()).toContain("Run it? y yes · n no · Esc stop");
     tty.input.write("y");
     expect(await answer).toEqual({ kind: "yes" });
-    expect(tty.written()).toEndWith("\r\x1b[1A\x1b[J\x1b[?2004l");
+    expect(tty.written()).toEndWith("\r\x1b[1A\x1b[2K\x1b[1B\x1b[2K\x1b[1A\x1b[?2004l");
     expect(tty.input.modes).toEqual([true, false]);
     expect(tty.calls).toEqual({ interrupt: 0, paused: 1, resumed: 1 });
   });

@@ -1,6 +1,6 @@
 // A terminal small enough to check the live answer against: it keeps every
 // row ever written (scrollback and screen), follows the few controls the live
-// view uses (newline, CR, cursor up, erase down; SGR and OSC 8 are kept as
+// view uses (newline, CR, cursor up and down, erase down; SGR and OSC 8 are kept as
 // text) and those the rows under the output use (save and restore the cursor,
 // index down and up, erase a row, autowrap off and on), and records what a real terminal could not
 // do as awl meant it:
@@ -69,6 +69,13 @@ export class VirtualTerminal {
         if (this.#row < this.#top) this.problems.push(`cursor up into the scrollback (row ${this.#row}, screen top ${this.#top})`);
         this.#row = Math.max(this.#row, this.#top);
         i += up[0].length;
+        continue;
+      }
+      const down = /^\x1b\[(\d*)B/.exec(rest); // cursor down: stops at the screen's last row, never scrolls
+      if (down) {
+        this.#row = Math.min(this.#row + Number(down[1] || 1), this.#top + this.height - 1);
+        while (this.#row >= this.rows.length) this.rows.push("");
+        i += down[0].length;
         continue;
       }
       const esc = /^\x1b([78DM])/.exec(rest);
