@@ -210,10 +210,27 @@ class RowMaker {
       if (space) wordStart = { offset, textLength: text.length, col };
     };
     if (ASCII_ONLY.test(chunk)) {
-      // Printable ASCII: one cell per character, nothing to segment.
-      for (const ch of chunk) {
-        laidOut.graphemes++;
+      // Printable ASCII: one cell per character, nothing to segment. A word's
+      // first character decides where it goes; the rest of it is taken a run
+      // at a time, as far as the row's end or the cursor.
+      let space = -1; // the next space at or after i
+      for (let i = 0; i < chunk.length; ) {
+        const ch = chunk[i]!;
         add(ch, ch, 1);
+        i++;
+        laidOut.graphemes++;
+        if (ch !== " ") {
+          if (space < i) space = chunk.indexOf(" ", i) === -1 ? chunk.length : chunk.indexOf(" ", i);
+          let n = Math.min(columns - col, space - i);
+          if (cursor >= offset && cursor < offset + n) n = cursor - offset;
+          if (n > 0) {
+            text += chunk.slice(i, i + n);
+            col += n;
+            offset += n;
+            i += n;
+            laidOut.graphemes += n;
+          }
+        }
         while (rows.length) yield rows.shift()!;
       }
     } else {
