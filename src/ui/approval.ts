@@ -138,15 +138,16 @@ function choices(request: ApprovalRequest, c: Colors): string[] {
  * dim line under it says which rows are shown), then the question's rows.
  * `top` comes back clamped to where the window can be.
  */
-export function questionScreen(call: readonly string[], question: readonly string[], rows: number, top: number, c: Colors): { rows: string[]; top: number; room: number } {
+export function questionScreen(call: readonly string[], question: readonly string[], rows: number, top: number, c: Colors, width = Number.POSITIVE_INFINITY): { rows: string[]; top: number; room: number } {
   const room = Math.max(3, rows - question.length - SCREEN_MARGIN);
   if (call.length <= room) return { rows: [...call, ...question], top: 0, room };
   const [header = "", ...body] = call;
-  const height = Math.max(1, room - 2); // the header and the line saying where the window is
+  const where = (at: number, end: number) => wrapLine(c.dim(`    rows ${at + 1}-${end} of ${body.length} · ↑ ↓ PgUp PgDn to scroll`), width, "    ");
+  // The header, then the window, then the line (or two, on a narrow screen) saying where it is.
+  const height = Math.max(1, room - 1 - where(body.length, body.length).length);
   const at = Math.max(0, Math.min(top, body.length - height));
   const end = Math.min(body.length, at + height);
-  const where = c.dim(`    rows ${at + 1}-${end} of ${body.length} · ↑ ↓ PgUp PgDn to scroll`);
-  return { rows: [header, ...body.slice(at, end), where, ...question], top: at, room: height };
+  return { rows: [header, ...body.slice(at, end), ...where(at, end), ...question], top: at, room: height };
 }
 
 const REASON_PROMPT = "  Why not? (optional, for the model; Enter to skip) › ";
@@ -189,7 +190,7 @@ function askOnTerminal(request: ApprovalRequest, signal: AbortSignal, input: Nod
       const call = callRows.rows;
       const question = questionRows(request, c, w);
       questionHeight = question.length;
-      const screen = questionScreen(call, question, size.rows || 24, top, c);
+      const screen = questionScreen(call, question, size.rows || 24, top, c, w);
       top = screen.top;
       page = screen.room;
       out.write(erase(columns) + screen.rows.join("\n"));

@@ -239,6 +239,10 @@ describe("what the question shows", () => {
     expect(last.rows.at(-3)).toBe("    +line 50");
     expect(last.top).toBe(50 - last.room);
     expect(questionScreen(call.slice(0, 5), question, 24, 7, plain).rows).toEqual([...call.slice(0, 5), ...question]);
+    // On a narrow screen the line saying where the window is wraps too, and the window is a row shorter for it.
+    const narrow = questionScreen(call, question, 24, 0, plain, 30);
+    expect(narrow.rows.length).toBe(24 - 3);
+    expect(narrow.rows.slice(-3, -1)).toEqual([`    rows 1-${narrow.room} of 50 · ↑ ↓ PgUp`, "    PgDn to scroll"]);
   });
 });
 
