@@ -6,9 +6,10 @@
 // cut: the command, the path, the diff and the choices. A call taller than
 // the screen is shown through a window that ↑ ↓ PgUp PgDn Home End move,
 // with the rows shown and their total under it; the choices stay on screen
-// below, and a resize draws it all again at the new width. Keys typed before the question is drawn never answer it: input that
-// was already on its way is read and dropped first. Once answered, the
-// question is erased, and the turn's renderer shows the call as usual.
+// below, and a resize draws it all again at the new width. Keys typed before
+// the question is drawn never answer it: input that was already on its way is
+// read and dropped first. Once answered, the question is erased, and the
+// turn's renderer shows the call as usual.
 //
 // Without a terminal on both ends (input piped in), the answer is a line:
 // y, a or n, and after n one more line for the reason.
@@ -199,7 +200,11 @@ function askOnTerminal(request: ApprovalRequest, signal: AbortSignal, input: Nod
       drawn = true;
     };
     const onResize = () => {
-      if (phase === "choosing") draw(size.columns || 80);
+      try {
+        if (phase === "choosing") draw(size.columns || 80);
+      } catch {
+        finish({ kind: "interrupted" }); // the terminal failed: stop, as Ctrl+C would
+      }
     };
     const scroll: Partial<Record<string, () => number>> = {
       up: () => top - 1,
