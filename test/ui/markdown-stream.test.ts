@@ -115,6 +115,30 @@ describe("streamed into a terminal", () => {
     }
   });
 
+  test("resized at a random moment, narrower or wider: no erase reaches the scrollback, and every word is there exactly once", () => {
+    const r = prng(17);
+    for (let i = 0; i < 300; i++) {
+      let n = 0;
+      const text = safeText(markdownAnswer(r).replace(/(?<=^|\s)(?:the|end)(?=[\s.]|$)/g, () => `w${n++}w`));
+      const screen = { columns: r.int(20, 100), rows: r.int(8, 40) };
+      const terminal = new VirtualTerminal(screen.columns, screen.rows);
+      const stream = new MarkdownStream(screen, true);
+      const deltas = cutIntoDeltas(r, text, 8);
+      const at = r.int(0, deltas.length);
+      for (const [k, delta] of deltas.entries()) {
+        if (k === at) {
+          screen.columns = r.int(20, 100);
+          terminal.resize(screen.columns);
+        }
+        terminal.write(stream.push(delta));
+      }
+      terminal.write(stream.end());
+      expect({ text, problems: terminal.problems }).toEqual({ text, problems: [] });
+      const shown = Bun.stripANSI(terminal.text()).replace(/[\s│]+/g, "");
+      for (let w = 0; w < n; w++) expect({ text, word: w, times: shown.split(`w${w}w`).length - 1 }).toEqual({ text, word: w, times: 1 });
+    }
+  });
+
   test("a paragraph taller than the screen is printed row by row as it grows and left as printed; the next block is rendered", () => {
     const paragraph = Array.from({ length: 80 }, (_, i) => `word${i}`).join(" ");
     const text = `${paragraph}\n\nAfter **it**.\n`;
