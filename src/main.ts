@@ -5,9 +5,11 @@
 // else, the handlers that make every way out keep what awl has and restore the
 // terminal (cli/stop.ts); before any command that touches a session or the
 // network, no core dumps (core-dumps.ts: 0.4 ms, which `--version` and
-// `--help`, 5 ms in all, do without).
+// `--help`, 5 ms in all, do without), and no key left readable in
+// /proc/<awl>/environ (environ-secrets.ts).
 
 import { disableCoreDumps } from "./core-dumps";
+import { hideSecretsFromProc } from "./environ-secrets";
 import { parseArgs } from "./cli/args";
 import { guardProcess, outputHasFailed } from "./cli/stop";
 import { UserError } from "./errors";
@@ -30,9 +32,12 @@ async function main(argv: string[]): Promise<number> {
       return 0;
   }
   disableCoreDumps();
+  hideSecretsFromProc();
   switch (args.command) {
     case "sessions":
       return (await import("./cli/sessions")).sessions(args, cwd);
+    case "models":
+      return (await import("./cli/models")).models(args);
     case "print":
       return (await import("./cli/print")).print(args, cwd);
     case "chat":

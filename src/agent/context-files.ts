@@ -12,6 +12,14 @@
 //      as in worktrees and submodules); without one, the working directory
 //      alone. Nothing else is read: no other directory, no subdirectory.
 //
+// Whose they are: as git judges a repository before it trusts its
+// configuration, instructions are taken only from what the person (or root)
+// owns and nobody else can write. A `.git` owned by someone else does not
+// make its directory the project's root (on a shared machine anyone can
+// create /tmp/.git); an AGENTS.md or CLAUDE.md owned by someone else, or in a
+// directory someone else owns or everyone can write to (/tmp), is skipped.
+// Each is said, as a skipped file is.
+//
 // The rules for the odd cases:
 //   - An AGENTS.md that is not usable (a directory, a FIFO or device, permission
 //     denied, a broken or looping symbolic link, a link out of the project,
@@ -91,16 +99,16 @@ export function loadContextFiles(options: { cwd: string; env?: Env; limit?: numb
   const env = options.env ?? process.env;
   const limit = options.limit ?? CONTEXT_LIMIT;
   const cwd = realCwd(options.cwd);
-  const root = repositoryRoot(cwd);
-  const files: ContextFile[] = [];
   const skipped: SkippedFile[] = [];
+  const root = trustedRoot(cwd, skipped);
+  const files: ContextFile[] = [];
   const chunks: string[] = [];
   const seen = new Set<string>(); // dev:ino of the files taken
   let used = 0;
   let full = false; // the cap was reached: every later file is left out
 
   /** Takes one candidate, read only as far as the room left under the cap; false when it is absent or not usable. */
-  const take = (path: string, global: boolean): boolean => {
+  const take = (path: string, global: boolean, folder?: string): boolean => {
     const opened = openContextFile(path, global ? undefined : root);
     if (opened === "absent") return false;
     if ("reason" in opened) {
@@ -108,6 +116,11 @@ export function loadContextFiles(options: { cwd: string; env?: Env; limit?: numb
       return false;
     }
     try {
+      const whose = folder ?? foreign(opened.stats); // a link's target judged, as what is read
+      if (whose !== undefined) {
+        skipped.push({ path, reason: whose });
+        return false;
+      }
       const key = `${opened.stats.dev}:${opened.stats.ino}`;
       if (seen.has(key)) return true; // the same file again (a link to one already taken): there, and included once
       const heading = `## ${promptPath(path)}\n\n`;
@@ -154,7 +167,8 @@ export function loadContextFiles(options: { cwd: string; env?: Env; limit?: numb
 
   take(globalContextPath(env), true);
   for (const dir of chain(root, cwd)) {
-    if (!take(join(dir, "AGENTS.md"), false)) take(join(dir, "CLAUDE.md"), false);
+    const folder = foreignPath(dir, "in a directory");
+    if (!take(join(dir, "AGENTS.md"), false, folder)) take(join(dir, "CLAUDE.md"), false, folder);
   }
   return { root, files, skipped, limit, section: renderSection(files, chunks, limit) };
 }
@@ -166,11 +180,55 @@ export function globalContextPath(env: Env = process.env): string {
 }
 
 /** The nearest ancestor of `cwd` (itself included) holding `.git` (a directory, a file or a link), else `cwd`. */
-export function repositoryRoot(cwd: string): string {
+function repositoryRoot(cwd: string): string {
   for (let dir = cwd; ; dir = dirname(dir)) {
     if (exists(join(dir, ".git"))) return dir;
     if (dirname(dir) === dir) return cwd;
   }
+}
+
+/**
+ * The repository root when its `.git` and its directory are the person's (or
+ * root's), as git requires before it uses a repository; else the working
+ * directory alone, with the `.git` said in `skipped`.
+ */
+function trustedRoot(cwd: string, skipped: SkippedFile[]): string {
+  const root = repositoryRoot(cwd);
+  if (root === cwd && !exists(join(cwd, ".git"))) return cwd;
+  const git = join(root, ".git");
+  const reason = foreignPath(git, "") ?? foreignPath(root, "in a directory");
+  if (reason === undefined) return root;
+  skipped.push({ path: git, reason: `${reason}: not taken as the project's root` });
+  // The instructions that .git would have brought in are named too: they are what the person would miss, or be spared.
+  for (const dir of chain(root, cwd).slice(0, -1)) {
+    for (const name of ["AGENTS.md", "CLAUDE.md"]) if (exists(join(dir, name))) skipped.push({ path: join(dir, name), reason: "in a repository whose .git is not taken" });
+  }
+  return cwd;
+}
+
+/**
+ * Why something at `path` may hold another person's words: owned by another
+ * user (root aside), or writable by everyone. Undefined when it is the
+ * person's own; `where` prefixes the reason ("in a directory owned by …").
+ * A path that cannot be looked at is left to the reads that follow.
+ */
+function foreignPath(path: string, where: string): string | undefined {
+  let stats: Stats | undefined;
+  try {
+    stats = lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+  const reason = stats && foreign(stats);
+  return reason && (where ? `${where} ${reason}` : reason);
+}
+
+function foreign(stats: Stats): string | undefined {
+  const me = process.geteuid?.();
+  if (me === undefined) return undefined; // no owners to compare (Windows)
+  if (stats.uid !== me && stats.uid !== 0) return `owned by another user (uid ${stats.uid})`;
+  if (stats.mode & 0o002) return "writable by everyone";
+  return undefined;
 }
 
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY | constants.O_NOFOLLOW;

@@ -33,6 +33,8 @@ export interface TurnResult {
   context: ContextMeter;
   /** Text of the final assistant message (what print mode prints). */
   finalText: string;
+  /** The effort the turn ran at, when one was chosen. */
+  effort?: string;
 }
 
 /** Adds `usage` into `sum`, cache figures included. */
@@ -42,6 +44,7 @@ export function addUsage(sum: Usage, usage: Usage | undefined): void {
   sum.output += usage.output;
   if (usage.cacheRead) sum.cacheRead = (sum.cacheRead ?? 0) + usage.cacheRead;
   if (usage.cacheWrite) sum.cacheWrite = (sum.cacheWrite ?? 0) + usage.cacheWrite;
+  if (usage.reasoning) sum.reasoning = (sum.reasoning ?? 0) + usage.reasoning;
 }
 
 /** For a call that never started: an abort (Ctrl+C, Esc, a signal) came first. */

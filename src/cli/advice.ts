@@ -9,7 +9,8 @@ import { AdvisedError, type Remedy } from "../providers";
 export function commandLineAdvice(remedy: Remedy): string {
   switch (remedy.kind) {
     case "model":
-      return "choose another with --model";
+      if (!remedy.newer?.length) return "choose another with --model (awl models lists them)";
+      return `the newest of its family: ${remedy.newer.join(", ")}; switch with --model ${remedy.newer[0]}`;
     case "key": {
       const local = remedy.orVariable ? ` set ${remedy.orVariable} for a local server,` : "";
       return `export it,${local} or choose another provider with --provider ${remedy.other}`;

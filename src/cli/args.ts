@@ -1,18 +1,25 @@
 // The command line (awl --help), parsed by hand: `--resume` takes an OPTIONAL
-// value, which node:util parseArgs cannot express.
+// value, which node:util parseArgs cannot express. The first word that is not
+// an option is a command (`awl sessions`) when it names one, else the prompt
+// to send (`awl "fix the test"`, as the other coding agents take it); after
+// `--` every word is the prompt's (`awl -- sessions` sends the word).
 
 import { APPROVAL_MODES, isApprovalMode, type ApprovalMode } from "../agent/approval-mode";
 import { UsageError } from "../errors";
+import { EFFORTS, isEffort, type Effort } from "../providers/thinking-forms";
 
 export interface Args {
-  command: "chat" | "print" | "sessions" | "help" | "version";
+  command: "chat" | "print" | "sessions" | "models" | "help" | "version";
   /** -p text, or "-" for stdin. */
   prompt?: string;
-  /** true: the most recent session here; a string: an id or unique prefix. */
+  /** `awl "prompt"`: the REPL opens and sends it first. */
+  send?: string;
+  /** true: the most recent session here (also -c, --continue); a string: an id or unique prefix. */
   resume?: true | string;
   provider?: string;
   model?: string;
-  thinking: boolean;
+  /** --effort, or --thinking (high). */
+  effort?: Effort;
   /** --approve: when tools may act. */
   approve?: ApprovalMode;
   plain: boolean;
@@ -21,14 +28,26 @@ export interface Args {
 
 const HINT = "(see awl --help)";
 
+/** Words that are commands when they come first: any other first word starts the prompt. */
+const COMMANDS = ["sessions", "models"] as const;
+/** Commands other versions of awl have or will have: never sent as a prompt by accident, so a script means the same everywhere. */
+const RESERVED = ["export", "rewind"];
+
 export function parseArgs(argv: string[]): Args {
-  const args: Args = { command: "chat", thinking: false, plain: false, json: false };
+  const args: Args = { command: "chat", plain: false, json: false };
   let sessions = false;
+  let models = false;
   let help = false;
   let version = false;
+  let continued = false;
+  const words: string[] = [];
 
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i]!;
+    if (token === "--") {
+      words.push(...argv.slice(i + 1));
+      break;
+    }
     const [flag, inline] = token.startsWith("--") && token.includes("=") ? [token.slice(0, token.indexOf("=")), token.slice(token.indexOf("=") + 1)] : [token, undefined];
     const value = (): string => {
       if (inline !== undefined) return inline;
@@ -59,13 +78,19 @@ export function parseArgs(argv: string[]): Args {
       case "--resume": {
         const next = argv[i + 1];
         if (inline !== undefined) args.resume = inline;
-        else if (next !== undefined && !next.startsWith("-") && next !== "sessions") {
+        // An id has no spaces: `awl --resume "fix the test"` resumes the latest session and sends that.
+        else if (next !== undefined && !next.startsWith("-") && !isCommandWord(next) && !/\s/.test(next)) {
           args.resume = next;
           i++;
         } else args.resume = true;
         if (args.resume === "") throw new UsageError(`--resume= needs an id ${HINT}`);
         break;
       }
+      case "-c":
+      case "--continue":
+        noValue();
+        continued = true;
+        break;
       case "--provider":
         args.provider = value();
         break;
@@ -82,8 +107,14 @@ export function parseArgs(argv: string[]): Args {
       }
       case "--thinking":
         noValue();
-        args.thinking = true;
+        args.effort ??= "high";
         break;
+      case "--effort": {
+        const effort = value();
+        if (!isEffort(effort)) throw new UsageError(`unknown effort '${effort}': use ${EFFORTS.join(", ")} ${HINT}`);
+        args.effort = effort;
+        break;
+      }
       case "--plain":
         noValue();
         args.plain = true;
@@ -93,10 +124,22 @@ export function parseArgs(argv: string[]): Args {
         args.json = true;
         break;
       default:
-        if (token === "sessions" && !sessions) sessions = true;
-        else if (token.startsWith("-")) throw new UsageError(`unknown option ${flag} ${HINT}`);
-        else throw new UsageError(`unexpected argument '${token}'; to send a prompt use awl -p "..." ${HINT}`);
+        if (token.startsWith("-")) throw new UsageError(`unknown option ${flag} ${HINT}`);
+        if (sessions || models) throw new UsageError(`unexpected argument '${token}': awl ${sessions ? "sessions" : "models"} takes none ${HINT}`);
+        if (words.length === 0 && token === "sessions") sessions = true;
+        else if (words.length === 0 && token === "models") models = true;
+        else if (words.length === 0 && RESERVED.includes(token)) {
+          throw new UsageError(`'${token}' is not a command of this version of awl; to send it as a prompt: awl -- ${token} ${HINT}`);
+        } else words.push(token);
     }
+  }
+  if (continued) {
+    if (args.resume !== undefined) throw new UsageError(`choose one of --continue and --resume ${HINT}`);
+    args.resume = true;
+  }
+  if (words.length) {
+    if (args.prompt !== undefined) throw new UsageError(`give the prompt once: awl -p "..." or awl "..." ${HINT}`);
+    args.send = words.join(" ");
   }
 
   if (help) return { ...args, command: "help" };
@@ -104,13 +147,31 @@ export function parseArgs(argv: string[]): Args {
   if (args.provider !== undefined && !["anthropic", "openai"].includes(args.provider)) {
     throw new UsageError(`unknown provider '${args.provider}': use anthropic or openai ${HINT}`);
   }
+  if (models) {
+    const extra = args.prompt !== undefined || args.resume !== undefined || args.approve !== undefined || args.model !== undefined || args.effort !== undefined || continued || args.plain;
+    if (extra) throw new UsageError(`awl models takes only --provider and --json ${HINT}`);
+    return { ...args, command: "models" };
+  }
   if (sessions) {
+    if (continued) throw new UsageError(`awl sessions takes no --continue ${HINT}`);
     if (args.prompt !== undefined || args.resume !== undefined || args.approve !== undefined) throw new UsageError(`awl sessions takes no -p, --resume or --approve ${HINT}`);
     if (args.plain && args.json) throw new UsageError(`choose one of --plain and --json ${HINT}`);
     return { ...args, command: "sessions" };
   }
-  if (args.plain || args.json) throw new UsageError(`--plain and --json belong to awl sessions ${HINT}`);
+  if (args.plain || args.json) throw new UsageError(`--plain and --json belong to awl sessions (and --json to awl models) ${HINT}`);
+  if (args.send !== undefined && !args.send.trim()) throw new UsageError(`the prompt is empty ${HINT}`);
   return { ...args, command: args.prompt !== undefined ? "print" : "chat" };
+}
+
+function isCommandWord(word: string): boolean {
+  return (COMMANDS as readonly string[]).includes(word) || RESERVED.includes(word);
+}
+
+/** The effort in force: --effort (or --thinking), else AWL_EFFORT, else none (the model's own default). */
+export function chosenEffort(args: Args, env: Record<string, string | undefined> = process.env): Effort | undefined {
+  const fromEnv = env.AWL_EFFORT?.trim() || undefined;
+  if (fromEnv !== undefined && !isEffort(fromEnv)) throw new UsageError(`AWL_EFFORT=${fromEnv} is not an effort: use ${EFFORTS.join(", ")} ${HINT}`);
+  return args.effort ?? fromEnv;
 }
 
 /**

@@ -5,18 +5,34 @@
 export interface TextBlock {
   type: "text";
   text: string;
+  /** OpenAI's label for an assistant message ("commentary", "final_answer"), sent back as it came. */
+  phase?: string;
+}
+
+/**
+ * Where a signed thinking block came from: the wire protocol, and the first 12
+ * hex digits of SHA-256 of the base URL and the key (never the key). A
+ * signature is only ever valid for the API and account that issued it.
+ */
+export interface ThinkingOrigin {
+  api: string;
+  fingerprint: string;
 }
 
 /**
  * Model reasoning. `signature` is the provider's proof that the text is
- * unaltered (Anthropic requires it back verbatim); a redacted block carries
- * its opaque payload in `signature` and an empty `thinking`.
+ * unaltered (Anthropic requires it back verbatim) or, from OpenAI's Responses
+ * API, the reasoning item's encrypted content (with its summary in
+ * `thinking`); a redacted block carries its opaque payload in `signature` and
+ * an empty `thinking`.
  */
 export interface ThinkingBlock {
   type: "thinking";
   thinking: string;
   signature?: string;
   redacted?: boolean;
+  /** Set on every signed block awl writes; blocks written before origins existed have none. */
+  origin?: ThinkingOrigin;
 }
 
 /** A tool call. `input` is the raw JSON text exactly as the model produced it. */

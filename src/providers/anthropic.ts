@@ -4,11 +4,13 @@
 // StreamEvents. The request body is built by anthropic-wire.ts.
 
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages/messages";
+import type { ThinkingOrigin } from "../conversation";
 import type { ApiIdentity } from "./api-errors";
 import { describeStreamError, parseApiError, StreamFailure } from "./api-errors";
 import { INTERLEAVED_THINKING_BETA, interleavesThinking, requestBody } from "./anthropic-wire";
 import { jsonBody } from "./json-body";
 import { streamWithRetries, type StreamParser } from "./http-stream";
+import { originOf } from "./origins";
 import type { Provider, StopReason, StreamEvent, StreamRequest, Usage } from "./provider";
 import type { SseEvent } from "./sse";
 import { USER_AGENT } from "./user-agent";
@@ -42,9 +44,12 @@ export class AnthropicStreamParser implements StreamParser {
   #indexes: number[] = [];
   #next = 0;
   #stopReason: string | undefined;
+  /** Stamped on every signed block, so it goes back only to this API and key. */
+  #origin: ThinkingOrigin;
 
-  constructor(api: ApiIdentity) {
+  constructor(api: ApiIdentity, origin: ThinkingOrigin) {
     this.#api = api;
+    this.#origin = origin;
   }
 
   event({ event, data }: SseEvent, out: StreamEvent[]): void {
@@ -66,7 +71,7 @@ export class AnthropicStreamParser implements StreamParser {
         if (delta.type === "text_delta") out.push({ type: "delta", index, text: delta.text });
         else if (delta.type === "input_json_delta") out.push({ type: "delta", index, text: delta.partial_json });
         else if (delta.type === "thinking_delta") out.push({ type: "delta", index, text: delta.thinking });
-        else if (delta.type === "signature_delta") out.push({ type: "signature", index, signature: delta.signature });
+        else if (delta.type === "signature_delta") out.push({ type: "signature", index, signature: delta.signature, origin: this.#origin });
         return;
       }
       case "content_block_start":
@@ -116,10 +121,10 @@ export class AnthropicStreamParser implements StreamParser {
       out.push({ type: "blockStart", index: at(), block: { type: "thinking", thinking: "" } });
       if (typeof block.thinking === "string" && block.thinking) out.push({ type: "delta", index, text: block.thinking });
       if (typeof block.signature === "string" && block.signature)
-        out.push({ type: "signature", index, signature: block.signature });
+        out.push({ type: "signature", index, signature: block.signature, origin: this.#origin });
     } else if (block.type === "redacted_thinking") {
       // The in-memory model keeps the opaque payload in `signature` (conversation/content.ts).
-      const block_ = { type: "thinking" as const, thinking: "", signature: String(block.data ?? ""), redacted: true };
+      const block_ = { type: "thinking" as const, thinking: "", signature: String(block.data ?? ""), redacted: true, origin: this.#origin };
       out.push({ type: "blockStart", index: at(), block: block_ });
     } else if (block.type === "tool_use") {
       out.push({ type: "blockStart", index: at(), block: { type: "toolUse", id: String(block.id), name: String(block.name), input: "" } });
@@ -163,12 +168,15 @@ export interface AnthropicOptions {
 
 export class AnthropicProvider implements Provider {
   readonly name = "anthropic" as const;
+  readonly api = "anthropic-messages" as const;
   readonly #api: ApiIdentity;
   readonly #url: string;
+  readonly #origin: ThinkingOrigin;
 
   constructor(private readonly options: AnthropicOptions) {
     const base = (options.baseUrl || ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, "");
     this.#url = `${base}/v1/messages`;
+    this.#origin = originOf(this.api, base, options.apiKey);
     this.#api = {
       label: "Anthropic",
       keyVariable: "ANTHROPIC_API_KEY",
@@ -178,7 +186,7 @@ export class AnthropicProvider implements Provider {
   }
 
   stream(request: StreamRequest): AsyncIterable<StreamEvent> {
-    const body = requestBody(request);
+    const body = requestBody(request, this.#origin);
     const headers: Record<string, string> = {
       "content-type": "application/json",
       accept: "text/event-stream",
@@ -196,7 +204,7 @@ export class AnthropicProvider implements Provider {
       model: request.model,
       signal: request.signal,
       env: this.options.env ?? process.env,
-      createParser: () => new AnthropicStreamParser(this.#api),
+      createParser: () => new AnthropicStreamParser(this.#api, this.#origin),
     });
   }
 }

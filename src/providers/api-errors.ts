@@ -24,6 +24,9 @@ export interface ApiErrorInfo {
   contextSize?: number;
 }
 
+/** Error kinds in an OpenAI-style stream that mean "try again" (the service's overloads, and OpenRouter's and vLLM's forwarded ones). */
+export const RETRYABLE_STREAM_ERROR = /overload|server_error|rate_limit|timeout|unavailable/i;
+
 /** A failure the stream driver decides to retry or surface. */
 export class StreamFailure extends Error {
   constructor(
@@ -133,8 +136,8 @@ function unknownModel(status: number, info: ApiErrorInfo): boolean {
 }
 
 /** What the person can do about an HTTP error, beyond what its line says (worded by whoever shows it: see Remedy). */
-export function httpErrorRemedy(status: number, info: ApiErrorInfo): Remedy | undefined {
-  return unknownModel(status, info) && !contextOverflow(status, info) ? { kind: "model" } : undefined;
+export function httpErrorRemedy(status: number, info: ApiErrorInfo, model: string): Remedy | undefined {
+  return unknownModel(status, info) && !contextOverflow(status, info) ? { kind: "model", model } : undefined;
 }
 
 /** The one line for an HTTP error status: what happened; httpErrorRemedy gives what to do about it, when that is a choice of awl's. */
@@ -145,7 +148,7 @@ export function describeHttpError(api: ApiIdentity, status: number, info: ApiErr
   let line: string;
   if (status === 401) line = `${api.label} rejected the API key (401): check ${api.keyVariable}`;
   else if (status === 403) line = `${api.label} refused the request (403${kind ? ` ${kind}` : ""})${said}`;
-  else if (unknownModel(status, info)) line = `${api.label} does not know the model "${model}" (404)`;
+  else if (unknownModel(status, info)) line = `${api.label} does not serve the model "${model}" (404: retired, or never an id)`;
   else if (status === 404) line = `${api.label} answered 404 Not Found for ${url}: check ${api.baseUrlVariable}`;
   else if (kind === "insufficient_quota")
     line = `${api.label} quota exhausted (429 insufficient_quota): check your plan and billing`;

@@ -6,7 +6,7 @@ import { appendToBlock, type Message } from "../conversation";
 import type { StreamEvent } from "./provider";
 import { isJson } from "../json";
 
-/** Applies one event; `retry` and `end` carry nothing for the message and are ignored. */
+/** Applies one event; `retry`, `notice` and `end` carry nothing for the message and are ignored. */
 export function applyStreamEvent(message: Message, event: StreamEvent): void {
   switch (event.type) {
     case "blockStart":
@@ -20,7 +20,10 @@ export function applyStreamEvent(message: Message, event: StreamEvent): void {
     }
     case "signature": {
       const block = message.content[event.index];
-      if (block?.type === "thinking") block.signature = event.signature;
+      if (block?.type === "thinking") {
+        block.signature = event.signature;
+        block.origin = event.origin;
+      }
       return;
     }
     default:

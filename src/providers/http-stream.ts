@@ -5,6 +5,7 @@
 
 import type { ContextOverflow, Remedy, StreamEvent, Usage } from "./provider";
 import { clean, contextOverflow, describeHttpError, describeNotAStream, describeOverflow, httpErrorRemedy, notAnEventStream, parseApiError, StreamFailure, type ApiIdentity } from "./api-errors";
+import { connectionAttempts, connectionKind, connectionWords } from "./connection-errors";
 import { isRetryableStatus, MAX_ATTEMPTS, retryBaseMs, retryDelayMs, sleep } from "./retry";
 import { sseBatches, type SseEvent } from "./sse";
 import { fetchBody, type JsonBody } from "./json-body";
@@ -44,6 +45,10 @@ interface Failure {
   overflow?: ContextOverflow;
   /** What the person can do about it (the end event carries it). */
   remedy?: Remedy;
+  /** Tries this failure is worth, when fewer than MAX_ATTEMPTS (a refused local port, an unknown host). */
+  attempts?: number;
+  /** What to check, said after the last try ("check ANTHROPIC_BASE_URL"). */
+  check?: string;
 }
 
 export async function* streamWithRetries(request: HttpStreamRequest): AsyncGenerator<StreamEvent> {
@@ -57,15 +62,17 @@ export async function* streamWithRetries(request: HttpStreamRequest): AsyncGener
     const failure = step.value;
     if (!failure) return;
     if (request.signal.aborted) return yield interrupted(failure.usage);
-    if (!failure.retryable || failure.shown || attempt >= MAX_ATTEMPTS) {
-      const tries = failure.retryable && !failure.shown ? ` (gave up after ${attempt} tries)` : "";
-      const end: Extract<StreamEvent, { type: "end" }> = { type: "end", stopReason: "error", errorMessage: failure.message + tries, usage: failure.usage };
+    const attempts = failure.attempts ?? MAX_ATTEMPTS;
+    if (!failure.retryable || failure.shown || attempt >= attempts) {
+      const tries = failure.retryable && !failure.shown && attempt > 1 ? ` (gave up after ${attempt} tries)` : "";
+      const errorMessage = `${failure.message}${tries}${failure.check ? `: ${failure.check}` : ""}`;
+      const end: Extract<StreamEvent, { type: "end" }> = { type: "end", stopReason: "error", errorMessage, usage: failure.usage };
       if (failure.overflow) end.overflow = failure.overflow;
       if (failure.remedy) end.remedy = failure.remedy;
       return yield end;
     }
     const delayMs = retryDelayMs(attempt, failure.headers, baseMs);
-    yield { type: "retry", attempt, delayMs, reason: failure.message };
+    yield { type: "retry", attempt, attempts, delayMs, reason: failure.message };
     await sleep(delayMs, request.signal);
     if (request.signal.aborted) return yield interrupted(undefined);
   }
@@ -114,7 +121,7 @@ async function* attemptOnce(request: HttpStreamRequest): AsyncGenerator<StreamEv
       const info = parseApiError(await response.text().catch(() => ""));
       const message = describeHttpError(api, response.status, info, request.model, request.url);
       const overflow = contextOverflow(response.status, info);
-      const remedy = httpErrorRemedy(response.status, info);
+      const remedy = httpErrorRemedy(response.status, info, request.model);
       return { ...fail(message, isRetryableStatus(response.status, info.code ?? info.type), response.headers, overflow), ...(remedy ? { remedy } : {}) };
     }
     // A 200 that is plainly not an event stream (a proxy's HTML page, a server
@@ -150,15 +157,30 @@ async function* attemptOnce(request: HttpStreamRequest): AsyncGenerator<StreamEv
       return fail(`${api.label} ${what} for ${idleMs < 1000 ? `${idleMs} ms` : `${Math.round(idleMs / 1000)} s`}`, true);
     }
     if (error instanceof StreamFailure) return failStream(error);
+    if (!parser) return unreachable(request, error, fail);
     // Bun appends advice for the programmer ("pass `verbose: true` ... to fetch()"): no use to the person reading it.
     const reason = (error instanceof Error ? error.message : String(error)).replace(/\s*For more information, pass `verbose: true`.*$/s, "");
-    const where = parser ? "The connection to" : "Could not reach";
-    return fail(`${where} ${api.label} (${new URL(request.url).origin}) failed: ${reason}`, true);
+    return fail(`The connection to ${api.label} (${new URL(request.url).origin}) failed: ${reason}`, true);
   } finally {
     watchdog.stop();
     signal.removeEventListener("abort", onAbort);
     controller.abort(); // releases the connection if we stopped reading early
   }
+}
+
+/**
+ * No response at all: the host, what kind of failure, and the variable that
+ * names the host, which is what a person checks (a typo, a closed port, a
+ * local server not started). With the variable unset, the host is the
+ * provider's own: the network is the likelier culprit.
+ */
+function unreachable(request: HttpStreamRequest, error: unknown, fail: (message: string, retryable: boolean) => Failure): Failure {
+  const url = new URL(request.url);
+  const kind = connectionKind(error);
+  const variable = request.api.baseUrlVariable;
+  const check = request.env[variable] ? `check ${variable}` : `check the network connection, or ${variable}`;
+  const attempts = connectionAttempts(kind, url);
+  return { ...fail(`Could not reach ${request.api.label} at ${url.host}: ${connectionWords(kind)}`, attempts > 1), attempts, check };
 }
 
 function interrupted(usage: Usage | undefined): StreamEvent {

@@ -5,7 +5,7 @@
 import { UsageError, UserError } from "../errors";
 import { AnthropicProvider } from "./anthropic";
 import { clean } from "./api-errors";
-import { OpenAIProvider } from "./openai";
+import { OpenAIProvider, openaiApi } from "./openai";
 import { AdvisedError, type Provider, type ProviderName } from "./provider";
 
 export function createProvider(name: ProviderName, env: Record<string, string | undefined> = process.env): Provider {
@@ -22,7 +22,7 @@ export function createProvider(name: ProviderName, env: Record<string, string | 
       throw new AdvisedError("OPENAI_API_KEY is not set", { kind: "key", provider: name, variable: "OPENAI_API_KEY", orVariable: "OPENAI_BASE_URL", other: "anthropic" });
     }
     checkBaseUrl("OPENAI_BASE_URL", env.OPENAI_BASE_URL, apiKey ? [apiKey] : []);
-    return new OpenAIProvider({ apiKey, baseUrl: env.OPENAI_BASE_URL, env });
+    return new OpenAIProvider({ apiKey, baseUrl: env.OPENAI_BASE_URL, api: openaiApi(env), env });
   }
   throw new UserError(`Unknown provider "${name as string}": use anthropic or openai`);
 }

@@ -1,26 +1,23 @@
-// Model names: each provider's default (so `--provider openai` alone works),
-// a short list that only feeds `/model` suggestions (any id is accepted),
-// parsing of "provider/model" specs, and how many input
-// tokens a model takes (docs/architecture.md, "Context windows").
+// Model names: parsing of "provider/model" specs, and how many input tokens a
+// model takes when neither an error, AWL_CONTEXT_WINDOW nor the provider's
+// catalogue said (docs/architecture.md, "Context windows"). Today's models
+// and the defaults are in builtin-models.ts; the catalogue in catalogue.ts.
 
 import { UsageError } from "../errors";
+import { builtinModel, DEFAULT_MODELS } from "./builtin-models";
 import { PROVIDER_NAMES, type ProviderName } from "./provider";
 
-export const DEFAULT_MODELS: Record<ProviderName, string> = {
-  anthropic: "claude-sonnet-4-5",
-  openai: "gpt-5-mini",
-};
+export { DEFAULT_MODELS } from "./builtin-models";
 
-export const KNOWN_MODELS: Record<ProviderName, readonly string[]> = {
-  anthropic: ["claude-sonnet-4-5", "claude-opus-4-5", "claude-haiku-4-5"],
-  openai: ["gpt-5", "gpt-5-mini", "gpt-5-nano", "gpt-4.1", "o4-mini"],
-};
-
-/** The provider's default model; AWL_MODEL wins when it names a model of this provider. */
-export function defaultModel(provider: ProviderName, env: Record<string, string | undefined> = {}): string {
+/**
+ * The provider's default model: AWL_MODEL when it names a model of this
+ * provider, else `newest` (the catalogue's newest of the default family, when
+ * there is a catalogue), else the built-in default.
+ */
+export function defaultModel(provider: ProviderName, env: Record<string, string | undefined> = {}, newest?: string): string {
   const fromEnv = env.AWL_MODEL ? parseModelSpec(env.AWL_MODEL) : undefined;
   if (fromEnv && (fromEnv.provider ?? provider) === provider) return fromEnv.model;
-  return DEFAULT_MODELS[provider];
+  return newest ?? DEFAULT_MODELS[provider];
 }
 
 export function isProviderName(name: string | undefined): name is ProviderName {
@@ -78,19 +75,20 @@ export function foreignPrefix(spec: { provider?: ProviderName; model: string }):
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
 
 /**
- * The known models' maximum input tokens, per the providers' model docs,
- * matched by id prefix: the first row whose prefix the id starts with wins,
- * so the more specific rows come first. Where input and output share one
- * window the whole window is given (the agent reserves room for the answer);
- * where the input has a limit of its own (gpt-5: 400k of context of which at
- * most 272k input) that limit is.
+ * The maximum input tokens of the models before today's (builtin-models.ts
+ * has those), per the providers' model docs, matched by id prefix: the first
+ * row whose prefix the id starts with wins, so the more specific rows come
+ * first. Where input and output share one window the whole window is given
+ * (the agent reserves room for the answer); where the input has a limit of its
+ * own (gpt-5: 400k of context of which at most 272k input) that limit is.
  */
 export const CONTEXT_WINDOWS: Record<ProviderName, readonly (readonly [prefix: string, tokens: number])[]> = {
   anthropic: [
+    ["claude-opus-4-8", 1_000_000],
     ["claude-opus-4-7", 1_000_000],
     ["claude-opus-4-6", 1_000_000],
     ["claude-sonnet-4-6", 1_000_000],
-    // Opus 4.5/4.1/4, Sonnet 4.5/4 (1M only with a beta header awl does not send), Haiku 4.5, 3.7, 3.5, 3.
+    // Opus 4.5/4.1/4, Sonnet 4.5/4 (1M only with a beta header awl does not send), 3.7, 3.5, 3.
     ["claude-", 200_000],
   ],
   openai: [
@@ -98,7 +96,6 @@ export const CONTEXT_WINDOWS: Record<ProviderName, readonly (readonly [prefix: s
     ["gpt-5.1-chat", 128_000],
     ["gpt-5.2-chat", 128_000],
     ["gpt-5.4", 922_000],
-    ["gpt-5.5", 922_000],
     ["gpt-5", 272_000],
     ["gpt-4.1", 1_047_576],
     ["gpt-4o", 128_000],
@@ -116,15 +113,18 @@ export const CONTEXT_WINDOWS: Record<ProviderName, readonly (readonly [prefix: s
 };
 
 /**
- * The maximum input tokens of `model`: its row in the provider's table, else
- * in another provider's (a Claude reached through OpenRouter's OpenAI-style
- * API, "anthropic/claude-sonnet-4.5"), else DEFAULT_CONTEXT_WINDOW.
+ * The maximum input tokens of `model`: its row among today's models or in the
+ * older models' table, the provider's first, else another provider's (a Claude
+ * reached through OpenRouter's OpenAI-style API, "anthropic/claude-sonnet-4.5"),
+ * else DEFAULT_CONTEXT_WINDOW.
  */
 export function contextWindow(provider: ProviderName, model: string): number {
   // OpenRouter's ids carry the vendor and spell Claude versions with a dot.
   const id = model.trim().toLowerCase().replace(/^[^/]*\//, "").replace(/^(claude-[a-z]+-\d+)\.(\d)/, "$1-$2");
   const tables = [provider, ...PROVIDER_NAMES.filter((name) => name !== provider)];
   for (const name of tables) {
+    const today = builtinModel(name, id)?.maxInputTokens;
+    if (today) return today;
     for (const [prefix, tokens] of CONTEXT_WINDOWS[name]) if (id.startsWith(prefix)) return tokens;
   }
   return DEFAULT_CONTEXT_WINDOW;

@@ -48,7 +48,7 @@ function assistantMessage(message: Message): ChatCompletionAssistantMessageParam
  * toolInputObject. OpenAI refuses arguments that are not JSON, so one bad call
  * in the log would fail every later request of the session.
  */
-function toolArguments(raw: string): string {
+export function toolArguments(raw: string): string {
   const input = toolInputObject(raw);
   return "invalid_json_input" in input || raw.trim() === "" ? JSON.stringify(input) : raw;
 }
@@ -80,9 +80,9 @@ export function toolsToWire(tools: readonly ToolDefinition[]): ChatCompletionToo
   }));
 }
 
-/** Models that accept `reasoning_effort`; OpenAI refuses the field for the others (gpt-4o, gpt-4.1). */
+/** Models that accept `reasoning_effort`; OpenAI refuses the field for the others (gpt-4o, gpt-4.1, and gpt-5-chat-latest, the chat model of gpt-5's family). */
 export function isReasoningModel(model: string): boolean {
-  return /^(o\d|gpt-5)/.test(model.replace(/^openai\//, ""));
+  return /^(o\d|gpt-5(?!-chat))/.test(model.replace(/^openai\//, ""));
 }
 
 /**
@@ -90,8 +90,8 @@ export function isReasoningModel(model: string): boolean {
  * `max_tokens`: OpenAI refuses `max_tokens` for reasoning models (o-series,
  * gpt-5), while vLLM, llama.cpp, LM Studio and OpenRouter accept the new name
  * and a server that does not know it merely ignores the cap.
- * Thinking maps to `reasoning_effort: "high"` for reasoning models only; for
- * others the request is sent without it rather than refused.
+ * The effort goes as `reasoning_effort` to reasoning models only; for others
+ * the request is sent without it rather than refused.
  */
 export function requestBody(request: StreamRequest): ChatCompletionCreateParamsStreaming {
   const body: ChatCompletionCreateParamsStreaming = {
@@ -102,6 +102,6 @@ export function requestBody(request: StreamRequest): ChatCompletionCreateParamsS
     max_completion_tokens: request.maxTokens,
   };
   if (request.tools.length) body.tools = toolsToWire(request.tools);
-  if (request.thinking && isReasoningModel(request.model)) body.reasoning_effort = "high";
+  if (request.thinking?.form === "level" && isReasoningModel(request.model)) body.reasoning_effort = request.thinking.level as ChatCompletionCreateParamsStreaming["reasoning_effort"];
   return body;
 }

@@ -7,13 +7,17 @@
 import type { ChatCompletionChunk } from "openai/resources/chat/completions/completions";
 import type { CompletionUsage } from "openai/resources/completions";
 import type { ApiErrorInfo, ApiIdentity } from "./api-errors";
-import { describeStreamError, parseApiError, StreamFailure } from "./api-errors";
+import { describeStreamError, parseApiError, RETRYABLE_STREAM_ERROR, StreamFailure } from "./api-errors";
 import { jsonBody } from "./json-body";
 import { streamWithRetries, type StreamParser } from "./http-stream";
 import { requestBody } from "./openai-wire";
+import { originOf } from "./origins";
 import type { Provider, StopReason, StreamEvent, StreamRequest, Usage } from "./provider";
+import { streamResponses } from "./responses";
+import { noLimits } from "./responses-wire";
 import type { SseEvent } from "./sse";
 import { USER_AGENT } from "./user-agent";
+import { UsageError } from "../errors";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
@@ -27,8 +31,6 @@ type WireUsage = Partial<CompletionUsage> & {
   prompt_cache_hit_tokens?: number;
 };
 
-/** Errors in the stream that mean "try again" (OpenRouter and vLLM forward upstream overloads this way). */
-const RETRYABLE_STREAM_ERRORS = /overload|server_error|rate_limit|timeout|unavailable/i;
 
 export class OpenAIStreamParser implements StreamParser {
   done = false;
@@ -108,7 +110,7 @@ export class OpenAIStreamParser implements StreamParser {
   }
 
   #failure(info: ApiErrorInfo): StreamFailure {
-    return new StreamFailure(describeStreamError(this.#api, info), RETRYABLE_STREAM_ERRORS.test(`${info.code} ${info.type} ${info.message}`), info);
+    return new StreamFailure(describeStreamError(this.#api, info), RETRYABLE_STREAM_ERROR.test(`${info.code} ${info.type} ${info.message}`), info);
   }
 
   #stopReason(reason: string): StopReason {
@@ -183,17 +185,36 @@ export interface OpenAIOptions {
   /** Undefined for local servers that need no key. */
   apiKey?: string;
   baseUrl?: string;
+  /** The protocol: the Responses API (OpenAI's own) or Chat Completions (what compatible servers speak). */
+  api: "openai-chat" | "openai-responses";
   env?: Record<string, string | undefined>;
+}
+
+/**
+ * Which protocol the `openai` provider speaks: AWL_OPENAI_API when set
+ * ("responses" or "chat"), else the Responses API for OpenAI's own base URL
+ * and Chat Completions for any other (the compatible servers' common language).
+ */
+export function openaiApi(env: Record<string, string | undefined>): OpenAIOptions["api"] {
+  const chosen = env.AWL_OPENAI_API?.trim().toLowerCase();
+  if (chosen === "responses") return "openai-responses";
+  if (chosen === "chat") return "openai-chat";
+  if (chosen) throw new UsageError(`AWL_OPENAI_API must be responses or chat, not "${env.AWL_OPENAI_API}"`);
+  const base = (env.OPENAI_BASE_URL || OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, "");
+  return base === OPENAI_DEFAULT_BASE_URL ? "openai-responses" : "openai-chat";
 }
 
 export class OpenAIProvider implements Provider {
   readonly name = "openai" as const;
+  readonly api: OpenAIOptions["api"];
   readonly #api: ApiIdentity;
-  readonly #url: string;
+  readonly #base: string;
+  /** What the Responses API said this account's models do not take, for the provider's life. */
+  readonly #limits = noLimits();
 
   constructor(private readonly options: OpenAIOptions) {
-    const base = (options.baseUrl || OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, "");
-    this.#url = `${base}/chat/completions`;
+    this.api = options.api;
+    this.#base = (options.baseUrl || OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, "");
     this.#api = {
       label: "OpenAI",
       keyVariable: "OPENAI_API_KEY",
@@ -205,14 +226,19 @@ export class OpenAIProvider implements Provider {
   stream(request: StreamRequest): AsyncIterable<StreamEvent> {
     const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream", "user-agent": USER_AGENT };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
+    const env = this.options.env ?? process.env;
+    if (this.api === "openai-responses") {
+      const origin = originOf(this.api, this.#base, this.options.apiKey);
+      return streamResponses(request, { api: this.#api, origin, url: `${this.#base}/responses`, headers, env, limits: this.#limits });
+    }
     return streamWithRetries({
       api: this.#api,
-      url: this.#url,
+      url: `${this.#base}/chat/completions`,
       headers,
       body: jsonBody(requestBody(request), "messages"),
       model: request.model,
       signal: request.signal,
-      env: this.options.env ?? process.env,
+      env,
       createParser: () => new OpenAIStreamParser(this.#api),
     });
   }

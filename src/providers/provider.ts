@@ -2,11 +2,15 @@
 // Conversation into a streaming request and yields what arrives, in order.
 // Providers never touch the disk.
 
-import type { ContentBlock, Conversation } from "../conversation";
+import type { ContentBlock, Conversation, ThinkingOrigin } from "../conversation";
 import { UserError } from "../errors";
+import type { ThinkingRequest } from "./thinking-plan";
 
 export type ProviderName = "anthropic" | "openai";
 export const PROVIDER_NAMES: readonly ProviderName[] = ["anthropic", "openai"];
+
+/** The wire protocol a response came through, as the log's `api` records it. */
+export type WireApi = "anthropic-messages" | "openai-chat" | "openai-responses";
 
 /** Why a response ended, as the on-disk `stopReason` records it. */
 export type StopReason = "stop" | "length" | "toolUse" | "error";
@@ -24,6 +28,8 @@ export interface Usage {
   cacheRead?: number;
   /** Input tokens written to the prompt cache (Anthropic; OpenRouter). */
   cacheWrite?: number;
+  /** Of `output`, the tokens the model spent reasoning (OpenAI's Responses API reports them). */
+  reasoning?: number;
 }
 
 /**
@@ -42,8 +48,12 @@ export interface ContextOverflow {
  * that would be stale, or in the wrong words, when read back.
  */
 export type Remedy =
-  /** The API does not know the model: choose another. */
-  | { kind: "model" }
+  /**
+   * The API does not serve `model` (retired, or never an id): choose another.
+   * `newer` is the newest models of its family, filled in by whoever holds
+   * the catalogue (the provider only knows what the API said).
+   */
+  | { kind: "model"; model: string; newer?: readonly string[] }
   /**
    * The provider cannot be used: `variable` (its API key) is not set, nor
    * `orVariable` when that would do instead (a local server's base URL). awl
@@ -76,7 +86,10 @@ export interface StreamRequest {
   conversation: Conversation;
   tools: ToolDefinition[];
   maxTokens: number;
-  thinking: boolean;
+  /** The thinking asked for; absent: none asked, the model's own default applies. */
+  thinking?: ThinkingRequest;
+  /** The session's id: the Responses API's `prompt_cache_key`, so every request of a session hits the same cache. */
+  sessionId?: string;
   signal: AbortSignal;
 }
 
@@ -91,11 +104,13 @@ export type StreamEvent =
   | { type: "blockStart"; index: number; block: ContentBlock }
   /** Text appended to the block: text, thinking, or a toolUse's raw JSON input. */
   | { type: "delta"; index: number; text: string }
-  /** The thinking block's signature (Anthropic), complete. */
-  | { type: "signature"; index: number; signature: string }
+  /** The thinking block's signature (Anthropic's, or OpenAI's encrypted reasoning), complete, and where it may be sent back. */
+  | { type: "signature"; index: number; signature: string; origin: ThinkingOrigin }
   | { type: "blockStop"; index: number }
-  /** A failed attempt that will be retried after delayMs (nothing was shown yet). */
-  | { type: "retry"; attempt: number; delayMs: number; reason: string }
+  /** Something the person should know about the request, shown dimmed in one line (nothing was shown yet). */
+  | { type: "notice"; text: string }
+  /** Attempt `attempt` of at most `attempts` failed; the next is sent after delayMs (nothing was shown yet). */
+  | { type: "retry"; attempt: number; attempts: number; delayMs: number; reason: string }
   | {
       type: "end";
       stopReason: StopReason;
@@ -112,5 +127,7 @@ export type StreamEvent =
 
 export interface Provider {
   readonly name: ProviderName;
+  /** The wire protocol its requests use. */
+  readonly api: WireApi;
   stream(request: StreamRequest): AsyncIterable<StreamEvent>;
 }

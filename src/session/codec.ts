@@ -48,19 +48,14 @@ export function serializeEntry(e: WrittenEntry): string {
   switch (e.type) {
     case "message":
       return JSON.stringify(
-        defined({ type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp, provider: e.provider, model: e.model, message: orderMessage(e.message) }),
+        defined({ type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp, provider: e.provider, model: e.model, effort: e.effort, prefixHash: e.prefixHash, message: orderMessage(e.message) }),
       );
     case "compaction":
       return JSON.stringify(orderCompaction(e));
   }
 }
 
-/** How every line awl writes for an entry begins: `{"type":"compaction",` (resume finds compactions by it). */
-export function entryLineHead(kind: WrittenEntry["type"]): string {
-  return `{"type":${JSON.stringify(kind)},`;
-}
-
-/** What follows the kind in an entry's line: `"id":"a1b2c3d4","parentId":` (resume finds the entry a compaction keeps from by it). */
+/** What follows the kind in an entry's line: `"id":"a1b2c3d4","parentId":` (resume tells an unreadable kept entry by it). */
 export function entryIdHead(id: string): string {
   return `"id":${JSON.stringify(id)},"parentId":`;
 }
@@ -136,12 +131,12 @@ function check<T>(result: T | InstanceType<typeof import("./schema").ArkErrors>)
 }
 
 function orderMessage(m: DiskMessage): DiskMessage {
-  const { role, content, provider, model, stopReason, usage, errorMessage } = m;
-  return defined({ role, content: content.map(orderBlock), provider, model, stopReason, usage: usage && orderUsage(usage), errorMessage });
+  const { role, content, provider, model, api, stopReason, usage, errorMessage } = m;
+  return defined({ role, content: content.map(orderBlock), provider, model, api, stopReason, usage: usage && orderUsage(usage), errorMessage });
 }
 
 function orderUsage(u: Usage): Usage {
-  return defined({ input: u.input, output: u.output, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite });
+  return defined({ input: u.input, output: u.output, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite, reasoning: u.reasoning });
 }
 
 function orderCompaction(e: CompactionEntry): CompactionEntry {
@@ -155,9 +150,9 @@ function orderCompaction(e: CompactionEntry): CompactionEntry {
 function orderBlock(b: DiskContentBlock): DiskContentBlock {
   switch (b.type) {
     case "text":
-      return { type: b.type, text: b.text };
+      return defined({ type: b.type, text: b.text, phase: b.phase });
     case "thinking":
-      return defined({ type: b.type, thinking: b.thinking, signature: b.signature, redacted: b.redacted });
+      return defined({ type: b.type, thinking: b.thinking, signature: b.signature, redacted: b.redacted, origin: b.origin && { api: b.origin.api, fingerprint: b.origin.fingerprint } });
     case "toolUse":
       return { type: b.type, id: b.id, name: b.name, input: b.input };
     case "toolResult":

@@ -9,6 +9,7 @@ export type { StopReasonString };
 export interface MessageMeta {
   provider?: string;
   model?: string;
+  api?: string;
   stopReason?: StopReasonString;
   usage?: Usage;
   errorMessage?: string;
@@ -22,9 +23,13 @@ export interface MessageMeta {
 function copyBlock(b: ContentBlock | DiskContentBlock): ContentBlock & DiskContentBlock {
   switch (b.type) {
     case "text":
-      return { type: "text", text: b.text };
+      return withOptional({ type: "text", text: b.text }, { phase: b.phase });
     case "thinking":
-      return withOptional({ type: "thinking", thinking: b.thinking }, { signature: b.signature, redacted: b.redacted });
+      return withOptional({ type: "thinking", thinking: b.thinking }, {
+        signature: b.signature,
+        redacted: b.redacted,
+        origin: b.origin && { api: b.origin.api, fingerprint: b.origin.fingerprint },
+      });
     case "toolUse":
       return { type: "toolUse", id: b.id, name: b.name, input: b.input };
     case "toolResult":
@@ -36,10 +41,17 @@ export const contentBlockToDisk: (b: ContentBlock) => DiskContentBlock = copyBlo
 export const diskContentBlockToInternal: (b: DiskContentBlock) => ContentBlock = copyBlock;
 
 export function messageToDisk(message: Message, meta: MessageMeta = {}): DiskMessage {
-  const { provider, model, stopReason, usage, errorMessage } = meta;
+  const { provider, model, api, stopReason, usage, errorMessage } = meta;
   return withOptional(
     { role: message.role, content: message.content.map(contentBlockToDisk) },
-    { provider, model, stopReason, usage: usage && withOptional({ input: usage.input, output: usage.output }, { cacheRead: usage.cacheRead, cacheWrite: usage.cacheWrite }), errorMessage },
+    {
+      provider,
+      model,
+      api,
+      stopReason,
+      usage: usage && withOptional({ input: usage.input, output: usage.output }, { cacheRead: usage.cacheRead, cacheWrite: usage.cacheWrite, reasoning: usage.reasoning }),
+      errorMessage,
+    },
   );
 }
 

@@ -1,5 +1,5 @@
 // Reading a session file by lines, in bounded blocks: forward from any offset
-// (replay, listing) and backward by a line's head (resume from the tail finds
+// (replay, listing) and backward to a byte string (resume from the tail finds
 // the latest compaction without reading what lies before it). Memory holds one
 // block and the longest line, never the file.
 import { readSync } from "node:fs";
@@ -72,17 +72,6 @@ export function scanLines(
     position += read;
   }
   return { bytes: carryBytes ? Buffer.concat(carry) : Buffer.alloc(0), offset: carryBytes ? carryOffset : position, number };
-}
-
-/**
- * The offset of the last line before `before` that begins with `head`, read
- * backwards in blocks; undefined when there is none. Only whole lines count:
- * `head` must follow a newline (the first line, the header, never matches).
- * A newline byte never occurs inside a line awl wrote (JSON escapes it).
- */
-export function lastLineWithHead(fd: number, head: string, before: number, block: Buffer = Buffer.allocUnsafe(1 << 20)): number | undefined {
-  const at = lastIndexBefore(fd, Buffer.from(`\n${head}`), before, block);
-  return at === undefined ? undefined : at + 1;
 }
 
 /** The offset of the last `needle` that ends at or before `before`, reading backwards in blocks. */

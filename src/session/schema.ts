@@ -8,22 +8,27 @@ import { type } from "../ark";
 
 export { ArkErrors } from "../ark";
 
-export const TextBlock = type({ type: "'text'", text: "string" });
-export const ThinkingBlock = type({ type: "'thinking'", thinking: "string", "signature?": "string", "redacted?": "boolean" });
+/** `phase`: OpenAI's label of an assistant message ("commentary", "final_answer"), kept to be sent back. */
+export const TextBlock = type({ type: "'text'", text: "string", "phase?": "string" });
+/** Where a signed thinking block may be sent back: the API and a 12-hex fingerprint of its base URL and key. */
+export const ThinkingOrigin = type({ api: "string", fingerprint: "string" });
+export const ThinkingBlock = type({ type: "'thinking'", thinking: "string", "signature?": "string", "redacted?": "boolean", "origin?": ThinkingOrigin });
 /** `input` is the tool call's raw JSON text, never parsed here. */
 export const ToolUseBlock = type({ type: "'toolUse'", id: "string", name: "string", input: "string" });
 export const ToolResultBlock = type({ type: "'toolResult'", toolUseId: "string", content: "string", "isError?": "boolean" });
 export const DiskContentBlock = TextBlock.or(ThinkingBlock).or(ToolUseBlock).or(ToolResultBlock);
 
 export const StopReason = type("'stop' | 'length' | 'toolUse' | 'error'");
-/** Tokens. `input` is the uncached input; cache reads and writes are counted apart (both optional). */
-export const Usage = type({ input: "number", output: "number", "cacheRead?": "number", "cacheWrite?": "number" });
+/** Tokens. `input` is the uncached input; cache reads and writes are counted apart (both optional); `reasoning` is part of `output`. */
+export const Usage = type({ input: "number", output: "number", "cacheRead?": "number", "cacheWrite?": "number", "reasoning?": "number" });
 
 export const DiskMessage = type({
   role: "'system' | 'user' | 'assistant'",
   content: DiskContentBlock.array(),
   "provider?": "string",
   "model?": "string",
+  /** The wire protocol that produced an assistant message: anthropic-messages, openai-chat, openai-responses. */
+  "api?": "string",
   "stopReason?": StopReason,
   "usage?": Usage,
   "errorMessage?": "string",
@@ -42,7 +47,13 @@ export const SessionHeader = type({
 /** What every entry has. Readers accept any non-empty id. An entry of a kind this version does not know is checked against this alone. */
 export const EntryBase = type({ type: "string > 0", id: "string > 0", parentId: "string > 0 | null", timestamp: "string" });
 
-/** User entries carry the provider/model the request went to (written always, optional on read: the spec's own first example lacks it). */
+/**
+ * User entries carry the provider/model the request went to (written always,
+ * optional on read: the spec's own first example lacks it) and the effort in
+ * force when one was chosen. Assistant entries carry `prefixHash`, a short
+ * hash of the system prompt and tool definitions their thinking was made
+ * under (a model that binds thinking to its prefix refuses it under others).
+ */
 export const MessageEntry = type({
   type: "'message'",
   id: "string > 0",
@@ -50,6 +61,8 @@ export const MessageEntry = type({
   timestamp: "string",
   "provider?": "string",
   "model?": "string",
+  "effort?": "string",
+  "prefixHash?": "string",
   message: DiskMessage,
 });
 
@@ -85,6 +98,7 @@ export const CompactionEntry = type({
 
 export type TextBlock = typeof TextBlock.infer;
 export type ThinkingBlock = typeof ThinkingBlock.infer;
+export type ThinkingOrigin = typeof ThinkingOrigin.infer;
 export type ToolUseBlock = typeof ToolUseBlock.infer;
 export type ToolResultBlock = typeof ToolResultBlock.infer;
 export type DiskContentBlock = typeof DiskContentBlock.infer;

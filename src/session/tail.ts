@@ -1,12 +1,15 @@
 // Resume from the tail: where the live context starts in a compacted file,
-// found without parsing what lies before it. Every line awl writes begins
-// `{"type":"<kind>","id":"<id>","parentId":`, so the latest compaction and the
-// entry it keeps from are found by their heads, reading the file backwards in
-// blocks (docs/session-format.md, "Resume from the tail").
+// found without parsing what lies before it. The latest compaction and the
+// entry it keeps from are found by searching the file backwards, in blocks,
+// for their top-level fields (`"type":"compaction"`, `"id":"<id>"`) and
+// parsing the line each match is in (docs/session-format.md, "Resume from the
+// tail"). A line awl wrote starts with them, but the search does not count on
+// it: a line with its keys in another order is found all the same, so the
+// tail and a whole replay of the same file build the same context.
 import { readSync } from "node:fs";
-import { LineError, entryIdHead, entryLineHead, parseLine } from "./codec";
+import { LineError, entryIdHead, parseLine } from "./codec";
 import { isPrompt } from "./context";
-import { lastIndexBefore, lastLineWithHead, readLineAt } from "./lines";
+import { lastIndexBefore, readLineAt } from "./lines";
 import type { MessageEntry, SessionEntry, SessionHeader } from "./schema";
 
 export interface Tail {
@@ -17,47 +20,83 @@ export interface Tail {
   system?: MessageEntry;
 }
 
+/** A line found by the backward search: where it starts, and its entry (undefined when it does not read as one). */
+interface Found {
+  offset: number;
+  entry: SessionEntry | undefined;
+}
+
 /**
  * The tail of a compacted file, or undefined: no compaction that keeps from an
- * earlier prompt (replay the whole file), or a header or first entry that does
+ * earlier prompt (replay the whole file), a line in the way whose entry cannot
+ * be told (the whole replay judges it), or a header or first entry that does
  * not read (the whole replay says what is wrong, by line).
  */
 export function findTail(fd: number, size: number): Tail | undefined {
-  const block = Buffer.allocUnsafe(1 << 20);
+  const search = new Search(fd, size);
   let offset: number | undefined;
   for (let before = size; offset === undefined; ) {
-    const at = lastLineWithHead(fd, entryLineHead("compaction"), before, block);
-    if (at === undefined) return undefined;
-    before = at;
-    const compaction = entryAt(fd, at, size);
+    const found = search.last(Buffer.from(`"type":"compaction"`), before, (entry) => entry.type === "compaction");
+    if (!found) return undefined;
+    before = found.offset;
+    const compaction = found.entry;
     if (compaction?.type !== "compaction") continue; // torn or damaged: the one before it, if any
-    const keptAt = lastLineWithId(fd, compaction.firstKeptEntryId, at, block);
-    const kept = keptAt === undefined ? undefined : entryAt(fd, keptAt, size);
-    if (kept && isPrompt(kept)) offset = keptAt;
+    const kept = search.last(Buffer.from(`"id":${JSON.stringify(compaction.firstKeptEntryId)}`), found.offset, (entry) => entry.id === compaction.firstKeptEntryId, compaction.firstKeptEntryId);
+    if (kept === "unknown") return undefined;
+    if (kept?.entry && isPrompt(kept.entry)) offset = kept.offset;
   }
   const start = firstLines(fd, size);
   return start && { offset, ...start };
 }
 
-/**
- * The start of the nearest line before `before` whose entry has this id, of
- * whatever kind (a parentId, and a firstKeptEntryId, name the nearest earlier
- * entry with that id). Inside a line, `","id":"x","parentId":` can only be
- * the entry's own head: quotes within strings are escaped.
- */
-function lastLineWithId(fd: number, id: string, before: number, block: Buffer): number | undefined {
-  const needle = Buffer.from(`",${entryIdHead(id)}`);
-  const head = Buffer.allocUnsafe(256);
-  for (let end = before; ; ) {
-    const at = lastIndexBefore(fd, needle, end, block);
-    if (at === undefined) return undefined;
-    // The line's start: `{"type":"<kind>` right after a newline.
-    const from = Math.max(0, at - head.length);
-    const read = readSync(fd, head, 0, at - from, from);
-    const start = head.subarray(0, read).lastIndexOf(0x0a);
-    if (start !== -1 && /^\{"type":"[^"\\]*$/.test(head.toString("utf8", start + 1, read))) return from + start + 1;
-    end = at + needle.length - 1;
+/** Backward search for lines by a field they hold, one block buffer for the whole search. */
+class Search {
+  readonly #block = Buffer.allocUnsafe(1 << 20);
+  constructor(
+    private readonly fd: number,
+    private readonly size: number,
+  ) {}
+
+  /**
+   * The nearest line before `before` holding `needle` whose entry `is` accepts.
+   * A match inside a string cannot happen (JSON escapes its quotes), but one in
+   * a nested object can: each line is parsed to tell. A line that does not
+   * parse is the one found (with no entry) when no `id` is asked for; with
+   * one, when its head names that id in awl's own order, and otherwise it
+   * cannot be told whose it is: "unknown".
+   */
+  last(needle: Buffer, before: number, is: (entry: SessionEntry) => boolean): Found | undefined;
+  last(needle: Buffer, before: number, is: (entry: SessionEntry) => boolean, id: string): Found | "unknown" | undefined;
+  last(needle: Buffer, before: number, is: (entry: SessionEntry) => boolean, id?: string): Found | "unknown" | undefined {
+    for (let end = before; ; ) {
+      const at = lastIndexBefore(this.fd, needle, end, this.#block);
+      if (at === undefined) return undefined;
+      const offset = this.#lineStart(at);
+      const entry = entryAt(this.fd, offset, this.size);
+      if (entry ? is(entry) : id === undefined) return { offset, entry };
+      if (!entry && id !== undefined) {
+        // Unreadable: in awl's own order its head still says whose it is; in another order nothing does.
+        const head = readLineAt(this.fd, offset, Math.min(this.size, offset + 256))?.toString("utf8") ?? "";
+        return awlHead(head, id) ? { offset, entry } : "unknown";
+      }
+      if (offset === 0) return undefined;
+      end = offset; // the rest of this line is judged: on to the lines before it
+    }
   }
+
+  /** Where the line holding byte `at` starts: after the newline before it, or at the top of the file. */
+  #lineStart(at: number): number {
+    const newline = lastIndexBefore(this.fd, NEWLINE, at, this.#block);
+    return newline === undefined ? 0 : newline + 1;
+  }
+}
+
+const NEWLINE = Buffer.from("\n");
+
+/** `{"type":"<kind>","id":"<id>","parentId":`, as awl writes every entry. */
+function awlHead(head: string, id: string): boolean {
+  const kind = /^\{"type":"[^"\\]*",/.exec(head)?.[0];
+  return kind !== undefined && head.startsWith(entryIdHead(id), kind.length);
 }
 
 /** The header and the session's system message, from the top of the file. */

@@ -19,6 +19,12 @@ export interface ToolContext {
    * before anything is shown. The result is still the ToolOutput.
    */
   onOutput?(chunk: string): void;
+  /**
+   * bash: leave what the command started in the background running when it
+   * returns (the person approved the command as it stood, or chose auto).
+   * Otherwise it is ended with the call. awl ends it when it exits either way.
+   */
+  keepBackground?: boolean;
 }
 
 export interface ToolOutput {

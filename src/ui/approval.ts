@@ -73,13 +73,15 @@ export function describeCall(request: ApprovalRequest, c: Colors, width: number,
   const wrap = (text: string) => wrapLine(text, width, "    ");
   if (request.tool === "bash") {
     const command = safeText(String(request.input.command ?? ""));
-    if (!command.includes("\n")) return wrap(head + command);
-    return [head.trimEnd(), ...command.split("\n").flatMap((line) => wrap(`    ${expandTabs(line)}`))];
+    // Why a command that would have run unasked is asked about (a git probe that did not answer in time).
+    const note = request.note ? wrap(`    ${c.dim(`asked because ${safeText(request.note)}`)}`) : [];
+    if (!command.includes("\n")) return [...wrap(head + command), ...note];
+    return [head.trimEnd(), ...command.split("\n").flatMap((line) => wrap(`    ${expandTabs(line)}`)), ...note];
   }
   const rows = wrap(head + safeText(String(request.input.path ?? "")));
   const proposed = proposedChange(request, cwd);
   if (!proposed) return rows;
-  if (proposed.note) rows.push(...wrap(c.dim(`    (${proposed.note})`)));
+  if (proposed.note) rows.push(...wrap(`    ${c.dim(`(${proposed.note})`)}`));
   const change = fileChange(proposed.change, providerSecrets(env));
   rows.push(...renderChange(change, c, width - 4, maxRows).map((row) => `    ${row}`));
   return rows;

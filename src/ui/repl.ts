@@ -3,21 +3,30 @@
 // at an empty prompt Ctrl+D quits, and so does Ctrl+C pressed twice within 2 s
 // (readLine). Prompts go to the history file every session shares
 // (./history.ts); what is typed during a turn shows under the output, below
-// the status line (./live-area.ts), and waits for the next prompt. A stop signal (cli/stop.ts) aborts a running turn like Ctrl+C and,
+// the status line (./live-area.ts), and waits for the next prompt; when the
+// turn is interrupted, all of it is back in the input box, unsent
+// (./type-ahead.ts). A stop signal (cli/stop.ts) aborts a running turn like Ctrl+C and,
 // once the turn has kept what it had, ends the loop. /new and /resume end it
 // too: its caller (cli/chat.ts) opens that session and runs the loop on it.
+// `awl "prompt"` hands the loop a first prompt, sent as if typed; a prompt the
+// agent refuses unsent (too large for the model) goes back into the input box.
 
 import type { Agent } from "../agent/agent";
+import type { AgentEvent } from "../agent/events";
+import { Catalogues } from "../providers/catalogue";
+import type { ProviderName } from "../providers/provider";
 import { CompactionFailed } from "../agent/compaction";
+import { PromptTooLarge } from "../agent/prompt-size";
 import { UserError } from "../errors";
 import type { Colors } from "./colors";
 import { terminalAsk } from "./approval";
 import { adviseInRepl, replMessage } from "./advice";
-import { commandNames, parseCommand, runCommand } from "./commands";
+import { commandArguments, commandNames, parseCommand, runCommand } from "./commands";
 import { appendHistory, loadHistory, mergeHistory } from "./history";
 import { readLine, watchInterrupt } from "./input";
 import { meterText, wrapLines } from "./format";
 import { TurnRenderer } from "./render";
+import { unfoldedRows } from "./folded";
 import { safeText } from "./safe-text";
 import { LiveArea } from "./live-area";
 
@@ -36,17 +45,27 @@ const NO_STOP: StopControl = { signal: new AbortController().signal, hold: (work
 export type ReplEnd = { kind: "quit" } | { kind: "new" } | { kind: "resume"; id?: string };
 const QUIT: ReplEnd = { kind: "quit" };
 
-export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout, stop: StopControl = NO_STOP): Promise<ReplEnd> {
+/**
+ * `catalogues` gives /model its list (and Tab its ids), and the newest models
+ * of a family to a model the provider does not serve; without it, the
+ * built-in table does. `first` (awl "prompt") is sent as the REPL opens.
+ */
+export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout, stop: StopControl = NO_STOP, catalogues = new Catalogues(), first?: string): Promise<ReplEnd> {
   const summary = agent.session.context().summary; // never offered as something the person typed
   const sessionPrompts = agent.conversation.messages
     .filter((m) => m.role === "user" && m !== summary)
     .flatMap((m) => m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])));
   const history = mergeHistory(loadHistory(agent.cwd), sessionPrompts);
   const prompt = `${c.bold(c.green("›"))} `;
-  const completion = { cwd: agent.cwd, commands: commandNames() };
+  const models = () => catalogues.of(agent.model.provider as ProviderName).models().map((m) => m.id);
+  const completion = { cwd: agent.cwd, commands: commandNames(), arguments: commandArguments(models) };
+  const unfold = (columns: number) => unfoldedRows(agent.conversation.messages, c, columns);
 
+  /** A prompt given back unsent: the next input box starts with it. */
+  let unsent: string | undefined;
   for (;;) {
-    const input = await readLine({ prompt, history, completion, hintStyle: c.dim });
+    const input = first !== undefined ? sentFirst(first, prompt, history, out) : await readLine({ prompt, history, completion, hintStyle: c.dim, text: unsent, unfold });
+    first = unsent = undefined;
     if (input.kind === "quit") return QUIT;
     const text = input.text;
     if (!text.trim()) continue;
@@ -54,7 +73,7 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
 
     const command = parseCommand(text); // a line that starts with a path is a prompt
     if (command) {
-      const result = runCommand(command, agent, c);
+      const result = runCommand(command, agent, c, catalogues, out.columns);
       if (result === "quit") return QUIT;
       if ("open" in result) return result.open === "new" ? { kind: "new" } : { kind: "resume", id: result.id };
       if ("compact" in result) await compactNow(agent, result.compact, c, out, stop);
@@ -65,7 +84,7 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
 
     const controller = interruptible(stop.signal);
     const live = new LiveArea(out); // under the output: the status line, then what is typed ahead
-    const watch = () => watchInterrupt(() => controller.abort(), process.stdin, out, { show: (row) => live.typeAhead(row), prompt, history });
+    const watch = () => watchInterrupt(() => controller.abort(), process.stdin, out, { show: (row) => live.typeAhead(row), prompt, history, noteStyle: c.dim });
     let stopWatching = watch();
     const renderer = new TurnRenderer(out, c, live);
     // --approve ask: the question reads keys itself, so Ctrl+C is not watched for meanwhile (ui/approval.ts).
@@ -85,12 +104,17 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
       },
     });
     try {
-      const result = await stop.hold(() => agent.runTurn(text, controller.signal, (event) => renderer.handle(adviseInRepl(event)), ask));
+      const onEvent = (event: AgentEvent) => {
+        if (event.type === "end" && event.remedy?.kind === "model") unsent = text;
+        renderer.handle(adviseInRepl(event, (remedy) => catalogues.advise(remedy, agent.model.provider as ProviderName)));
+      };
+      const result = await stop.hold(() => agent.runTurn(text, controller.signal, onEvent, ask));
       renderer.finish(result);
     } catch (error) {
       renderer.abandon();
       if (!(error instanceof UserError)) throw error;
       live.stream.write(`${wrapLines(c.red(safeText(replMessage(error))), out.columns)}\n`);
+      if (error instanceof PromptTooLarge) unsent = text;
     } finally {
       stopWatching();
       live.close(); // what was typed ahead is in the next prompt now
@@ -98,6 +122,13 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
     }
     if (stop.signal.aborted) return QUIT;
   }
+}
+
+/** The prompt from the command line, shown as a typed one stays on screen, and added to Up's history. */
+function sentFirst(text: string, prompt: string, history: string[], out: Out): { kind: "line"; text: string } {
+  out.write(`${prompt}${safeText(text).replaceAll("\n", `\n${" ".repeat(Bun.stringWidth(prompt))}`)}\n`);
+  if (history.at(-1) !== text) history.push(text);
+  return { kind: "line", text };
 }
 
 /** A controller for one turn: Ctrl+C or Esc aborts it (abort()), and so does a stop signal until dispose(). */

@@ -10,15 +10,23 @@ import { Conversation } from "../../src/conversation";
 import { createProvider } from "../../src/providers";
 import { requestBody as anthropicBody } from "../../src/providers/anthropic-wire";
 import { requestBody as openaiBody } from "../../src/providers/openai-wire";
-import type { ProviderName, StreamRequest } from "../../src/providers/provider";
+import type { ProviderName, StreamRequest, WireApi } from "../../src/providers/provider";
+import { requestBody as responsesBody } from "../../src/providers/responses-wire";
 import { sseBatches } from "../../src/providers/sse";
 import { startTestServer } from "../support/server";
 
 const DELTAS = 100_000;
 const RUNS = 7;
-const PROVIDERS: ProviderName[] = ["anthropic", "openai"];
-// Per provider: one warm-up of each kind, then RUNS of each.
-const REPLIES = PROVIDERS.length * 2 * (RUNS + 1);
+/** One row per wire protocol: the provider that speaks it, and the environment that picks it. */
+const ROWS: { api: WireApi; provider: ProviderName; env: Record<string, string> }[] = [
+  { api: "anthropic-messages", provider: "anthropic", env: {} },
+  { api: "openai-chat", provider: "openai", env: { AWL_OPENAI_API: "chat" } },
+  { api: "openai-responses", provider: "openai", env: { AWL_OPENAI_API: "responses" } },
+];
+// Per row: one warm-up of each kind, then RUNS of each.
+const REPLIES = ROWS.length * 2 * (RUNS + 1);
+/** Origins only matter for thinking sent back; the bench sends none. */
+const NO_ORIGIN = { api: "", fingerprint: "" };
 
 if (process.argv.includes("--serve")) {
   const server = await startTestServer();
@@ -43,18 +51,18 @@ async function main() {
       OPENAI_BASE_URL: server.openaiUrl,
     };
     console.log(`${DELTAS.toLocaleString("en")} one-character deltas per run, median of ${RUNS} runs, client CPU only`);
-    for (const name of PROVIDERS) {
+    for (const row of ROWS) {
+      const name = row.provider;
       const request: StreamRequest = {
         model: name === "anthropic" ? "claude-sonnet-4-5" : "gpt-5-mini",
         system: "bench",
         conversation: new Conversation([{ role: "user", content: [{ type: "text", text: "go" }] }]),
         tools: [],
         maxTokens: 1024,
-        thinking: false,
         signal: new AbortController().signal,
       };
-      const provider = createProvider(name, env);
-      const floor = () => readRaw(name, env, request);
+      const provider = createProvider(name, { ...env, ...row.env });
+      const floor = () => readRaw(row.api, env, request);
       const full = async () => {
         let deltas = 0;
         for await (const event of provider.stream(request)) {
@@ -74,7 +82,7 @@ async function main() {
       const f = median(floorUs);
       const p = median(fullUs);
       console.log(
-        `${name.padEnd(9)}  floor (read + split SSE) ${f.toFixed(3)} µs/delta   provider ${p.toFixed(3)} µs/delta   ratio ${(p / f).toFixed(2)}x (target <= 2x)`,
+        `${row.api.padEnd(18)}  floor (read + split SSE) ${f.toFixed(3)} µs/delta   provider ${p.toFixed(3)} µs/delta   ratio ${(p / f).toFixed(2)}x (target <= 2x)`,
       );
     }
   } finally {
@@ -83,13 +91,15 @@ async function main() {
 }
 
 /** The floor: the same request, the body read and split into SSE events, nothing parsed. */
-async function readRaw(name: ProviderName, env: Record<string, string>, request: StreamRequest): Promise<number> {
-  const anthropic = name === "anthropic";
-  const url = anthropic ? `${env.ANTHROPIC_BASE_URL}/v1/messages` : `${env.OPENAI_BASE_URL}/chat/completions`;
+async function readRaw(api: WireApi, env: Record<string, string>, request: StreamRequest): Promise<number> {
+  const anthropic = api === "anthropic-messages";
+  const url = anthropic ? `${env.ANTHROPIC_BASE_URL}/v1/messages` : `${env.OPENAI_BASE_URL}/${api === "openai-chat" ? "chat/completions" : "responses"}`;
   const headers: Record<string, string> = anthropic
     ? { "content-type": "application/json", "x-api-key": env.ANTHROPIC_API_KEY!, "anthropic-version": "2023-06-01" }
     : { "content-type": "application/json", authorization: `Bearer ${env.OPENAI_API_KEY}` };
-  const body = JSON.stringify(anthropic ? anthropicBody(request) : openaiBody(request));
+  const body = JSON.stringify(
+    anthropic ? anthropicBody(request, NO_ORIGIN) : api === "openai-chat" ? openaiBody(request) : responsesBody(request, { origin: NO_ORIGIN, reasoning: false }),
+  );
   const response = await fetch(url, { method: "POST", headers, body });
   if (!response.ok || !response.body) throw new Error(`floor request failed: ${response.status} ${await response.text()}`);
   let events = 0;

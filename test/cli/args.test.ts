@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { approvalMode, parseArgs } from "../../src/cli/args";
+import { approvalMode, chosenEffort, parseArgs } from "../../src/cli/args";
 import { UsageError } from "../../src/errors";
 
 const usage = (argv: string[]) => {
@@ -14,7 +14,8 @@ const usage = (argv: string[]) => {
 
 describe("command line", () => {
   test("no arguments start an interactive session", () => {
-    expect(parseArgs([])).toMatchObject({ command: "chat", thinking: false });
+    expect(parseArgs([])).toMatchObject({ command: "chat" });
+    expect(parseArgs([]).effort).toBeUndefined(); // nothing is asked of the model's thinking: its default applies
   });
 
   test("--resume takes an optional id, in either spelling", () => {
@@ -35,6 +36,13 @@ describe("command line", () => {
     expect(usage(["sessions", "--json", "--plain"])).toContain("--plain");
   });
 
+  test("models takes --provider and --json, nothing else", () => {
+    expect(parseArgs(["models"])).toMatchObject({ command: "models", json: false });
+    expect(parseArgs(["models", "--provider", "openai", "--json"])).toMatchObject({ command: "models", provider: "openai", json: true });
+    expect(usage(["models", "--model", "x"])).toBe("awl models takes only --provider and --json (see awl --help)");
+    expect(usage(["models", "sessions"])).toContain("unexpected argument 'sessions'");
+  });
+
   test("help and version win over everything else", () => {
     expect(parseArgs(["--model", "x", "--help"]).command).toBe("help");
     expect(parseArgs(["-v"]).command).toBe("version");
@@ -44,10 +52,48 @@ describe("command line", () => {
     expect(usage(["--frobnicate"])).toBe("unknown option --frobnicate (see awl --help)");
     expect(usage(["-p"])).toContain("-p needs a value");
     expect(usage(["--provider", "gemini"])).toContain("unknown provider 'gemini'");
-    expect(usage(["hello"])).toContain("unexpected argument 'hello'");
+    expect(usage(["sessions", "hello"])).toContain("unexpected argument 'hello'");
     expect(usage(["--plain"])).toContain("awl sessions");
     expect(usage(["--thinking=yes"])).toContain("takes no value");
+    expect(usage(["--effort", "extreme"])).toBe("unknown effort 'extreme': use off, low, medium, high, xhigh, max (see awl --help)");
+    expect(usage(["--effort"])).toContain("--effort needs a value");
     expect(usage(["sessions", "--resume"])).toContain("takes no");
+  });
+});
+
+describe("starting forms", () => {
+  test("the first word that is not a command is the prompt the REPL sends first; the words after it are part of it", () => {
+    expect(parseArgs(["fix the test"])).toMatchObject({ command: "chat", send: "fix the test" });
+    expect(parseArgs(["fix", "the", "test"])).toMatchObject({ command: "chat", send: "fix the test" });
+    expect(parseArgs(["--model", "gpt-5", "fix it", "--thinking"])).toMatchObject({ command: "chat", send: "fix it", model: "gpt-5", effort: "high" });
+    expect(parseArgs(["explain", "sessions"])).toMatchObject({ command: "chat", send: "explain sessions" });
+  });
+
+  test("a command word comes first; after -- every word is the prompt's, options and commands included", () => {
+    expect(parseArgs(["sessions"]).command).toBe("sessions");
+    expect(parseArgs(["--", "sessions"])).toMatchObject({ command: "chat", send: "sessions" });
+    expect(parseArgs(["--", "--help", "me"])).toMatchObject({ command: "chat", send: "--help me" });
+    expect(parseArgs(["models"]).command).toBe("models");
+    expect(parseArgs(["--", "models"])).toMatchObject({ command: "chat", send: "models" });
+    expect(usage(["rewind"])).toBe("'rewind' is not a command of this version of awl; to send it as a prompt: awl -- rewind (see awl --help)");
+    expect(parseArgs(["--", "export"]).send).toBe("export");
+  });
+
+  test("-c and --continue take no value and resume the latest session; a word after them is the prompt", () => {
+    expect(parseArgs(["-c"])).toMatchObject({ command: "chat", resume: true });
+    expect(parseArgs(["--continue"])).toMatchObject({ command: "chat", resume: true });
+    expect(parseArgs(["-c", "fix it"])).toMatchObject({ command: "chat", resume: true, send: "fix it" });
+    expect(parseArgs(["-c", "-p", "fix it"])).toMatchObject({ command: "print", resume: true, prompt: "fix it" });
+    expect(parseArgs(["--resume", "019dc5ba", "fix it"])).toMatchObject({ resume: "019dc5ba", send: "fix it" });
+    expect(parseArgs(["--resume", "fix it"])).toMatchObject({ resume: true, send: "fix it" }); // an id has no spaces
+    expect(usage(["--continue=yes"])).toContain("takes no value");
+    expect(usage(["-c", "--resume", "019dc5ba"])).toContain("choose one of --continue and --resume");
+    expect(usage(["sessions", "-c"])).toContain("takes no --continue");
+  });
+
+  test("the prompt is given once, and not empty", () => {
+    expect(usage(["-p", "one", "two"])).toContain("give the prompt once");
+    expect(usage([""])).toContain("the prompt is empty");
   });
 });
 
@@ -88,5 +134,16 @@ describe("--approve and AWL_APPROVE", () => {
     expect(usage(["--approve"])).toContain("--approve needs a value");
     expect(modeError([], { AWL_APPROVE: "never" })).toContain("AWL_APPROVE=never is not an approval mode");
     expect(usage(["sessions", "--approve", "ask"])).toContain("takes no");
+  });
+});
+
+describe("--effort and AWL_EFFORT", () => {
+  test("--effort wins over AWL_EFFORT; --thinking is --effort high; none of them asks nothing", () => {
+    expect(chosenEffort(parseArgs(["--effort", "low"]), { AWL_EFFORT: "max" })).toBe("low");
+    expect(chosenEffort(parseArgs([]), { AWL_EFFORT: "max" })).toBe("max");
+    expect(chosenEffort(parseArgs(["--thinking"]), {})).toBe("high");
+    expect(chosenEffort(parseArgs(["--thinking", "--effort=off"]), {})).toBe("off");
+    expect(chosenEffort(parseArgs([]), {})).toBeUndefined();
+    expect(() => chosenEffort(parseArgs([]), { AWL_EFFORT: "lots" })).toThrow("AWL_EFFORT=lots is not an effort: use off, low, medium, high, xhigh, max");
   });
 });

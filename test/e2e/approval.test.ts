@@ -47,7 +47,7 @@ describe.skipIf(!hasTmux)("the question in a real terminal (--approve ask, the R
     send("make a file");
     const screen = await term.waitFor(/Run it\?/);
     expect(screen).toContain("● bash echo made > made.txt");
-    expect(screen).toMatch(/Run it\? y yes · n no · Esc stop/); // a file redirection: no "always"
+    expect(screen).toMatch(/Run it\? y yes · a always \(only this exact command, until awl exits\) · n no · Esc stop/);
     await Bun.sleep(300);
     expect(existsSync(join(fx.project, "made.txt"))).toBe(false);
     term.type("y");
@@ -62,19 +62,25 @@ describe.skipIf(!hasTmux)("the question in a real terminal (--approve ask, the R
     await term.waitFor(/\[exited 0\]/);
   });
 
-  test("a: always for the command's program and first argument, until awl exits; /approve and /session show it", async () => {
-    fx.server.reply({ blocks: [bash("mkdir -p one")] }, { blocks: [bash("mkdir -p two")] }, text("Two folders."));
+  test("a at rm -rf d1: the same command runs unasked, rm -rf d2 keep is asked; /session shows what is allowed", async () => {
+    for (const d of ["d1", "d2", "keep"]) await Bun.write(join(fx.project, d, "f"), "x");
+    fx.server.reply({ blocks: [bash("rm -rf d1")] }, { blocks: [bash("rm -rf d1")] }, { blocks: [bash("rm -rf d2 keep")] }, text("Stopped."));
     await startRepl();
-    send("make folders");
+    send("clean up");
     const screen = await term.waitFor(/Run it\?/);
-    expect(screen).toContain("a always (mkdir -p, until awl exits)");
+    expect(screen).toContain("a always (only this exact command, until awl exits)");
     term.type("a");
-    await term.waitFor(/Two folders\./);
-    expect(existsSync(join(fx.project, "one"))).toBe(true);
-    expect(existsSync(join(fx.project, "two"))).toBe(true); // not asked again
-    expect(fx.server.requests).toHaveLength(3);
+    const again = await term.waitFor(/rm -rf d2 keep[\s\S]*Run it\?/);
+    expect(again).toContain("a always (only this exact command, until awl exits)");
+    expect(existsSync(join(fx.project, "d1"))).toBe(false);
+    expect(fx.server.requests).toHaveLength(3); // the second rm -rf d1 ran without a question
+    term.type("n");
+    await term.waitFor(/Why not\?/);
+    term.keys("Enter");
+    await term.waitFor(/Stopped\./);
+    expect(existsSync(join(fx.project, "keep"))).toBe(true);
     send("/session");
-    await term.waitFor(/Approve\s+ask .* always allowed until awl exits: mkdir -p/);
+    await term.waitFor(/Approve\s+ask .* always allowed until awl exits: rm -rf d1/);
     send("/approve");
     await term.waitFor(/Approve\s+ask \(write, edit and bash ask first/);
     term.keys("C-d");

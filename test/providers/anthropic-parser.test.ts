@@ -5,6 +5,7 @@ import { StreamFailure } from "../../src/providers/api-errors";
 import { parseRecorded } from "./helpers";
 
 const api: ApiIdentity = { label: "Anthropic", keyVariable: "ANTHROPIC_API_KEY", baseUrlVariable: "ANTHROPIC_BASE_URL", secrets: [] };
+const origin = { api: "anthropic-messages", fingerprint: "0123456789ab" };
 const sse = (event: string, data: object) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 const start = sse("message_start", {
@@ -40,14 +41,14 @@ describe("Anthropic stream parser", () => {
       blockStop(3) +
       sse("some_future_event", { type: "some_future_event" }) +
       stop("tool_use");
-    const events = await parseRecorded(recorded, new AnthropicStreamParser(api), 5);
+    const events = await parseRecorded(recorded, new AnthropicStreamParser(api, origin), 5);
     expect(events).toEqual([
       { type: "blockStart", index: 0, block: { type: "thinking", thinking: "" } },
       { type: "delta", index: 0, text: "Let me " },
       { type: "delta", index: 0, text: "think ü" },
-      { type: "signature", index: 0, signature: "sig==" },
+      { type: "signature", index: 0, signature: "sig==", origin },
       { type: "blockStop", index: 0 },
-      { type: "blockStart", index: 1, block: { type: "thinking", thinking: "", signature: "opaque", redacted: true } },
+      { type: "blockStart", index: 1, block: { type: "thinking", thinking: "", signature: "opaque", redacted: true, origin } },
       { type: "blockStop", index: 1 },
       { type: "blockStart", index: 2, block: { type: "text", text: "" } },
       { type: "delta", index: 2, text: "Hi 🌍" },
@@ -68,7 +69,7 @@ describe("Anthropic stream parser", () => {
     ["model_context_window_exceeded", "length"],
     ["refusal", "error"],
   ])("stop reason %s ends as %s", async (wire, mapped) => {
-    const events = await parseRecorded(start + stop(wire), new AnthropicStreamParser(api));
+    const events = await parseRecorded(start + stop(wire), new AnthropicStreamParser(api, origin));
     const end = events.at(-1)!;
     expect(end).toMatchObject({ type: "end", stopReason: mapped });
     if (wire === "refusal") expect(end).toHaveProperty("errorMessage");
@@ -84,7 +85,7 @@ describe("Anthropic stream parser", () => {
       delta(1, { type: "text_delta", text: "ok" }) +
       blockStop(1) +
       stop("end_turn");
-    const events = await parseRecorded(recorded, new AnthropicStreamParser(api));
+    const events = await parseRecorded(recorded, new AnthropicStreamParser(api, origin));
     expect(events.filter((e) => e.type !== "end")).toEqual([
       { type: "blockStart", index: 0, block: { type: "text", text: "" } },
       { type: "delta", index: 0, text: "ok" },
@@ -94,12 +95,12 @@ describe("Anthropic stream parser", () => {
 
   test("an error event fails the stream, retryable when the API is overloaded", async () => {
     const overloaded = start + sse("error", { type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
-    const failure = await parseRecorded(overloaded, new AnthropicStreamParser(api)).catch((e) => e);
+    const failure = await parseRecorded(overloaded, new AnthropicStreamParser(api, origin)).catch((e) => e);
     expect(failure).toBeInstanceOf(StreamFailure);
     expect(failure.retryable).toBe(true);
     expect(failure.message).toBe("Anthropic stream error (overloaded_error): Overloaded");
     const invalid = start + sse("error", { type: "error", error: { type: "invalid_request_error", message: "bad" } });
-    expect((await parseRecorded(invalid, new AnthropicStreamParser(api)).catch((e) => e)).retryable).toBe(false);
+    expect((await parseRecorded(invalid, new AnthropicStreamParser(api, origin)).catch((e) => e)).retryable).toBe(false);
   });
 
   describe("usage", () => {
@@ -109,7 +110,7 @@ describe("Anthropic stream parser", () => {
         type: "message_start",
         message: { id: "msg_2", type: "message", role: "assistant", content: [], model: "claude-sonnet-4-5", stop_reason: null, stop_sequence: null, usage },
       });
-    const end = async (recorded: string) => (await parseRecorded(recorded, new AnthropicStreamParser(api))).at(-1);
+    const end = async (recorded: string) => (await parseRecorded(recorded, new AnthropicStreamParser(api, origin))).at(-1);
 
     test("input is the uncached part; the cache reads and writes are counted beside it", async () => {
       const usage = {
@@ -147,6 +148,6 @@ describe("Anthropic stream parser", () => {
 
   test("a body that ends before the stop reason is a failure, not a quiet stop", async () => {
     const cut = start + block(0, { type: "text", text: "" }) + delta(0, { type: "text_delta", text: "par" });
-    expect(await parseRecorded(cut, new AnthropicStreamParser(api)).catch((e) => e)).toBeInstanceOf(StreamFailure);
+    expect(await parseRecorded(cut, new AnthropicStreamParser(api, origin)).catch((e) => e)).toBeInstanceOf(StreamFailure);
   });
 });

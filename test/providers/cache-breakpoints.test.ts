@@ -21,6 +21,8 @@ const calls = (id: string, text?: string): Message => ({
 });
 const results = (id: string, content = "file text"): Message => ({ role: "user", content: [{ type: "toolResult", toolUseId: id, content }] });
 
+const here = { api: "anthropic-messages", fingerprint: "0123456789ab" };
+
 function body(messages: Message[], options: { system?: string; tools?: ToolDefinition[]; thinking?: boolean } = {}) {
   return requestBody({
     model: "claude-sonnet-4-5",
@@ -28,9 +30,9 @@ function body(messages: Message[], options: { system?: string; tools?: ToolDefin
     conversation: new Conversation(messages),
     tools: options.tools ?? tools,
     maxTokens: 8000,
-    thinking: options.thinking ?? false,
+    thinking: options.thinking ? { form: "budget", budget: 4000 } : undefined,
     signal: new AbortController().signal,
-  });
+  }, here);
 }
 
 /** Every marked place as "tools.N", "system.N" or "messages.I.J". */
@@ -157,8 +159,8 @@ describe("Anthropic cache breakpoints", () => {
     const before = structuredClone(messages);
     const conversation = new Conversation(messages);
     const sent = requestBody({
-      model: "claude-sonnet-4-5", system: "s", conversation, tools, maxTokens: 8000, thinking: false, signal: new AbortController().signal,
-    });
+      model: "claude-sonnet-4-5", system: "s", conversation, tools, maxTokens: 8000, signal: new AbortController().signal,
+    }, here);
     expect(markers(sent)).toHaveLength(4);
     expect(conversation.messages).toEqual(before);
     expect(JSON.stringify(conversation.messages)).not.toContain("cache_control");

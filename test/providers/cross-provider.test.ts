@@ -48,3 +48,28 @@ test("Anthropic thinking + tools, then OpenAI, then Anthropic again: every reque
 
   expect(fx.server.requests.slice(-5).map((r) => r.status ?? 200)).toEqual([200, 200, 200, 200, 200]);
 });
+
+test("Anthropic -> OpenAI Responses -> a compatible Chat Completions server -> Anthropic, thinking and tools in each: every request accepted", async () => {
+  const history: Message[] = [user("start")];
+  const responses = { AWL_OPENAI_API: "responses" };
+  const turn = async (name: "anthropic" | "openai", env: Record<string, string>, blocks: Parameters<typeof fx.server.reply>[0]["blocks"]) => {
+    fx.server.reply({ blocks });
+    const { end, message } = await fx.ask(name, history, { thinking: true, env, sessionId: "hops" });
+    expect(end.errorMessage).toBeUndefined();
+    history.push(message, answer(message));
+  };
+  const before = fx.server.requests.length;
+  await turn("anthropic", {}, [{ type: "thinking", thinking: "claude plans" }, { type: "toolUse", name: "read", input: { path: "a" } }]);
+  await turn("openai", responses, [{ type: "thinking", thinking: "gpt plans" }, { type: "toolUse", name: "read", input: { path: "b" } }]);
+  await turn("openai", { AWL_OPENAI_API: "chat" }, [{ type: "thinking", thinking: "local plans" }, { type: "toolUse", id: "functions.read:3", name: "read", input: { path: "c" } }]);
+  await turn("anthropic", {}, [{ type: "thinking", thinking: "claude again" }, { type: "toolUse", name: "read", input: { path: "d" } }]);
+  await turn("openai", responses, [{ type: "text", text: "done" }]);
+  const sent = fx.server.requests.slice(before);
+  expect(sent.map((r) => `${r.path} ${r.status}`)).toEqual([
+    "/v1/messages 200", "/v1/responses 200", "/v1/chat/completions 200", "/v1/messages 200", "/v1/responses 200",
+  ]);
+  // Each signed block went back only to the API that signed it.
+  expect(sent[3]!.rawBody).toContain("claude plans");
+  expect(sent[3]!.rawBody).not.toContain("gpt plans");
+  expect(sent[4]!.body.input.filter((item: any) => item.type === "reasoning").map((item: any) => item.summary[0].text)).toEqual(["gpt plans"]);
+});

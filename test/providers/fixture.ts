@@ -14,8 +14,8 @@ export const TOOLS: ToolDefinition[] = [
 
 export const MODELS: Record<ProviderName, string> = { anthropic: "claude-sonnet-4-5", openai: "gpt-5-mini" };
 
-export async function serverFixture() {
-  const server = await startTestServer();
+export async function serverFixture(options: Parameters<typeof startTestServer>[0] = {}) {
+  const server = await startTestServer(options);
   const env: Record<string, string> = {
     ANTHROPIC_API_KEY: server.anthropicKey,
     ANTHROPIC_BASE_URL: server.anthropicUrl,
@@ -29,9 +29,9 @@ export async function serverFixture() {
   async function ask(
     name: ProviderName,
     messages: Message[],
-    options: { thinking?: boolean; signal?: AbortSignal; onEvent?: (event: StreamEvent) => void; system?: string; model?: string } = {},
+    options: { thinking?: boolean; signal?: AbortSignal; onEvent?: (event: StreamEvent) => void; system?: string; model?: string; env?: Record<string, string>; sessionId?: string } = {},
   ) {
-    const provider = createProvider(name, env);
+    const provider = createProvider(name, { ...env, ...options.env });
     const events: StreamEvent[] = [];
     const message: Message = { role: "assistant", content: [] };
     const stream = provider.stream({
@@ -40,7 +40,8 @@ export async function serverFixture() {
       conversation: new Conversation(messages),
       tools: TOOLS,
       maxTokens: 4096,
-      thinking: options.thinking ?? false,
+      thinking: options.thinking ? (name === "anthropic" ? { form: "budget", budget: 2048 } : { form: "level", level: "high" }) : undefined,
+      sessionId: options.sessionId,
       signal: options.signal ?? new AbortController().signal,
     });
     for await (const event of stream) {

@@ -9,7 +9,6 @@ import {
   CONTEXT_WINDOWS,
   DEFAULT_CONTEXT_WINDOW,
   DEFAULT_MODELS,
-  KNOWN_MODELS,
   contextWindow,
   contextWindowFromEnv,
   defaultModel,
@@ -17,6 +16,7 @@ import {
   parseModelSpec,
 } from "../../src/providers/models";
 import { PROVIDER_NAMES } from "../../src/providers/provider";
+import { BUILTIN_MODELS } from "../../src/providers/builtin-models";
 import type { StreamEvent } from "../../src/providers/provider";
 
 describe("model specs", () => {
@@ -31,8 +31,8 @@ describe("model specs", () => {
 
   // The rules as a table: what each spec means, or the refusal's first words (a UsageError that says what is accepted).
   test.each([
-    ["anthropic/", { refused: '"anthropic/" names no model: write anthropic/<model>, e.g. anthropic/claude-sonnet-4-5' }],
-    ["openai/", { refused: '"openai/" names no model: write openai/<model>, e.g. openai/gpt-5-mini' }],
+    ["anthropic/", { refused: '"anthropic/" names no model: write anthropic/<model>, e.g. anthropic/claude-sonnet-5-5' }],
+    ["openai/", { refused: '"openai/" names no model: write openai/<model>, e.g. openai/gpt-5.4-mini' }],
     ["Anthropic/", { refused: '"Anthropic/" names no model: write anthropic/<model>' }],
     ["google/", { refused: '"google/" names no model, and google is not a provider: give provider/model (providers: anthropic, openai' }],
     ["/gpt-5", { refused: '"/gpt-5" names no provider before the slash: give provider/model' }],
@@ -69,7 +69,7 @@ describe("model specs", () => {
 
   test("a refusal of a prefix that is not a provider says what is accepted", () => {
     expect(() => parseModelSpec("google/")).toThrow(
-      '"google/" names no model, and google is not a provider: give provider/model (providers: anthropic, openai; e.g. openai/gpt-5-mini), or a model id alone (claude-… is anthropic\'s, gpt-… and o… openai\'s, any other stays with the current provider)',
+      '"google/" names no model, and google is not a provider: give provider/model (providers: anthropic, openai; e.g. openai/gpt-5.4-mini), or a model id alone (claude-… is anthropic\'s, gpt-… and o… openai\'s, any other stays with the current provider)',
     );
   });
 
@@ -133,7 +133,7 @@ describe("context windows", () => {
 
   test("every default and suggested model has a row, and no row is shadowed by an earlier, shorter prefix", () => {
     for (const provider of PROVIDER_NAMES) {
-      for (const model of [DEFAULT_MODELS[provider], ...KNOWN_MODELS[provider]]) expect(contextWindow(provider, model)).not.toBe(DEFAULT_CONTEXT_WINDOW);
+      for (const model of [DEFAULT_MODELS[provider], ...BUILTIN_MODELS[provider].map((m) => m.id)]) expect(contextWindow(provider, model)).not.toBe(DEFAULT_CONTEXT_WINDOW);
       const prefixes = CONTEXT_WINDOWS[provider].map(([prefix]) => prefix);
       prefixes.forEach((prefix, i) => expect(prefixes.slice(0, i).filter((earlier) => prefix.startsWith(earlier))).toEqual([]));
     }
@@ -189,7 +189,7 @@ describe("createProvider", () => {
     expect(anthropic.remedy).toEqual({ kind: "key", provider: "anthropic", variable: "ANTHROPIC_API_KEY", other: "openai" });
     expect(withCommandLineAdvice(anthropic.fact, anthropic.remedy)).toBe("ANTHROPIC_API_KEY is not set: export it, or choose another provider with --provider openai");
     expect(replMessage(anthropic)).toBe(
-      "ANTHROPIC_API_KEY is not set: awl reads it when it starts (/quit, export it, start awl again); or choose another provider: /model openai/gpt-5-mini",
+      "ANTHROPIC_API_KEY is not set: awl reads it when it starts (/quit, export it, start awl again); or choose another provider: /model openai/gpt-5.4-mini",
     );
 
     const openai = thrown(() => createProvider("openai", {}));
@@ -197,7 +197,7 @@ describe("createProvider", () => {
       "OPENAI_API_KEY is not set: export it, set OPENAI_BASE_URL for a local server, or choose another provider with --provider anthropic",
     );
     expect(replMessage(openai)).toBe(
-      "OPENAI_API_KEY is not set: awl reads it (or OPENAI_BASE_URL, for a local server) when it starts (/quit, export it, start awl again); or choose another provider: /model anthropic/claude-sonnet-4-5",
+      "OPENAI_API_KEY is not set: awl reads it (or OPENAI_BASE_URL, for a local server) when it starts (/quit, export it, start awl again); or choose another provider: /model anthropic/claude-sonnet-5-5",
     );
     expect(createProvider("openai", { OPENAI_BASE_URL: "http://localhost:11434/v1" }).name).toBe("openai");
   });
@@ -206,7 +206,7 @@ describe("createProvider", () => {
     expect(() => onCommandLine(() => createProvider("anthropic", {}))).toThrow(
       new UserError("ANTHROPIC_API_KEY is not set: export it, or choose another provider with --provider openai"),
     );
-    for (const remedy of [{ kind: "model" } as const, thrown(() => createProvider("anthropic", {})).remedy, thrown(() => createProvider("openai", {})).remedy]) {
+    for (const remedy of [{ kind: "model", model: "claude-x" } as const, { kind: "model", model: "claude-x", newer: ["claude-y"] } as const, thrown(() => createProvider("anthropic", {})).remedy, thrown(() => createProvider("openai", {})).remedy]) {
       expect(replAdvice(remedy)).not.toMatch(/--/);
       expect(replAdvice(remedy)).toContain("/model");
       expect(commandLineAdvice(remedy)).toMatch(/--(model|provider)/);
@@ -218,7 +218,7 @@ describe("assembling a message from stream events", () => {
   const events: StreamEvent[] = [
     { type: "blockStart", index: 0, block: { type: "thinking", thinking: "" } },
     { type: "delta", index: 0, text: "hm" },
-    { type: "signature", index: 0, signature: "sig" },
+    { type: "signature", index: 0, signature: "sig", origin: { api: "anthropic-messages", fingerprint: "0123456789ab" } },
     { type: "blockStart", index: 1, block: { type: "text", text: "" } },
     { type: "delta", index: 1, text: "Hello" },
     { type: "blockStart", index: 2, block: { type: "toolUse", id: "a", name: "read", input: "" } },
@@ -236,7 +236,7 @@ describe("assembling a message from stream events", () => {
   test("blocks grow in place; a tool call without input gets {}", () => {
     const message = finalizeMessage(build());
     expect(message.content).toEqual([
-      { type: "thinking", thinking: "hm", signature: "sig" },
+      { type: "thinking", thinking: "hm", signature: "sig", origin: { api: "anthropic-messages", fingerprint: "0123456789ab" } },
       { type: "text", text: "Hello" },
       { type: "toolUse", id: "a", name: "read", input: '{"path":"x"}' },
       { type: "toolUse", id: "b", name: "ls", input: "{}" },

@@ -24,9 +24,9 @@ const entries = () => {
   expect(files).toHaveLength(1);
   return readFileSync(files[0]!, "utf8").trim().split("\n").map((l) => JSON.parse(l));
 };
-const retryLines = (run: Run) => run.stderr.split("\n").filter((l) => /retrying in \d+(\.\d+)? s$/.test(l));
+const retryLines = (run: Run) => run.stderr.split("\n").filter((l) => /next in \d+(\.\d+)? s$/.test(l));
 /** The stderr lines that are not retry notices. */
-const otherLines = (run: Run) => run.stderr.split("\n").filter((l) => l && !/retrying in \d+(\.\d+)? s$/.test(l));
+const otherLines = (run: Run) => run.stderr.split("\n").filter((l) => l && !/next in \d+(\.\d+)? s$/.test(l));
 const gaps = () => fx.server.requests.slice(1).map((r, i) => r.time - fx.server.requests[i]!.time);
 
 async function timed(args: string[], env?: Record<string, string>) {
@@ -55,7 +55,7 @@ describe("provider faults through the compiled binary", () => {
     const { run, ms } = await timed(["-p", "hello"]);
     expect(run).toMatchObject({ code: 0, stdout: "after the wait\n" });
     expect(fx.server.requests.map((r) => r.status)).toEqual([429, 200]);
-    expect(retryLines(run)).toEqual([expect.stringMatching(/rate limit.*retrying in 1\.0 s$/i)]);
+    expect(retryLines(run)).toEqual([expect.stringMatching(/rate limit.*next in 1\.0 s$/i)]);
     expect(otherLines(run)).toEqual([]);
     console.log(`provider-faults: 429 retry-after 1 s: 2 requests, gap ${gaps()[0]} ms, run ${ms} ms`);
   }, SLOW);

@@ -231,6 +231,27 @@ describe("resume from the tail", () => {
     resumed.close();
   });
 
+  test("lines with their keys in another order are found all the same; one that cannot be told falls back to the whole replay, which names it", async () => {
+    const { s, prompts } = longSession(3);
+    s.appendCompaction(compaction(prompts[2]!));
+    s.close();
+    const original = readFileSync(s.sessionFile, "utf8").split("\n");
+    const reversed = (line: string, change: Record<string, unknown> = {}) => JSON.stringify(Object.fromEntries(Object.entries({ ...JSON.parse(line), ...change }).reverse()));
+    const keptAt = original.findIndex((l) => l.includes(`"id":"${prompts[2]}"`));
+    const text = original.map((l, i) => (i > 0 && l ? reversed(l) : l));
+    writeFileSync(s.sessionFile, text.join("\n"));
+    const resumed = await SessionManager.open(s.sessionFile);
+    expect(resumed.readFrom).toBe(text.slice(0, keptAt).join("\n").length + 1);
+    expect(resumed.context().compaction?.n).toBe(1);
+    resumed.close();
+
+    text[keptAt] = reversed(original[keptAt]!, { timestamp: 5 }); // holds the kept id, and is not an entry
+    writeFileSync(s.sessionFile, text.join("\n"));
+    const error = await SessionManager.open(s.sessionFile).catch((e) => e);
+    expect(error).toBeInstanceOf(UserError);
+    expect(error.message).toStartWith(`${s.sessionFile}:${keptAt + 1}: `); // a line number: the whole file was replayed
+  });
+
   test("with no valid compaction at all, the whole file is replayed", async () => {
     const { s } = longSession(2);
     s.appendCompaction(compaction("ffffffff"));

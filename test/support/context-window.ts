@@ -40,6 +40,16 @@ export type AnthropicOverflowStyle = "prompt_too_long" | "input_and_max_tokens" 
  *   completion.","type":"BadRequestError","param":null,"code":400}; it counts the
  *   completion's tokens too (max_completion_tokens or max_tokens).
  */
+/**
+ * How the Responses API reports an overflow, each seen from the service:
+ * - "http" (default): 400 invalid_request_error, code context_length_exceeded,
+ *   "Your input exceeds the context window of this model. Please adjust your
+ *   input and try again.";
+ * - "errorEvent": a 200 stream whose `error` event says the same;
+ * - "failed": a 200 stream ending in `response.failed` whose `error` says it.
+ */
+export type ResponsesOverflowStyle = "http" | "errorEvent" | "failed";
+
 export type OpenAIOverflowStyle = "context_length_exceeded" | "exceeds_context_window" | "llama_cpp" | "vllm";
 
 export interface Overflow {
@@ -91,4 +101,13 @@ export function openaiOverflow(body: any, window: number, style: OpenAIOverflowS
       ? "Your input exceeds the context window of this model. Please adjust your input and try again."
       : `This model's maximum context length is ${window} tokens. However, your messages resulted in ${n} tokens. Please reduce the length of the messages.`;
   return { status: 400, body: openaiErrorBody({ message, type: "invalid_request_error", param: "messages", code: "context_length_exceeded" }) };
+}
+
+const RESPONSES_OVERFLOW = "Your input exceeds the context window of this model. Please adjust your input and try again.";
+
+/** A Responses request over the window: an HTTP refusal, or how its stream is to end (see ResponsesOverflowStyle). */
+export function responsesOverflow(body: any, window: number, style: ResponsesOverflowStyle = "http"): Overflow | { as: "errorEvent" | "failed"; code: string; message: string } | null {
+  if (promptTokens("responses", body) <= window) return null;
+  if (style === "http") return { status: 400, body: openaiErrorBody({ message: RESPONSES_OVERFLOW, type: "invalid_request_error", param: "input", code: "context_length_exceeded" }) };
+  return { as: style, code: "context_length_exceeded", message: RESPONSES_OVERFLOW };
 }

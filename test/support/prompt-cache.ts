@@ -52,7 +52,7 @@ export interface PromptUsage {
 }
 
 export class AnthropicPromptCache {
-  /** model -> identities of the cached prefixes. */
+  /** model and thinking configuration -> identities of the cached prefixes. */
   readonly #entries = new Map<string, Set<string>>();
   readonly #minimum: (model: string) => number;
 
@@ -71,8 +71,10 @@ export class AnthropicPromptCache {
     if (breakpoints.length === 0) return { input: total, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0 };
 
     const ids = prefixIdentities(units, Math.max(...breakpoints));
-    const cached = this.#entries.get(model) ?? new Set<string>();
-    this.#entries.set(model, cached);
+    // A cache entry serves requests of the same model and thinking configuration (changing it voids the cache).
+    const key = `${model}\0${JSON.stringify((body as { thinking?: unknown } | null)?.thinking ?? null)}`;
+    const cached = this.#entries.get(key) ?? new Set<string>();
+    this.#entries.set(key, cached);
     let read = 0;
     for (const b of breakpoints) {
       for (let i = b; i >= Math.max(0, b - LOOKBACK_BLOCKS); i--) {
@@ -114,10 +116,11 @@ export class OpenAIPromptCache {
     this.#minimum = minimum;
   }
 
-  account(body: unknown, model: string): PromptUsage {
-    const prompt = promptUnits("openai", body).map((unit) => unit.json).join("");
+  /** `partition`: which earlier prompts this one may share a prefix with (the Responses API's prompt_cache_key routes to one). */
+  account(body: unknown, model: string, protocol: "openai" | "responses" = "openai", partition = model): PromptUsage {
+    const prompt = promptUnits(protocol, body).map((unit) => unit.json).join("");
     const total = tokensOf(Buffer.byteLength(prompt, "utf8"));
-    const earlier = this.#prompts.get(model) ?? [];
+    const earlier = this.#prompts.get(partition) ?? [];
     let common = 0; // characters
     for (const other of earlier) common = Math.max(common, commonPrefixLength(prompt, other));
     // Only whole tokens of the shared prefix count.
@@ -125,7 +128,7 @@ export class OpenAIPromptCache {
     const cacheRead = Math.min(total, openaiCachedTokens(shared, this.#minimum(model)));
     earlier.push(prompt);
     if (earlier.length > OpenAIPromptCache.KEEP) earlier.shift();
-    this.#prompts.set(model, earlier);
+    this.#prompts.set(partition, earlier);
     return { input: total - cacheRead, cacheRead, cacheWrite: 0, cacheWrite1h: 0 };
   }
 }

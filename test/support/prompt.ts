@@ -4,13 +4,14 @@
 //   Anthropic: each tool, then each system block (a string system is one text
 //     block), then each message's content blocks (a string content is one text
 //     block);
-//   OpenAI: each tool, then each message (the system prompt is a message).
+//   OpenAI: each tool, then each message (the system prompt is a message);
+//   Responses: each tool, then the instructions, then each input item.
 // Each unit is its JSON text without any `cache_control` field, and a prompt's
 // tokens are its bytes / 4, rounded up: promptTokens() is that number, so a
 // test can size a request to a context window exactly. (Real tokenizers differ;
 // the rule only has to be simple and the same everywhere the server counts.)
 
-export type Protocol = "anthropic" | "openai";
+export type Protocol = "anthropic" | "openai" | "responses";
 
 export interface CacheControl {
   type: "ephemeral";
@@ -62,6 +63,12 @@ export function promptUnits(protocol: Protocol, body: unknown): PromptUnit[] {
   if (protocol === "anthropic") {
     if (typeof b.system === "string") add("system", "system", { type: "text", text: b.system });
     else if (Array.isArray(b.system)) b.system.forEach((block, i) => add(`system.${i}`, "system", block));
+  }
+  if (protocol === "responses") {
+    if (typeof b.instructions === "string") add("instructions", "system", b.instructions);
+    if (typeof b.input === "string") add("input", "user", b.input);
+    else if (Array.isArray(b.input)) b.input.forEach((item: any, i) => add(`input.${i}`, typeof item?.role === "string" ? item.role : String(item?.type), item));
+    return units;
   }
   if (Array.isArray(b.messages)) {
     b.messages.forEach((message: any, i) => {

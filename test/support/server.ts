@@ -1,6 +1,7 @@
 // The faithful provider server all of awl's tests use instead of the network.
-// One Bun.serve on 127.0.0.1 speaks both Anthropic Messages (POST /v1/messages)
-// and OpenAI Chat Completions (POST /v1/chat/completions). A test scripts the
+// One Bun.serve on 127.0.0.1 speaks Anthropic Messages (POST /v1/messages),
+// OpenAI Chat Completions (POST /v1/chat/completions) and OpenAI's Responses
+// API (POST /v1/responses). A test scripts the
 // answers (one Reply per request, whatever the endpoint); the server records
 // every request and rejects, with the real status and error text, what the
 // real API would reject. It also plays each model's context window (refusing
@@ -15,14 +16,18 @@
 
 import { anthropicErrorBody, anthropicErrorType, checkAnthropicAuth, checkAnthropicBetas, continuesTurn, interleaved, validateAnthropic } from "./anthropic-protocol";
 import { ANTHROPIC_OVERLOADED_EVENT, anthropicMessage, renderAnthropic } from "./anthropic-stream";
-import { type AnthropicOverflowStyle, type OpenAIOverflowStyle, anthropicOverflow, forModel, openaiOverflow } from "./context-window";
+import { asDisplayed, checkThinkingForm, ThinkingBinding } from "./anthropic-thinking";
+import { type AnthropicOverflowStyle, type OpenAIOverflowStyle, type ResponsesOverflowStyle, anthropicOverflow, forModel, openaiOverflow, responsesOverflow } from "./context-window";
 import { OPENAI_MIDSTREAM_ERROR, checkOpenAIAuth, openaiCompletion, openaiErrorBody, openaiFault, renderOpenAI, validateOpenAI } from "./openai-protocol";
+import { ReasoningSealer, cacheKeyOf, renderResponses, validateResponses, type ResponsesFailure } from "./responses-protocol";
 import { AnthropicPromptCache, OPENAI_MIN_CACHED_TOKENS, OpenAIPromptCache, anthropicMinCacheableTokens } from "./prompt-cache";
 import { type Reply, Signer, blocksOf, isHttpFault, randomId, usageOf } from "./script";
 import { SSE_HEADERS, sseBody } from "./sse";
+import { answerModels, type ModelsOptions } from "./models-endpoint";
 
 export type { Fault, Reply, ReplyBlock, StopKind } from "./script";
-export type { AnthropicOverflowStyle, OpenAIOverflowStyle } from "./context-window";
+export type { AnthropicOverflowStyle, OpenAIOverflowStyle, ResponsesOverflowStyle } from "./context-window";
+export { RETIRED_ANTHROPIC, TODAYS_ANTHROPIC, type ServedModel } from "./models-endpoint";
 export { promptTokens } from "./prompt";
 export { LOOKBACK_BLOCKS, anthropicMinCacheableTokens, openaiCachedTokens } from "./prompt-cache";
 
@@ -49,8 +54,17 @@ export interface RecordedRequest {
 export interface TestServerOptions {
   anthropicKey?: string;
   openaiKey?: string;
+  /** More OpenAI keys the server takes (another account: encrypted reasoning issued to one is refused from the other). */
+  otherOpenaiKeys?: string[];
   /** When set, other model names get the provider's 404 "model not found". */
   knownModels?: string[];
+  /** Ids the API no longer serves: a request naming one gets the provider's 404 (Anthropic: not_found_error "model: <id>"). */
+  retiredModels?: string[];
+  /**
+   * The models endpoints' lists (models-endpoint.ts). Absent for a protocol:
+   * it has no models endpoint (404), as a compatible server may not.
+   */
+  models?: ModelsOptions;
   /** Reject what the real APIs reject (default true). Auth is always checked. */
   strict?: boolean;
   /**
@@ -60,7 +74,7 @@ export interface TestServerOptions {
    */
   contextWindow?: number | Record<string, number>;
   /** How an overflow is answered, per protocol (defaults: "prompt_too_long", "context_length_exceeded"). */
-  overflowStyle?: { anthropic?: AnthropicOverflowStyle; openai?: OpenAIOverflowStyle };
+  overflowStyle?: { anthropic?: AnthropicOverflowStyle; openai?: OpenAIOverflowStyle; responses?: ResponsesOverflowStyle };
   /**
    * The shortest prompt prefix a cache keeps, in tokens: one number for every
    * model of both protocols, or by model id. Default: Anthropic's per-model
@@ -80,8 +94,10 @@ export interface TestServer {
   openaiKey: string;
   /** Queue replies; each request (either endpoint) that passes validation takes the next one. */
   reply(...replies: Reply[]): void;
-  /** Every request, accepted or not, in arrival order. */
+  /** Every request, accepted or not, in arrival order (the models endpoints' apart, in modelRequests). */
   requests: RecordedRequest[];
+  /** Every GET of a models endpoint, in arrival order. */
+  modelRequests: { path: string; search: string; headers: Record<string, string>; status: number }[];
   /** Runs before auth, validation and the reply; if it throws, the request gets a 500 carrying the message. */
   onRequest?: (request: RecordedRequest) => void | Promise<void>;
   /** Answers a request that passed validation when no scripted reply is queued: a model that reacts to what it is sent. */
@@ -91,7 +107,8 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-type Protocol = "anthropic" | "openai";
+type Protocol = "anthropic" | "openai" | "responses";
+const PATHS: Record<string, Protocol> = { "/v1/messages": "anthropic", "/v1/chat/completions": "openai", "/v1/responses": "responses" };
 
 /** The Messages API's request size limit (its docs: 32 MB, answered 413 request_too_large). */
 export const ANTHROPIC_MAX_REQUEST_BYTES = 32 * 1024 * 1024;
@@ -101,9 +118,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const openaiKey = options.openaiKey ?? "test-openai-key";
   const strict = options.strict ?? true;
   const signer = new Signer();
+  const binding = new ThinkingBinding(signer);
   const minimum = (fallback: (model: string) => number) => (model: string) => forModel(options.minCacheableTokens, model) ?? fallback(model);
   const anthropicCache = new AnthropicPromptCache(minimum(anthropicMinCacheableTokens));
   const openaiCache = new OpenAIPromptCache(minimum(() => OPENAI_MIN_CACHED_TOKENS));
+  const sealer = new ReasoningSealer();
   const queue: Reply[] = [];
   let stopServer!: () => void;
   const stopped = new Promise<void>((resolve) => (stopServer = resolve));
@@ -122,6 +141,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       handleApi.requests.push({ method: request.method, path, headers: Object.fromEntries(request.headers), body: undefined, rawBody: "", time: Date.now(), headersAt, bodyAt: headersAt, status: 413, error });
       return new Response(error, { status: 413, headers: { "content-type": "application/json" } });
     }
+    const models = answerModels(request, path, { models: options.models, anthropicKey, openaiKey });
+    if (models) {
+      handleApi.modelRequests.push({ path, search: new URL(request.url).search, headers: Object.fromEntries(request.headers), status: models.status });
+      return models;
+    }
     const rawBody = await request.text();
     const bodyAt = performance.now();
     let body: any;
@@ -133,16 +157,16 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     const record: RecordedRequest = { method: request.method, path, headers: Object.fromEntries(request.headers), body, rawBody, time: Date.now(), headersAt, bodyAt };
     handleApi.requests.push(record);
 
-    const protocol: Protocol | null = path === "/v1/messages" ? "anthropic" : path === "/v1/chat/completions" ? "openai" : null;
+    const protocol: Protocol | null = PATHS[path] ?? null;
     // Each API names its request id header differently; clients may log it.
-    const idHeader = protocol === "openai" ? { "x-request-id": "req_" + randomId(32) } : { "request-id": "req_011C" + randomId(20) };
+    const idHeader = protocol !== "anthropic" ? { "x-request-id": "req_" + randomId(32) } : { "request-id": "req_011C" + randomId(20) };
     const reject = (status: number, text: string, headers: Record<string, string> = {}) => {
       record.status = status;
       record.error = text;
       return new Response(text, { status, headers: { "content-type": "application/json", ...idHeader, ...headers } });
     };
     if (!protocol || request.method !== "POST") {
-      const message = `test server: no such endpoint ${request.method} ${path} (expected POST /v1/messages or POST /v1/chat/completions)`;
+      const message = `test server: no such endpoint ${request.method} ${path} (expected POST /v1/messages, /v1/chat/completions or /v1/responses)`;
       return reject(404, anthropicErrorBody("not_found_error", message));
     }
 
@@ -160,28 +184,41 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       if ("status" in beta) return reject(beta.status, anthropicErrorBody(beta.type, beta.message));
       betas = beta.betas;
       if (body === undefined) return reject(400, anthropicErrorBody("invalid_request_error", "There was an error parsing the body of your request as JSON."));
-      const invalid = strict ? validateAnthropic(body, { signer, knownModels: options.knownModels, betas }) : null;
+      const invalid = strict ? (validateAnthropic(body, { signer, knownModels: options.knownModels, betas }) ?? checkThinkingForm(body) ?? binding.check(body)) : null;
       if (invalid) return reject(invalid.status, anthropicErrorBody(invalid.type, invalid.message));
     } else {
-      const problem = checkOpenAIAuth(request.headers, openaiKey) ?? (body === undefined ? validateOpenAI(body) : null);
+      const key = openaiKeyOf(request.headers);
+      const problem = checkOpenAIAuth(request.headers, key) ?? (body === undefined ? validateOpenAI(body) : null);
       if (problem) return reject(problem.status, openaiErrorBody(problem));
-      const invalid = strict ? validateOpenAI(body, options.knownModels) : null;
+      const invalid = !strict ? null : protocol === "openai" ? validateOpenAI(body, options.knownModels) : validateResponses(body, { key, sealer, knownModels: options.knownModels });
       if (invalid) return reject(invalid.status, openaiErrorBody(invalid));
     }
 
     const model = typeof body?.model === "string" ? body.model : "unknown";
+    if (options.retiredModels?.includes(model)) {
+      const message = protocol === "anthropic" ? `model: ${model}` : `The model \`${model}\` does not exist or you do not have access to it.`;
+      return reject(404, errorBody(protocol, 404, message, protocol === "anthropic" ? "not_found_error" : "invalid_request_error", "model_not_found"));
+    }
     const window = forModel(options.contextWindow, model);
+    let streamFailure: ResponsesFailure | undefined;
     if (window !== undefined) {
-      const overflow = protocol === "anthropic" ? anthropicOverflow(body, window, options.overflowStyle?.anthropic) : openaiOverflow(body, window, options.overflowStyle?.openai);
-      if (overflow) return reject(overflow.status, overflow.body);
+      if (protocol === "responses") {
+        const overflow = responsesOverflow(body, window, options.overflowStyle?.responses);
+        if (overflow && "status" in overflow) return reject(overflow.status, overflow.body);
+        streamFailure = overflow ?? undefined;
+      } else {
+        const overflow = protocol === "anthropic" ? anthropicOverflow(body, window, options.overflowStyle?.anthropic) : openaiOverflow(body, window, options.overflowStyle?.openai);
+        if (overflow) return reject(overflow.status, overflow.body);
+      }
     }
 
-    const scripted = queue.shift() ?? handleApi.respond?.(record);
+    // An overflow the stream reports still opens a stream: it needs no script.
+    const scripted = streamFailure ? {} : (queue.shift() ?? handleApi.respond?.(record));
     if (!scripted) {
       const message = `test server: no scripted reply for request #${handleApi.requests.length} (POST ${path}); call server.reply(...) first`;
       return reject(500, errorBody(protocol, 500, message));
     }
-    const reply = protocol === "anthropic" ? asTheModelThinks(scripted, body, betas) : scripted;
+    const reply = protocol === "anthropic" ? asDisplayed(asTheModelThinks(scripted, body, betas), body) : scripted;
 
     const fault = reply.fault;
     if (isHttpFault(fault)) {
@@ -193,10 +230,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     }
 
     record.status = 200;
+    if (protocol === "anthropic") binding.record(body, reply);
     // The request is processed: the caches see it, whatever usage the reply scripts.
-    const usage = usageOf(reply, (protocol === "anthropic" ? anthropicCache : openaiCache).account(body, model));
+    const usage = usageOf(reply, protocol === "anthropic" ? anthropicCache.account(body, model) : protocol === "responses" ? openaiCache.account(body, model, "responses", cacheKeyOf(body, model)) : openaiCache.account(body, model));
     if (body?.stream !== true || reply.nonStream === "json") {
-      const answer = protocol === "anthropic" ? anthropicMessage(reply, model, usage, signer) : openaiCompletion(reply, model, usage);
+      const answer =
+        protocol === "anthropic" ? anthropicMessage(reply, model, usage, signer)
+        : protocol === "openai" ? openaiCompletion(reply, model, usage)
+        : { id: "resp_" + randomId(40), object: "response", status: "completed", model, output: [] };
       return Response.json(answer, { headers: idHeader });
     }
     if (reply.nonStream) return new Response(reply.nonStream.body, { headers: { "content-type": reply.nonStream.contentType, ...idHeader } });
@@ -204,12 +245,20 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       ? [reply.raw]
       : protocol === "anthropic"
         ? renderAnthropic(reply, model, usage, signer)
-        : renderOpenAI(reply, model, usage, body?.stream_options?.include_usage === true);
+        : protocol === "openai"
+          ? renderOpenAI(reply, model, usage, body?.stream_options?.include_usage === true)
+          : renderResponses(reply, model, usage, body, (reasoning) => sealer.seal(openaiKeyOf(request.headers), reasoning), streamFailure);
     const errorFrame = (f: Extract<Reply["fault"], { midStream: string }>) =>
-      f.midStream === "errorEvent" ? `event: error\ndata: ${JSON.stringify(f.data)}\n\n` : protocol === "anthropic" ? ANTHROPIC_OVERLOADED_EVENT : OPENAI_MIDSTREAM_ERROR;
+      f.midStream === "errorEvent" ? `event: error\ndata: ${JSON.stringify(f.data)}\n\n` : protocol === "anthropic" ? ANTHROPIC_OVERLOADED_EVENT : protocol === "openai" ? OPENAI_MIDSTREAM_ERROR : RESPONSES_MIDSTREAM_ERROR;
     const midStream = fault && "midStream" in fault ? { action: fault.midStream, afterEvents: fault.afterEvents, errorFrame: errorFrame(fault) } : undefined;
     const stream = sseBody({ frames, delayMs: reply.delayMs, splitBytes: reply.splitBytes, midStream, signal: request.signal, stopped });
     return new Response(stream, { headers: { ...SSE_HEADERS, ...idHeader } });
+  }
+
+  /** The key a request is answered for: the one it gave, when the server takes it, else the server's own (so auth refuses it). */
+  function openaiKeyOf(headers: Headers): string {
+    const given = headers.get("authorization")?.match(/^Bearer (.*)$/)?.[1];
+    return given && options.otherOpenaiKeys?.includes(given) ? given : openaiKey;
   }
 
   const server = Bun.serve({
@@ -229,6 +278,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     anthropicKey,
     openaiKey,
     requests: [],
+    modelRequests: [],
     reply(...replies) {
       queue.push(...replies);
     },
@@ -255,8 +305,11 @@ function asTheModelThinks(reply: Reply, body: any, betas: string[]): Reply {
   return { ...reply, blocks: blocksOf(reply).filter((b) => b.type !== "thinking" && b.type !== "redactedThinking") };
 }
 
+/** What the Responses API sends part-way through a stream when it is overloaded: the `error` event, nested as the servers send it. */
+const RESPONSES_MIDSTREAM_ERROR = `event: error\ndata: ${JSON.stringify({ type: "error", error: { type: "server_error", code: "server_error", message: "The server is overloaded or not ready yet.", param: null }, sequence_number: 2 })}\n\n`;
+
 function defaultFaultMessage(protocol: Protocol, status: number, model: unknown): string | undefined {
-  if (protocol === "openai") return undefined; // openaiFault has the real wording per status
+  if (protocol !== "anthropic") return undefined; // openaiFault has the real wording per status
   const messages: Record<number, string> = {
     400: "Invalid request",
     401: "invalid x-api-key",

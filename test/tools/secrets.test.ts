@@ -65,6 +65,30 @@ describe("scrubbing tool output", () => {
     expect(missing.content).toBe("[redacted ANTHROPIC_API_KEY].txt: no such file");
   });
 
+  test("a real-length key printed in pieces of 8 or more, one a line, is scrubbed piece by piece", () => {
+    const key = "sk-ant-api03-Zq8vK2mXw9LpR4tY7uB1nC5eH3jD6gF0aS-QwErTyUiOp_AsDfGhJkL";
+    const pieces = key.match(/.{1,8}/g)!;
+    const scrubbed = scrub(`${pieces.join("\n")}\n`, { ANTHROPIC_API_KEY: key });
+    for (const piece of pieces.filter((p) => p.length >= 8)) expect(scrubbed).not.toContain(piece);
+    expect(scrubbed.split("\n").filter((l) => l === "[redacted ANTHROPIC_API_KEY]")).toHaveLength(pieces.filter((p) => p.length >= 8).length);
+    // Longer runs, inside other text, are one redaction each; shorter ones and other text stay.
+    expect(scrub(`a ${key.slice(5, 40)} b ${key.slice(50, 57)} c`, { ANTHROPIC_API_KEY: key })).toBe(`a [redacted ANTHROPIC_API_KEY] b ${key.slice(50, 57)} c`);
+    expect(scrub("ordinary output, nothing secret\n", { ANTHROPIC_API_KEY: key })).toBe("ordinary output, nothing secret\n");
+  });
+
+  test("runTool scrubs a key a command prints eight characters a line (grep -o)", async () => {
+    const dir = await tempDir();
+    const key = "sk-proj-Lm3Nb7Vc1Xz5Qw9Er2Ty6Ui0Op4As8Df-GhJkLzXcVbNm1234";
+    await writeFile(join(dir, "k"), `${key}\n`);
+    const context = { cwd: dir, signal: new AbortController().signal, secrets: { OPENAI_API_KEY: key } };
+    const tails: string[] = [];
+    const out = await runTool("bash", JSON.stringify({ command: "grep -oE '.{8}' k" }), context, (tail) => tails.push(tail));
+    for (const text of [out.content, ...tails]) {
+      for (let i = 0; i + 8 <= key.length; i++) expect(text).not.toContain(key.slice(i, i + 8));
+    }
+    expect(out.content).toContain("[redacted OPENAI_API_KEY]");
+  });
+
   test("every variable the providers read a key from is one the tools know", () => {
     const providers = join(import.meta.dir, "../../src/providers");
     const read = new Set<string>();
