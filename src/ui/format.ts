@@ -67,6 +67,25 @@ export function fitWidth(text: string, width: number): string {
   return cut;
 }
 
+/**
+ * A line (styled or not) as rows of at most `width` columns, broken between
+ * words: a word longer than a row is the only thing cut. Its leading spaces
+ * stay on the first row; later rows start with `indent` (by default the same
+ * spaces). Styles are closed at each row's end and opened again on the next.
+ */
+export function wrapLine(text: string, width: number, indent?: string): string[] {
+  if (text.length <= width || Bun.stringWidth(text) <= width) return [text];
+  const lead = /^ */.exec(text)![0];
+  const hang = indent ?? lead;
+  const rows = Bun.wrapAnsi(text.slice(lead.length), Math.max(1, width - Math.max(lead.length, Bun.stringWidth(hang))), { hard: true, trim: true, wordWrap: true });
+  return rows.split("\n").map((row, i) => (i === 0 ? lead : hang) + row);
+}
+
+/** Lines awl writes of its own (messages, command output) wrapped between words to a terminal `columns` wide. */
+export function wrapLines(text: string, columns: number | undefined): string {
+  return columns ? text.split("\n").flatMap((line) => wrapLine(line, columns)).join("\n") : text;
+}
+
 /** Local "YYYY-MM-DD HH:MM", as `awl sessions` prints it. */
 export function localDateTime(iso: string): string {
   const d = new Date(iso);
@@ -110,7 +129,8 @@ export function usageParts(u: { input: number; output: number; cacheRead?: numbe
 /**
  * Parts joined with " · ", each kept whole: a part that would pass `columns`
  * starts a new line, so a narrow terminal breaks the usage line or the
- * banner between parts, never inside one ("ctx 41% of 200k").
+ * banner between parts, never inside one ("ctx 41% of 200k"); a part wider
+ * than a whole line alone is wrapped between its words.
  */
 export function joinParts(parts: readonly string[], columns: number): string {
   let out = "";
@@ -125,5 +145,5 @@ export function joinParts(parts: readonly string[], columns: number): string {
       width += (width > 0 ? 3 : 0) + w;
     }
   }
-  return out;
+  return out.length <= columns ? out : out.split("\n").flatMap((row) => wrapLine(row, columns)).join("\n");
 }

@@ -24,7 +24,7 @@ import { adviseInRepl, replMessage } from "./advice";
 import { commandArguments, commandNames, parseCommand, runCommand } from "./commands";
 import { appendHistory, loadHistory, mergeHistory } from "./history";
 import { readLine, watchInterrupt } from "./input";
-import { meterText } from "./format";
+import { meterText, wrapLines } from "./format";
 import { TurnRenderer } from "./render";
 import { unfoldedRows } from "./folded";
 import { safeText } from "./safe-text";
@@ -77,7 +77,7 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
       if (result === "quit") return QUIT;
       if ("open" in result) return result.open === "new" ? { kind: "new" } : { kind: "resume", id: result.id };
       if ("compact" in result) await compactNow(agent, result.compact, c, out, stop);
-      else out.write(`${result.output}\n`);
+      else out.write(`${wrapLines(result.output, out.columns)}\n`);
       if (stop.signal.aborted) return QUIT;
       continue;
     }
@@ -113,7 +113,7 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
     } catch (error) {
       renderer.abandon();
       if (!(error instanceof UserError)) throw error;
-      live.stream.write(`${c.red(safeText(replMessage(error)))}\n`);
+      live.stream.write(`${wrapLines(c.red(safeText(replMessage(error))), out.columns)}\n`);
       if (error instanceof PromptTooLarge) unsent = text;
     } finally {
       stopWatching();
@@ -153,7 +153,7 @@ async function compactNow(agent: Agent, focus: string, c: Colors, out: Out, stop
   } catch (error) {
     renderer.abandon();
     if (!(error instanceof UserError)) throw error;
-    out.write(`${error instanceof CompactionFailed && error.aborted ? c.yellow("Interrupted: nothing was compacted.") : c.red(safeText(error.message))}\n`);
+    out.write(`${wrapLines(error instanceof CompactionFailed && error.aborted ? c.yellow("Interrupted: nothing was compacted.") : c.red(safeText(error.message)), out.columns)}\n`);
   } finally {
     stopWatching();
     live.close();
