@@ -35,7 +35,7 @@ import type { Conversation, Message, ToolResultBlock, ToolUseBlock } from "../co
 import { jsonByteLength } from "../json";
 import type { Usage } from "../providers/provider";
 import type { CompactionEntry, MessageMeta, SessionContext, SessionEntry } from "../session";
-import { providerSecrets } from "../tools";
+import { providerSecrets } from "../providers/registry";
 import { fileChange } from "../tools/tool";
 import { toolSummary } from "../tools";
 import type { Colors } from "./colors";
