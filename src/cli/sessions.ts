@@ -6,8 +6,8 @@
 
 import { isatty } from "node:tty";
 import { listSessions, type SessionInfo } from "../session/listing";
-import { localDateTime } from "../ui/format";
-import { sessionIdLength } from "../ui/session-id";
+import { localDateTime } from "../ui/render/format";
+import { sessionIdLength } from "../ui/session/session-id";
 import type { Args } from "./args";
 
 export async function sessions(args: Args, cwd: string): Promise<number> {
@@ -27,7 +27,7 @@ export async function sessions(args: Args, cwd: string): Promise<number> {
     console.log(list.map((s) => plainLine(s, length)).join("\n"));
     return 0;
   }
-  const { pickSession } = await import("../ui/session-picker");
+  const { pickSession } = await import("../ui/session/session-picker");
   const picked = await pickSession(list, length);
   if (!picked) return 0;
   const { chat } = await import("./chat");

@@ -18,17 +18,17 @@ import type { ProviderName } from "../providers/provider";
 import { CompactionFailed } from "../agent/compaction";
 import { PromptTooLarge } from "../agent/prompt-size";
 import { UserError } from "../errors";
-import type { Colors } from "./colors";
-import { terminalAsk } from "./approval";
+import type { Colors } from "./render/colors";
+import { terminalAsk } from "./session/approval";
 import { adviseInRepl, replMessage } from "./advice";
 import { commandArguments, commandNames, parseCommand, runCommand } from "./commands";
-import { appendHistory, loadHistory, mergeHistory } from "./history";
-import { readLine, watchInterrupt } from "./input";
-import { meterText, wrapLines } from "./format";
-import { TurnRenderer } from "./render";
-import { unfoldedRows } from "./folded";
-import { safeText } from "./safe-text";
-import { LiveArea } from "./live-area";
+import { appendHistory, loadHistory, mergeHistory } from "./input/history";
+import { readLine, watchInterrupt } from "./input/input";
+import { meterText, wrapLines } from "./render/format";
+import { TurnRenderer } from "./live/render";
+import { unfoldedRows } from "./session/folded";
+import { safeText } from "./render/safe-text";
+import { LiveArea } from "./live/live-area";
 
 type Out = NodeJS.WriteStream;
 

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CONTEXT_LIMIT, globalContextPath, loadContextFiles, type ContextFiles } from "../../src/agent/context-files";
 import { contextFilesInPrompt } from "../../src/agent/context-prompt";
-import { contextFilesLine, contextNotice } from "../../src/ui/instructions";
+import { contextFilesLine, contextNotice } from "../../src/ui/session/instructions";
 import { systemPrompt } from "../../src/agent/system-prompt";
 
 let base: string;
