@@ -191,10 +191,8 @@ function describeSession(agent: Agent): string {
   let cacheRead = 0;
   let inContext = 0;
   // What the context holds: from the compaction's first kept entry on (a resumed session has read no further back).
-  const branch = session.getBranch();
   const compaction = session.compaction();
-  const from = compaction ? branch.findLastIndex((e, i) => i < branch.indexOf(compaction) && e.id === compaction.firstKeptEntryId) : 0;
-  for (const entry of branch.slice(Math.max(0, from))) {
+  for (const entry of session.getBranch().slice(session.contextFrom())) {
     if (entry.type !== "message") continue;
     inContext++;
     const usage = entry.message.usage;

@@ -101,19 +101,9 @@ export function renderTranscript(
 /** The entries after the latest compaction's first kept one (all of them when none), as the context holds them, uncut. */
 function sessionItems(session: TranscriptSession): { items: Item[]; compaction?: CompactionEntry } {
   const context = session.context();
-  const branch = session.getBranch();
-  let start = 0;
-  if (context.summary) {
-    // The context's messages after the summary are the branch's last message entries, one for one.
-    let kept = context.messages.length - context.messages.indexOf(context.summary) - 1;
-    for (start = branch.length; kept > 0 && start > 0; ) {
-      const entry = branch[--start]!;
-      if (entry.type === "message" && entry.message.role !== "system") kept--;
-    }
-  }
   const ignored = new Set<SessionEntry>(context.ignored);
   const items: Item[] = [];
-  for (const entry of branch.slice(start)) {
+  for (const entry of session.getBranch().slice(context.from)) {
     if (entry.type === "compaction" && !ignored.has(entry)) items.push({ kind: "compaction", entry });
     if (entry.type !== "message" || entry.message.role === "system") continue;
     const { provider = entry.provider, model = entry.model, stopReason, usage, errorMessage } = entry.message;
