@@ -49,7 +49,7 @@ export async function print(args: Args, cwd: string): Promise<number> {
         failure.watch(event);
         reportActivity(event, err, c);
       });
-      // On a terminal the answer is shown made safe (src/ui/safe-text.ts); to a pipe or a file, exactly as the model wrote it.
+      // On a terminal the answer is shown made safe (src/ui/render/safe-text.ts); to a pipe or a file, exactly as the model wrote it.
       err.write(lineStart(err)); // a retry line the answer came after
       const answer = process.stdout.isTTY ? safeText(result.finalText) : result.finalText;
       if (answer) await written(answer.endsWith("\n") ? answer : `${answer}\n`);

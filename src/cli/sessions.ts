@@ -21,7 +21,7 @@ export async function sessions(args: Args, cwd: string): Promise<number> {
     console.log(`No sessions in ${cwd} yet. Start one with: awl`);
     return 0;
   }
-  // The same prefixes as the banner, /session and the exit hint show (ui/session-id.ts).
+  // The same prefixes as the banner, /session and the exit hint show (ui/session/session-id.ts).
   const length = sessionIdLength(cwd, list.map((s) => s.id));
   if (args.plain || !isatty(1) || !isatty(0)) {
     console.log(list.map((s) => plainLine(s, length)).join("\n"));

@@ -87,7 +87,7 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
     const watch = () => watchInterrupt(() => controller.abort(), process.stdin, out, { show: (row) => live.typeAhead(row), prompt, history, noteStyle: c.dim });
     let stopWatching = watch();
     const renderer = new TurnRenderer(out, c, live);
-    // --approve ask: the question reads keys itself, so Ctrl+C is not watched for meanwhile (ui/approval.ts).
+    // --approve ask: the question reads keys itself, so Ctrl+C is not watched for meanwhile (ui/session/approval.ts).
     const ask = terminalAsk({
       out,
       draw: live.stream, // what was typed ahead stays on view under the question, and never answers it

@@ -6,7 +6,7 @@ import { createColors } from "picocolors";
  * some CI logs), or when the stream is not a TTY. picocolors' own check turns
  * colour ON when CI is set, which would put escape codes into piped output, so
  * awl decides itself. With colour off, answers are shown as their markdown
- * source (ui/render.ts), with no escape sequence in it.
+ * source (ui/live/render.ts), with no escape sequence in it.
  */
 export function colorsFor(stream: { isTTY?: boolean }, env: Record<string, string | undefined> = process.env) {
   return createColors(Boolean(stream.isTTY) && env.NO_COLOR === undefined && env.TERM !== "dumb");

@@ -4,7 +4,7 @@
 // rendering the pieces apart gives what rendering the whole gives (Bun's
 // renderer puts one blank row between blocks, none before a list or an HTML
 // block: see `separator`), so the streamed answer ends up as the whole answer
-// rendered at once. test/ui/markdown-stream.test.ts checks both against
+// rendered at once. test/ui/render/markdown-stream.test.ts checks both against
 // Bun.markdown.ansi of the whole text.
 //
 // Where it cuts (the text seen so far always decides; nothing is taken back):

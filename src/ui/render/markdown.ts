@@ -85,7 +85,7 @@ export function fitRows(text: string, columns: number): string {
 // A fenced block is rendered in parts: its top as soon as it opens, its lines
 // when it closes or a screenful at a time (./markdown-stream.ts), its bottom.
 // Bun highlights each line on its own, so lines rendered in batches get the
-// rows rendering the whole block gives; test/ui/markdown-stream.test.ts holds
+// rows rendering the whole block gives; test/ui/render/markdown-stream.test.ts holds
 // it to that.
 
 /** The fence that closes a block opened by `opener` ("```ts" -> "```"). */

@@ -1,4 +1,4 @@
-// Tab completion (src/ui/complete.ts) on a real directory tree.
+// Tab completion (src/ui/input/complete.ts) on a real directory tree.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,4 +1,4 @@
-// The prompt history file (src/ui/history.ts) on real files: where it lives,
+// The prompt history file (src/ui/input/history.ts) on real files: where it lives,
 // its bounds and permissions, concurrent appends from several processes, and
 // every way it can be broken without stopping the REPL.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";

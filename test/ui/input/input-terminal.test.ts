@@ -54,7 +54,7 @@ async function cursorAt(x: number, y: number): Promise<void> {
 const start = () =>
   term.start([process.execPath, "run", demo], { cwd: repo, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" }, width: 100, height: 30 });
 
-if (!hasTmux) console.warn("test/ui/input-terminal.test.ts skipped: tmux is not installed");
+if (!hasTmux) console.warn("test/ui/input/input-terminal.test.ts skipped: tmux is not installed");
 
 describe.skipIf(!hasTmux)("readLine in a real terminal", () => {
   test("editing, Alt+Enter, paste, history with a kept draft, Ctrl+C clearing, backslash continuation, Ctrl+D quitting", async () => {

@@ -1,4 +1,4 @@
-// The rows under the output while a turn runs (src/ui/live-area.ts): the bytes
+// The rows under the output while a turn runs (src/ui/live/live-area.ts): the bytes
 // it puts around the renderer's writes while rows are up, none while they are
 // not (nor at all when the output is not a terminal), and, in a terminal that
 // keeps its scrollback (./virtual-terminal.ts), that none of them ever reaches

@@ -40,7 +40,7 @@ const HOSTILE_TURN: AgentEvent[] = [
 describe("the live renderer shows untrusted text, never sends it", () => {
   test("model text, thinking, tool summary and output, unknown tool name, retry reason, API error", () => {
     expect(render(HOSTILE_TURN).split("\n")).toEqual([
-      "∴ Thought for 0s", // folded: Ctrl+O shows it (test/ui/folded.test.ts), made safe the same way
+      "∴ Thought for 0s", // folded: Ctrl+O shows it (test/ui/session/folded.test.ts), made safe the same way
       "Done.␛]0;pwned␇ ok␛[2J\\x9b?1049h",
       "● bash printf '␛[2J'",
       "  ⎿ ␛[2J␛]0;tool-title␇cleared",

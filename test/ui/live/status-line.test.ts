@@ -1,5 +1,5 @@
 // Issue 12, item 3: visible work at every moment. The status line and the rows
-// over it (src/ui/status-line.ts) as a turn's events arrive, and the whole turn
+// over it (src/ui/live/status-line.ts) as a turn's events arrive, and the whole turn
 // through the renderer onto a terminal that keeps its scrollback
 // (./virtual-terminal.ts): the rows are updated in place, never left in the
 // output, and the output is exactly what it is without them. Nothing is drawn

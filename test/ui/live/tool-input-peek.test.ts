@@ -1,5 +1,5 @@
 // A tool call's main argument read from its input while the JSON still
-// streams (src/ui/tool-input-peek.ts): however the text is cut, the value is
+// streams (src/ui/live/tool-input-peek.ts): however the text is cut, the value is
 // the same, decoded, as soon as its characters arrive.
 import { describe, expect, test } from "bun:test";
 import { InputPeek } from "../../../src/ui/live/tool-input-peek";

@@ -1,5 +1,5 @@
 // Issue 11, item 4: the neutraliser every piece of untrusted text goes through
-// before it reaches the terminal (src/ui/safe-text.ts).
+// before it reaches the terminal (src/ui/render/safe-text.ts).
 import { describe, expect, test } from "bun:test";
 import { safeText, SafeTextStream } from "../../../src/ui/render/safe-text";
 

@@ -7,7 +7,7 @@
 // URLs). With colour off nothing written holds an escape at all. The same
 // bytes go through a real terminal (tmux) in test/e2e/terminal-safety.test.ts.
 //
-//   AWL_TERMINAL_FUZZ=100000 bun test test/ui/terminal-fuzz.test.ts
+//   AWL_TERMINAL_FUZZ=100000 bun test test/ui/render/terminal-fuzz.test.ts
 //   AWL_TERMINAL_FUZZ_SEED=7 ...
 import { expect, test } from "bun:test";
 import { renderAnswer } from "../../../src/ui/render/markdown-stream";

@@ -1,4 +1,4 @@
-// The REPL's question before a tool acts (src/ui/approval.ts), on a stand-in
+// The REPL's question before a tool acts (src/ui/session/approval.ts), on a stand-in
 // terminal: one key answers, keys typed before the question never do, n takes
 // an optional reason, Esc and Ctrl+C interrupt, the terminal is put back and
 // the question erased. The real terminal is exercised in test/e2e/approval.test.ts.
