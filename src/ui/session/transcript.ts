@@ -32,9 +32,7 @@ import type { ModelInfo } from "../../providers/model-info";
 import type { ProviderName } from "../../providers/provider";
 import { INTERRUPTED_AFTER_START, INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, interruptedAfterStart } from "../../agent/events";
 import type { Conversation, Message, ToolResultBlock, ToolUseBlock } from "../../conversation";
-import { jsonByteLength } from "../../json";
-import type { Usage } from "../../providers/provider";
-import type { CompactionEntry, MessageMeta, SessionContext, SessionEntry } from "../../session";
+import { contextAt, heldEntries, usageOf, type CompactionEntry, type HeldEntry, type MessageMeta, type SessionContext, type SessionEntry } from "../../session";
 import { providerSecrets } from "../../tools";
 import { fileChange } from "../../tools/tool";
 import { toolSummary } from "../../tools";
@@ -55,8 +53,7 @@ export interface TranscriptSession {
 
 /** One thing the transcript shows: a message with what the log kept about it, or a compaction. */
 type Item =
-  /** `effort`: the effort a prompt was sent at, as its entry records it. */
-  | { kind: "message"; message: Message; meta: MessageMeta; effort?: string; bytes: () => number }
+  | { kind: "message"; message: Message; meta: MessageMeta }
   | { kind: "compaction"; entry: CompactionEntry };
 
 type Env = Record<string, string | undefined>;
@@ -74,9 +71,9 @@ export function renderTranscript(
   env: Env = process.env,
   modelInfo?: ModelLookup,
 ): string {
-  const { items, compaction } = "getBranch" in from ? sessionItems(from) : conversationItems(from, compacted);
+  const { items, compaction, held } = "getBranch" in from ? sessionItems(from) : conversationItems(from, compacted);
   const turns = splitTurns(items);
-  const view: View = { c, width, env, results: new Map(), items, modelInfo };
+  const view: View = { c, width, env, results: new Map(), items, held, modelInfo };
   const shown: string[][] = [];
   let lines = 0;
   let resultsFrom = items.length;
@@ -98,26 +95,24 @@ export function renderTranscript(
   return [...summarized, ...note, ...shown.flat()].join("\n");
 }
 
-/** The entries after the latest compaction's first kept one (all of them when none), as the context holds them, uncut. */
-function sessionItems(session: TranscriptSession): { items: Item[]; compaction?: CompactionEntry } {
+/** The entries the context holds (heldEntries: from the compaction in force's first kept one), uncut, one item each. */
+function sessionItems(session: TranscriptSession): { items: Item[]; compaction?: CompactionEntry; held: HeldEntry[] } {
   const context = session.context();
-  const ignored = new Set<SessionEntry>(context.ignored);
-  const items: Item[] = [];
-  for (const entry of session.getBranch().slice(context.from)) {
-    if (entry.type === "compaction" && !ignored.has(entry)) items.push({ kind: "compaction", entry });
-    if (entry.type !== "message" || entry.message.role === "system") continue;
+  const held = heldEntries(session.getBranch(), context);
+  const items = held.map((entry): Item => {
+    if (entry.type === "compaction") return { kind: "compaction", entry };
     const { provider = entry.provider, model = entry.model, stopReason, usage, errorMessage } = entry.message;
     // The entry's own message (its blocks have the in-memory shape): only read here, never changed, so not copied.
     const message: Message = entry.message;
-    items.push({ kind: "message", message, meta: { provider, model, stopReason, usage, errorMessage }, effort: entry.effort, bytes: () => jsonByteLength(entry.message) });
-  }
-  return { items, compaction: context.compaction };
+    return { kind: "message", message, meta: { provider, model, stopReason, usage, errorMessage } };
+  });
+  return { items, compaction: context.compaction, held };
 }
 
-function conversationItems(conversation: Conversation, compacted: Pick<SessionContext, "summary" | "compaction">): { items: Item[]; compaction?: CompactionEntry } {
+function conversationItems(conversation: Conversation, compacted: Pick<SessionContext, "summary" | "compaction">): { items: Item[]; compaction?: CompactionEntry; held?: undefined } {
   const items: Item[] = conversation.messages
     .filter((m) => m !== compacted.summary && m.role !== "system")
-    .map((message) => ({ kind: "message", message, meta: {}, bytes: () => jsonByteLength(message) }));
+    .map((message) => ({ kind: "message", message, meta: {} }));
   return { items, compaction: compacted.compaction };
 }
 
@@ -149,6 +144,8 @@ interface View {
   modelInfo?: ModelLookup;
   results: Map<string, ToolResultBlock>;
   items: readonly Item[];
+  /** The session's entries, one per item; none for a bare Conversation, which records no usage and no compaction, so shows no usage line or meter. */
+  held?: readonly HeldEntry[];
 }
 
 /**
@@ -160,45 +157,46 @@ function renderTurn(turn: readonly number[], view: View): string[] {
   const { c, items } = view;
   const lastMessage = turn.findLast((i) => items[i]!.kind === "message") ?? turn[0]!;
   const out: string[] = [];
-  const usage: Usage = { input: 0, output: 0 };
-  const opening = items[turn[0]!];
-  const effort = opening?.kind === "message" ? opening.effort : undefined;
-  let estimated = false;
   for (const i of turn) {
     const item = items[i]!;
     if (item.kind === "compaction") {
       out.push(compactedRow(item.entry, c));
-      if (i > lastMessage) out.push(c.dim(meterText(meterAt(i, view))));
-      else add(usage, item.entry.usage);
+      if (i > lastMessage && view.held) out.push(c.dim(meterText(meterAt(i, view.held, view))));
       continue;
     }
     out.push(...renderMessage(item.message, item.meta, view));
-    const cut = item.message.role === "assistant" && item.meta.stopReason === "error" ? cutUsage(item.message, item.meta.usage) : undefined;
-    add(usage, cut ?? item.meta.usage);
-    estimated ||= cut !== undefined;
     if (i === lastMessage) {
       if (interrupted(item)) out.push(interruptedRow(c));
       if (item.message.role === "assistant" && item.meta.stopReason === "error" && !keptAnything(item.message.content)) out.push(unansweredRow(c, view.width));
-      const line = usageRow(usage, meterAt(i, view), c, view.width, { effort, estimated });
+      const line = view.held && usageLine(turn.filter((at) => at <= lastMessage), view.held, view);
       if (line) out.push(line);
     }
   }
   return out;
 }
 
-/** A response cut off (interrupted or failed) after something streamed, counted as the live view counted it (see cutOffOutput); undefined when nothing had. */
-function cutUsage(message: Message, usage: Usage | undefined): Usage | undefined {
-  const characters = message.content.reduce((n, b) => n + (b.type === "text" ? b.text.length : b.type === "thinking" ? b.thinking.length : 0), 0);
-  if (characters === 0) return undefined;
-  return { ...(usage ?? { input: 0 }), output: cutOffOutput(usage?.output ?? 0, characters) };
-}
-
-function add(sum: Usage, usage: Usage | undefined): void {
-  if (!usage) return;
-  sum.input += usage.input;
-  sum.output += usage.output;
-  if (usage.cacheRead) sum.cacheRead = (sum.cacheRead ?? 0) + usage.cacheRead;
-  if (usage.cacheWrite) sum.cacheWrite = (sum.cacheWrite ?? 0) + usage.cacheWrite;
+/**
+ * The usage line after a turn's last message: what its requests cost (a
+ * compaction after that message is a /compact of its own), a response cut
+ * off after something streamed counted as the live view counted it (see
+ * cutOffOutput), and how full the context was then.
+ */
+function usageLine(turn: readonly number[], held: readonly HeldEntry[], view: View): string | undefined {
+  const usage = usageOf(turn.map((i) => held[i]!));
+  let estimated = false;
+  for (const i of turn) {
+    const entry = held[i]!;
+    if (entry.type !== "message" || entry.message.role !== "assistant" || entry.message.stopReason !== "error") continue;
+    const characters = entry.message.content.reduce((n, b) => n + (b.type === "text" ? b.text.length : b.type === "thinking" ? b.thinking.length : 0), 0);
+    if (characters === 0) continue;
+    const reported = entry.message.usage?.output ?? 0;
+    usage.output += cutOffOutput(reported, characters) - reported;
+    estimated = true;
+  }
+  // The effort the turn's prompt was sent at, as its entry records it.
+  const opening = held[turn[0]!];
+  const effort = opening?.type === "message" ? opening.effort : undefined;
+  return usageRow(usage, meterAt(turn.at(-1)!, held, view), view.c, view.width, { effort, estimated });
 }
 
 /** The turn ended because it was interrupted: its response was cut off by the person, or its tools were stopped. */
@@ -208,32 +206,16 @@ function interrupted(item: Item & { kind: "message" }): boolean {
 }
 
 /**
- * How full the context was after item `at`, as the live meter counted it:
- * the tokens the latest response (or compaction) accounted for, plus a
- * quarter of the bytes of every message after it; against the window of the
- * model that answered, as the environment, the catalogue, that compaction or the table has it.
+ * How full the context was after entry `at`, as the live meter counted it
+ * (contextAt): the tokens the latest response (or compaction) accounted for,
+ * plus a quarter of the bytes of every message after it; against the window
+ * of the model that answered, as the environment, the catalogue, that
+ * compaction or the table has it.
  */
-function meterAt(at: number, view: View): { tokens: number; window: number } {
-  const { items } = view;
-  let bytes = 0;
-  let tokens: number | undefined;
-  let compaction: CompactionEntry | undefined;
-  let model: { provider: string; model: string } | undefined;
-  for (let i = at; i >= 0 && (tokens === undefined || !compaction || !model); i--) {
-    const item = items[i]!;
-    if (item.kind === "compaction") {
-      compaction ??= item.entry;
-      tokens ??= item.entry.tokensAfter;
-      continue;
-    }
-    const { provider, model: id, usage } = item.meta;
-    if (!model && provider && id) model = { provider, model: id };
-    if (tokens !== undefined) continue;
-    if (item.message.role === "assistant" && usage) tokens = usage.input + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0) + usage.output;
-    else bytes += item.bytes();
-  }
+function meterAt(at: number, held: readonly HeldEntry[], view: View): { tokens: number; window: number } {
+  const { size, model, compaction } = contextAt(held, at);
   const window = model ? windowOf(model, compaction, view.env, view.modelInfo?.(model.provider as ProviderName, model.model)) : (compaction?.window ?? 1);
-  return { tokens: (tokens ?? 0) + Math.ceil(bytes / 4), window };
+  return { tokens: size.tokens + Math.ceil(size.bytesSince / 4), window };
 }
 
 function renderMessage(message: Message, meta: MessageMeta, view: View): string[] {
