@@ -28,7 +28,7 @@ async function main(argv: string[]): Promise<number> {
       console.log(`awl ${typeof AWL_VERSION === "string" ? AWL_VERSION : "dev"}`);
       return 0;
     case "help":
-      console.log((await import("./cli/help")).HELP.trimEnd());
+      console.log((await import("./cli/help")).help().trimEnd());
       return 0;
   }
   disableCoreDumps();

@@ -206,7 +206,7 @@ function showTranscript(agent: Agent, { c, out }: Screen, catalogues: Catalogues
 }
 
 /**
- * `awl 0.1.0 · new session · anthropic/claude-sonnet-5-5 (default) · approve: ask · /help for commands`,
+ * `awl 0.1.0 · new session · <provider>/<model> (default) · approve: ask · /help for commands`,
  * and a new session's instructions. "(default)": nothing named the model, so
  * it is the provider's default (the newest of its default family it lists).
  */

@@ -160,7 +160,7 @@ function showModels(agent: Agent, c: Colors, catalogues: Catalogues): string {
 /**
  * `/model spec`: from the next prompt on. The reply says which provider the
  * model goes to when the spec did not name one. A spec that names no model
- * ("anthropic/") is refused with what is accepted, and so is a provider that
+ * ("<provider>/") is refused with what is accepted, and so is a provider that
  * cannot be used (no key): the model in use stays.
  */
 function switchModel(agent: Agent, spec: string, c: Colors, catalogues: Catalogues): string {

@@ -119,7 +119,7 @@ export function usageRow(usage: Usage, context: ContextMeter, c: Colors, columns
 
 /**
  * The output tokens of a response cut off (interrupted, or failed part-way).
- * The API's count never came (Anthropic's first event says 1 until the last
+ * The API's count never came (the Messages API's first event says 1 until the last
  * one says how many): at least what had streamed, at 4 characters a token, as
  * the status line counts it. Shown as an estimate, "↓ ~120 out".
  */

@@ -105,7 +105,7 @@ export function age(iso: string, now = Date.now()): string {
   return days === 1 ? "1 day ago" : `${days} days ago`;
 }
 
-/** "Could not reach Anthropic at 127.0.0.1:9: connection refused · attempt 1 of 2, next in 1.0 s": attempt 1 failed (the reason made safe by the caller). */
+/** "Could not reach <provider> at 127.0.0.1:9: connection refused · attempt 1 of 2, next in 1.0 s": attempt 1 failed (the reason made safe by the caller). */
 export function retryText(e: { attempt: number; attempts: number; delayMs: number }, reason: string): string {
   return `${reason} · attempt ${e.attempt} of ${e.attempts}, next in ${(e.delayMs / 1000).toFixed(1)} s`;
 }

@@ -17,7 +17,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ApprovalAnswer, ApprovalRequest, Ask } from "../../agent/approval";
-import { providerSecrets } from "../../tools";
+import { providerSecrets } from "../../providers/registry";
 import { fileChange, MAX_KEPT_BYTES, type FileChange } from "../../tools/tool";
 import type { Colors } from "../render/colors";
 import { renderChange } from "../render/diff-view";

@@ -33,7 +33,7 @@ import type { ProviderName } from "../../providers/provider";
 import { INTERRUPTED_AFTER_START, INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, interruptedAfterStart } from "../../agent/events";
 import type { Conversation, Message, ToolResultBlock, ToolUseBlock } from "../../conversation";
 import { contextAt, heldEntries, usageOf, type CompactionEntry, type HeldEntry, type MessageMeta, type SessionContext, type SessionEntry } from "../../session";
-import { providerSecrets } from "../../tools";
+import { providerSecrets } from "../../providers/registry";
 import { fileChange } from "../../tools/tool";
 import { toolSummary } from "../../tools";
 import type { Colors } from "../render/colors";
