@@ -260,9 +260,7 @@ export class SessionManager {
   }
 
   #compactionInForce(): { entry?: CompactionEntry; from: number } {
-    if (this.#inForce) return this.#inForce;
-    const { compaction, from } = this.context();
-    return (this.#inForce = { entry: compaction, from });
+    return (this.#inForce ??= { entry: this.context().compaction, from: this.context().from });
   }
 
   /** What the context costs so far (see contextSize): read back from the leaf, so it costs what came since the last response. */
