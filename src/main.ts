@@ -13,8 +13,8 @@ import { hideSecretsFromProc } from "./environ-secrets";
 import { parseArgs } from "./cli/args";
 import { guardProcess, outputHasFailed } from "./cli/stop";
 import { UserError } from "./errors";
-import { safeText } from "./ui/safe-text";
-import { restoreTerminal } from "./ui/input-modes";
+import { safeText } from "./ui/render/safe-text";
+import { restoreTerminal } from "./ui/input/input-modes";
 
 guardProcess();
 

@@ -7,7 +7,7 @@
 
 import { Conversation, messageText, textMessage, toolUses, type ContentBlock, type Message } from "../conversation";
 import type { ModelRef, SessionManager } from "../session";
-import { messageToDisk, preloadSchemas } from "../session";
+import { addUsage, messageToDisk, preloadSchemas } from "../session";
 import { jsonByteLength } from "../json";
 import { createProvider } from "../providers";
 import { applyStreamEvent, finalizeMessage } from "../providers/assemble";
@@ -20,7 +20,7 @@ import { providerSecrets } from "../providers/registry";
 import { ANSWER_SHARE, type TurnPlan } from "../providers/thinking-plan";
 import { runTool, toolDefinitions, toolSummary } from "../tools";
 import { compact, CompactionFailed, SUMMARY_INSTRUCTION_TOKENS, summaryMaxTokens, type Compaction } from "./compaction";
-import { addUsage, INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, interruptedAfterStart, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
+import { INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, interruptedAfterStart, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
 import type { ContextFiles } from "./context-files";
 import { Approvals, declined, NOBODY_TO_ASK, type ApprovalAnswer, type Ask } from "./approval";
 import { checkPromptSize } from "./prompt-size";

@@ -18,17 +18,17 @@ import type { ProviderName } from "../providers/provider";
 import { CompactionFailed } from "../agent/compaction";
 import { PromptTooLarge } from "../agent/prompt-size";
 import { UserError } from "../errors";
-import type { Colors } from "./colors";
-import { terminalAsk } from "./approval";
+import type { Colors } from "./render/colors";
+import { terminalAsk } from "./session/approval";
 import { adviseInRepl, replMessage } from "./advice";
 import { commandArguments, commandNames, parseCommand, runCommand } from "./commands";
-import { appendHistory, loadHistory, mergeHistory } from "./history";
-import { readLine, watchInterrupt } from "./input";
-import { meterText, wrapLines } from "./format";
-import { TurnRenderer } from "./render";
-import { unfoldedRows } from "./folded";
-import { safeText } from "./safe-text";
-import { LiveArea } from "./live-area";
+import { appendHistory, loadHistory, mergeHistory } from "./input/history";
+import { readLine, watchInterrupt } from "./input/input";
+import { meterText, wrapLines } from "./render/format";
+import { TurnRenderer } from "./live/render";
+import { unfoldedRows } from "./session/folded";
+import { safeText } from "./render/safe-text";
+import { LiveArea } from "./live/live-area";
 
 type Out = NodeJS.WriteStream;
 
@@ -87,7 +87,7 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
     const watch = () => watchInterrupt(() => controller.abort(), process.stdin, out, { show: (row) => live.typeAhead(row), prompt, history, noteStyle: c.dim });
     let stopWatching = watch();
     const renderer = new TurnRenderer(out, c, live);
-    // --approve ask: the question reads keys itself, so Ctrl+C is not watched for meanwhile (ui/approval.ts).
+    // --approve ask: the question reads keys itself, so Ctrl+C is not watched for meanwhile (ui/session/approval.ts).
     const ask = terminalAsk({
       out,
       draw: live.stream, // what was typed ahead stays on view under the question, and never answers it

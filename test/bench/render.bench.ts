@@ -25,11 +25,11 @@ import { closeSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentEvent } from "../../src/agent/events";
-import { colorsFor } from "../../src/ui/colors";
-import { LiveArea } from "../../src/ui/live-area";
-import { renderAnswer } from "../../src/ui/markdown-stream";
-import { TurnRenderer } from "../../src/ui/render";
-import { SafeTextStream } from "../../src/ui/safe-text";
+import { colorsFor } from "../../src/ui/render/colors";
+import { LiveArea } from "../../src/ui/live/live-area";
+import { renderAnswer } from "../../src/ui/render/markdown-stream";
+import { TurnRenderer } from "../../src/ui/live/render";
+import { SafeTextStream } from "../../src/ui/render/safe-text";
 import { deltas, longAnswer } from "./answer-data";
 
 const LINES = 3000;

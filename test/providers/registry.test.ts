@@ -20,7 +20,7 @@ import { contextWindow, parseModelSpec } from "../../src/providers/models";
 import { bearerHeaders, OpenAIProvider } from "../../src/providers/openai";
 import { registerProvider, type ProviderRow } from "../../src/providers/registry";
 import { SessionManager } from "../../src/session";
-import { colorsFor } from "../../src/ui/colors";
+import { colorsFor } from "../../src/ui/render/colors";
 import { parseCommand, runCommand } from "../../src/ui/commands";
 import { useSessionRoot } from "../session/helpers";
 import { startTestServer, type TestServer } from "../support/server";
