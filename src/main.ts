@@ -10,7 +10,7 @@
 import { disableCoreDumps } from "./core-dumps";
 import { parseArgs } from "./cli/args";
 import { guardProcess, outputHasFailed } from "./cli/stop";
-import { UserError } from "./errors";
+import { UsageError, UserError } from "./errors";
 import { safeText } from "./ui/safe-text";
 import { restoreTerminal } from "./ui/input-modes";
 
@@ -33,6 +33,8 @@ async function main(argv: string[]): Promise<number> {
   switch (args.command) {
     case "sessions":
       return (await import("./cli/sessions")).sessions(args, cwd);
+    case "export":
+      throw new UsageError("'export' is not a command of this version of awl; to send it as a prompt: awl -- export (see awl --help)");
     case "print":
       return (await import("./cli/print")).print(args, cwd);
     case "chat":

@@ -10,6 +10,17 @@ Usage:
   awl -p -                     read the prompt from standard input
   awl sessions [--plain|--json]
                                list this directory's sessions (on a terminal, a picker, most recently active first)
+  awl sessions rm ID... | restore ID...
+                               move sessions to the trash / bring them back as they were
+  awl sessions prune --older-than 90d [--dry-run]
+                               move to the trash the sessions with no entry for that long (by the last
+                               entry's time, never the file's), naming each one
+  awl sessions trash           list the trash
+  awl sessions purge [--older-than 30d] [--dry-run]
+                               delete from the trash (age: since it was trashed), then the file
+                               checkpoints no session or trashed session refers to
+  awl sessions du              space used by sessions, the trash and file checkpoints
+                               (rm, restore, prune, trash, purge: this directory's sessions; --all: every one)
   awl -- sessions              after --, every word is the prompt (this sends "sessions")
 
 Options:

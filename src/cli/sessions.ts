@@ -11,6 +11,16 @@ import { sessionIdLength } from "../ui/session-id";
 import type { Args } from "./args";
 
 export async function sessions(args: Args, cwd: string): Promise<number> {
+  switch (args.action) {
+    case "rm":
+    case "restore":
+    case "prune":
+    case "trash":
+    case "purge":
+      return (await import("./sessions-clean"))[args.action](args, cwd);
+    case "du":
+      return (await import("./sessions-du")).du(args, cwd);
+  }
   const list = await listSessions(cwd);
   // console.log, not process.stdout: see main.ts (start-up cost).
   if (args.json) {

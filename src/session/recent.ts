@@ -87,15 +87,20 @@ function modifiedAt(path: string): number {
   }
 }
 
-/** The timestamp of the file's last entry; a torn last line (what a crash leaves, and open trims) gives way to the one before it. */
-function lastTimestamp(path: string): string | undefined {
+/**
+ * The timestamp of the file's last entry; a torn last line (what a crash
+ * leaves, and open trims) gives way to the one before it. null: the file holds
+ * a header and no entry; undefined: it cannot be told (damage, unreadable).
+ */
+export function lastTimestamp(path: string): string | null | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(path, "r");
     const size = fstatSync(fd).size;
     for (let end = size, tries = 0; tries < 2; tries++) {
       const start = lastLineStart(fd, end);
-      if (start === undefined || start === 0) return undefined; // only the header
+      if (start === 0) return null; // only the header
+      if (start === undefined) return undefined;
       const line = readLineAt(fd, start, end);
       if (!line) return undefined;
       try {

@@ -35,6 +35,18 @@ describe("command line", () => {
     expect(usage(["sessions", "--json", "--plain"])).toContain("--plain");
   });
 
+  test("sessions actions take their own words and options, and no others", () => {
+    expect(parseArgs(["sessions", "rm", "019a", "019b"])).toMatchObject({ command: "sessions", action: "rm", targets: ["019a", "019b"] });
+    expect(parseArgs(["sessions", "prune", "--older-than", "90d", "--dry-run", "--all"])).toMatchObject({ action: "prune", olderThan: "90d", dryRun: true, all: true });
+    expect(parseArgs(["sessions", "purge"])).toMatchObject({ action: "purge", targets: [] });
+    expect(usage(["sessions", "rm"])).toContain("needs a session id");
+    expect(usage(["sessions", "prune"])).toContain("needs --older-than");
+    expect(usage(["sessions", "du", "x"])).toContain("unexpected argument 'x'");
+    expect(usage(["sessions", "rm", "019a", "--dry-run"])).toContain("awl sessions rm takes no --dry-run");
+    expect(usage(["--all"])).toContain("belongs to awl sessions");
+    expect(parseArgs(["explain", "prune"])).toMatchObject({ command: "chat", send: "explain prune" });
+  });
+
   test("help and version win over everything else", () => {
     expect(parseArgs(["--model", "x", "--help"]).command).toBe("help");
     expect(parseArgs(["-v"]).command).toBe("version");
