@@ -25,7 +25,7 @@ import { colorsFor, type Colors } from "../ui/colors";
 import { replMessage } from "../ui/advice";
 import { contextFilesLine, contextNotice } from "../ui/instructions";
 import { runRepl, type ReplEnd } from "../ui/repl";
-import { joinParts } from "../ui/format";
+import { joinParts, oneLine } from "../ui/format";
 import { safeText } from "../ui/safe-text";
 import { sessionIdLength, shortSessionId } from "../ui/session-id";
 import { renderTranscript } from "../ui/transcript";
@@ -198,7 +198,8 @@ function showTranscript(agent: Agent, { c, out }: Screen): void {
 /** `awl 0.1.0 · resumed 019dc5ba-7 · anthropic/claude-sonnet-4-5 · approve: ask · /help for commands`, and a new session's instructions. */
 function showBanner(agent: Agent, resumed: boolean, contextFiles: ContextFiles | undefined, { cwd, c, out }: Screen): void {
   const version = typeof AWL_VERSION === "string" ? AWL_VERSION : "dev";
-  const what = resumed ? `resumed ${shortSessionId(cwd, agent.session.sessionId)}` : "new session";
+  const title = agent.session.title()?.title;
+  const what = resumed ? `resumed ${shortSessionId(cwd, agent.session.sessionId)}${title ? ` "${oneLine(title, 40)}"` : ""}` : "new session";
   const model = safeText(`${agent.model.provider}/${agent.model.model}`);
   out.write(`${c.dim(joinParts([`awl ${version}`, what, model, `approve: ${agent.approvals.mode}`, "/help for commands"], out.columns ?? 100))}\n`);
   if (!contextFiles) return;

@@ -15,12 +15,12 @@ export interface Row {
 }
 
 export function rowOf(entry: CatalogEntry): Row {
-  const { firstPrompt, lastEntry } = glance(entry.path);
+  const { firstPrompt, title, lastEntry } = glance(entry.path);
   return {
     entry,
     lastActive: lastEntry ?? entry.created,
     ageUnknown: lastEntry === undefined || !Number.isFinite(Date.parse(lastEntry ?? entry.created ?? "")),
-    about: firstPrompt ? oneLine(firstPrompt, 60) : "(no prompt)",
+    about: oneLine(title ?? firstPrompt ?? "(no prompt)", 60),
   };
 }
 

@@ -6,7 +6,7 @@
 
 import { isatty } from "node:tty";
 import { listSessions, type SessionInfo } from "../session/listing";
-import { localDateTime } from "../ui/format";
+import { localDateTime, oneLine } from "../ui/format";
 import { sessionIdLength } from "../ui/session-id";
 import type { Args } from "./args";
 
@@ -44,9 +44,10 @@ export async function sessions(args: Args, cwd: string): Promise<number> {
   return chat({ ...args, resume: picked }, cwd);
 }
 
-/** The spec's line: `019dc5ba  2026-04-25 17:40  14 messages`, and what else is worth knowing: `, 2 compactions`. */
+/** The spec's line: `019dc5ba  2026-04-25 17:40  14 messages`, and what else is worth knowing: `, 2 compactions`, then the title. */
 export function plainLine(s: SessionInfo, length: number): string {
-  return `${s.id.slice(0, length)}  ${localDateTime(s.created)}  ${contents(s)}`;
+  const title = s.title && !s.damaged ? `  ${oneLine(s.title, 80)}` : "";
+  return `${s.id.slice(0, length)}  ${localDateTime(s.created)}  ${contents(s)}${title}`;
 }
 
 function contents(s: SessionInfo): string {

@@ -12,6 +12,7 @@ import { readLineAt } from "./lines";
 import { encodeCwd, idFromFileName, sessionRoot } from "./paths";
 import { DamagedLog, readLog, type Place } from "./replay";
 import type { SessionEntry } from "./schema";
+import { titleFromPrompt } from "./title";
 
 export interface SessionInfo {
   path: string;
@@ -25,6 +26,8 @@ export interface SessionInfo {
   messageCount: number;
   compactions: number;
   firstPrompt?: string;
+  /** The latest session_info's title (a user title wins over an auto one), else the first prompt's first line. */
+  title?: string;
   /** ISO 8601: the last entry's timestamp. */
   lastActivity?: string;
   /** One-line reason this session cannot be opened as it is. */
@@ -158,6 +161,7 @@ function inspect(fd: number, block: Buffer, path: string, cwd: string): SessionI
     messageCount: facts.messages,
     compactions: facts.compactions,
     firstPrompt: facts.firstPrompt,
+    title: facts.title ?? (facts.firstPrompt === undefined ? undefined : titleFromPrompt(facts.firstPrompt)),
     lastActivity: facts.lastTimestamp ?? header.timestamp,
   };
   const damage = facts.firstDamage;
@@ -171,6 +175,8 @@ class Facts {
   messages = 0;
   compactions = 0;
   firstPrompt: string | undefined;
+  title: string | undefined;
+  #userTitled = false;
   lastTimestamp: string | undefined;
   firstDamage: { place: Place; reason: string } | undefined;
   #lastDamage = -1;
@@ -188,6 +194,9 @@ class Facts {
     if (entry.type === "message") {
       this.messages++;
       if (this.firstPrompt === undefined && isPrompt(entry)) this.firstPrompt = promptText(entry.message.content);
+    } else if (entry.type === "session_info") {
+      if (entry.source === "user" || !this.#userTitled) this.title = entry.title;
+      this.#userTitled ||= entry.source === "user";
     } else if (entry.type === "compaction") {
       this.compactions++;
       const kept = this.#prompts.get(entry.firstKeptEntryId);

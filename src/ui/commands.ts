@@ -11,10 +11,11 @@ import type { Colors } from "./colors";
 import { contextFilesInPrompt } from "../agent/context-prompt";
 import { APPROVAL_MODES, describeMode, isApprovalMode } from "../agent/approval-mode";
 import { replMessage } from "./advice";
-import { compactNumber, meterText } from "./format";
+import { compactNumber, meterText, oneLine } from "./format";
 import { contextFilesLine } from "./instructions";
 import { safeText } from "./safe-text";
 import { shortSessionId } from "./session-id";
+import { cutToColumns } from "../session/title";
 
 /**
  * What to print, "quit", a compaction for the REPL to run (it streams and can
@@ -27,6 +28,7 @@ const HELP = [
   "Commands:",
   "  /model [provider/]model   switch model from the next prompt on (no argument: show the active one and known models)",
   "  /session                  this session's id, file, messages, tokens, cache reads and how full the context is",
+  "  /rename <title>           name this session (shown by awl sessions and the picker; --resume <part of it> finds it)",
   "  /new                      start a new session here (this one is saved: /resume returns to it)",
   "  /resume [id]              pick a session of this directory to continue, most recent first (or the one whose id starts with id)",
   "  /compact [what to keep]    summarize every turn before the latest one, so the context has room again",
@@ -86,6 +88,8 @@ export function runCommand(command: Command, agent: Agent, c: Colors): CommandRe
       return { output: argument ? switchModel(agent, argument, c) : showModels(agent, c) };
     case "session":
       return { output: describeSession(agent) };
+    case "rename":
+      return { output: rename(agent, argument, c) };
     case "new":
       if (argument) return { output: c.red("/new takes nothing after it: type /new, then your first prompt.") };
       return { open: "new" };
@@ -132,6 +136,25 @@ function switchModel(agent: Agent, spec: string, c: Colors): string {
   }
 }
 
+/** `/rename <title>`: a user title, which no model-written title replaces. */
+function rename(agent: Agent, argument: string, c: Colors): string {
+  const title = cutToColumns(argument.replace(/\s+/g, " ").trim(), 200);
+  if (!title) return c.red("/rename needs a title: /rename fix the flaky date test");
+  if (agent.session.messageCount() === 0) return c.red("Nothing to name yet: send a first prompt, then /rename.");
+  try {
+    agent.session.setTitle(title, "user");
+  } catch (error) {
+    if (error instanceof UserError) return c.red(safeText(replMessage(error)));
+    throw error;
+  }
+  return `Renamed: ${c.bold(oneLine(title, 80))}`;
+}
+
+/** `  "fix the flaky test"` after the id, when the session has a title. */
+function titleText(title: { title: string } | undefined): string {
+  return title ? `  "${oneLine(title.title, 60)}"` : "";
+}
+
 function describeSession(agent: Agent): string {
   const session = agent.session;
   let input = 0;
@@ -156,7 +179,7 @@ function describeSession(agent: Agent): string {
   const scope = compaction ? " (the turns in the context)" : "";
   // The model's id and the file's path came from a session file, the command line or the directory's name.
   return [
-    `Session  ${safeText(shortSessionId(agent.cwd, session.sessionId))}`,
+    `Session  ${safeText(shortSessionId(agent.cwd, session.sessionId))}${titleText(session.title())}`,
     `File     ${safeText(file)}`,
     `Model    ${safeText(`${agent.model.provider}/${agent.model.model}`)}`,
     `Messages ${messages}${scope}`,
