@@ -61,6 +61,8 @@ export type SummaryAnswer = { ok: true; text: string; usage?: Usage } | { ok: fa
 /** Sends one summary request and reads the whole answer. Only `retry` events are passed on (the summary text is not shown while it streams). */
 export async function askForSummary(o: {
   provider: Provider;
+  /** The instructions; the summary's own unless another one-shot request (a title) borrows this. */
+  system?: string;
   model: string;
   maxTokens: number;
   request: string;
@@ -71,7 +73,7 @@ export async function askForSummary(o: {
   let end: Extract<StreamEvent, { type: "end" }> | undefined;
   const stream = o.provider.stream({
     model: o.model,
-    system: SUMMARY_SYSTEM,
+    system: o.system ?? SUMMARY_SYSTEM,
     conversation: new Conversation([{ role: "user", content: [{ type: "text", text: o.request }] }]),
     tools: [],
     maxTokens: o.maxTokens,

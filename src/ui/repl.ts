@@ -12,6 +12,7 @@
 import type { Agent } from "../agent/agent";
 import { CompactionFailed } from "../agent/compaction";
 import { PromptTooLarge } from "../agent/prompt-size";
+import { wantsTitle, writeModelTitle } from "../agent/title";
 import { UserError } from "../errors";
 import type { Colors } from "./colors";
 import { terminalAsk } from "./approval";
@@ -40,6 +41,16 @@ export type ReplEnd = { kind: "quit" } | { kind: "new" } | { kind: "resume"; id?
 const QUIT: ReplEnd = { kind: "quit" };
 
 export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout, stop: StopControl = NO_STOP, first?: string): Promise<ReplEnd> {
+  // A title request still out when the loop ends is given up: awl does not wait on it to exit or switch sessions.
+  const titles = new AbortController();
+  try {
+    return await loop(agent, c, out, stop, first, titles.signal);
+  } finally {
+    titles.abort();
+  }
+}
+
+async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, first: string | undefined, titles: AbortSignal): Promise<ReplEnd> {
   const summary = agent.session.context().summary; // never offered as something the person typed
   const sessionPrompts = agent.conversation.messages
     .filter((m) => m.role === "user" && m !== summary)
@@ -50,6 +61,7 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
 
   /** A prompt given back unsent: the next input box starts with it. */
   let unsent: string | undefined;
+  let titleAsked = false;
   for (;;) {
     const input = first !== undefined ? sentFirst(first, prompt, history, out) : await readLine({ prompt, history, completion, hintStyle: c.dim, text: unsent });
     first = unsent = undefined;
@@ -93,6 +105,10 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
     try {
       const result = await stop.hold(() => agent.runTurn(text, controller.signal, (event) => renderer.handle(adviseInRepl(event)), ask));
       renderer.finish(result);
+      if (result.stopReason === "stop" && !titleAsked && wantsTitle(agent.session)) {
+        titleAsked = true; // one request per session, answered or not
+        void writeModelTitle(agent.session, agent.model, titles);
+      }
     } catch (error) {
       renderer.abandon();
       if (!(error instanceof UserError)) throw error;
