@@ -4,6 +4,7 @@ Usage:
   awl                          start a new interactive session in this directory
   awl "prompt"                 start one and send the prompt (the words after it are part of it)
   awl --resume [id] ["prompt"] resume the most recent session here, or the one whose id starts with id
+                               (else whose title holds it: --resume checklist)
   awl -c ["prompt"]            resume the most recent session here (and send the prompt)
   awl -p "prompt" [--resume [id]]
                                run one prompt to completion (tools included), print the answer
@@ -48,6 +49,7 @@ Environment:
   AWL_CONTEXT_WINDOW           the model's context window in tokens (e.g. 32768, 200k), instead of awl's table;
                                set it for local servers that truncate a long prompt silently
   AWL_SESSION_DIR              where sessions live, an absolute path (default $XDG_DATA_HOME/awl/sessions)
+  AWL_TITLES=off               no model-written session title after the first answer (the first prompt stands for it)
   AWL_BASH_PASS_ENV=A,B        API keys never reach bash nor tool output; other *KEY*/*SECRET*/*TOKEN*/*PASSWORD* only if listed
   XDG_DATA_HOME                base data directory (default ~/.local/share)
   AWL_STREAM_IDLE_TIMEOUT_MS   give up on a response silent this long (default 90000; raise it for slow local models)
