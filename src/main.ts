@@ -10,7 +10,7 @@
 import { disableCoreDumps } from "./core-dumps";
 import { parseArgs } from "./cli/args";
 import { guardProcess, outputHasFailed } from "./cli/stop";
-import { UsageError, UserError } from "./errors";
+import { UserError } from "./errors";
 import { safeText } from "./ui/safe-text";
 import { restoreTerminal } from "./ui/input-modes";
 
@@ -34,7 +34,7 @@ async function main(argv: string[]): Promise<number> {
     case "sessions":
       return (await import("./cli/sessions")).sessions(args, cwd);
     case "export":
-      throw new UsageError("'export' is not a command of this version of awl; to send it as a prompt: awl -- export (see awl --help)");
+      return (await import("./cli/export")).exportCommand(args, cwd);
     case "print":
       return (await import("./cli/print")).print(args, cwd);
     case "chat":

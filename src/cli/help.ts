@@ -22,6 +22,10 @@ Usage:
                                checkpoints no session or trashed session refers to
   awl sessions du              space used by sessions, the trash and file checkpoints
                                (rm, restore, prune, trash, purge: this directory's sessions; --all: every one)
+  awl export ID [--md|--html|--jsonl] [-o FILE]
+                               a session as Markdown (default), one self-contained HTML file, or its raw
+                               log (--jsonl, not redacted); Markdown and HTML have API keys, common key
+                               shapes and the home directory redacted; -o never overwrites a file
   awl -- sessions              after --, every word is the prompt (this sends "sessions")
 
 Options:

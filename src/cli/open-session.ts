@@ -49,7 +49,7 @@ export async function openSession(
 }
 
 /** An id prefix, else a part of a title (this directory's sessions; others are named in the error). */
-async function pathForId(cwd: string, id: string, listedBy: string): Promise<string> {
+export async function pathForId(cwd: string, id: string, listedBy: string): Promise<string> {
   const isId = /^[0-9a-fA-F-]+$/.test(id);
   const { matches, elsewhere } = isId ? await findSession(cwd, id) : { matches: [], elsewhere: [] };
   if (matches.length === 1) return matches[0]!.path;

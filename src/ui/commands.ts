@@ -4,6 +4,7 @@
 // prompt (parseCommand).
 
 import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import type { Agent } from "../agent/agent";
 import { foreignPrefix, KNOWN_MODELS, parseModelSpec } from "../providers/models";
 import { UserError } from "../errors";
@@ -16,6 +17,7 @@ import { contextFilesLine } from "./instructions";
 import { safeText } from "./safe-text";
 import { shortSessionId } from "./session-id";
 import { cutToColumns } from "../session/title";
+import { exportText, JSONL_WARNING, writeNewFile, type ExportFormat } from "./export";
 
 /**
  * What to print, "quit", a compaction for the REPL to run (it streams and can
@@ -29,6 +31,7 @@ const HELP = [
   "  /model [provider/]model   switch model from the next prompt on (no argument: show the active one and known models)",
   "  /session                  this session's id, file, messages, tokens, cache reads and how full the context is",
   "  /rename <title>           name this session (shown by awl sessions and the picker; --resume <part of it> finds it)",
+  "  /export [--html|--jsonl] [file]  write this session to a file (Markdown by default; keys and home paths redacted)",
   "  /new                      start a new session here (this one is saved: /resume returns to it)",
   "  /resume [id]              pick a session of this directory to continue, most recent first (or the one whose id starts with id)",
   "  /compact [what to keep]    summarize every turn before the latest one, so the context has room again",
@@ -90,6 +93,8 @@ export function runCommand(command: Command, agent: Agent, c: Colors): CommandRe
       return { output: describeSession(agent) };
     case "rename":
       return { output: rename(agent, argument, c) };
+    case "export":
+      return { output: exportFromRepl(agent, argument, c) };
     case "new":
       if (argument) return { output: c.red("/new takes nothing after it: type /new, then your first prompt.") };
       return { open: "new" };
@@ -148,6 +153,24 @@ function rename(agent: Agent, argument: string, c: Colors): string {
     throw error;
   }
   return `Renamed: ${c.bold(oneLine(title, 80))}`;
+}
+
+/** `/export [--md|--html|--jsonl] [file]`: default file `awl-<short id>.<ext>` here; never overwrites. */
+function exportFromRepl(agent: Agent, argument: string, c: Colors): string {
+  const words = argument.split(/\s+/).filter(Boolean);
+  const flags = words.filter((w) => w.startsWith("--"));
+  const names = words.filter((w) => !w.startsWith("--"));
+  const format = flags.length === 0 ? "md" : flags[0]!.slice(2);
+  if (flags.length > 1 || names.length > 1 || !["md", "html", "jsonl"].includes(format)) return c.red("Usage: /export [--md|--html|--jsonl] [file]");
+  if (agent.session.messageCount() === 0) return c.red("Nothing to export yet: send a first prompt.");
+  const target = resolve(agent.cwd, names[0] ?? `awl-${shortSessionId(agent.cwd, agent.session.sessionId)}.${format}`);
+  try {
+    writeNewFile(target, exportText(agent.session.sessionFile, format as ExportFormat));
+  } catch (error) {
+    if (error instanceof UserError) return c.red(safeText(replMessage(error)));
+    throw error;
+  }
+  return `Exported to ${safeText(target)}${format === "jsonl" ? c.yellow(` (${JSONL_WARNING})`) : " (keys and home paths redacted)"}`;
 }
 
 /** `  "fix the flaky test"` after the id, when the session has a title. */

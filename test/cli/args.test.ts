@@ -47,6 +47,16 @@ describe("command line", () => {
     expect(parseArgs(["explain", "prune"])).toMatchObject({ command: "chat", send: "explain prune" });
   });
 
+  test("export takes one id, a format and -o; --json is not one of its formats", () => {
+    expect(parseArgs(["export", "019a", "--html", "-o", "x.html"])).toMatchObject({ command: "export", targets: ["019a"], format: "html", output: "x.html" });
+    expect(parseArgs(["export", "019a"]).format).toBeUndefined(); // Markdown
+    expect(usage(["export"])).toContain("needs one session id");
+    expect(usage(["export", "a", "b"])).toContain("needs one session id");
+    expect(usage(["export", "a", "--md", "--html"])).toContain("choose one of --md, --html and --jsonl");
+    expect(usage(["export", "a", "--json"])).toContain("--jsonl");
+    expect(usage(["-o", "x"])).toContain("belongs to awl sessions and awl export");
+  });
+
   test("help and version win over everything else", () => {
     expect(parseArgs(["--model", "x", "--help"]).command).toBe("help");
     expect(parseArgs(["-v"]).command).toBe("version");
