@@ -4,7 +4,7 @@
 import { UsageError } from "../errors";
 import type { Args } from "./args";
 
-export const SESSION_ACTIONS = ["rm", "restore", "prune", "trash", "purge", "du"] as const;
+export const SESSION_ACTIONS = ["rm", "restore", "prune", "trash", "purge", "du", "stats"] as const;
 export type SessionAction = (typeof SESSION_ACTIONS)[number];
 
 /** Options each form takes (beyond --json/--plain, which listing and the reports share). */
@@ -16,6 +16,7 @@ const TAKES: Record<SessionAction | "list" | "export" | "chat", readonly string[
   trash: ["--all"],
   purge: ["--older-than", "--dry-run", "--all"],
   du: [],
+  stats: ["--since", "--all"],
   export: ["--md", "--html", "--jsonl", "-o"],
   chat: [],
 };
@@ -25,6 +26,7 @@ export function checkSessionsArgs(args: Args, command: "sessions" | "export" | "
   const name = command === "chat" ? "" : form === "export" ? "awl export" : form === "list" ? "awl sessions" : `awl sessions ${form}`;
   const given: [string, boolean][] = [
     ["--older-than", args.olderThan !== undefined],
+    ["--since", args.since !== undefined],
     ["--dry-run", args.dryRun],
     ["--all", args.all],
     ["--md", args.format !== undefined],

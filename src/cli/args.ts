@@ -23,12 +23,14 @@ export interface Args {
   approve?: ApprovalMode;
   plain: boolean;
   json: boolean;
-  /** `awl sessions <action>`: rm, restore, prune, trash, purge, du; none lists. */
+  /** `awl sessions <action>`: rm, restore, prune, trash, purge, du, stats; none lists. */
   action?: SessionAction;
   /** The words after the action (ids), or after `export` (the id). */
   targets: string[];
   /** --older-than 90d (prune, purge), as given: checked by the command. */
   olderThan?: string;
+  /** --since 30d (stats), as given. */
+  since?: string;
   dryRun: boolean;
   /** Every project's sessions, not only this directory's. */
   all: boolean;
@@ -131,6 +133,9 @@ export function parseArgs(argv: string[]): Args {
         break;
       case "--older-than":
         args.olderThan = value();
+        break;
+      case "--since":
+        args.since = value();
         break;
       case "--dry-run":
         noValue();

@@ -21,6 +21,8 @@ Usage:
                                delete from the trash (age: since it was trashed), then the file
                                checkpoints no session or trashed session refers to
   awl sessions du              space used by sessions, the trash and file checkpoints
+  awl sessions stats [--since 30d] [--all] [--json]
+                               sessions, turns, tokens and cost per model
                                (rm, restore, prune, trash, purge: this directory's sessions; --all: every one)
   awl export ID [--md|--html|--jsonl] [-o FILE]
                                a session as Markdown (default), one self-contained HTML file, or its raw

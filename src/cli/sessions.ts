@@ -20,6 +20,8 @@ export async function sessions(args: Args, cwd: string): Promise<number> {
       return (await import("./sessions-clean"))[args.action](args, cwd);
     case "du":
       return (await import("./sessions-du")).du(args, cwd);
+    case "stats":
+      return (await import("./sessions-stats")).stats(args, cwd);
   }
   const list = await listSessions(cwd);
   // console.log, not process.stdout: see main.ts (start-up cost).
