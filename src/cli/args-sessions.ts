@@ -4,7 +4,7 @@
 import { UsageError } from "../errors";
 import type { Args } from "./args";
 
-export const SESSION_ACTIONS = ["rm", "restore", "prune", "trash", "purge", "du", "stats"] as const;
+export const SESSION_ACTIONS = ["rm", "restore", "prune", "trash", "purge", "du", "stats", "search"] as const;
 export type SessionAction = (typeof SESSION_ACTIONS)[number];
 
 /** Options each form takes (beyond --json/--plain, which listing and the reports share). */
@@ -17,6 +17,7 @@ const TAKES: Record<SessionAction | "list" | "export" | "chat", readonly string[
   purge: ["--older-than", "--dry-run", "--all"],
   du: [],
   stats: ["--since", "--all"],
+  search: ["--all"],
   export: ["--md", "--html", "--jsonl", "-o"],
   chat: [],
 };
@@ -39,9 +40,9 @@ export function checkSessionsArgs(args: Args, command: "sessions" | "export" | "
     }
   }
   if (command === "chat") return;
-  const wanted = form === "rm" || form === "restore" ? "some" : form === "export" ? "one" : "none";
+  const wanted = form === "rm" || form === "restore" || form === "search" ? "some" : form === "export" ? "one" : "none";
   if (wanted === "none" && args.targets.length) throw new UsageError(`unexpected argument '${args.targets[0]}': ${name} takes none ${hint}`);
-  if (wanted === "some" && !args.targets.length) throw new UsageError(`${name} needs a session id ${hint}`);
+  if (wanted === "some" && !args.targets.join("").trim()) throw new UsageError(`${name} needs ${form === "search" ? "the text to look for" : "a session id"} ${hint}`);
   if (wanted === "one" && args.targets.length !== 1) throw new UsageError(`${name} needs one session id ${hint}`);
   if (form === "prune" && args.olderThan === undefined) throw new UsageError(`awl sessions prune needs --older-than, e.g. --older-than 90d ${hint}`);
   if (form === "export" && args.json) throw new UsageError(`awl export takes no --json; use --jsonl for the raw log ${hint}`);

@@ -35,4 +35,4 @@ export function rowText(row: Row, length: number, all: boolean, date = row.lastA
 /** "312 B", "1.2kB", "45.0MB". */
 export const bytes = (n: number) => (n < 1000 ? `${n} B` : `${compactNumber(n)}B`);
 
-export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+export const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;

@@ -22,6 +22,8 @@ export async function sessions(args: Args, cwd: string): Promise<number> {
       return (await import("./sessions-du")).du(args, cwd);
     case "stats":
       return (await import("./sessions-stats")).stats(args, cwd);
+    case "search":
+      return (await import("./sessions-search")).search(args, cwd);
   }
   const list = await listSessions(cwd);
   // console.log, not process.stdout: see main.ts (start-up cost).
