@@ -216,7 +216,7 @@ class Facts {
   }
 }
 
-function headerView(line: Uint8Array): HeaderView | undefined {
+export function headerView(line: Uint8Array): HeaderView | undefined {
   try {
     const parsed = parseLine(line);
     return parsed?.kind === "header" ? { id: parsed.header.id, cwd: parsed.header.cwd, timestamp: parsed.header.timestamp } : undefined;

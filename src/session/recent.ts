@@ -127,12 +127,15 @@ function withoutNuls(line: Buffer): Buffer {
   return line.subarray(0, end);
 }
 
+/** Reused from call to call (the calls are synchronous): a fresh 64 KB per file of thousands is garbage that raises the peak. */
+let tailChunk: Buffer | undefined;
+
 /**
  * Offset of the last line holding anything but whitespace or NUL bytes (what a
  * power cut leaves), reading backwards in chunks; undefined past MAX_LINE_BYTES.
  */
 function lastLineStart(fd: number, size: number): number | undefined {
-  const chunk = Buffer.allocUnsafe(TAIL_CHUNK);
+  const chunk = (tailChunk ??= Buffer.allocUnsafe(TAIL_CHUNK));
   let contentSeen = false;
   let end = size;
   while (end > 0) {

@@ -10,7 +10,8 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { MAX_LINE_BYTES } from "./lines";
 
-const BLOCK = 4 << 20;
+/** One block, reused from file to file: fresh memory per file costs its page faults again, and raises the peak. */
+const BLOCK = 1 << 20;
 /** Characters of context kept on each side of a match in the line shown. */
 const AROUND = 40;
 
@@ -26,19 +27,20 @@ export function searcher(text: string): (path: string, hit: (h: SearchHit) => vo
   const needle = text.toLowerCase();
   const raw = JSON.stringify(text).slice(1, -1); // as a JSON string holds it
   const pattern = new RegExp(escapeRegExp(Buffer.from(raw, "utf8").toString("latin1")), "gi");
-  return (path, hit) => scanFile(path, pattern, (line) => checkLine(line, needle, hit));
+  const block = { buffer: Buffer.allocUnsafe(BLOCK) };
+  return (path, hit) => scanFile(path, pattern, block, (line) => checkLine(line, needle, hit));
 }
 
-function scanFile(path: string, pattern: RegExp, candidate: (line: Buffer) => void): void {
+function scanFile(path: string, pattern: RegExp, block: { buffer: Buffer }, candidate: (line: Buffer) => void): void {
   const fd = openSync(path, "r");
   try {
     const size = fstatSync(fd).size;
-    let buffer = Buffer.allocUnsafe(Math.min(BLOCK, Math.max(size, 1)));
+    let buffer = block.buffer;
     let carried = 0; // bytes of an unfinished line at the start of the buffer
     for (let position = 0; position < size || carried > 0; ) {
       if (carried === buffer.length) {
         if (buffer.length >= MAX_LINE_BYTES) return; // a line no reader takes: nothing more to search here
-        buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)]);
+        buffer = block.buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)]); // a long line: kept for the next files too
       }
       const read = position < size ? readSync(fd, buffer, carried, Math.min(buffer.length - carried, size - position), position) : 0;
       position += read;
