@@ -23,6 +23,8 @@ Usage:
   awl sessions du              space used by sessions, the trash and file checkpoints
   awl sessions stats [--since 30d] [--all] [--json]
                                sessions, turns, tokens and cost per model
+  awl sessions search TEXT [--all] [--json]
+                               sessions whose titles, labels, prompts or answers hold TEXT, newest first
                                (rm, restore, prune, trash, purge: this directory's sessions; --all: every one)
   awl export ID [--md|--html|--jsonl] [-o FILE]
                                a session as Markdown (default), one self-contained HTML file, or its raw
