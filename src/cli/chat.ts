@@ -21,6 +21,7 @@ import { loadContextFiles, type ContextFiles } from "../agent/context-files";
 import { UserError } from "../errors";
 import { AdvisedError } from "../providers";
 import { findSession, listSessions, type ModelRef } from "../session";
+import { movedSessions } from "../session/moved";
 import { colorsFor, type Colors } from "../ui/colors";
 import { replMessage } from "../ui/advice";
 import { contextFilesLine, contextNotice } from "../ui/instructions";
@@ -175,7 +176,7 @@ function nextAgent(current: Agent, opened: OpenedSession, contextFiles: ContextF
 
 /** The picker of `awl sessions`, for /resume: the chosen id, or undefined (Esc, or nothing to pick). */
 async function pick(current: Agent, { cwd, c, out }: Screen): Promise<string | undefined> {
-  const list = await listSessions(cwd);
+  const list = await listSessions(cwd, process.env, movedSessions(cwd));
   const here = current.session.sessionId;
   if (!list.some((s) => s.id !== here && !s.damaged)) {
     out.write(`${c.dim("No other session in this directory to resume.")}\n`);
@@ -183,7 +184,7 @@ async function pick(current: Agent, { cwd, c, out }: Screen): Promise<string | u
   }
   const length = sessionIdLength(cwd, [...list.map((s) => s.id), here]);
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
-    out.write(`${list.map((s) => plainLine(s, length)).join("\n")}\n${c.dim("/resume <id> continues one of them.")}\n`);
+    out.write(`${list.map((s) => plainLine(s, length, cwd)).join("\n")}\n${c.dim("/resume <id> continues one of them.")}\n`);
     return undefined;
   }
   const { pickSession } = await import("../ui/session-picker");

@@ -41,6 +41,7 @@ export async function openSession(
     session = await SessionManager.open(await pathForId(cwd, resume, options.listedBy ?? "awl sessions"));
   }
   const notices: string[] = [];
+  if (session.cwd !== cwd) notices.push(`This session was started in ${session.cwd}; its tools now run here, in ${cwd}.`);
   if (session.recovery) {
     notices.push(`Recovered from a crash: removed an incomplete last line (${session.recovery.trimmedBytes} bytes) from ${session.sessionFile}.`);
   }

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { UsageError } from "../errors";
 import { headerView, readHeader, sessionFiles } from "./listing";
 import { encodeCwd, idFromFileName } from "./paths";
+import type { ProjectRef } from "./schema";
 
 export interface CatalogEntry {
   path: string;
@@ -19,6 +20,7 @@ export interface CatalogEntry {
   /** The header's cwd and timestamp; undefined when the header cannot be read. */
   cwd: string | undefined;
   created: string | undefined;
+  project?: ProjectRef;
 }
 
 /** Folders awl keeps beside the per-directory ones: the trash and the file checkpoints. */
@@ -34,7 +36,7 @@ export function catalog(base: string, cwd: string, all: boolean): CatalogEntry[]
       const path = join(base, folder, name);
       const header = shortHeader(path, scratch) ?? readHeader(path);
       if (!all && header && header.cwd !== cwd) continue;
-      found.push({ path, folder, name, id: header?.id ?? idFromFileName(name) ?? name, cwd: header?.cwd, created: header?.timestamp });
+      found.push({ path, folder, name, id: header?.id ?? idFromFileName(name) ?? name, cwd: header?.cwd, created: header?.timestamp, ...(header?.project && { project: header.project }) });
     }
   }
   return found;

@@ -39,8 +39,8 @@ export class LineError extends Error {
 }
 
 export function serializeHeader(h: SessionHeader): string {
-  const { type, version, id, timestamp, cwd, provider, model } = h;
-  return JSON.stringify({ type, version, id, timestamp, cwd, provider, model });
+  const { type, version, id, timestamp, cwd, provider, model, project } = h;
+  return JSON.stringify(defined({ type, version, id, timestamp, cwd, provider, model, project: project && { root: project.root, path: project.path } }));
 }
 
 /** One line for an entry awl writes; every kind is spelled out, so a new kind does not compile until its order is decided. */

@@ -10,8 +10,9 @@ import { LineError, parseLine } from "./codec";
 import { isPrompt } from "./context";
 import { readLineAt } from "./lines";
 import { encodeCwd, idFromFileName, sessionRoot } from "./paths";
+import { projectOf, sameProject } from "./project";
 import { DamagedLog, readLog, type Place } from "./replay";
-import type { SessionEntry } from "./schema";
+import type { ProjectRef, SessionEntry } from "./schema";
 import { titleFromPrompt } from "./title";
 
 export interface SessionInfo {
@@ -41,6 +42,7 @@ interface HeaderView {
   id: string;
   cwd: string;
   timestamp: string;
+  project?: ProjectRef;
 }
 
 /** A block reused from file to file: fresh memory costs its page faults again (~3.7 ms per MB here). */
@@ -48,13 +50,18 @@ const BLOCK_BYTES = 1 << 20;
 /** A header holds an id, a cwd (at most PATH_MAX), a timestamp and a model name. */
 const MAX_HEADER_BYTES = 1 << 20;
 
-/** This directory's sessions, oldest first. Folders shared by look-alike cwds are filtered by the header's cwd. */
-export async function listSessions(cwd: string, env: Env = process.env): Promise<SessionInfo[]> {
+/**
+ * This directory's sessions, oldest first. Folders shared by look-alike cwds
+ * are filtered by the header's cwd. `moved`: sessions of this project from
+ * other paths (moved.ts), listed too, with their own cwd.
+ */
+export async function listSessions(cwd: string, env: Env = process.env, moved: readonly string[] = []): Promise<SessionInfo[]> {
   const dir = join(sessionRoot(env), encodeCwd(cwd));
+  const movedSet = new Set(moved);
   return describeSessions(
-    sessionFiles(dir).map((name) => join(dir, name)),
+    [...sessionFiles(dir).map((name) => join(dir, name)), ...moved],
     cwd,
-  ).filter((s) => s.cwd === cwd);
+  ).filter((s) => s.cwd === cwd || movedSet.has(s.path));
 }
 
 /** What `awl sessions` shows of these files, oldest first. */
@@ -102,6 +109,7 @@ export async function findSession(
   const named = (name: string) => !!idFromFileName(name)?.toLowerCase().startsWith(prefix);
   const matches: SessionMatch[] = [];
   const elsewhere: { id: string; cwd: string }[] = [];
+  let project: ProjectRef | undefined | null = null; // asked of git only when a match elsewhere needs it
   const consider = (folder: string, name: string): void => {
     const path = join(root, folder, name);
     const header = readHeader(path);
@@ -110,6 +118,7 @@ export async function findSession(
       if (folder === here && named(name)) matches.push({ path, id: idFromFileName(name)! });
     } else if (header.id.toLowerCase().startsWith(prefix)) {
       if (header.cwd === cwd) matches.push({ path, id: header.id });
+      else if (sameProject(header.project, project === null ? (project = projectOf(cwd, env)) : project)) matches.push({ path, id: header.id });
       else elsewhere.push({ id: header.id, cwd: header.cwd });
     }
   };
@@ -219,7 +228,9 @@ class Facts {
 export function headerView(line: Uint8Array): HeaderView | undefined {
   try {
     const parsed = parseLine(line);
-    return parsed?.kind === "header" ? { id: parsed.header.id, cwd: parsed.header.cwd, timestamp: parsed.header.timestamp } : undefined;
+    if (parsed?.kind !== "header") return undefined;
+    const { id, cwd, timestamp, project } = parsed.header;
+    return { id, cwd, timestamp, ...(project && { project }) };
   } catch (error) {
     if (error instanceof LineError) return undefined;
     throw error;

@@ -15,6 +15,7 @@ import { listSessions, type SessionInfo } from "./listing";
 import { mostRecentSession } from "./recent";
 import { acquireLock } from "./lock";
 import { sessionDir, sessionFileName } from "./paths";
+import { projectOf } from "./project";
 import { DamagedLog, replay } from "./replay";
 import { findTail } from "./tail";
 import { checkFolder, checkTrusted, NO_FOLLOW, READ_FLAGS } from "./trust";
@@ -98,7 +99,8 @@ export class SessionManager {
   static init(o: { cwd: string; provider: string; model: string }): SessionManager {
     const id = newSessionId();
     const timestamp = new Date().toISOString();
-    const header: SessionHeader = { type: "session", version: FORMAT_VERSION, id, timestamp, cwd: o.cwd, provider: o.provider, model: o.model };
+    const project = projectOf(o.cwd);
+    const header: SessionHeader = { type: "session", version: FORMAT_VERSION, id, timestamp, cwd: o.cwd, provider: o.provider, model: o.model, ...(project && { project }) };
     const file = join(sessionDir(o.cwd), sessionFileName(timestamp, id));
     return new SessionManager({ header, file, entries: [], readFrom: 0, size: 0, missingNewline: false });
   }

@@ -15,6 +15,7 @@ import { LineError, parseLine } from "./codec";
 import { MAX_LINE_BYTES, readLineAt } from "./lines";
 import { encodeCwd, sessionRoot } from "./paths";
 import { createdFromName, readHeader, sessionFiles, type SessionInfo } from "./listing";
+import { movedSessions } from "./moved";
 
 type Env = Record<string, string | undefined>;
 const TAIL_CHUNK = 1 << 16;
@@ -24,14 +25,14 @@ export const FUTURE_SLACK_MS = 5 * 60_000;
 /** The path of the most recently active session of `cwd`, or undefined. Empty files (a crash before the header) are passed over. */
 export function mostRecentSession(cwd: string, env: Env = process.env, now = Date.now()): string | undefined {
   const dir = join(sessionRoot(env), encodeCwd(cwd));
+  const moved = new Set(movedSessions(cwd, env)); // this project's, from a path it had before
   let best: { path: string; when: number } | undefined;
-  for (const name of sessionFiles(dir)) {
-    const path = join(dir, name);
+  for (const path of [...sessionFiles(dir).map((name) => join(dir, name)), ...moved]) {
     const header = readHeader(path);
     let when: string | undefined;
     if (header) {
       // Folders shared by look-alike cwds are told apart by the header.
-      if (header.cwd !== cwd) continue;
+      if (header.cwd !== cwd && !moved.has(path)) continue;
       when = lastTimestamp(path) ?? header.timestamp;
     } else {
       // A SIGKILL between creating a file and writing its header leaves it

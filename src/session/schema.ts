@@ -34,6 +34,9 @@ export const DiskMessage = type({
   "errorMessage?": "string",
 });
 
+/** The git repository a session was started in: its root commit's sha, and the directory relative to the repository's top (`.` at the top). */
+export const ProjectRef = type({ root: "string > 0", path: "string" });
+
 export const SessionHeader = type({
   type: "'session'",
   version: "number.integer >= 1",
@@ -42,6 +45,7 @@ export const SessionHeader = type({
   cwd: "string",
   provider: "string",
   model: "string",
+  "project?": ProjectRef,
 });
 
 /** What every entry has. Readers accept any non-empty id. An entry of a kind this version does not know is checked against this alone. */
@@ -117,6 +121,7 @@ export type StopReasonString = typeof StopReason.infer;
 export type Usage = typeof Usage.infer;
 export type DiskMessage = typeof DiskMessage.infer;
 export type SessionHeader = typeof SessionHeader.infer;
+export type ProjectRef = typeof ProjectRef.infer;
 export type MessageEntry = typeof MessageEntry.infer;
 export type CompactionEntry = typeof CompactionEntry.infer;
 export type SessionInfoEntry = typeof SessionInfoEntry.infer;
