@@ -99,8 +99,7 @@ export class SessionManager {
   static init(o: { cwd: string; provider: string; model: string }): SessionManager {
     const id = newSessionId();
     const timestamp = new Date().toISOString();
-    const project = projectOf(o.cwd);
-    const header: SessionHeader = { type: "session", version: FORMAT_VERSION, id, timestamp, cwd: o.cwd, provider: o.provider, model: o.model, ...(project && { project }) };
+    const header: SessionHeader = { type: "session", version: FORMAT_VERSION, id, timestamp, cwd: o.cwd, provider: o.provider, model: o.model };
     const file = join(sessionDir(o.cwd), sessionFileName(timestamp, id));
     return new SessionManager({ header, file, entries: [], readFrom: 0, size: 0, missingNewline: false });
   }
@@ -370,6 +369,9 @@ export class SessionManager {
     try {
       fchmodSync(fd, 0o600);
       this.#release = acquireLock(this.sessionFile, fd);
+      // Asked now, not when the session is made: starting awl and quitting never waits on git.
+      const project = projectOf(this.cwd);
+      if (project) this.header.project = project;
       const line = `${serializeHeader(this.header)}\n`;
       writeAll(fd, line);
       fsyncSync(fd);
