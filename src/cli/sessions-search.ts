@@ -15,6 +15,12 @@ import { idLength, plural } from "./session-rows";
 
 /** Matches shown per session; the rest are counted. */
 const SHOWN = 20;
+/**
+ * Each block's text is garbage as soon as it is searched: a collection hint
+ * after this many bytes keeps the peak near a block's worth (without it, 1 GB
+ * of sessions peaked at ~105 MB). Per file, it cost 10,000 small files seconds.
+ */
+const COLLECT_EVERY_BYTES = 8 << 20;
 
 export function search(args: Args, cwd: string, now = Date.now()): number {
   const text = args.targets.join(" ");
@@ -26,16 +32,17 @@ export function search(args: Args, cwd: string, now = Date.now()): number {
   entries.sort((a, b) => (a.rank === b.rank ? 0 : b.rank > a.rank ? 1 : -1));
   const length = idLength(entries.map((e) => e.entry));
   let sessions = 0;
+  let uncollected = 0;
   for (const { entry, last } of entries) {
     const hits: SearchHit[] = [];
     try {
-      find(entry.path, (h) => hits.push(h));
+      uncollected += find(entry.path, (h) => hits.push(h));
     } catch {
       continue; // vanished or unreadable: `awl sessions` says why
-    } finally {
-      // Each block's text is garbage as soon as it is searched: a collection hint per file keeps the peak near one
-      // file's worth (without it, 1 GB of sessions peaked at ~105 MB; with it, see test/bench/search.bench.ts).
+    }
+    if (uncollected >= COLLECT_EVERY_BYTES) {
       Bun.gc(false);
+      uncollected = 0;
     }
     if (!hits.length) continue;
     sessions++;

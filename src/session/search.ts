@@ -22,8 +22,11 @@ export interface SearchHit {
   line: string;
 }
 
-/** A case-insensitive search for `text`: the function returned calls `hit` for every matching entry of the file, in file order. */
-export function searcher(text: string): (path: string, hit: (h: SearchHit) => void) => void {
+/**
+ * A case-insensitive search for `text`: the function returned calls `hit` for
+ * every matching entry of the file, in file order, and returns the bytes read.
+ */
+export function searcher(text: string): (path: string, hit: (h: SearchHit) => void) => number {
   const needle = text.toLowerCase();
   const raw = JSON.stringify(text).slice(1, -1); // as a JSON string holds it
   const pattern = new RegExp(escapeRegExp(Buffer.from(raw, "utf8").toString("latin1")), "gi");
@@ -31,7 +34,7 @@ export function searcher(text: string): (path: string, hit: (h: SearchHit) => vo
   return (path, hit) => scanFile(path, pattern, block, (line) => checkLine(line, needle, hit));
 }
 
-function scanFile(path: string, pattern: RegExp, block: { buffer: Buffer }, candidate: (line: Buffer) => void): void {
+function scanFile(path: string, pattern: RegExp, block: { buffer: Buffer }, candidate: (line: Buffer) => void): number {
   const fd = openSync(path, "r");
   try {
     const size = fstatSync(fd).size;
@@ -39,7 +42,7 @@ function scanFile(path: string, pattern: RegExp, block: { buffer: Buffer }, cand
     let carried = 0; // bytes of an unfinished line at the start of the buffer
     for (let position = 0; position < size || carried > 0; ) {
       if (carried === buffer.length) {
-        if (buffer.length >= MAX_LINE_BYTES) return; // a line no reader takes: nothing more to search here
+        if (buffer.length >= MAX_LINE_BYTES) return position; // a line no reader takes: nothing more to search here
         buffer = block.buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)]); // a long line: kept for the next files too
       }
       const read = position < size ? readSync(fd, buffer, carried, Math.min(buffer.length - carried, size - position), position) : 0;
@@ -52,6 +55,7 @@ function scanFile(path: string, pattern: RegExp, block: { buffer: Buffer }, cand
       carried = filled - end;
       if (atEnd) break;
     }
+    return size;
   } finally {
     closeSync(fd);
   }
