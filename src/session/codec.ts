@@ -3,7 +3,7 @@
 // compaction keeps from, by that head: docs/session-format.md), so the spec's
 // own example lines round-trip byte for byte. parseLine is the one judge of a
 // line: replay, resume from the tail, listing and "most recent" all ask it.
-import type { CompactionEntry, DiskContentBlock, DiskMessage, MessageEntry, SessionEntry, SessionHeader, Usage, WrittenEntry } from "./schema";
+import type { BranchSummaryEntry, CompactionEntry, DiskContentBlock, DiskMessage, MessageEntry, SessionEntry, SessionHeader, Usage, WrittenEntry } from "./schema";
 
 import { allows } from "./checks.generated";
 
@@ -39,8 +39,8 @@ export class LineError extends Error {
 }
 
 export function serializeHeader(h: SessionHeader): string {
-  const { type, version, id, timestamp, cwd, provider, model } = h;
-  return JSON.stringify({ type, version, id, timestamp, cwd, provider, model });
+  const { type, version, id, timestamp, cwd, provider, model, forkedFrom } = h;
+  return JSON.stringify(defined({ type, version, id, timestamp, cwd, provider, model, forkedFrom: forkedFrom && { session: forkedFrom.session, entry: forkedFrom.entry } }));
 }
 
 /** One line for an entry awl writes; every kind is spelled out, so a new kind does not compile until its order is decided. */
@@ -52,6 +52,12 @@ export function serializeEntry(e: WrittenEntry): string {
       );
     case "compaction":
       return JSON.stringify(orderCompaction(e));
+    case "leaf":
+      return JSON.stringify({ type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp, targetId: e.targetId });
+    case "label":
+      return JSON.stringify({ type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp, targetId: e.targetId, label: e.label });
+    case "branch_summary":
+      return JSON.stringify(orderBranchSummary(e));
   }
 }
 
@@ -103,7 +109,10 @@ export function validateValue(value: unknown): FileEntry {
     case "message":
       return { kind: "entry", entry: checked(value, "MessageEntry") };
     case "compaction":
-      return { kind: "entry", entry: checked(value, "CompactionEntry") };
+    case "leaf":
+    case "label":
+    case "branch_summary":
+      return { kind: "entry", entry: checked(value, SCHEMA_OF[kind]) };
     default: {
       // Indexed for its place in the chain, otherwise opaque (forward compatibility).
       const { type, id, parentId, timestamp } = checked(value, "EntryBase");
@@ -112,7 +121,16 @@ export function validateValue(value: unknown): FileEntry {
   }
 }
 
-type Checked = "SessionHeader" | "MessageEntry" | "CompactionEntry" | "EntryBase";
+type Checked = "SessionHeader" | "MessageEntry" | "CompactionEntry" | "LeafEntry" | "LabelEntry" | "BranchSummaryEntry" | "EntryBase";
+
+/** The schema of each kind awl writes: a new kind does not compile until it has one. */
+const SCHEMA_OF = {
+  message: "MessageEntry",
+  compaction: "CompactionEntry",
+  leaf: "LeafEntry",
+  label: "LabelEntry",
+  branch_summary: "BranchSummaryEntry",
+} as const satisfies Record<WrittenEntry["type"], Checked>;
 
 /**
  * `value` as the schema's type, or a LineError saying why not. The verdict
@@ -147,6 +165,11 @@ function orderCompaction(e: CompactionEntry): CompactionEntry {
   });
 }
 
+function orderBranchSummary(e: BranchSummaryEntry): BranchSummaryEntry {
+  const { type, id, parentId, timestamp, fromId, summary, provider, model, usage } = e;
+  return defined({ type, id, parentId, timestamp, fromId, summary, provider, model, usage: usage && orderUsage(usage) });
+}
+
 function orderBlock(b: DiskContentBlock): DiskContentBlock {
   switch (b.type) {
     case "text":
@@ -167,5 +190,5 @@ function defined<T extends object>(o: T): T {
 
 /** Validates an entry about to be written: nothing malformed reaches the log. */
 export function checkEntry(e: WrittenEntry): void {
-  checked(e, e.type === "message" ? "MessageEntry" : "CompactionEntry");
+  checked(e, SCHEMA_OF[e.type]);
 }

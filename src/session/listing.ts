@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { UsageError } from "../errors";
 import { LineError, parseLine } from "./codec";
 import { isPrompt } from "./context";
+import { EntryIndex, slimEntry } from "./entry-index";
 import { readLineAt } from "./lines";
 import { encodeCwd, idFromFileName, sessionRoot } from "./paths";
 import { DamagedLog, readLog, type Place } from "./replay";
@@ -175,24 +176,17 @@ class Facts {
   firstDamage: { place: Place; reason: string } | undefined;
   #lastDamage = -1;
   #firstEntry: number | undefined;
-  /** Offset of the latest valid compaction's first kept entry: where resume starts reading. */
-  #tail: number | undefined;
-  /** Prompt entries by id, where the nearest entry with that id is one (a compaction may keep from it). */
-  readonly #prompts = new Map<string, number>();
+  /** The tree as open reads it: the active path, and where its context starts (where resume starts reading). */
+  readonly #index = new EntryIndex();
 
   entry = (entry: SessionEntry, place: Place): void => {
     this.#firstEntry ??= place.offset;
     this.lastTimestamp = entry.timestamp;
-    if (isPrompt(entry)) this.#prompts.set(entry.id, place.offset);
-    else this.#prompts.delete(entry.id);
+    this.#index.add(slimEntry(entry), place.offset);
     if (entry.type === "message") {
       this.messages++;
       if (this.firstPrompt === undefined && isPrompt(entry)) this.firstPrompt = promptText(entry.message.content);
-    } else if (entry.type === "compaction") {
-      this.compactions++;
-      const kept = this.#prompts.get(entry.firstKeptEntryId);
-      if (kept !== undefined) this.#tail = kept;
-    }
+    } else if (entry.type === "compaction") this.compactions++;
   };
 
   damage = (place: Place, error: LineError): void => {
@@ -200,10 +194,11 @@ class Facts {
     this.#lastDamage = place.offset;
   };
 
-  /** All damage lies after the first entry and before the tail that resume reads. */
+  /** All damage lies after the first entry and before the tail that resume reads (the context of the active path). */
   resumable(): boolean {
     const first = this.firstDamage?.place.offset ?? Infinity;
-    return this.#tail !== undefined && this.#firstEntry !== undefined && this.#firstEntry < first && this.#lastDamage < this.#tail;
+    const tail = this.#index.contextStart();
+    return tail > 0 && this.#firstEntry !== undefined && this.#firstEntry < first && this.#lastDamage < tail;
   }
 }
 

@@ -15,6 +15,8 @@ import type { MessageEntry, SessionEntry, SessionHeader } from "./schema";
 export interface Tail {
   /** Offset of the latest valid compaction's first kept entry: replay starts here. */
   offset: number;
+  /** Where that compaction's line starts: the search for an earlier tail goes on before it. */
+  compactionOffset: number;
   header: SessionHeader;
   /** The session's system message (its first entry), which a compacted context opens with. */
   system?: MessageEntry;
@@ -32,10 +34,10 @@ interface Found {
  * be told (the whole replay judges it), or a header or first entry that does
  * not read (the whole replay says what is wrong, by line).
  */
-export function findTail(fd: number, size: number): Tail | undefined {
+export function findTail(fd: number, size: number, before = size): Tail | undefined {
   const search = new Search(fd, size);
   let offset: number | undefined;
-  for (let before = size; offset === undefined; ) {
+  while (offset === undefined) {
     const found = search.last(Buffer.from(`"type":"compaction"`), before, (entry) => entry.type === "compaction");
     if (!found) return undefined;
     before = found.offset;
@@ -46,7 +48,7 @@ export function findTail(fd: number, size: number): Tail | undefined {
     if (kept?.entry && isPrompt(kept.entry)) offset = kept.offset;
   }
   const start = firstLines(fd, size);
-  return start && { offset, ...start };
+  return start && { ...start, offset, compactionOffset: before };
 }
 
 /** Backward search for lines by a field they hold, one block buffer for the whole search. */
@@ -100,7 +102,7 @@ function awlHead(head: string, id: string): boolean {
 }
 
 /** The header and the session's system message, from the top of the file. */
-function firstLines(fd: number, size: number): Omit<Tail, "offset"> | undefined {
+function firstLines(fd: number, size: number): Omit<Tail, "offset" | "compactionOffset"> | undefined {
   let header: SessionHeader | undefined;
   for (let at = 0; at < size; ) {
     const bytes = readLineAt(fd, at, size);

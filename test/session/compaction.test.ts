@@ -222,7 +222,7 @@ describe("resume from the tail", () => {
     s.close();
     const text = readFileSync(s.sessionFile, "utf8").split("\n");
     const at = text.findIndex((l) => l.startsWith(`{"type":"compaction","id":`) && l.includes('"n":2'));
-    text.splice(at, 0, JSON.stringify({ type: "label", id: third, parentId: null, timestamp: "t" }));
+    text.splice(at, 0, JSON.stringify({ type: "bookmark", id: third, parentId: null, timestamp: "t" }));
     writeFileSync(s.sessionFile, text.join("\n"));
     const resumed = await SessionManager.open(s.sessionFile);
     expect(resumed.context().compaction?.n).toBe(1);
@@ -354,12 +354,12 @@ describe("one judge for every line", () => {
     ["a message with only an id", '{"type":"message","id":"x"}'],
     ["a message missing its parent", '{"type":"message","id":"x","timestamp":"t","message":{"role":"user","content":[]}}'],
     ["a compaction missing its fields", '{"type":"compaction","id":"x","parentId":null,"timestamp":"t"}'],
-    ["an entry of an unknown kind", '{"type":"label","id":"x","parentId":null,"timestamp":"t","text":"hi"}'],
-    ["an unknown kind with an empty id", '{"type":"label","id":"","parentId":null,"timestamp":"t"}'],
+    ["an entry of an unknown kind", '{"type":"bookmark","id":"x","parentId":null,"timestamp":"t","text":"hi"}'],
+    ["an unknown kind with an empty id", '{"type":"bookmark","id":"","parentId":null,"timestamp":"t"}'],
     ["not JSON", "{not json"],
     ["JSON that is not an object", "[1,2,3]"],
-    ["two values on one line", '{"type":"label","id":"x","parentId":null,"timestamp":"t"} {}'],
-    ["a byte order mark", '\ufeff{"type":"label","id":"x","parentId":null,"timestamp":"t"}'],
+    ["two values on one line", '{"type":"bookmark","id":"x","parentId":null,"timestamp":"t"} {}'],
+    ["a byte order mark", '\ufeff{"type":"bookmark","id":"x","parentId":null,"timestamp":"t"}'],
     ["a second header", '{"type":"session","version":1,"id":"s","timestamp":"t","cwd":"/work/compact","provider":"p","model":"m"}'],
     ["a control character", "\u0001"],
     ["a message with a bad role", '{"type":"message","id":"x","parentId":null,"timestamp":"t","message":{"role":"robot","content":[]}}'],

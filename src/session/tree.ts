@@ -1,0 +1,123 @@
+// The whole entry tree of a session file, for `awl sessions tree`, /tree,
+// /rewind and targets named by an id prefix. Every line is read (in bounded
+// blocks, judged by the same codec as open), but only what the tree shows is
+// kept of each entry: its place, its kind and the first line of its text,
+// so a 100 MB session costs a few MB here.
+import { closeSync, fstatSync, openSync } from "node:fs";
+import { UsageError } from "../errors";
+import { isPrompt } from "./context";
+import { EntryIndex, isTargetKind, slimEntry } from "./entry-index";
+import { readLog, where } from "./replay";
+import type { SessionEntry, SessionHeader } from "./schema";
+
+export interface TreeNode {
+  id: string;
+  parentId: string | null;
+  /** The entry's `type`, also for kinds this version does not know. */
+  kind: string;
+  role?: "system" | "user" | "assistant";
+  /** The first line of what it says (a prompt, an answer, a tool call, a summary, a label). */
+  text: string;
+  label?: string;
+  time: string;
+  /** On the path from the root to the active leaf. */
+  active: boolean;
+  /** A user message with the person's words: a turn starts here. */
+  prompt: boolean;
+  /** An assistant message that calls tools: a path ending here leaves them unanswered (a fork cannot end here). */
+  toolCalls: boolean;
+  /** Where its line starts in the file. */
+  offset: number;
+}
+
+export interface SessionTree {
+  header: SessionHeader;
+  /** Every entry, in file order. */
+  nodes: TreeNode[];
+  leafId: string | null;
+  /** Entries by id (the latest with each id, as a parentId names them). */
+  byId: Map<string, TreeNode>;
+}
+
+/** Reads the tree of the session file at `path`; damage anywhere is an error naming the line. */
+export function readSessionTree(path: string): SessionTree {
+  const fd = openSync(path, "r");
+  try {
+    const index = new EntryIndex();
+    const read: { entry: SessionEntry; offset: number; text: string; tools: boolean }[] = [];
+    const { header } = readLog(fd, path, fstatSync(fd).size, {
+      entry: (entry, at) => {
+        const kept = slimEntry(entry);
+        index.add(kept, at.offset);
+        read.push({ entry: kept, offset: at.offset, text: firstLine(entry), tools: entry.type === "message" && entry.message.content.some((b) => b.type === "toolUse") });
+      },
+      damage: (at, error) => {
+        throw new UsageError(`${where(path, at)}: ${error.reason}`);
+      },
+    });
+    const onPath = new Set(index.ancestors());
+    const nodes = read.map(({ entry, offset, text, tools }): TreeNode => ({
+      id: entry.id,
+      parentId: entry.parentId,
+      kind: entry.type === "opaque" ? entry.kind : entry.type,
+      ...(entry.type === "message" ? { role: entry.message.role } : {}),
+      text,
+      ...(index.label(entry.id) !== undefined && index.get(entry.id) === entry ? { label: index.label(entry.id) } : {}),
+      time: entry.timestamp,
+      active: onPath.has(entry),
+      prompt: isPrompt(entry),
+      toolCalls: tools,
+      offset,
+    }));
+    const byId = new Map(nodes.map((n) => [n.id, n]));
+    return { header, nodes, leafId: index.leaf?.id ?? null, byId };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The entry a person means by `prefix`: the one message, compaction or
+ * branch summary whose id starts with it. Anything else, none or several is
+ * a usage error (exit 2) that says which.
+ */
+export function findTarget(tree: SessionTree, prefix: string): TreeNode {
+  if (!prefix) throw new UsageError("an entry id is needed (awl sessions tree <session> lists them)");
+  const ids = [...tree.byId.keys()].filter((id) => id.startsWith(prefix));
+  if (ids.length === 0) throw new UsageError(`no entry of session ${tree.header.id.slice(0, 8)} has an id starting with '${prefix}' (awl sessions tree lists them)`);
+  const targets = ids.map((id) => tree.byId.get(id)!).filter((n) => isTargetKind(n.kind));
+  if (targets.length === 0) throw new UsageError(`entry ${ids.join(", ")} is a ${tree.byId.get(ids[0]!)!.kind} entry: only messages, compactions and branch summaries can be gone back to`);
+  if (ids.length > 1) throw new UsageError(`'${prefix}' matches ${ids.length} entries (${ids.join(", ")}): give more of the id`);
+  return targets[0]!;
+}
+
+/** Root-to-`id` path through the tree. */
+export function treePath(tree: SessionTree, id: string): TreeNode[] {
+  const path: TreeNode[] = [];
+  for (let node = tree.byId.get(id); node; node = node.parentId === null ? undefined : tree.byId.get(node.parentId)) path.push(node);
+  return path.reverse();
+}
+
+function firstLine(entry: SessionEntry): string {
+  const line = (text: string) => text.trimStart().split("\n", 1)[0]!.slice(0, 500);
+  switch (entry.type) {
+    case "message": {
+      const text = entry.message.content.find((b) => b.type === "text" && b.text.trim());
+      if (text?.type === "text") return line(text.text);
+      const use = entry.message.content.find((b) => b.type === "toolUse");
+      if (use?.type === "toolUse") return line(`${use.name} ${use.input}`);
+      const result = entry.message.content.find((b) => b.type === "toolResult");
+      return result?.type === "toolResult" ? line(result.content) : "";
+    }
+    case "compaction":
+      return line(`compaction ${entry.n}: ${entry.summary}`);
+    case "branch_summary":
+      return line(entry.summary);
+    case "leaf":
+      return `leaf moved to ${entry.targetId}`;
+    case "label":
+      return entry.label ? `label ${entry.targetId}: ${line(entry.label)}` : `label of ${entry.targetId} removed`;
+    case "opaque":
+      return "";
+  }
+}
