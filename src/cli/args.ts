@@ -8,7 +8,7 @@ import { APPROVAL_MODES, isApprovalMode, type ApprovalMode } from "../agent/appr
 import { UsageError } from "../errors";
 
 export interface Args {
-  command: "chat" | "print" | "sessions" | "help" | "version";
+  command: "chat" | "print" | "sessions" | "tree" | "rewind" | "help" | "version";
   /** -p text, or "-" for stdin. */
   prompt?: string;
   /** `awl "prompt"`: the REPL opens and sends it first. */
@@ -22,18 +22,31 @@ export interface Args {
   approve?: ApprovalMode;
   plain: boolean;
   json: boolean;
+  /** --at ENTRY (with --resume): go on from an earlier entry. */
+  at?: string;
+  /** --fork (with --resume): continue in a copy of the session. */
+  fork: boolean;
+  /** `awl sessions tree ID`, `awl rewind [ID]`: the session named. */
+  session?: string;
+  /** awl rewind --to ENTRY. */
+  to?: string;
+  /** awl rewind: --dry-run, --yes. */
+  dryRun: boolean;
+  yes: boolean;
 }
 
 const HINT = "(see awl --help)";
 
 /** Words that are commands when they come first: any other first word starts the prompt. */
-const COMMANDS = ["sessions"] as const;
+const COMMANDS = ["sessions", "rewind"] as const;
 /** Commands other versions of awl have or will have: never sent as a prompt by accident, so a script means the same everywhere. */
-const RESERVED = ["models", "export", "rewind"];
+const RESERVED = ["models", "export"];
 
 export function parseArgs(argv: string[]): Args {
-  const args: Args = { command: "chat", thinking: false, plain: false, json: false };
+  const args: Args = { command: "chat", thinking: false, plain: false, json: false, fork: false, dryRun: false, yes: false };
   let sessions = false;
+  let tree = false;
+  let rewind = false;
   let help = false;
   let version = false;
   let continued = false;
@@ -114,10 +127,37 @@ export function parseArgs(argv: string[]): Args {
         noValue();
         args.json = true;
         break;
+      case "--at":
+        args.at = value();
+        break;
+      case "--to":
+        args.to = value();
+        break;
+      case "--fork":
+        noValue();
+        args.fork = true;
+        break;
+      case "--conversation":
+        noValue(); // what awl rewind restores: the only choice this version has
+        break;
+      case "--files":
+        throw new UsageError(`awl rewind ${flag}: restoring files is not in this version of awl yet; --conversation moves the conversation back ${HINT}`);
+      case "--dry-run":
+        noValue();
+        args.dryRun = true;
+        break;
+      case "-y":
+      case "--yes":
+        noValue();
+        args.yes = true;
+        break;
       default:
         if (token.startsWith("-")) throw new UsageError(`unknown option ${flag} ${HINT}`);
-        if (sessions) throw new UsageError(`unexpected argument '${token}': awl sessions takes none ${HINT}`);
-        if (words.length === 0 && token === "sessions") sessions = true;
+        if ((tree || rewind) && args.session === undefined) args.session = token;
+        else if (sessions && !tree && token === "tree") tree = true;
+        else if (sessions || tree || rewind) throw new UsageError(`unexpected argument '${token}': awl ${tree ? "sessions tree takes one session id" : rewind ? "rewind takes one session id" : "sessions takes none"} ${HINT}`);
+        else if (words.length === 0 && token === "sessions") sessions = true;
+        else if (words.length === 0 && token === "rewind") rewind = true;
         else if (words.length === 0 && RESERVED.includes(token)) {
           throw new UsageError(`'${token}' is not a command of this version of awl; to send it as a prompt: awl -- ${token} ${HINT}`);
         } else words.push(token);
@@ -137,6 +177,16 @@ export function parseArgs(argv: string[]): Args {
   if (args.provider !== undefined && !["anthropic", "openai"].includes(args.provider)) {
     throw new UsageError(`unknown provider '${args.provider}': use anthropic or openai ${HINT}`);
   }
+  if (rewind) return rewindArgs(args);
+  if (args.to !== undefined || args.dryRun || args.yes) throw new UsageError(`--to, --dry-run and --yes belong to awl rewind ${HINT}`);
+  if (tree) {
+    if (args.session === undefined) throw new UsageError(`awl sessions tree needs a session id (awl sessions lists them) ${HINT}`);
+    if (args.prompt !== undefined || args.resume !== undefined || args.at !== undefined || args.fork) throw new UsageError(`awl sessions tree takes only a session id and --json ${HINT}`);
+    return { ...args, command: "tree" };
+  }
+  if ((args.at !== undefined || args.fork) && args.resume === undefined) {
+    throw new UsageError(`--at and --fork go with --resume: awl --resume <id> ${args.fork ? "--fork" : "--at <entry>"} ${HINT}`);
+  }
   if (sessions) {
     if (continued) throw new UsageError(`awl sessions takes no --continue ${HINT}`);
     if (args.prompt !== undefined || args.resume !== undefined || args.approve !== undefined) throw new UsageError(`awl sessions takes no -p, --resume or --approve ${HINT}`);
@@ -146,6 +196,15 @@ export function parseArgs(argv: string[]): Args {
   if (args.plain || args.json) throw new UsageError(`--plain and --json belong to awl sessions ${HINT}`);
   if (args.send !== undefined && !args.send.trim()) throw new UsageError(`the prompt is empty ${HINT}`);
   return { ...args, command: args.prompt !== undefined ? "print" : "chat" };
+}
+
+/** `awl rewind [ID] --to ENTRY [--conversation] [--dry-run] [--yes]`. */
+function rewindArgs(args: Args): Args {
+  if (args.to === undefined) throw new UsageError(`awl rewind needs --to <entry> (awl sessions tree <id> lists the entries) ${HINT}`);
+  if (args.prompt !== undefined || args.resume !== undefined || args.send !== undefined || args.at !== undefined || args.fork || args.plain || args.json) {
+    throw new UsageError(`awl rewind takes a session id, --to, --conversation, --dry-run and --yes ${HINT}`);
+  }
+  return { ...args, command: "rewind" };
 }
 
 function isCommandWord(word: string): boolean {

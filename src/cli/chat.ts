@@ -51,7 +51,7 @@ export async function chat(args: Args, cwd: string): Promise<number> {
   guardOutput();
   const screen: Screen = { cwd, c: colorsFor(process.stdout), out: process.stdout };
   const { c, out } = screen;
-  const opened = await openSession(cwd, args.resume, () => chooseModel(args, undefined));
+  const opened = await openSession(cwd, args.resume, () => chooseModel(args, undefined), { at: args.at, ...(args.fork ? { fork: { model: (parent) => chooseModel(args, parent) } } : {}) });
   let session = opened.session;
   try {
     for (const notice of opened.notices) out.write(`${c.yellow(safeText(notice))}\n`);
@@ -198,7 +198,9 @@ function showTranscript(agent: Agent, { c, out }: Screen): void {
 /** `awl 0.1.0 · resumed 019dc5ba-7 · anthropic/claude-sonnet-4-5 · approve: ask · /help for commands`, and a new session's instructions. */
 function showBanner(agent: Agent, resumed: boolean, contextFiles: ContextFiles | undefined, { cwd, c, out }: Screen): void {
   const version = typeof AWL_VERSION === "string" ? AWL_VERSION : "dev";
-  const what = resumed ? `resumed ${shortSessionId(cwd, agent.session.sessionId)}` : "new session";
+  const fork = agent.session.header.forkedFrom;
+  const lineage = fork ? ` (fork of ${safeText(fork.session.slice(0, 8))} at ${safeText(fork.entry)})` : "";
+  const what = resumed ? `resumed ${shortSessionId(cwd, agent.session.sessionId)}${lineage}` : "new session";
   const model = safeText(`${agent.model.provider}/${agent.model.model}`);
   out.write(`${c.dim(joinParts([`awl ${version}`, what, model, `approve: ${agent.approvals.mode}`, "/help for commands"], out.columns ?? 100))}\n`);
   if (!contextFiles) return;

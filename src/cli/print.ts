@@ -25,7 +25,7 @@ export async function print(args: Args, cwd: string): Promise<number> {
   guardOutput();
   const err = process.stderr;
   const c = colorsFor(err);
-  const { session, resumed, notices } = await openSession(cwd, args.resume, () => chooseModel(args, undefined));
+  const { session, resumed, notices } = await openSession(cwd, args.resume, () => chooseModel(args, undefined), { at: args.at, ...(args.fork ? { fork: { model: (parent) => chooseModel(args, parent) } } : {}) });
   try {
     for (const notice of notices) err.write(`${c.yellow(safeText(notice))}\n`);
     if (session.readOnly) throw new UserError(session.readOnlyReason ?? "this session cannot be continued by this version of awl");

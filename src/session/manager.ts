@@ -15,8 +15,8 @@ import { listSessions, type SessionInfo } from "./listing";
 import { mostRecentSession } from "./recent";
 import { acquireLock } from "./lock";
 import { sessionDir, sessionFileName } from "./paths";
-import { DamagedLog, replay, type Replay } from "./replay";
-import { findTail, type Tail } from "./tail";
+import { DamagedLog } from "./replay";
+import { readActivePath } from "./tail";
 import { EntryIndex, isTarget } from "./entry-index";
 import { checkFolder, checkTrusted, NO_FOLLOW, READ_FLAGS } from "./trust";
 import type { BranchSummaryEntry, CompactionEntry, DiskMessage, LabelEntry, LeafEntry, MessageEntry, SessionEntry, SessionHeader, WrittenEntry } from "./schema";
@@ -54,8 +54,12 @@ export class SessionManager {
   readonly readOnlyReason?: string;
   /** What crash recovery cut from the end of the file, so the user can be told. */
   readonly recovery?: { trimmedBytes: number; preview: string };
-  /** Where open began to read entries: 0, or the first kept entry of the latest compaction (resume from the tail). */
-  readonly readFrom: number;
+  /** Where open began to read entries: 0, or the first kept entry of the compaction in force on the active path (resume from the tail). */
+  get readFrom(): number {
+    return this.#readFrom;
+  }
+
+  #readFrom: number;
 
   #fd: number | undefined;
   #release: (() => void) | undefined;
@@ -65,7 +69,7 @@ export class SessionManager {
   /** Set when a failed write could not be cut back: appending more would build on a torn line. */
   #broken: string | undefined;
   /** The entry tree read and appended so far, and the leaf it says the conversation goes on from. */
-  readonly #index = new EntryIndex();
+  #index = new EntryIndex();
   /** The session's first entry when it is a system message (a compacted context opens with it). */
   #system: MessageEntry | undefined;
   #messages = 0;
@@ -81,7 +85,7 @@ export class SessionManager {
     this.readOnly = s.readOnlyReason !== undefined;
     this.readOnlyReason = s.readOnlyReason;
     this.recovery = s.recovery;
-    this.readFrom = s.readFrom;
+    this.#readFrom = s.readFrom;
     this.#system = s.system;
     this.#fd = s.fd;
     this.#release = s.release;
@@ -215,8 +219,11 @@ export class SessionManager {
    */
   moveLeaf(targetId: string): LeafEntry {
     const target = this.#index.get(targetId);
-    if (!target || !isTarget(target)) throw new Error(`${targetId} is not an entry the leaf can move to`);
-    return this.#appendEntry((base) => ({ type: "leaf", ...base, targetId })) as LeafEntry;
+    if (target && !isTarget(target)) throw new Error(`${targetId} is a ${target.type} entry: the leaf cannot move there`);
+    const entry = this.#appendEntry((base) => ({ type: "leaf", ...base, targetId })) as LeafEntry;
+    // A target before what open read (resume from the tail): the active path is read again, as the next open reads it.
+    if (!target) this.#reread();
+    return entry;
   }
 
   /** Names an entry (the leaf by default); an empty label removes the name. */
@@ -302,7 +309,7 @@ export class SessionManager {
   }
 
   #add(entry: SessionEntry, offset?: number): void {
-    if (this.#index.size === 0 && this.readFrom === 0 && entry.type === "message" && entry.message.role === "system") this.#system = entry;
+    if (this.#index.size === 0 && this.#readFrom === 0 && entry.type === "message" && entry.message.role === "system") this.#system = entry;
     this.#index.add(entry, offset);
     this.#context = undefined;
     if (entry.type === "compaction" || entry.type === "leaf") this.#inForce = undefined; // only these change it
@@ -311,6 +318,16 @@ export class SessionManager {
 
   #sources(): ContextSources {
     return { header: this.header, system: this.#system, keptEntry: (c) => this.#index.kept(c) };
+  }
+
+  /** Reads the file again, under the lock held, as open would now: from the context of the active path on. */
+  #reread(): void {
+    const { tail, log } = readActivePath(this.#fd!, this.sessionFile, this.#size);
+    this.#index = new EntryIndex();
+    this.#readFrom = tail?.offset ?? 0;
+    this.#system = tail?.system;
+    log.entries.forEach((entry, i) => this.#add(entry, log.offsets[i]));
+    this.#inForce = undefined;
   }
 
   /**
@@ -380,23 +397,6 @@ export class SessionManager {
     this.#fd = fd;
     return fd;
   }
-}
-
-/**
- * Reads what open needs: from the tail when the file is compacted, else
- * whole. The tail of the latest compaction in the file is tried first; when
- * what it holds does not reach back along the active path (the leaf was
- * moved to before it, or that compaction is on an abandoned branch), the
- * compaction before it is tried, and so on, down to the whole file.
- */
-function readActivePath(fd: number, path: string, size: number): { tail?: Tail; log: Replay } {
-  for (let tail = findTail(fd, size); tail; tail = findTail(fd, size, tail.compactionOffset)) {
-    const log = replay(fd, path, size, { offset: tail.offset, header: tail.header });
-    const index = new EntryIndex();
-    for (const entry of log.entries) index.add(entry);
-    if (index.holdsActivePath()) return { tail, log };
-  }
-  return { log: replay(fd, path, size) };
 }
 
 function newerFormat(path: string, version: number): string {

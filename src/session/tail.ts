@@ -9,7 +9,9 @@
 import { readSync } from "node:fs";
 import { LineError, entryIdHead, parseLine } from "./codec";
 import { isPrompt } from "./context";
+import { EntryIndex } from "./entry-index";
 import { lastIndexBefore, readLineAt } from "./lines";
+import { replay, type Replay } from "./replay";
 import type { MessageEntry, SessionEntry, SessionHeader } from "./schema";
 
 export interface Tail {
@@ -49,6 +51,23 @@ export function findTail(fd: number, size: number, before = size): Tail | undefi
   }
   const start = firstLines(fd, size);
   return start && { ...start, offset, compactionOffset: before };
+}
+
+/**
+ * Reads what open needs: from the tail when the file is compacted, else
+ * whole. The tail of the latest compaction in the file is tried first; when
+ * what it holds does not reach back along the active path (the leaf was
+ * moved to before it, or that compaction is on an abandoned branch), the
+ * compaction before it is tried, and so on, down to the whole file.
+ */
+export function readActivePath(fd: number, path: string, size: number): { tail?: Tail; log: Replay } {
+  for (let tail = findTail(fd, size); tail; tail = findTail(fd, size, tail.compactionOffset)) {
+    const log = replay(fd, path, size, { offset: tail.offset, header: tail.header });
+    const index = new EntryIndex();
+    for (const entry of log.entries) index.add(entry);
+    if (index.holdsActivePath()) return { tail, log };
+  }
+  return { log: replay(fd, path, size) };
 }
 
 /** Backward search for lines by a field they hold, one block buffer for the whole search. */

@@ -6,7 +6,7 @@
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { UsageError } from "../errors";
 import { isPrompt } from "./context";
-import { EntryIndex, isTargetKind, slimEntry } from "./entry-index";
+import { EntryIndex, isBookkeeping, isTargetKind, slimEntry } from "./entry-index";
 import { readLog, where } from "./replay";
 import type { SessionEntry, SessionHeader } from "./schema";
 
@@ -22,12 +22,18 @@ export interface TreeNode {
   time: string;
   /** On the path from the root to the active leaf. */
   active: boolean;
+  /** Bookkeeping (a leaf move, a label): hangs off the conversation, never part of a path. */
+  bookkeeping: boolean;
   /** A user message with the person's words: a turn starts here. */
   prompt: boolean;
   /** An assistant message that calls tools: a path ending here leaves them unanswered (a fork cannot end here). */
   toolCalls: boolean;
+  /** The provider/model a prompt or tool results were sent to (stamped user messages). */
+  model?: { provider: string; model: string };
   /** Where its line starts in the file. */
   offset: number;
+  /** The entry its parentId names (the nearest earlier one with that id), when the file holds it. */
+  parent?: TreeNode;
 }
 
 export interface SessionTree {
@@ -65,10 +71,17 @@ export function readSessionTree(path: string): SessionTree {
       ...(index.label(entry.id) !== undefined && index.get(entry.id) === entry ? { label: index.label(entry.id) } : {}),
       time: entry.timestamp,
       active: onPath.has(entry),
+      bookkeeping: isBookkeeping(entry),
       prompt: isPrompt(entry),
       toolCalls: tools,
+      ...(entry.type === "message" && entry.provider && entry.model ? { model: { provider: entry.provider, model: entry.model } } : {}),
       offset,
     }));
+    const nodeOf = new Map(read.map((r, i) => [r.entry, nodes[i]!]));
+    read.forEach((r, i) => {
+      const parent = index.parent(r.entry);
+      if (parent) nodes[i]!.parent = nodeOf.get(parent);
+    });
     const byId = new Map(nodes.map((n) => [n.id, n]));
     return { header, nodes, leafId: index.leaf?.id ?? null, byId };
   } finally {
@@ -91,10 +104,10 @@ export function findTarget(tree: SessionTree, prefix: string): TreeNode {
   return targets[0]!;
 }
 
-/** Root-to-`id` path through the tree. */
-export function treePath(tree: SessionTree, id: string): TreeNode[] {
+/** The root-to-`end` path, by each entry's resolved parent. */
+export function treePath(end: TreeNode): TreeNode[] {
   const path: TreeNode[] = [];
-  for (let node = tree.byId.get(id); node; node = node.parentId === null ? undefined : tree.byId.get(node.parentId)) path.push(node);
+  for (let node: TreeNode | undefined = end; node; node = node.parent) path.push(node);
   return path.reverse();
 }
 
