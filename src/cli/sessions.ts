@@ -7,6 +7,7 @@
 import { isatty } from "node:tty";
 import { listSessions, type SessionInfo } from "../session/listing";
 import { localDateTime } from "../ui/format";
+import { safeText } from "../ui/safe-text";
 import { sessionIdLength } from "../ui/session-id";
 import type { Args } from "./args";
 
@@ -43,6 +44,7 @@ function contents(s: SessionInfo): string {
   if (s.damaged) return `damaged: ${s.damaged}`;
   const parts = [`${s.messageCount} message${s.messageCount === 1 ? "" : "s"}`];
   if (s.compactions) parts.push(`${s.compactions} compaction${s.compactions === 1 ? "" : "s"}`);
+  if (s.forkedFrom) parts.push(`fork of ${safeText(s.forkedFrom.session.slice(0, 8))} at ${safeText(s.forkedFrom.entry)}`);
   if (s.damagedBeforeCompaction) parts.push(`damaged before the latest compaction (resumable): ${s.damagedBeforeCompaction}`);
   return parts.join(", ");
 }

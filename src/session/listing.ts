@@ -12,7 +12,7 @@ import { EntryIndex, slimEntry } from "./entry-index";
 import { readLineAt } from "./lines";
 import { encodeCwd, idFromFileName, sessionRoot } from "./paths";
 import { DamagedLog, readLog, type Place } from "./replay";
-import type { SessionEntry } from "./schema";
+import type { ForkedFrom, SessionEntry, SessionHeader } from "./schema";
 
 export interface SessionInfo {
   path: string;
@@ -32,6 +32,8 @@ export interface SessionInfo {
   damaged?: string;
   /** Damage before the latest compaction's first kept entry: resume does not read it, so the session opens. */
   damagedBeforeCompaction?: string;
+  /** The session this one is a fork of, and the entry it was taken at. */
+  forkedFrom?: ForkedFrom;
 }
 
 type Env = Record<string, string | undefined>;
@@ -143,7 +145,7 @@ function inspect(fd: number, block: Buffer, path: string, cwd: string): SessionI
   const modified = mtime.toISOString();
   const fromName: SessionInfo = { path, id: idFromFileName(path) ?? "", cwd, created: createdFromName(path) ?? modified, modified, messageCount: 0, compactions: 0 };
   const facts = new Facts();
-  let header: HeaderView;
+  let header: SessionHeader;
   try {
     header = readLog(fd, path, size, facts, undefined, block).header;
   } catch (error) {
@@ -160,6 +162,7 @@ function inspect(fd: number, block: Buffer, path: string, cwd: string): SessionI
     compactions: facts.compactions,
     firstPrompt: facts.firstPrompt,
     lastActivity: facts.lastTimestamp ?? header.timestamp,
+    ...(header.forkedFrom ? { forkedFrom: header.forkedFrom } : {}),
   };
   const damage = facts.firstDamage;
   if (!damage) return info;
