@@ -100,6 +100,13 @@ async function nextSession(current: Agent, end: Exclude<ReplEnd, { kind: "quit" 
   let opened: OpenedSession;
   if (end.kind === "new") {
     opened = await openSession(cwd, undefined, () => current.model);
+  } else if (end.kind === "fork") {
+    try {
+      opened = await openSession(cwd, current.session.sessionId, () => current.model, { fork: { model: () => current.model } });
+    } catch (error) {
+      if (error instanceof UserError) return stay(error.message);
+      throw error;
+    }
   } else {
     const id = end.id ?? (await pick(current, screen));
     if (id === undefined) return undefined;

@@ -5,7 +5,9 @@
 // so a 100 MB session costs a few MB here.
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { UsageError } from "../errors";
+import { parseLine } from "./codec";
 import { isPrompt } from "./context";
+import { readLineAt } from "./lines";
 import { EntryIndex, isBookkeeping, isTargetKind, slimEntry } from "./entry-index";
 import { readLog, where } from "./replay";
 import type { SessionEntry, SessionHeader } from "./schema";
@@ -102,6 +104,18 @@ export function findTarget(tree: SessionTree, prefix: string): TreeNode {
   if (targets.length === 0) throw new UsageError(`entry ${ids.join(", ")} is a ${tree.byId.get(ids[0]!)!.kind} entry: only messages, compactions and branch summaries can be gone back to`);
   if (ids.length > 1) throw new UsageError(`'${prefix}' matches ${ids.length} entries (${ids.join(", ")}): give more of the id`);
   return targets[0]!;
+}
+
+/** The whole entry a node stands for, read again from its line (the tree keeps only its first line of text). */
+export function readEntry(path: string, node: TreeNode): SessionEntry | undefined {
+  const fd = openSync(path, "r");
+  try {
+    const line = readLineAt(fd, node.offset, fstatSync(fd).size);
+    const parsed = line && parseLine(line);
+    return parsed && parsed.kind === "entry" ? parsed.entry : undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The root-to-`end` path, by each entry's resolved parent. */

@@ -23,6 +23,7 @@ import { meterText } from "./format";
 import { TurnRenderer } from "./render";
 import { safeText } from "./safe-text";
 import { LiveArea } from "./live-area";
+import { rewindScreen, treeScreen } from "./session/go-back";
 
 type Out = NodeJS.WriteStream;
 
@@ -36,7 +37,7 @@ export interface StopControl {
 const NO_STOP: StopControl = { signal: new AbortController().signal, hold: (work) => work() };
 
 /** Why the REPL ended: quit (or a stop signal), or /new and /resume, which its caller carries out (cli/chat.ts). */
-export type ReplEnd = { kind: "quit" } | { kind: "new" } | { kind: "resume"; id?: string };
+export type ReplEnd = { kind: "quit" } | { kind: "new" } | { kind: "fork" } | { kind: "resume"; id?: string };
 const QUIT: ReplEnd = { kind: "quit" };
 
 export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout, stop: StopControl = NO_STOP, first?: string): Promise<ReplEnd> {
@@ -54,6 +55,10 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
     const input = first !== undefined ? sentFirst(first, prompt, history, out) : await readLine({ prompt, history, completion, hintStyle: c.dim, text: unsent });
     first = unsent = undefined;
     if (input.kind === "quit") return QUIT;
+    if (input.kind === "rewind") {
+      unsent = await goBack(agent, { rewind: true }, c, out);
+      continue;
+    }
     const text = input.text;
     if (!text.trim()) continue;
     appendHistory(agent.cwd, text);
@@ -62,8 +67,9 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
     if (command) {
       const result = runCommand(command, agent, c);
       if (result === "quit") return QUIT;
-      if ("open" in result) return result.open === "new" ? { kind: "new" } : { kind: "resume", id: result.id };
+      if ("open" in result) return result.open === "resume" ? { kind: "resume", id: result.id } : { kind: result.open };
       if ("compact" in result) await compactNow(agent, result.compact, c, out, stop);
+      else if ("tree" in result || "rewind" in result) unsent = await goBack(agent, result, c, out);
       else out.write(`${result.output}\n`);
       if (stop.signal.aborted) return QUIT;
       continue;
@@ -104,6 +110,19 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
       controller.dispose();
     }
     if (stop.signal.aborted) return QUIT;
+  }
+}
+
+/** /tree, /rewind (and Esc Esc): what they say is printed; a prompt /rewind gives back is returned for the next input box. */
+async function goBack(agent: Agent, what: { tree: string } | { rewind: true }, c: Colors, out: Out): Promise<string | undefined> {
+  try {
+    const done = "tree" in what ? { output: await treeScreen(agent, what.tree, c, out) } : await rewindScreen(agent, c, out);
+    out.write(`${done.output}\n`);
+    return "prompt" in done ? done.prompt : undefined;
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    out.write(`${c.red(safeText(replMessage(error)))}\n`);
+    return undefined;
   }
 }
 
