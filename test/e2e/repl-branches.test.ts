@@ -80,6 +80,28 @@ describe.skipIf(!hasTmux)("going back in the REPL", () => {
     expect(sentTexts(fx.server.requests.at(-1)!)).toEqual(["prompt one", "answer one", "next"]);
   });
 
+  test("/tree with a summary asked for: the model reads the summary of the path left, and nothing else of it", async () => {
+    await threeTurns();
+    const file = sessionFiles(fx.sessions)[0]!;
+    send("/tree");
+    await term.waitFor(/The session as a tree \(prompts/);
+    term.keys("Up", "Up", "Enter"); // from the leaf (answer three): prompt three, prompt two
+    await term.waitFor(/Summarize the path you are leaving/);
+    fx.server.reply(text("They asked for two and three; both were answered."));
+    term.keys("Left", "Enter"); // yes
+    await term.waitFor(/The path you left is summarized/);
+    const summary = lines(file).at(-1);
+    expect(summary).toMatchObject({ type: "branch_summary", summary: "They asked for two and three; both were answered." });
+    fx.server.reply(text("fresh answer"));
+    send("a fresh prompt");
+    await term.waitFor(/fresh answer/);
+    const texts = sentTexts(fx.server.requests.at(-1)!);
+    expect(texts.slice(0, 2)).toEqual(["prompt one", "answer one"]);
+    expect(texts.slice(2).join("\n")).toContain("They asked for two and three; both were answered.");
+    expect(texts.join("\n")).not.toMatch(/answer two|answer three|prompt three/);
+    expect(texts.at(-1)).toBe("a fresh prompt");
+  });
+
   test("/fork continues in a copy: the banner shows where it came from, the original is untouched", async () => {
     await threeTurns();
     const parent = sessionFiles(fx.sessions)[0]!;
