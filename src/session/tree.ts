@@ -5,11 +5,11 @@
 // so a 100 MB session costs a few MB here.
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { UsageError } from "../errors";
-import { parseLine } from "./codec";
+import { LineError, parseLine } from "./codec";
 import { isPrompt } from "./context";
-import { readLineAt } from "./lines";
+import { messageHead } from "./heads";
+import { readLineAt, scanLines } from "./lines";
 import { EntryIndex, isBookkeeping, isTargetKind, slimEntry } from "./entry-index";
-import { readLog, where } from "./replay";
 import type { SessionEntry, SessionHeader } from "./schema";
 
 export interface TreeNode {
@@ -47,22 +47,53 @@ export interface SessionTree {
   byId: Map<string, TreeNode>;
 }
 
-/** Reads the tree of the session file at `path`; damage anywhere is an error naming the line. */
+/**
+ * Reads the tree of the session file at `path`. Message lines in awl's own
+ * key order are read by their head (heads.ts); every other line is parsed and
+ * checked whole. A damaged line is an error naming it; a torn last line (what
+ * a crash leaves, and the next open trims) is left out.
+ */
 export function readSessionTree(path: string): SessionTree {
   const fd = openSync(path, "r");
   try {
     const index = new EntryIndex();
     const read: { entry: SessionEntry; offset: number; text: string; tools: boolean }[] = [];
-    const { header } = readLog(fd, path, fstatSync(fd).size, {
-      entry: (entry, at) => {
+    let header: SessionHeader | undefined;
+    const take = (bytes: Uint8Array, offset: number, number: number) => {
+      const head = header && messageHead(bytes);
+      if (head) {
+        index.add(head.entry, offset);
+        read.push({ entry: head.entry, offset, text: head.text, tools: head.toolCalls });
+        return;
+      }
+      let parsed: ReturnType<typeof parseLine>;
+      try {
+        parsed = parseLine(bytes);
+      } catch (error) {
+        if (error instanceof LineError) throw new UsageError(`${path}:${number}: ${error.reason}`);
+        throw error;
+      }
+      if (!parsed) return;
+      if (!header) {
+        if (parsed.kind !== "header") throw new UsageError(`${path}:${number}: the first line is not a session header`);
+        header = parsed.header;
+      } else if (parsed.kind === "entry") {
+        const entry = parsed.entry;
         const kept = slimEntry(entry);
-        index.add(kept, at.offset);
-        read.push({ entry: kept, offset: at.offset, text: firstLine(entry), tools: entry.type === "message" && entry.message.content.some((b) => b.type === "toolUse") });
-      },
-      damage: (at, error) => {
-        throw new UsageError(`${where(path, at)}: ${error.reason}`);
-      },
-    });
+        index.add(kept, offset);
+        read.push({ entry: kept, offset, text: firstLine(entry), tools: entry.type === "message" && entry.message.content.some((b) => b.type === "toolUse") });
+      } else throw new UsageError(`${path}:${number}: a second session header`);
+    };
+    const tooLong = (number: number): never => {
+      throw new UsageError(`${path}:${number}: the line is longer than any session line awl writes`);
+    };
+    const rest = scanLines(fd, 0, fstatSync(fd).size, (line) => take(line.bytes, line.offset, line.number), tooLong);
+    try {
+      if (rest.bytes.length) take(rest.bytes, rest.offset, rest.number);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error; // a torn last line: left out
+    }
+    if (!header) throw new UsageError(`${path}: empty file, not a session (no header line)`);
     const onPath = new Set(index.ancestors());
     const nodes = read.map(({ entry, offset, text, tools }): TreeNode => ({
       id: entry.id,

@@ -1,0 +1,112 @@
+// What the tree needs of a message line, read from its head without parsing
+// the whole line: a 100 MB session is 24,000 lines of mostly tool output, and
+// parsing all of it costs more than a second, while its tree needs only each
+// entry's place, role and first line of text. awl writes every message in one
+// key order (docs/session-format.md, "Key order"), so the head is found by one
+// anchored pattern; a line in any other order, and every other kind (small and
+// rare), is parsed whole by the codec. Only the tree, forks and targets read
+// lines this way; open judges every line it reads in full.
+import type { SessionEntry } from "./schema";
+
+const STRING = String.raw`"(?:[^"\\]|\\.)*"`;
+const HEAD = new RegExp(
+  String.raw`^\{"type":"message","id":(${STRING}),"parentId":(null|${STRING}),"timestamp":(${STRING})(?:,"provider":(${STRING}),"model":(${STRING}))?,"message":\{"role":"(system|user|assistant)","content":\[`,
+);
+/** How much of a line the head is looked for in: ids, times and model names are short (a longer head is parsed whole). */
+const HEAD_BYTES = 512;
+/** How much of a text its first line is taken from: more than a row of the tree shows. */
+const LINE_BYTES = 512;
+
+const MESSAGE = Buffer.from(`{"type":"message",`);
+const TEXT_BLOCK = Buffer.from(`{"type":"text","text":"`);
+const TOOL_USE = Buffer.from(`{"type":"toolUse"`);
+const TOOL_RESULT = Buffer.from(`{"type":"toolResult","toolUseId":`);
+
+export interface Head {
+  /** The entry as the tree keeps it: a message's content is reduced to whether it is a prompt. */
+  entry: SessionEntry;
+  /** The first line of its first text (or what stands for it). */
+  text: string;
+  toolCalls: boolean;
+}
+
+/**
+ * The head of a message line in awl's own key order, or undefined (parse it
+ * whole). A quote inside a JSON string is always escaped, so the block
+ * markers searched for cannot occur inside a text: what is found is structure.
+ */
+export function messageHead(line: Uint8Array): Head | undefined {
+  const bytes = Buffer.from(line.buffer, line.byteOffset, line.byteLength);
+  if (!bytes.subarray(0, MESSAGE.length).equals(MESSAGE)) return undefined;
+  const m = HEAD.exec(bytes.toString("utf8", 0, Math.min(bytes.length, HEAD_BYTES)));
+  if (!m) return undefined;
+  const role = m[6] as "system" | "user" | "assistant";
+  const textAt = bytes.indexOf(TEXT_BLOCK);
+  const text = textAt === -1 ? undefined : stringStart(bytes, textAt + TEXT_BLOCK.length);
+  const toolCalls = role === "assistant" && bytes.indexOf(TOOL_USE) !== -1;
+  const prompt = role === "user" && text !== undefined && text.trim() !== "";
+  const entry: SessionEntry = {
+    type: "message",
+    id: unquote(m[1]!),
+    parentId: m[2] === "null" ? null : unquote(m[2]!),
+    timestamp: unquote(m[3]!),
+    ...(m[4] ? { provider: unquote(m[4]), model: unquote(m[5]!) } : {}),
+    message: { role, content: prompt ? [{ type: "text", text: "." }] : [] },
+  };
+  return { entry, text: firstLine(text ?? otherText(bytes)), toolCalls };
+}
+
+/** A tool call's name and input, or a tool result's text, when there is no text block. */
+function otherText(bytes: Buffer): string {
+  const use = bytes.indexOf(TOOL_USE);
+  if (use !== -1) {
+    const name = /^,"id":"(?:[^"\\]|\\.)*","name":("(?:[^"\\]|\\.)*"),"input":"/.exec(bytes.toString("utf8", use + TOOL_USE.length, use + TOOL_USE.length + 512));
+    if (name) return `${JSON.parse(name[1]!)} ${stringStart(bytes, use + TOOL_USE.length + name[0].length)}`;
+  }
+  const result = bytes.indexOf(TOOL_RESULT);
+  if (result === -1) return "";
+  const content = /^"(?:[^"\\]|\\.)*","content":"/.exec(bytes.toString("utf8", result + TOOL_RESULT.length, result + TOOL_RESULT.length + 512));
+  return content ? stringStart(bytes, result + TOOL_RESULT.length + content[0].length) : "";
+}
+
+/**
+ * The first line of the JSON string whose first character is at `at`,
+ * decoded: the bytes up to its closing quote or its first `\n` escape, at
+ * most LINE_BYTES of them, read byte by byte (a pattern over the whole text
+ * costs more than the rest of the tree together).
+ */
+function stringStart(bytes: Buffer, at: number): string {
+  const end = Math.min(bytes.length, at + LINE_BYTES);
+  let i = at;
+  for (; i < end; i++) {
+    const byte = bytes[i];
+    if (byte === QUOTE) break;
+    if (byte === BACKSLASH) {
+      if (bytes[i + 1] === N) break;
+      i++; // the escaped character, whatever it is
+    }
+  }
+  const raw = bytes.toString("utf8", at, Math.min(i, end));
+  // A cut inside an escape (`\`, `\u00`) would not parse: drop the broken end.
+  for (const cut of [raw, raw.replace(/\\(u[0-9a-fA-F]{0,3})?$/, "")]) {
+    try {
+      return JSON.parse(`"${cut}"`);
+    } catch {
+      // the next, shorter cut
+    }
+  }
+  return "";
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const N = 0x6e;
+
+/** A JSON string's value: most ids and times have no escapes, and need no parse. */
+function unquote(json: string): string {
+  return json.includes("\\") ? JSON.parse(json) : json.slice(1, -1);
+}
+
+function firstLine(text: string): string {
+  return text.trimStart().split("\n", 1)[0]!.slice(0, 500);
+}
