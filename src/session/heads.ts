@@ -14,10 +14,18 @@ const HEAD = new RegExp(
 );
 /** How much of a line the head is looked for in: ids, times and model names are short (a longer head is parsed whole). */
 const HEAD_BYTES = 512;
-/** How much of a text its first line is taken from: more than a row of the tree shows. */
-const LINE_BYTES = 512;
+/** How much of an entry's first line the tree keeps: more than a row shows, and little enough that 24,000 of them stay small. */
+export const FIRST_LINE_CHARS = 160;
 
+/** How much of a text its first line is taken from: FIRST_LINE_CHARS characters of most text (fewer where characters take 3 or 4 bytes). */
+const LINE_BYTES = 2 * FIRST_LINE_CHARS;
+
+/** What a kept message's content is reduced to, shared by all (never changed): a prompt's one text, or nothing. */
+const PROMPT = [{ type: "text" as const, text: "." }];
+const NONE: [] = [];
 const MESSAGE = Buffer.from(`{"type":"message",`);
+/** Where the head ends: the first `"content":[` of a message line is its own (a quote inside a string is escaped). */
+const CONTENT = Buffer.from(`"content":[`);
 const TEXT_BLOCK = Buffer.from(`{"type":"text","text":"`);
 const TOOL_USE = Buffer.from(`{"type":"toolUse"`);
 const TOOL_RESULT = Buffer.from(`{"type":"toolResult","toolUseId":`);
@@ -38,7 +46,9 @@ export interface Head {
 export function messageHead(line: Uint8Array): Head | undefined {
   const bytes = Buffer.from(line.buffer, line.byteOffset, line.byteLength);
   if (!bytes.subarray(0, MESSAGE.length).equals(MESSAGE)) return undefined;
-  const m = HEAD.exec(bytes.toString("utf8", 0, Math.min(bytes.length, HEAD_BYTES)));
+  const open = bytes.indexOf(CONTENT);
+  if (open === -1 || open > HEAD_BYTES) return undefined;
+  const m = HEAD.exec(bytes.toString("utf8", 0, open + CONTENT.length));
   if (!m) return undefined;
   const role = m[6] as "system" | "user" | "assistant";
   const textAt = bytes.indexOf(TEXT_BLOCK);
@@ -51,7 +61,7 @@ export function messageHead(line: Uint8Array): Head | undefined {
     parentId: m[2] === "null" ? null : unquote(m[2]!),
     timestamp: unquote(m[3]!),
     ...(m[4] ? { provider: unquote(m[4]), model: unquote(m[5]!) } : {}),
-    message: { role, content: prompt ? [{ type: "text", text: "." }] : [] },
+    message: { role, content: prompt ? PROMPT : NONE },
   };
   return { entry, text: firstLine(text ?? otherText(bytes)), toolCalls };
 }
@@ -75,14 +85,20 @@ function otherText(bytes: Buffer): string {
  * most LINE_BYTES of them, read byte by byte (a pattern over the whole text
  * costs more than the rest of the tree together).
  */
-function stringStart(bytes: Buffer, at: number): string {
-  const end = Math.min(bytes.length, at + LINE_BYTES);
+function stringStart(bytes: Buffer, from: number): string {
+  let at = from;
+  let end = Math.min(bytes.length, at + LINE_BYTES);
   let i = at;
   for (; i < end; i++) {
     const byte = bytes[i];
     if (byte === QUOTE) break;
     if (byte === BACKSLASH) {
-      if (bytes[i + 1] === N) break;
+      // A line break ends the first line, unless nothing but blanks came before it (trimStart's whitespace, escaped or not).
+      if (bytes[i + 1] === N) {
+        if (!BLANK.test(bytes.toString("utf8", at, i))) break;
+        at = i + 2;
+        end = Math.min(bytes.length, at + LINE_BYTES);
+      }
       i++; // the escaped character, whatever it is
     }
   }
@@ -101,12 +117,14 @@ function stringStart(bytes: Buffer, at: number): string {
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const N = 0x6e;
+const BLANK = /^(?:\s|\\[tr])*$/;
 
 /** A JSON string's value: most ids and times have no escapes, and need no parse. */
 function unquote(json: string): string {
   return json.includes("\\") ? JSON.parse(json) : json.slice(1, -1);
 }
 
-function firstLine(text: string): string {
-  return text.trimStart().split("\n", 1)[0]!.slice(0, 500);
+/** The first line with anything on it, cut to FIRST_LINE_CHARS. */
+export function firstLine(text: string): string {
+  return text.trimStart().split("\n", 1)[0]!.slice(0, FIRST_LINE_CHARS);
 }

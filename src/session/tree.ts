@@ -7,7 +7,7 @@ import { closeSync, fstatSync, openSync } from "node:fs";
 import { UsageError } from "../errors";
 import { LineError, parseLine } from "./codec";
 import { isPrompt } from "./context";
-import { messageHead } from "./heads";
+import { firstLine as lineOf, messageHead } from "./heads";
 import { readLineAt, scanLines } from "./lines";
 import { EntryIndex, isBookkeeping, isTargetKind, slimEntry } from "./entry-index";
 import type { SessionEntry, SessionHeader } from "./schema";
@@ -57,15 +57,34 @@ export function readSessionTree(path: string): SessionTree {
   const fd = openSync(path, "r");
   try {
     const index = new EntryIndex();
-    const read: { entry: SessionEntry; offset: number; text: string; tools: boolean }[] = [];
+    // Nodes are made as lines are read, and finished (path, labels, parents) at the end: no second copy of 24,000 entries.
+    const nodes: TreeNode[] = [];
+    const nodeOf = new Map<SessionEntry, TreeNode>();
     let header: SessionHeader | undefined;
+    const add = (entry: SessionEntry, offset: number, text: string, toolCalls: boolean) => {
+      index.add(entry);
+      const node: TreeNode = {
+        id: entry.id,
+        parentId: entry.parentId,
+        kind: entry.type === "opaque" ? entry.kind : entry.type,
+        ...(entry.type === "message" ? { role: entry.message.role } : {}),
+        text,
+        time: entry.timestamp,
+        active: false,
+        bookkeeping: isBookkeeping(entry),
+        prompt: isPrompt(entry),
+        toolCalls,
+        ...(entry.type === "message" && entry.provider && entry.model ? { model: { provider: entry.provider, model: entry.model } } : {}),
+        offset,
+      };
+      nodes.push(node);
+      nodeOf.set(entry, node);
+      const parent = index.parent(entry);
+      if (parent) node.parent = nodeOf.get(parent);
+    };
     const take = (bytes: Uint8Array, offset: number, number: number) => {
       const head = header && messageHead(bytes);
-      if (head) {
-        index.add(head.entry, offset);
-        read.push({ entry: head.entry, offset, text: head.text, tools: head.toolCalls });
-        return;
-      }
+      if (head) return add(head.entry, offset, head.text, head.toolCalls);
       let parsed: ReturnType<typeof parseLine>;
       try {
         parsed = parseLine(bytes);
@@ -79,9 +98,7 @@ export function readSessionTree(path: string): SessionTree {
         header = parsed.header;
       } else if (parsed.kind === "entry") {
         const entry = parsed.entry;
-        const kept = slimEntry(entry);
-        index.add(kept, offset);
-        read.push({ entry: kept, offset, text: firstLine(entry), tools: entry.type === "message" && entry.message.content.some((b) => b.type === "toolUse") });
+        add(slimEntry(entry), offset, firstLine(entry), entry.type === "message" && entry.message.content.some((b) => b.type === "toolUse"));
       } else throw new UsageError(`${path}:${number}: a second session header`);
     };
     const tooLong = (number: number): never => {
@@ -94,28 +111,13 @@ export function readSessionTree(path: string): SessionTree {
       if (!(error instanceof UsageError)) throw error; // a torn last line: left out
     }
     if (!header) throw new UsageError(`${path}: empty file, not a session (no header line)`);
-    const onPath = new Set(index.ancestors());
-    const nodes = read.map(({ entry, offset, text, tools }): TreeNode => ({
-      id: entry.id,
-      parentId: entry.parentId,
-      kind: entry.type === "opaque" ? entry.kind : entry.type,
-      ...(entry.type === "message" ? { role: entry.message.role } : {}),
-      text,
-      ...(index.label(entry.id) !== undefined && index.get(entry.id) === entry ? { label: index.label(entry.id) } : {}),
-      time: entry.timestamp,
-      active: onPath.has(entry),
-      bookkeeping: isBookkeeping(entry),
-      prompt: isPrompt(entry),
-      toolCalls: tools,
-      ...(entry.type === "message" && entry.provider && entry.model ? { model: { provider: entry.provider, model: entry.model } } : {}),
-      offset,
-    }));
-    const nodeOf = new Map(read.map((r, i) => [r.entry, nodes[i]!]));
-    read.forEach((r, i) => {
-      const parent = index.parent(r.entry);
-      if (parent) nodes[i]!.parent = nodeOf.get(parent);
-    });
-    const byId = new Map(nodes.map((n) => [n.id, n]));
+    for (const entry of index.ancestors()) nodeOf.get(entry)!.active = true;
+    const byId = new Map<string, TreeNode>();
+    for (const [entry, node] of nodeOf) {
+      const label = index.get(entry.id) === entry ? index.label(entry.id) : undefined;
+      if (label !== undefined) node.label = label;
+      byId.set(node.id, node);
+    }
     return { header, nodes, leafId: index.leaf?.id ?? null, byId };
   } finally {
     closeSync(fd);
@@ -157,7 +159,7 @@ export function treePath(end: TreeNode): TreeNode[] {
 }
 
 function firstLine(entry: SessionEntry): string {
-  const line = (text: string) => text.trimStart().split("\n", 1)[0]!.slice(0, 500);
+  const line = lineOf; // read whole here, cut as the heads are
   switch (entry.type) {
     case "message": {
       const text = entry.message.content.find((b) => b.type === "text" && b.text.trim());
