@@ -2,12 +2,11 @@
 // open, resume from the tail and the context builder read is the path to the
 // moved leaf; forks copy the path's lines byte for byte.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { encodeCwd, parseLine, serializeEntry, serializeHeader, sessionFileName, SessionManager, type CompactionFields } from "../../src/session";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { SessionManager, type CompactionFields } from "../../src/session";
 import { forkSession } from "../../src/session/fork";
 import { findTarget, readSessionTree } from "../../src/session/tree";
-import { useSessionRoot } from "./helpers";
+import { docExample, expectWrittenByAwl, useSessionRoot, writeExample } from "./helpers";
 
 useSessionRoot();
 const CWD = "/home/ana/code/shop";
@@ -198,24 +197,15 @@ describe("forks", () => {
 });
 
 describe("the example with branches in docs/session-format.md", () => {
-  const doc = readFileSync(join(import.meta.dir, "../../docs/session-format.md"), "utf8");
-  const example = /## An example with branches[\s\S]*?```json\n([\s\S]*?)```/.exec(doc)![1]!.trimEnd().split("\n");
+  const example = docExample("An example with branches");
 
   test("is what awl writes: every line reads back and serializes byte for byte", () => {
     for (const kind of ["leaf", "label", "branch_summary"]) expect(example.some((line) => line.startsWith(`{"type":"${kind}"`))).toBe(true);
-    for (const line of example) {
-      const parsed = parseLine(line)!;
-      expect(parsed.kind === "header" ? serializeHeader(parsed.header) : parsed.entry.type === "opaque" ? "" : serializeEntry(parsed.entry)).toBe(line);
-    }
+    expectWrittenByAwl(example);
   });
 
   test("opens at line 11, with the context the page says: nothing of the path left but its summary", async () => {
-    const header = JSON.parse(example[0]!);
-    const dir = join(process.env.AWL_SESSION_DIR!, encodeCwd(header.cwd));
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const path = join(dir, sessionFileName(header.timestamp, header.id));
-    writeFileSync(path, `${example.join("\n")}\n`, { mode: 0o600 });
-    const s = await SessionManager.open(path, { readOnly: true });
+    const s = await SessionManager.open(writeExample(example), { readOnly: true });
     expect(s.getLeafId()).toBe(JSON.parse(example[10]!).id);
     expect(s.labelOf(JSON.parse(example[3]!).id)).toBe("before choosing");
     const texts = said(s);

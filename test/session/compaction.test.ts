@@ -2,12 +2,12 @@
 // from it; resume that reads only the tail; and listing that agrees with open
 // on every line.
 import { describe, expect, test } from "bun:test";
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { textMessage, type Message } from "../../src/conversation";
 import { UserError } from "../../src/errors";
-import { CUT_KEEP_BYTES, encodeCwd, listSessions, messageToDisk, parseLine, serializeEntry, serializeHeader, SessionManager, sessionFileName, type CompactionFields } from "../../src/session";
-import { useSessionRoot } from "./helpers";
+import { CUT_KEEP_BYTES, listSessions, messageToDisk, SessionManager, type CompactionFields } from "../../src/session";
+import { docExample, expectWrittenByAwl, useSessionRoot, writeExample } from "./helpers";
 
 useSessionRoot();
 const CWD = "/work/compact";
@@ -383,24 +383,15 @@ describe("one judge for every line", () => {
 });
 
 describe("the example in docs/session-format.md", () => {
-  const doc = readFileSync(join(import.meta.dir, "../../docs/session-format.md"), "utf8");
-  const example = /## A complete example[\s\S]*?```json\n([\s\S]*?)```/.exec(doc)![1]!.trimEnd().split("\n");
+  const example = docExample("A complete example");
 
   test("is what awl writes: every line reads back and serializes byte for byte", () => {
     expect(example.length).toBeGreaterThan(5);
-    for (const line of example) {
-      const parsed = parseLine(line)!;
-      expect(parsed.kind === "header" ? serializeHeader(parsed.header) : parsed.entry.type === "opaque" ? "" : serializeEntry(parsed.entry)).toBe(line);
-    }
+    expectWrittenByAwl(example);
   });
 
   test("resumes from its compaction's kept prompt, as the page says", async () => {
-    const header = JSON.parse(example[0]!);
-    const dir = join(process.env.AWL_SESSION_DIR!, encodeCwd(header.cwd));
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const path = join(dir, sessionFileName(header.timestamp, header.id));
-    writeFileSync(path, `${example.join("\n")}\n`, { mode: 0o600 });
-    const s = await SessionManager.open(path, { readOnly: true });
+    const s = await SessionManager.open(writeExample(example), { readOnly: true });
     expect(s.readFrom).toBeGreaterThan(0);
     expect(s.context().compaction?.n).toBe(1);
     expect(s.context().messages[1]).toBe(s.context().summary!);
