@@ -12,7 +12,7 @@ import { serializeHeader } from "./codec";
 import { CREATE_FLAGS, fsReason, fsyncDir, mkdirPrivate } from "./files";
 import { newSessionId } from "./ids";
 import { readLineAt } from "./lines";
-import { FORMAT_VERSION } from "./manager";
+import { FORMAT_VERSION } from "./refusals";
 import { sessionDir, sessionFileName } from "./paths";
 import type { SessionHeader } from "./schema";
 import { checkFolder } from "./trust";

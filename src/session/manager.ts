@@ -1,27 +1,28 @@
 // The one owner of a session file: one writer owns the log. It replays the log
-// on open (from the latest compaction on, when there is one), appends one
+// on open (from the compaction in force on the active path, when there is one), appends one
 // durable line per entry, and answers questions about the entry tree and the
 // context built from it. Everything else in awl goes through it.
 import { closeSync, fchmodSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Conversation } from "../conversation";
 import { UserError } from "../errors";
-import { checkEntry, parseLine, serializeEntry, serializeHeader } from "./codec";
+import { checkEntry, serializeEntry, serializeHeader } from "./codec";
 import { buildSessionContext, contextSize, type ContextSize, type ContextSources, type ModelRef, type SessionContext } from "./context";
 import { APPEND_FLAGS, CREATE_FLAGS, fsReason, fsyncDir, mkdirPrivate, openExisting, writeAll } from "./files";
 import { newEntryId, newSessionId } from "./ids";
-import { MAX_LINE_BYTES, readLineAt } from "./lines";
+import { MAX_LINE_BYTES } from "./lines";
 import { listSessions, type SessionInfo } from "./listing";
 import { mostRecentSession } from "./recent";
 import { acquireLock } from "./lock";
 import { sessionDir, sessionFileName } from "./paths";
 import { DamagedLog } from "./replay";
+import { FORMAT_VERSION, headerVersion, newerFormat, tooLarge } from "./refusals";
 import { readActivePath } from "./tail";
 import { EntryIndex, isTarget } from "./entry-index";
 import { checkFolder, checkTrusted, NO_FOLLOW, READ_FLAGS } from "./trust";
 import type { BranchSummaryEntry, CompactionEntry, DiskMessage, LabelEntry, LeafEntry, MessageEntry, SessionEntry, SessionHeader, WrittenEntry } from "./schema";
 
-export const FORMAT_VERSION = 1;
+export { FORMAT_VERSION };
 
 export type { ModelRef };
 
@@ -397,33 +398,4 @@ export class SessionManager {
     this.#fd = fd;
     return fd;
   }
-}
-
-function newerFormat(path: string, version: number): string {
-  return `${path} was written in session format version ${version}, newer than this awl understands (${FORMAT_VERSION})`;
-}
-
-/** The version the first line states, if it is a header. */
-function headerVersion(fd: number): number | undefined {
-  try {
-    const parsed = parseLine(readLineAt(fd, 0, Math.min(fstatSync(fd).size, 1 << 20)) ?? "");
-    return parsed?.kind === "header" ? parsed.header.version : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Why an entry over the line limit was refused, true to what already
- * happened: a model's answer arrived before it could be saved (the session
- * goes on without it: the next prompt follows the one before it); a prompt,
- * tool results or a compaction are saved before the request they belong to,
- * so that request was never sent.
- */
-function tooLarge(entry: WrittenEntry): string {
-  const limit = `over ${MAX_LINE_BYTES >> 20} MB`;
-  if (entry.type === "message" && entry.message.role === "assistant") {
-    return `the model's answer was received but is too large to save (${limit}): it was not saved, and the session goes on without it`;
-  }
-  return `this ${entry.type} is too large to save (${limit}); nothing was sent`;
 }

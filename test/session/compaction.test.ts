@@ -3,7 +3,6 @@
 // on every line.
 import { describe, expect, test } from "bun:test";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { textMessage, type Message } from "../../src/conversation";
 import { UserError } from "../../src/errors";
 import { CUT_KEEP_BYTES, listSessions, messageToDisk, SessionManager, type CompactionFields } from "../../src/session";
