@@ -246,7 +246,7 @@ describe.skipIf(!hasTmux)("history and completion", () => {
     term.keys("C-u");
     term.type("/");
     term.keys("Tab");
-    await term.waitFor(/\/compact {2}\/help {2}\/model {2}\/new {2}\/quit {2}\/resume {2}\/session/);
+    await term.waitFor(/\/compact {2}\/fork {2}\/help {2}\/label {2}\/model {2}\/new {2}\/quit {2}\/resume {2}\/rewind {2}\/session {2}\/tree/);
     term.keys("C-u");
     term.type("look at sr");
     term.keys("Tab");

@@ -131,7 +131,7 @@ describe("/new and /resume", () => {
     expect(help).toMatch(/^ {2}\/new\s+start a new session/m);
     expect(help).toMatch(/^ {2}\/resume \[id\]\s+pick a session/m);
     expect(help).toContain("A line that starts with a path (/usr/bin/ls is slow?) is a prompt");
-    expect(commandNames()).toEqual(["model", "session", "new", "resume", "compact", "approve", "help", "quit"]);
+    expect(commandNames()).toEqual(["model", "session", "new", "resume", "compact", "rewind", "tree", "label", "fork", "approve", "help", "quit"]);
   });
 });
 
