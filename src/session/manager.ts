@@ -222,8 +222,8 @@ export class SessionManager {
     const target = this.#index.get(targetId);
     if (target && !isTarget(target)) throw new Error(`${targetId} is a ${target.type} entry: the leaf cannot move there`);
     const entry = this.#appendEntry((base) => ({ type: "leaf", ...base, targetId })) as LeafEntry;
-    // A target before what open read (resume from the tail): the active path is read again, as the next open reads it.
-    if (!target) this.#reread();
+    // A path that reaches back before what open read (resume from the tail): read again, as the next open reads it.
+    if (!target || !this.#index.holdsActivePath()) this.#reread();
     return entry;
   }
 

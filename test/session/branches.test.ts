@@ -110,6 +110,18 @@ describe("resume from the tail with branches", () => {
     again.close();
   });
 
+  test("a move to between the compaction's kept prompt and the compaction reads the path back to the root", async () => {
+    const { s, prompts, answers } = session(6);
+    s.appendCompaction(compaction(prompts[4]!));
+    s.appendMessage({ role: "assistant", content: text("after compaction"), stopReason: "stop" });
+    s.close();
+    const compacted = await SessionManager.open(s.sessionFile);
+    expect(compacted.readFrom).toBeGreaterThan(0);
+    compacted.moveLeaf(answers[4]!); // read already, but its path now runs past the compaction's kept prompt
+    expect(said(compacted)).toEqual(["You are awl.", ...[1, 2, 3, 4, 5].flatMap((i) => [`prompt ${i}`, `answer ${i}`])]);
+    compacted.close();
+  });
+
   test("the compaction in force is the latest on the active path, not in the file", async () => {
     const { s, prompts, answers } = session(4);
     s.appendCompaction(compaction(prompts[3]!));
