@@ -5,9 +5,11 @@
 // else, the handlers that make every way out keep what awl has and restore the
 // terminal (cli/stop.ts); before any command that touches a session or the
 // network, no core dumps (core-dumps.ts: 0.4 ms, which `--version` and
-// `--help`, 5 ms in all, do without).
+// `--help`, 5 ms in all, do without), and no key left readable in
+// /proc/<awl>/environ (environ-secrets.ts).
 
 import { disableCoreDumps } from "./core-dumps";
+import { hideSecretsFromProc } from "./environ-secrets";
 import { parseArgs } from "./cli/args";
 import { guardProcess, outputHasFailed } from "./cli/stop";
 import { UserError } from "./errors";
@@ -26,10 +28,11 @@ async function main(argv: string[]): Promise<number> {
       console.log(`awl ${typeof AWL_VERSION === "string" ? AWL_VERSION : "dev"}`);
       return 0;
     case "help":
-      console.log((await import("./cli/help")).HELP.trimEnd());
+      console.log((await import("./cli/help")).help().trimEnd());
       return 0;
   }
   disableCoreDumps();
+  hideSecretsFromProc();
   switch (args.command) {
     case "sessions":
       return (await import("./cli/sessions")).sessions(args, cwd);
@@ -37,6 +40,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./cli/tree")).tree(args, cwd);
     case "rewind":
       return (await import("./cli/rewind")).rewind(args, cwd);
+    case "models":
+      return (await import("./cli/models")).models(args);
     case "print":
       return (await import("./cli/print")).print(args, cwd);
     case "chat":

@@ -11,15 +11,22 @@ import { messageToDisk, preloadSchemas } from "../session";
 import { jsonByteLength } from "../json";
 import { createProvider } from "../providers";
 import { applyStreamEvent, finalizeMessage } from "../providers/assemble";
+import type { ModelInfo } from "../providers/model-info";
+import { builtinModel } from "../providers/builtin-models";
 import { contextWindow, contextWindowFromEnv } from "../providers/models";
-import type { ContextOverflow, Provider, StreamEvent, Usage } from "../providers/provider";
-import { providerSecrets, runTool, toolDefinitions, toolSummary } from "../tools";
-import { compact, CompactionFailed, type Compaction } from "./compaction";
+import type { ContextOverflow, Provider, ProviderName, StreamEvent, Usage } from "../providers/provider";
+import { learnThinking, lessonOf, type Effort } from "../providers/thinking-forms";
+import { providerSecrets } from "../providers/registry";
+import { ANSWER_SHARE, type TurnPlan } from "../providers/thinking-plan";
+import { runTool, toolDefinitions, toolSummary } from "../tools";
+import { compact, CompactionFailed, SUMMARY_INSTRUCTION_TOKENS, summaryMaxTokens, type Compaction } from "./compaction";
 import { addUsage, INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, interruptedAfterStart, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
 import type { ContextFiles } from "./context-files";
 import { Approvals, declined, NOBODY_TO_ASK, type ApprovalAnswer, type Ask } from "./approval";
 import { checkPromptSize } from "./prompt-size";
 import { systemPrompt } from "./system-prompt";
+import { prefixHash, replayable } from "./thinking-replay";
+import { ThinkingSettings } from "./thinking-settings";
 
 export interface AgentOptions {
   session: SessionManager;
@@ -27,14 +34,17 @@ export interface AgentOptions {
   contextFiles?: ContextFiles;
   cwd: string;
   model: ModelRef;
-  thinking?: boolean;
+  /** How hard the model thinks (--effort); absent: nothing is asked, the model's default applies. */
+  effort?: Effort;
+  /** The answer's share of max_tokens, beside any thinking budget. */
   maxTokens?: number;
   env?: Record<string, string | undefined>;
   /** When tools may act (--approve); auto, everything runs, when absent. */
   approvals?: Approvals;
+  /** What the provider's catalogue (merged over the built-in table) says of a model (window, output limit, thinking forms); the built-in table's row when absent. */
+  modelInfo?: (provider: ProviderName, model: string) => ModelInfo | undefined;
 }
 
-const DEFAULT_MAX_TOKENS = 16_384;
 /** A request the API found too long is compacted and sent again this many times; the next overflow ends the turn. */
 const MAX_OVERFLOW_COMPACTIONS = 2;
 
@@ -46,7 +56,7 @@ export class Agent {
   readonly cwd: string;
   /** The approval mode in force and what "always" has allowed; /approve changes the mode. */
   readonly approvals: Approvals;
-  thinking: boolean;
+  readonly #thinking: ThinkingSettings;
   #conversation: Conversation;
   #model: ModelRef;
   #provider: Provider;
@@ -56,17 +66,19 @@ export class Agent {
   #corrected: (ModelRef & { window: number }) | undefined;
   #toolBytes: number | undefined;
   #contextFiles: ContextFiles | undefined;
+  readonly #modelInfo: (provider: ProviderName, model: string) => ModelInfo | undefined;
 
   constructor(options: AgentOptions) {
     this.session = options.session;
     this.cwd = options.cwd;
-    this.thinking = options.thinking ?? false;
-    this.#maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
+    this.#maxTokens = options.maxTokens ?? ANSWER_SHARE;
     this.#env = options.env ?? process.env;
     this.approvals = options.approvals ?? new Approvals("auto", this.#env);
     contextWindowFromEnv(this.#env); // a bad AWL_CONTEXT_WINDOW is said now, not at the first request
     this.#conversation = options.session.rebuildConversation();
     this.#contextFiles = options.contextFiles;
+    this.#modelInfo = options.modelInfo ?? ((provider, model) => builtinModel(provider, model));
+    this.#thinking = new ThinkingSettings(options.effort, (provider, model) => this.#modelInfo(provider as ProviderName, model));
     this.#model = options.model;
     this.#provider = createProvider(options.model.provider as Provider["name"], this.#env);
   }
@@ -95,22 +107,43 @@ export class Agent {
     return this.#model;
   }
 
+  /** The effort in force: undefined when none was chosen (the model's default applies). */
+  get effort(): Effort | undefined {
+    return this.#thinking.effort;
+  }
+
+  /** Sets the effort from the next turn on; a level the model cannot take is refused (UserError), and the effort stays. */
+  setEffort(effort: Effort | undefined): void {
+    this.#thinking.set(this.#model, effort);
+  }
+
+  /** Why the effort in force cannot go to the model in force, in one line; undefined when it can. */
+  effortRefusal(): string | undefined {
+    return this.#thinking.refusal(this.#model);
+  }
+
   /** Switches provider/model from the next request on; throws UserError if unusable (no key). */
   setModel(model: ModelRef): void {
     this.#provider = createProvider(model.provider as Provider["name"], this.#env);
     this.#model = model;
   }
 
+  /** What the catalogue, else the built-in table, says of the active model (its window, output limit, thinking forms). */
+  get activeModelInfo(): ModelInfo | undefined {
+    return this.#modelInfo(this.#model.provider as ProviderName, this.#model.model);
+  }
+
   /**
    * The active model's context window in tokens: one an overflow error stated
-   * in this process, else AWL_CONTEXT_WINDOW, else the window the latest
-   * compaction was sized for (when made with this model: it keeps a window an
-   * error stated in an earlier run), else the model table's.
+   * in this process, else AWL_CONTEXT_WINDOW, else the catalogue's
+   * max_input_tokens, else the window the latest compaction was sized for
+   * (when made with this model: it keeps a window an error stated in an
+   * earlier run), else the model table's.
    */
   window(): number {
     const { provider, model } = this.#model;
     if (this.#corrected?.provider === provider && this.#corrected.model === model) return this.#corrected.window;
-    return windowOf(this.#model, this.session.compaction(), this.#env);
+    return windowOf(this.#model, this.session.compaction(), this.#env, this.activeModelInfo);
   }
 
   /** The next request's size in tokens: what the API counted last, plus bytes/4 of what was added since. */
@@ -131,7 +164,7 @@ export class Agent {
   /** `/compact [focus]`: summarizes every turn before the latest one. */
   async compact(signal: AbortSignal, onEvent: (event: AgentEvent) => void, focus?: string): Promise<Compaction> {
     onEvent({ type: "compacting", reason: "manual" });
-    return this.#compact({ signal, onEvent, focus });
+    return this.#compact({ plan: this.#plan(), signal, onEvent, focus });
   }
 
   /**
@@ -142,7 +175,15 @@ export class Agent {
    */
   async runTurn(prompt: string, signal: AbortSignal, onEvent: (event: AgentEvent) => void, ask?: Ask): Promise<TurnResult> {
     const usage: Usage = { input: 0, output: 0 };
-    const result = (r: Omit<TurnResult, "usage" | "context">): TurnResult => ({ ...r, usage, context: this.meter() });
+    const result = (r: Omit<TurnResult, "usage" | "context">): TurnResult => ({ ...r, usage, context: this.meter(), ...(this.effort ? { effort: this.effort } : {}) });
+    // An effort the model cannot take is said before anything is sent or written.
+    const refusal = this.effortRefusal();
+    if (refusal) {
+      onEvent({ type: "end", stopReason: "error", errorMessage: refusal });
+      return result({ stopReason: "error", aborted: false, errorMessage: refusal, finalText: "" });
+    }
+    // The turn's thinking and max_tokens: the same on every request of it, tool loop included.
+    let plan = this.#plan();
     const system = this.#conversation.messages.length === 0 ? systemPrompt({ cwd: this.cwd, tools: toolDefinitions(), context: this.#contextFiles, env: this.#env }) : undefined;
     const message = this.#promptMessage(prompt);
     const window = this.window();
@@ -150,18 +191,31 @@ export class Agent {
       model: this.#model.model,
       window,
       fixed: Math.ceil((Buffer.byteLength(system ?? this.#conversation.systemPrompt ?? "") + this.#toolDefinitionBytes()) / 4),
-      reserve: reserve(window, this.#maxTokens),
+      reserve: reserve(window, plan.maxTokens),
     });
     if (system !== undefined) this.#append(textMessage("system", system));
     this.#append(message);
 
+    let lessons = 0;
     try {
       let overflows = 0;
       for (;;) {
-        if (overflows === 0) await this.#fit(signal, onEvent, usage);
-        const { message, end } = await this.#request(signal, onEvent);
+        if (overflows === 0) await this.#fit(plan, signal, onEvent, usage);
+        const { message, end } = await this.#request(plan, signal, onEvent);
         addUsage(usage, end.usage);
-        if (end.overflow && overflows < MAX_OVERFLOW_COMPACTIONS && (await this.#afterOverflow(end.overflow, ++overflows, signal, onEvent, usage))) continue;
+        if (end.overflow && overflows < MAX_OVERFLOW_COMPACTIONS && (await this.#afterOverflow(plan, end.overflow, ++overflows, signal, onEvent, usage))) {
+          // The window the API stated may hold less than the turn's max_tokens: the one change a turn's plan takes.
+          plan = this.#plan();
+          continue;
+        }
+        // A refusal that says how the model takes thinking is learnt, and the request sent again once.
+        const lesson = end.stopReason === "error" && !end.aborted && lessons === 0 ? lessonOf(end.errorMessage) : undefined;
+        if (lesson) {
+          lessons++;
+          learnThinking(this.#model.provider, this.#model.model, lesson);
+          plan = this.#plan();
+          continue;
+        }
         overflows = 0;
         this.#finish(message, end, onEvent);
         const errorMessage = end.aborted ? INTERRUPTED_BY_USER : end.errorMessage;
@@ -180,12 +234,16 @@ export class Agent {
     }
   }
 
-  /** Before a request: compacts when the context and the answer's reserve would pass the window. */
-  async #fit(signal: AbortSignal, onEvent: (event: AgentEvent) => void, usage: Usage): Promise<void> {
+  /**
+   * Before a request: compacts when the context, the answer's reserve and the
+   * summary request's own allowance would pass the window (so that the summary
+   * can still be asked with the conversation as it is, read from the cache).
+   */
+  async #fit(plan: TurnPlan, signal: AbortSignal, onEvent: (event: AgentEvent) => void, usage: Usage): Promise<void> {
     const window = this.window();
-    if (this.contextTokens() + reserve(window, this.#maxTokens) <= window) return;
+    if (this.contextTokens() + reserve(window, plan.maxTokens) + summaryAllowance(window, plan) <= window) return;
     onEvent({ type: "compacting", reason: "auto" });
-    const done = await this.#compact({ signal, onEvent });
+    const done = await this.#compact({ plan, signal, onEvent });
     if (done.compacted) addUsage(usage, done.usage);
     // Nothing to make smaller: the request goes as it is, and an overflow is handled when it comes.
   }
@@ -195,16 +253,16 @@ export class Agent {
    * it stated none, aim for half of what was sent), compact (the second time
    * cutting the kept turn's tool results), and say whether to send again.
    */
-  async #afterOverflow(overflow: ContextOverflow, count: number, signal: AbortSignal, onEvent: (event: AgentEvent) => void, usage: Usage): Promise<boolean> {
+  async #afterOverflow(plan: TurnPlan, overflow: ContextOverflow, count: number, signal: AbortSignal, onEvent: (event: AgentEvent) => void, usage: Usage): Promise<boolean> {
     const window = overflow.limit ?? Math.min(this.window(), Math.max(1024, Math.floor(this.contextTokens() / 2)));
     this.#corrected = { ...this.#model, window };
     onEvent({ type: "compacting", reason: "overflow" });
-    const done = await this.#compact({ signal, onEvent, cut: count >= 2 });
+    const done = await this.#compact({ plan, signal, onEvent, cut: count >= 2 });
     if (done.compacted) addUsage(usage, done.usage);
     return done.compacted;
   }
 
-  async #compact(o: { signal: AbortSignal; onEvent: (event: AgentEvent) => void; cut?: boolean; focus?: string }): Promise<Compaction> {
+  async #compact({ plan, ...o }: { plan: TurnPlan; signal: AbortSignal; onEvent: (event: AgentEvent) => void; cut?: boolean; focus?: string }): Promise<Compaction> {
     const window = this.window();
     const tokensBefore = this.contextTokens();
     const done = await compact({
@@ -212,10 +270,12 @@ export class Agent {
       provider: this.#provider,
       model: this.#model,
       window,
-      reserve: reserve(window, this.#maxTokens),
+      reserve: reserve(window, plan.maxTokens),
       tokensBefore,
       toolBytes: this.#toolDefinitionBytes(),
-      maxTokens: this.#maxTokens,
+      maxTokens: plan.maxTokens - plan.budget,
+      // The summary asked of the conversation as the model is sent it: same system, tools, messages and thinking.
+      fork: { ...this.#requestParts(), thinking: plan.thinking, budget: plan.budget },
       ...o,
     });
     if (!done.compacted) {
@@ -247,21 +307,12 @@ export class Agent {
   }
 
   /** One request, streamed to `onEvent`. Nothing is appended here; an overflow's `end` is held back, since compaction may handle it. */
-  async #request(signal: AbortSignal, onEvent: (event: AgentEvent) => void): Promise<Response> {
+  async #request(plan: TurnPlan, signal: AbortSignal, onEvent: (event: AgentEvent) => void): Promise<Response> {
     const model = this.#model;
     onEvent({ type: "requestStart", provider: model.provider, model: model.model });
     const message: Message = { role: "assistant", content: [] };
     let end: End = { type: "end", stopReason: "error", errorMessage: "The response ended without a stop reason." };
-    const stream = this.#provider.stream({
-      model: model.model,
-      system: this.#conversation.systemPrompt ?? "",
-      conversation: new Conversation(this.#conversation.messages.filter((m) => m.role !== "system")),
-      tools: toolDefinitions(),
-      maxTokens: this.#answerLimit(),
-      thinking: this.thinking,
-      sessionId: this.session.sessionId,
-      signal,
-    });
+    const stream = this.#provider.stream({ model: model.model, ...this.#requestParts(), maxTokens: plan.maxTokens, thinking: plan.thinking, sessionId: this.session.sessionId, signal });
     for await (const event of stream) {
       if (event.type === "end") end = event;
       else applyStreamEvent(message, event);
@@ -271,10 +322,24 @@ export class Agent {
     return { message, end };
   }
 
-  /** The response as the log keeps it (an overflow that ended the turn is shown now). */
+  /**
+   * What every request of the conversation carries: its system prompt, tools
+   * and messages, the thinking of each left out where a model that binds
+   * thinking to its prefix would refuse it.
+   */
+  #requestParts(): { system: string; tools: ReturnType<typeof toolDefinitions>; conversation: Conversation } {
+    const system = this.#conversation.systemPrompt ?? "";
+    const tools = toolDefinitions();
+    const messages = this.#conversation.messages.filter((m) => m.role !== "system");
+    const binds = this.#thinking.forms(this.#model).binds;
+    return { system, tools, conversation: new Conversation(binds ? replayable(messages, prefixHash(system, tools)) : messages) };
+  }
+
+  /** The response as the log keeps it (an overflow that ended the turn is shown now), with the prefix its thinking was made under. */
   #finish(message: Message, end: End, onEvent: (event: AgentEvent) => void): void {
     if (end.overflow) onEvent(end);
     const errorMessage = end.aborted ? INTERRUPTED_BY_USER : end.errorMessage;
+    if (message.content.some((b) => b.type === "thinking")) message.prefixHash = prefixHash(this.#conversation.systemPrompt ?? "", toolDefinitions());
     this.#append(message, {
       provider: this.#model.provider,
       model: this.#model.model,
@@ -298,9 +363,11 @@ export class Agent {
         results.push({ type: "toolResult", toolUseId: call.id, content: INTERRUPTED_NOT_RUN, isError: true });
         continue;
       }
-      const decision = this.approvals.decide(call.name, call.input, this.cwd);
+      const decision = await this.approvals.decide(call.name, call.input, this.cwd);
       let input = call.input;
       let refusal: string | undefined;
+      // What a command leaves in the background outlives the call only if the person approved this very command (or chose auto).
+      const keepBackground = decision.action === "ask" || this.approvals.mode === "auto";
       if (decision.action === "refuse") refusal = decision.content;
       else if (decision.action === "run") input = decision.input;
       else {
@@ -318,7 +385,7 @@ export class Agent {
       }
       onEvent({ type: "toolStart", id: call.id, name: call.name, summary });
       const onOutput = (tail: string) => onEvent({ type: "toolOutput", id: call.id, name: call.name, tail });
-      const output = await runTool(call.name, input, { cwd: this.cwd, signal, secrets: providerSecrets(this.#env) }, onOutput);
+      const output = await runTool(call.name, input, { cwd: this.cwd, signal, secrets: providerSecrets(this.#env), keepBackground }, onOutput);
       onEvent({ type: "toolEnd", id: call.id, name: call.name, output });
       // Stopped after it started (Ctrl+C, Esc, a signal): the model must not take it for a call that never ran.
       const content = output.interrupted ? interruptedAfterStart(output.content) : output.content;
@@ -327,22 +394,16 @@ export class Agent {
     return results;
   }
 
-  /** Durable first, then in memory. User messages carry the active model's stamp. */
+  /** Durable first, then in memory. User messages carry the active model's stamp and the effort in force. */
   #append(message: Message, meta?: Parameters<typeof messageToDisk>[1]): void {
-    const stamp = message.role === "user" ? this.#model : undefined;
-    this.session.appendMessage(messageToDisk(message, meta), stamp);
+    const stamp = message.role === "user" ? { ...this.#model, effort: this.effort } : undefined;
+    this.session.appendMessage(messageToDisk(message, meta), stamp, message.prefixHash);
     this.#conversation.push(message);
   }
 
-  /**
-   * The answer's max_tokens: the configured limit, lowered to what the window
-   * leaves after the prompt, less a twentieth for the estimate's error (bytes/4
-   * is not the API's count). Anthropic refuses a prompt plus max_tokens over
-   * the window, and some servers' output limit is their whole window.
-   */
-  #answerLimit(): number {
-    const window = this.window();
-    return Math.min(this.#maxTokens, Math.max(1024, window - this.contextTokens() - Math.ceil(window / 20)));
+  /** The thinking and max_tokens of a turn starting now (see providers/thinking-plan.ts). */
+  #plan(): TurnPlan {
+    return this.#thinking.plan(this.#model, this.window(), this.#maxTokens);
   }
 
   #toolDefinitionBytes(): number {
@@ -351,17 +412,32 @@ export class Agent {
 }
 
 /**
- * A model's context window as the log and the environment tell it (what
- * Agent.window() falls back to, and what a resumed transcript's usage lines
- * use): AWL_CONTEXT_WINDOW, else the window of the compaction in force when it
- * was made with this model, else the model table's.
+ * A model's context window as the environment, the catalogue and the log tell
+ * it (what Agent.window() falls back to, and what a resumed transcript's usage
+ * lines use): AWL_CONTEXT_WINDOW, else the catalogue's max_input_tokens (`info`,
+ * when it came from the provider: the built-in table's row comes last), else
+ * the window of the compaction in force when it was made with this model, else
+ * the model table's.
  */
-export function windowOf(model: ModelRef, compaction: { provider: string; model: string; window: number } | undefined, env: Record<string, string | undefined> = process.env): number {
+export function windowOf(
+  model: ModelRef,
+  compaction: { provider: string; model: string; window: number } | undefined,
+  env: Record<string, string | undefined> = process.env,
+  info?: ModelInfo,
+): number {
   const fromLog = compaction?.provider === model.provider && compaction.model === model.model ? compaction.window : undefined;
-  return contextWindowFromEnv(env) ?? fromLog ?? contextWindow(model.provider as Provider["name"], model.model);
+  // `info` may be the table's own row (no catalogue): only a window the table does not state is the catalogue's.
+  const table = builtinModel(model.provider as ProviderName, model.model);
+  const fromCatalogue = info?.maxInputTokens !== table?.maxInputTokens ? info?.maxInputTokens : undefined;
+  return contextWindowFromEnv(env) ?? fromCatalogue ?? fromLog ?? contextWindow(model.provider as Provider["name"], model.model);
 }
 
 /** Room kept for the answer: the smaller of the answer's limit and a quarter of the window. */
 function reserve(window: number, maxTokens: number): number {
   return Math.min(maxTokens, Math.floor(window / 4));
+}
+
+/** What the summary request adds to the conversation: its answer (a thinking budget included) and its instruction. */
+function summaryAllowance(window: number, plan: TurnPlan): number {
+  return summaryMaxTokens(window, plan.maxTokens - plan.budget) + plan.budget + SUMMARY_INSTRUCTION_TOKENS;
 }

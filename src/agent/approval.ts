@@ -5,17 +5,19 @@
 //
 // - ask: read and read-only bash commands (read-only.ts) run; write, edit and
 //   any other bash command are asked about, unless the person answered
-//   "always" for that tool, or for every part of the command, its program with
-//   its first argument, earlier in this process.
+//   "always" for that tool, or for that command's scope (approval-scope.ts:
+//   program + subcommand, or the exact command), earlier in this process.
 // - auto: everything runs, as it is.
 // - read-only: write, edit and bash commands that are not read-only are
 //   refused with a tool error the model can read.
 //
 // A read-only command that runs without being asked about runs with git's
-// configured programs off (read-only.ts, guardGit).
+// configured programs off (git-guard.ts).
 
 import type { ApprovalMode } from "./approval-mode";
-import { guardGit, judge, READ_ONLY_PROGRAMS, readsNetwork, writesFile } from "./read-only";
+import { alwaysScope, describeScope, subcommandKey, type AlwaysScope } from "./approval-scope";
+import { guardGit } from "./git-guard";
+import { judge, READ_ONLY_PROGRAMS } from "./read-only";
 import type { SimpleCommand } from "./shell-words";
 
 export { APPROVAL_MODES, describeMode, isApprovalMode, type ApprovalMode } from "./approval-mode";
@@ -24,18 +26,14 @@ export { APPROVAL_MODES, describeMode, isApprovalMode, type ApprovalMode } from 
 type ActingTool = "bash" | "write" | "edit";
 const ACTING = new Set<string>(["bash", "write", "edit"]);
 
-/** Programs that run another command given as their arguments: "always" for them would allow anything. */
-const RUNNERS = new Set([
-  "sh", "bash", "zsh", "dash", "ksh", "fish", "env", "sudo", "doas", "su", "xargs", "eval", "exec", "command", "builtin",
-  "nohup", "timeout", "nice", "time", "watch", "source", ".", "parallel", "setsid", "stdbuf", "chroot", "unshare",
-]);
-
 export interface ApprovalRequest {
   tool: ActingTool;
   /** The call's input, parsed (`command`; `path`, `content`; `path`, `oldText`, `newText`). */
   input: Record<string, unknown>;
-  /** What answering "always" allows until awl exits: the tool's name, or each `program first-argument`; undefined when it cannot be offered. */
+  /** What answering "always" allows until awl exits, as the person reads it: the tool's name, `git add …` (that subcommand, with any arguments), or only this exact command; undefined when it cannot be offered. */
   always?: string[];
+  /** Why a command that would otherwise have run unasked is asked about. */
+  note?: string;
 }
 
 export type ApprovalAnswer = { kind: "yes" } | { kind: "always" } | { kind: "no"; reason?: string } | { kind: "interrupted" };
@@ -53,7 +51,11 @@ export type Decision =
 export class Approvals {
   mode: ApprovalMode;
   readonly #tools = new Set<string>();
-  readonly #commands = new Set<string>();
+  /** Subcommand scopes (`git add`) and exact commands, each as allowed. */
+  readonly #subcommands = new Set<string>();
+  readonly #exact = new Set<string>();
+  /** What each question's "always" would allow: the tool, or the command's scope. */
+  readonly #offered = new WeakMap<ApprovalRequest, AlwaysScope | ActingTool>();
 
   constructor(
     mode: ApprovalMode,
@@ -62,13 +64,13 @@ export class Approvals {
     this.mode = mode;
   }
 
-  /** What "always" has allowed so far in this process: tool names and `program first-argument` pairs. */
+  /** What "always" has allowed so far in this process, as the question named it. */
   get allowed(): string[] {
-    return [...this.#tools, ...this.#commands];
+    return [...this.#tools, ...[...this.#subcommands].map((k) => `${k} …`), ...this.#exact];
   }
 
   /** What to do with a call of `name` whose input is `rawInput` (JSON, as the model sent it). */
-  decide(name: string, rawInput: string, cwd: string): Decision {
+  async decide(name: string, rawInput: string, cwd: string): Promise<Decision> {
     const run: Decision = { action: "run", input: rawInput };
     if (this.mode === "auto" || !ACTING.has(name)) return run;
     const input = parseObject(rawInput);
@@ -79,46 +81,40 @@ export class Approvals {
       if (typeof input.path !== "string") return run;
       if (this.mode === "read-only") return { action: "refuse", content: readOnlyRefusal(tool) };
       if (this.#tools.has(tool)) return run;
-      return { action: "ask", request: { tool, input, always: [tool] } };
+      const request: ApprovalRequest = { tool, input, always: [tool] };
+      this.#offered.set(request, tool);
+      return { action: "ask", request };
     }
 
     const command = input.command;
     if (typeof command !== "string") return run;
     const judged = judge(command);
-    const parts = judged?.commands ?? [];
-    const readOnly = judged !== undefined && parts.length > 0 && judged.readOnly.every(Boolean);
+    const readOnly = judged !== undefined && judged.commands.length > 0 && judged.readOnly.every(Boolean);
     if (this.mode === "read-only" && !readOnly) return { action: "refuse", content: readOnlyRefusal("bash", judged === undefined) };
-    const keys = judged && parts.length > 0 ? parts.map((part, i) => (judged.readOnly[i] ? null : alwaysKey(part))) : undefined;
-    const coverable = keys?.every((k) => k !== undefined) ? (keys.filter((k) => k !== null) as string[]) : undefined;
-    const covered = readOnly || (this.mode === "ask" && coverable !== undefined && coverable.every((k) => this.#commands.has(k)));
+    const allowed = (part: SimpleCommand, i: number) => judged!.readOnly[i] || this.#subcommands.has(subcommandKey(part) ?? "");
+    const covered = readOnly || (this.mode === "ask" && judged !== undefined && (this.#exact.has(command) || judged.commands.every(allowed)));
+    let note: string | undefined;
     if (covered && judged) {
       // It runs without the person seeing it: git's configured programs go off.
-      const guarded = guardGit(command, judged, cwd, this.env);
-      if (guarded !== undefined) return { action: "run", input: guarded === command ? rawInput : JSON.stringify({ ...input, command: guarded }) };
-      if (this.mode === "read-only") return { action: "refuse", content: readOnlyRefusal("bash", false) };
+      const guarded = await guardGit(command, judged, cwd, this.env);
+      if ("command" in guarded) return { action: "run", input: guarded.command === command ? rawInput : JSON.stringify({ ...input, command: guarded.command }) };
+      if (this.mode === "read-only") return { action: "refuse", content: `${readOnlyRefusal("bash", false)} This command was refused because ${guarded.ask}.` };
+      note = guarded.ask;
     }
-    return { action: "ask", request: { tool, input, ...(coverable?.length ? { always: [...new Set(coverable)] } : {}) } };
+    const scope = alwaysScope(command, judged);
+    const request: ApprovalRequest = { tool, input, ...(scope ? { always: describeScope(scope) } : {}), ...(note ? { note } : {}) };
+    if (scope) this.#offered.set(request, scope);
+    return { action: "ask", request };
   }
 
   /** The person answered "always" to this request. */
   allowAlways(request: ApprovalRequest): void {
-    for (const key of request.always ?? []) (request.tool === "bash" ? this.#commands : this.#tools).add(key);
+    const scope = this.#offered.get(request);
+    if (scope === undefined) return;
+    if (typeof scope === "string") this.#tools.add(scope);
+    else if (scope.kind === "exact") this.#exact.add(scope.command);
+    else for (const key of scope.keys) this.#subcommands.add(key);
   }
-}
-
-/**
- * The `program first-argument` an "always" answer covers for one part of a
- * command (`npm test`, `rm -rf`, `make`): undefined when the part cannot be
- * covered by one (an assignment before it, a redirection that writes a file
- * or reads the network, an expansion in its program or first argument, a
- * program that runs others).
- */
-export function alwaysKey(part: SimpleCommand): string | undefined {
-  const [program, first] = part.words;
-  if (!program || part.assignments.length > 0 || writesFile(part) || readsNetwork(part)) return undefined;
-  if (!program.literal || RUNNERS.has(program.text) || (first && !first.literal)) return undefined;
-  if (/\s/.test(program.text) || (first && /[\n\r]/.test(first.text))) return undefined;
-  return first ? `${program.text} ${first.text}` : program.text;
 }
 
 /** The result the model reads when the person says no. */
@@ -131,7 +127,7 @@ export function declined(reason?: string): string {
 export function readOnlyRefusal(tool: ActingTool, unparseable = false): string {
   const what = tool === "bash" ? "commands that may change files" : `${tool}`;
   const commands = READ_ONLY_PROGRAMS.map((p) => (p === "git" ? "git status/diff/log/show" : p)).join(", ");
-  const detail = tool === "bash" ? ` Only these run: ${commands}, in any combination, without redirecting output to a file${unparseable ? "; this command could not be parsed" : ""}.` : "";
+  const detail = tool === "bash" ? ` Only these run: ${commands}, in any combination, without redirecting output to a file or putting a job in the background (&)${unparseable ? "; this command could not be parsed" : ""}.` : "";
   return `Not run: awl is in read-only mode, which refuses ${what}.${detail} The read tool works as usual.`;
 }
 

@@ -7,7 +7,7 @@
 import { diskMessageToInternal, type SessionEntry } from "../session";
 import { createProvider } from "../providers";
 import type { Agent } from "./agent";
-import { askForSummary, summaryRequest, transcriptLines } from "./summary";
+import { askForSummary, summaryRequest, transcriptLines, transcriptParts } from "./summary";
 
 export interface Move {
   /** The summary was asked for but failed: the move happened without it. */
@@ -31,7 +31,7 @@ export async function moveTo(agent: Agent, targetId: string, o: { summarize?: bo
       provider: createProvider(agent.model.provider as Parameters<typeof createProvider>[0]),
       model: agent.model.model,
       maxTokens: SUMMARY_TOKENS,
-      request: summaryRequest({ transcript, maxWords: SUMMARY_WORDS }),
+      parts: transcriptParts(summaryRequest({ transcript, maxWords: SUMMARY_WORDS })),
       signal: o.signal ?? new AbortController().signal,
     });
     if (answer.ok) {

@@ -5,13 +5,13 @@
 // appended and fsync'd as the child of the leaf; the caller then (3) rebuilds
 // its conversation from the log, as a resume would, and (4) sends its request.
 
-import type { Message } from "../conversation";
+import { Conversation, type Message } from "../conversation";
 import { UserError } from "../errors";
 import { jsonByteLength } from "../json";
 import { cutMiddle, isPrompt, type CompactionEntry, type CompactionFields, type ModelRef, type SessionEntry, type SessionManager } from "../session";
 import type { Provider, Usage } from "../providers/provider";
 import { addUsage, type AgentEvent } from "./events";
-import { askForSummary, SUMMARY_SYSTEM, summaryRequest, transcriptLines } from "./summary";
+import { askForSummary, forkInstruction, SUMMARY_SYSTEM, summaryRequest, transcriptLines, transcriptParts, type SummaryParts } from "./summary";
 
 export interface CompactOptions {
   session: SessionManager;
@@ -25,8 +25,14 @@ export interface CompactOptions {
   tokensBefore: number;
   /** Bytes of the tool definitions every request carries. */
   toolBytes: number;
-  /** The largest answer a request may ask for. */
+  /** The largest answer a request may ask for (a thinking budget apart). */
   maxTokens: number;
+  /**
+   * The conversation's requests as they go (system, tools, messages, thinking
+   * and its fixed budget): the summary is asked of it first, with the
+   * instruction as its last message, so that its input is read from the cache.
+   */
+  fork?: SummaryParts & { budget: number };
   /** Shorten every long tool result of the kept turn, fits or not (after a second overflow). */
   cut?: boolean;
   /** What the person asked the summary to keep in mind (/compact's argument). */
@@ -93,10 +99,19 @@ export async function compact(o: CompactOptions): Promise<Compaction> {
   let usage: Usage = { input: 0, output: 0 };
   let requests = 0;
   if (summarized.length || condense) {
-    const result = await summarizeInPieces(o, transcriptLines(summarized), previous?.summary, summaryMax);
-    fields.summary = result.text;
-    usage = result.usage;
-    requests = result.requests;
+    const keptPrompt = branch[keepFrom]!;
+    const forked = summarized.length && keptPrompt.type === "message" ? await summarizeFork(o, promptText(keptPrompt.message), summaryMax) : undefined;
+    if (forked) requests++;
+    if (forked?.text) {
+      fields.summary = forked.text;
+      usage = forked.usage;
+    } else {
+      const result = await summarizeInPieces(o, transcriptLines(summarized), previous?.summary, summaryMax);
+      fields.summary = result.text;
+      usage = result.usage;
+      if (forked) addUsage(usage, forked.usage);
+      requests += result.requests;
+    }
   } else {
     fields.summary = previous?.summary ?? "Nothing came before the kept turn.";
   }
@@ -104,6 +119,34 @@ export async function compact(o: CompactOptions): Promise<Compaction> {
   fields.tokensAfter = tokensOf(session.contextAfter(fields).messages, o.toolBytes);
   const entry = session.appendCompaction(fields);
   return { compacted: true, entry, usage, requests };
+}
+
+/** Tokens of a fork's instruction, at most (its wording, a quoted request, a focus). */
+export const SUMMARY_INSTRUCTION_TOKENS = 600;
+
+/**
+ * The summary asked of the conversation itself (a cache-safe fork), when the
+ * conversation, the instruction and the answer fit the window: undefined when
+ * they do not; `text` empty when the answer was not a summary (no text, an
+ * error, an overflow), and the transcript path is taken instead. An interrupt
+ * ends the compaction.
+ */
+async function summarizeFork(o: CompactOptions, kept: string, summaryMax: number): Promise<{ text: string; usage: Usage } | undefined> {
+  const fork = o.fork;
+  const focus = o.focus ? tokens(Buffer.byteLength(o.focus)) : 0;
+  if (!fork || o.tokensBefore + SUMMARY_INSTRUCTION_TOKENS + focus + summaryMax + fork.budget > o.window) return undefined;
+  const instruction = forkInstruction({ kept, focus: o.focus, maxWords: Math.floor(summaryMax * 0.6) });
+  const conversation = new Conversation([...fork.conversation.messages, { role: "user", content: [{ type: "text", text: instruction }] }]);
+  const answer = await askForSummary({
+    provider: o.provider,
+    model: o.model.model,
+    maxTokens: summaryMax + fork.budget,
+    parts: { system: fork.system, tools: fork.tools, conversation, thinking: fork.thinking },
+    signal: o.signal,
+    onRetry: o.onEvent,
+  });
+  if (!answer.ok && answer.aborted) throw new CompactionFailed("Interrupted", true);
+  return { text: answer.ok ? answer.text : "", usage: answer.usage ?? { input: 0, output: 0 } };
 }
 
 /**
@@ -130,7 +173,7 @@ async function summarizeInPieces(o: CompactOptions, lines: string[], previous: s
       provider: o.provider,
       model: o.model.model,
       maxTokens: summaryMax,
-      request: summaryRequest({ previous: summary, transcript: piece.join("\n"), focus: o.focus, maxWords }),
+      parts: transcriptParts(summaryRequest({ previous: summary, transcript: piece.join("\n"), focus: o.focus, maxWords })),
       signal: o.signal,
       onRetry: o.onEvent,
     });
@@ -175,7 +218,7 @@ function halves(piece: string[]): string[][] {
 }
 
 /** The answer a summary may take: an eighth of the window, between 256 and 8,192 tokens, never above the model's own limit. */
-function summaryMaxTokens(window: number, maxTokens: number): number {
+export function summaryMaxTokens(window: number, maxTokens: number): number {
   return Math.max(256, Math.min(Math.floor(window / 8), 8192, maxTokens));
 }
 

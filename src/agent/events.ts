@@ -33,6 +33,8 @@ export interface TurnResult {
   context: ContextMeter;
   /** Text of the final assistant message (what print mode prints). */
   finalText: string;
+  /** The effort the turn ran at, when one was chosen. */
+  effort?: string;
 }
 
 /** Adds `usage` into `sum`, cache figures included. */

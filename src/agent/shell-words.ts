@@ -41,9 +41,14 @@ export class ShellParseError extends Error {}
 
 /** Every simple command in `command`, nested ones included, in the order they appear; throws ShellParseError. */
 export function parseShell(command: string): SimpleCommand[] {
+  return parseCommandLine(command).commands;
+}
+
+/** parseShell's commands, and whether any of them is put in the background (`&`), where it may outlive the command. */
+export function parseCommandLine(command: string): { commands: SimpleCommand[]; background: boolean } {
   const parser = new Parser(command);
   parser.sequence(undefined);
-  return parser.commands;
+  return { commands: parser.commands, background: parser.background };
 }
 
 const BLANK = new Set([" ", "\t"]);
@@ -59,6 +64,8 @@ type Piece = { kind: "text"; text: string } | { kind: "expansion"; text: string;
 
 class Parser {
   readonly commands: SimpleCommand[] = [];
+  /** A `&` list operator was seen. */
+  background = false;
   #i = 0;
   /** The end of what is being parsed: the whole command, or the inside of a backtick substitution. */
   #limit: number;
@@ -129,6 +136,7 @@ class Parser {
       if (operator) {
         if (state !== "after") this.#fail(`an unexpected ${operator}`);
         if (operator === ";;" || operator === ";&" || operator === ";;&") this.#fail("a case clause");
+        if (operator === "&") this.background = true;
         state = operator === ";" || operator === "&" ? "start" : "operand";
         continue;
       }

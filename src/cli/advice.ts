@@ -5,14 +5,16 @@
 import type { AgentEvent } from "../agent/events";
 import { UserError } from "../errors";
 import { AdvisedError, type Remedy } from "../providers";
+import { namesInWords } from "../providers/registry";
 
 export function commandLineAdvice(remedy: Remedy): string {
   switch (remedy.kind) {
     case "model":
-      return "choose another with --model";
+      if (!remedy.newer?.length) return "choose another with --model (awl models lists them)";
+      return `the newest of its family: ${remedy.newer.join(", ")}; switch with --model ${remedy.newer[0]}`;
     case "key": {
       const local = remedy.orVariable ? ` set ${remedy.orVariable} for a local server,` : "";
-      return `export it,${local} or choose another provider with --provider ${remedy.other}`;
+      return `export it,${local} or choose another provider with --provider ${namesInWords(remedy.others)}`;
     }
   }
 }

@@ -6,9 +6,11 @@
 
 import { APPROVAL_MODES, isApprovalMode, type ApprovalMode } from "../agent/approval-mode";
 import { UsageError } from "../errors";
+import { isProviderName, namesInWords } from "../providers/registry";
+import { EFFORTS, isEffort, type Effort } from "../providers/thinking-forms";
 
 export interface Args {
-  command: "chat" | "print" | "sessions" | "tree" | "rewind" | "help" | "version";
+  command: "chat" | "print" | "sessions" | "tree" | "rewind" | "models" | "help" | "version";
   /** -p text, or "-" for stdin. */
   prompt?: string;
   /** `awl "prompt"`: the REPL opens and sends it first. */
@@ -17,7 +19,8 @@ export interface Args {
   resume?: true | string;
   provider?: string;
   model?: string;
-  thinking: boolean;
+  /** --effort, or --thinking (high). */
+  effort?: Effort;
   /** --approve: when tools may act. */
   approve?: ApprovalMode;
   plain: boolean;
@@ -38,15 +41,16 @@ export interface Args {
 const HINT = "(see awl --help)";
 
 /** Words that are commands when they come first: any other first word starts the prompt. */
-const COMMANDS = ["sessions", "rewind"] as const;
+const COMMANDS = ["sessions", "models", "rewind"] as const;
 /** Commands other versions of awl have or will have: never sent as a prompt by accident, so a script means the same everywhere. */
-const RESERVED = ["models", "export"];
+const RESERVED = ["export"];
 
 export function parseArgs(argv: string[]): Args {
-  const args: Args = { command: "chat", thinking: false, plain: false, json: false, fork: false, dryRun: false, yes: false };
+  const args: Args = { command: "chat", plain: false, json: false, fork: false, dryRun: false, yes: false };
   let sessions = false;
   let tree = false;
   let rewind = false;
+  let models = false;
   let help = false;
   let version = false;
   let continued = false;
@@ -117,8 +121,14 @@ export function parseArgs(argv: string[]): Args {
       }
       case "--thinking":
         noValue();
-        args.thinking = true;
+        args.effort ??= "high";
         break;
+      case "--effort": {
+        const effort = value();
+        if (!isEffort(effort)) throw new UsageError(`unknown effort '${effort}': use ${EFFORTS.join(", ")} ${HINT}`);
+        args.effort = effort;
+        break;
+      }
       case "--plain":
         noValue();
         args.plain = true;
@@ -155,8 +165,10 @@ export function parseArgs(argv: string[]): Args {
         if (token.startsWith("-")) throw new UsageError(`unknown option ${flag} ${HINT}`);
         if ((tree || rewind) && args.session === undefined) args.session = token;
         else if (sessions && !tree && token === "tree") tree = true;
-        else if (sessions || tree || rewind) throw new UsageError(`unexpected argument '${token}': awl ${tree ? "sessions tree takes one session id" : rewind ? "rewind takes one session id" : "sessions takes none"} ${HINT}`);
-        else if (words.length === 0 && token === "sessions") sessions = true;
+        else if (sessions || tree || rewind || models) {
+          throw new UsageError(`unexpected argument '${token}': awl ${tree ? "sessions tree takes one session id" : rewind ? "rewind takes one session id" : `${sessions ? "sessions" : "models"} takes none`} ${HINT}`);
+        } else if (words.length === 0 && token === "sessions") sessions = true;
+        else if (words.length === 0 && token === "models") models = true;
         else if (words.length === 0 && token === "rewind") rewind = true;
         else if (words.length === 0 && RESERVED.includes(token)) {
           throw new UsageError(`'${token}' is not a command of this version of awl; to send it as a prompt: awl -- ${token} ${HINT}`);
@@ -174,8 +186,13 @@ export function parseArgs(argv: string[]): Args {
 
   if (help) return { ...args, command: "help" };
   if (version) return { ...args, command: "version" };
-  if (args.provider !== undefined && !["anthropic", "openai"].includes(args.provider)) {
-    throw new UsageError(`unknown provider '${args.provider}': use anthropic or openai ${HINT}`);
+  if (args.provider !== undefined && !isProviderName(args.provider)) {
+    throw new UsageError(`unknown provider '${args.provider}': use ${namesInWords()} ${HINT}`);
+  }
+  if (models) {
+    const extra = args.prompt !== undefined || args.resume !== undefined || args.approve !== undefined || args.model !== undefined || args.effort !== undefined || continued || args.plain;
+    if (extra) throw new UsageError(`awl models takes only --provider and --json ${HINT}`);
+    return { ...args, command: "models" };
   }
   if (rewind) return rewindArgs(args);
   if (args.to !== undefined || args.dryRun || args.yes) throw new UsageError(`--to, --dry-run and --yes belong to awl rewind ${HINT}`);
@@ -193,7 +210,7 @@ export function parseArgs(argv: string[]): Args {
     if (args.plain && args.json) throw new UsageError(`choose one of --plain and --json ${HINT}`);
     return { ...args, command: "sessions" };
   }
-  if (args.plain || args.json) throw new UsageError(`--plain and --json belong to awl sessions ${HINT}`);
+  if (args.plain || args.json) throw new UsageError(`--plain and --json belong to awl sessions (and --json to awl models) ${HINT}`);
   if (args.send !== undefined && !args.send.trim()) throw new UsageError(`the prompt is empty ${HINT}`);
   return { ...args, command: args.prompt !== undefined ? "print" : "chat" };
 }
@@ -209,6 +226,13 @@ function rewindArgs(args: Args): Args {
 
 function isCommandWord(word: string): boolean {
   return (COMMANDS as readonly string[]).includes(word) || RESERVED.includes(word);
+}
+
+/** The effort in force: --effort (or --thinking), else AWL_EFFORT, else none (the model's own default). */
+export function chosenEffort(args: Args, env: Record<string, string | undefined> = process.env): Effort | undefined {
+  const fromEnv = env.AWL_EFFORT?.trim() || undefined;
+  if (fromEnv !== undefined && !isEffort(fromEnv)) throw new UsageError(`AWL_EFFORT=${fromEnv} is not an effort: use ${EFFORTS.join(", ")} ${HINT}`);
+  return args.effort ?? fromEnv;
 }
 
 /**

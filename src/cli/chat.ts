@@ -9,7 +9,7 @@
 // What carries over to the next session: the model in use, for a new session
 // (a resumed one continues with its own model, as --resume does, unless its
 // provider cannot be used here: then with the one in use, and it says so);
-// --thinking; the approvals: the mode (a setting of this process, as --approve
+// the effort; the approvals: the mode (a setting of this process, as --approve
 // is, shown again on the banner) and what "always" allowed, since the question
 // said "until awl exits" when the person chose it (/session lists it). The
 // prompt history is reloaded: this directory's prompts from every session,
@@ -18,21 +18,23 @@
 import { Agent } from "../agent/agent";
 import { Approvals } from "../agent/approval";
 import { loadContextFiles, type ContextFiles } from "../agent/context-files";
-import { UserError } from "../errors";
+import { UsageError, UserError } from "../errors";
 import { AdvisedError } from "../providers";
 import { findSession, listSessions, type ModelRef } from "../session";
 import { colorsFor, type Colors } from "../ui/colors";
-import { replMessage } from "../ui/advice";
+import { replAdvice, replMessage } from "../ui/advice";
 import { contextFilesLine, contextNotice } from "../ui/instructions";
 import { runRepl, type ReplEnd } from "../ui/repl";
 import { joinParts } from "../ui/format";
+import { messagesInFile } from "../ui/message-count";
 import { safeText } from "../ui/safe-text";
 import { sessionIdLength, shortSessionId } from "../ui/session-id";
 import { renderTranscript } from "../ui/transcript";
 import { onCommandLine } from "./advice";
-import { approvalMode, type Args } from "./args";
-import { chooseModel } from "./model-choice";
+import { approvalMode, chosenEffort, type Args } from "./args";
 import { openSession, type OpenedSession } from "./open-session";
+import { startModel } from "./start-model";
+import type { Catalogues } from "../providers/catalogue";
 import { plainLine } from "./sessions";
 import { guardOutput, hold, stopSignal } from "./stop";
 
@@ -48,29 +50,35 @@ interface Screen {
 
 export async function chat(args: Args, cwd: string): Promise<number> {
   const mode = approvalMode(args);
+  const effort = chosenEffort(args);
   guardOutput();
   const screen: Screen = { cwd, c: colorsFor(process.stdout), out: process.stdout };
   const { c, out } = screen;
-  const opened = await openSession(cwd, args.resume, () => chooseModel(args, undefined), { at: args.at, ...(args.fork ? { fork: { model: (parent) => chooseModel(args, parent) } } : {}) });
+  const { opened, model, catalogues, isDefault, gone } = await startModel(args, cwd);
   let session = opened.session;
   try {
     for (const notice of opened.notices) out.write(`${c.yellow(safeText(notice))}\n`);
-    const model = chooseModel(args, opened.resumed ? session.activeModel() : undefined);
     // A new session's project instructions: read now, so the banner lists exactly what its system prompt will hold.
     const contextFiles = opened.resumed ? undefined : loadContextFiles({ cwd });
     const approvals = new Approvals(mode);
-    let agent = onCommandLine(() => new Agent({ session, cwd, model, thinking: args.thinking, contextFiles, approvals })); // rebuilds the conversation, once
-    if (opened.resumed) showTranscript(agent, screen);
+    const modelInfo = catalogues.modelInfo;
+    let agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals, modelInfo })); // rebuilds the conversation, once
+    // An effort the model cannot take is a mistake on the command line: said before the REPL starts (/effort says it after).
+    const refusal = agent.effortRefusal();
+    if (refusal) throw new UsageError(`${refusal} (see awl --help)`);
+    if (opened.resumed) showTranscript(agent, screen, catalogues);
     if (session.readOnly) throw new UserError(session.readOnlyReason ?? "this session cannot be continued by this version of awl");
-    showBanner(agent, opened.resumed, contextFiles, screen);
+    showBanner(agent, opened.resumed, contextFiles, screen, isDefault);
+    // Said, not acted on: awl never switches models by itself.
+    if (gone) out.write(`${c.red(safeText(`${gone.fact}: ${replAdvice(gone.remedy)}`))}\n`);
 
     const warmUp = setTimeout(() => agent.warmUp(), 1); // fires once the prompt is drawn
     let first = args.send; // awl "prompt": sent as the REPL opens
     for (;;) {
-      const end = await runRepl(agent, c, out, { signal: stopSignal, hold }, first);
+      const end = await runRepl(agent, c, out, { signal: stopSignal, hold }, catalogues, first);
       first = undefined;
       if (end.kind === "quit" || stopSignal.aborted) break;
-      const next = await nextSession(agent, end, screen);
+      const next = await nextSession(agent, end, screen, catalogues);
       if (!next) continue;
       agent = next;
       session = next.session;
@@ -91,7 +99,7 @@ export async function chat(args: Args, cwd: string): Promise<number> {
  * one closed; or undefined when the person stays (Esc in the picker, or the
  * session could not be opened: said in red).
  */
-async function nextSession(current: Agent, end: Exclude<ReplEnd, { kind: "quit" }>, screen: Screen): Promise<Agent | undefined> {
+async function nextSession(current: Agent, end: Exclude<ReplEnd, { kind: "quit" }>, screen: Screen, catalogues: Catalogues): Promise<Agent | undefined> {
   const { cwd, c, out } = screen;
   const stay = (why: string) => {
     out.write(`${c.red(safeText(why))}\n`);
@@ -130,7 +138,7 @@ async function nextSession(current: Agent, end: Exclude<ReplEnd, { kind: "quit" 
   let next: { agent: Agent; notice?: string };
   const contextFiles = opened.resumed ? undefined : loadContextFiles({ cwd });
   try {
-    next = nextAgent(current, opened, contextFiles);
+    next = nextAgent(current, opened, contextFiles, catalogues);
   } catch (error) {
     opened.session.close();
     if (error instanceof UserError) return stay(replMessage(error));
@@ -141,15 +149,16 @@ async function nextSession(current: Agent, end: Exclude<ReplEnd, { kind: "quit" 
   const left = current.session;
   if (left.messageCount() > 0) {
     const id = shortSessionId(cwd, left.sessionId, [next.agent.session.sessionId]); // still unique once the next one is written
-    out.write(`${c.dim(`Left session ${id} (${left.messageCount()} messages, saved): /resume ${id} returns to it.`)}\n`);
+    const messages = messagesInFile(left.sessionFile, cwd); // as the picker counts them
+    out.write(`${c.dim(`Left session ${id} (${messages} message${messages === 1 ? "" : "s"}, saved): /resume ${id} returns to it.`)}\n`);
   }
   left.close();
 
   out.write("\n");
   for (const notice of opened.notices) out.write(`${c.yellow(safeText(notice))}\n`);
   if (next.notice) out.write(`${c.yellow(safeText(next.notice))}\n`);
-  if (opened.resumed) showTranscript(next.agent, screen);
-  showBanner(next.agent, opened.resumed, contextFiles, screen);
+  if (opened.resumed) showTranscript(next.agent, screen, catalogues);
+  showBanner(next.agent, opened.resumed, contextFiles, screen, false);
   return next.agent;
 }
 
@@ -158,15 +167,16 @@ async function nextSession(current: Agent, end: Exclude<ReplEnd, { kind: "quit" 
  * one's own, unless its provider cannot be used here (no key), when it
  * continues with the model in use and says so.
  */
-function nextAgent(current: Agent, opened: OpenedSession, contextFiles: ContextFiles | undefined): { agent: Agent; notice?: string } {
+function nextAgent(current: Agent, opened: OpenedSession, contextFiles: ContextFiles | undefined, catalogues: Catalogues): { agent: Agent; notice?: string } {
   const make = (model: ModelRef) =>
     new Agent({
       session: opened.session,
       cwd: current.cwd,
       model,
-      thinking: current.thinking,
+      effort: current.effort,
       contextFiles,
       approvals: current.approvals,
+      modelInfo: catalogues.modelInfo,
     });
   if (!opened.resumed) return { agent: make(current.model) };
   const own = opened.session.activeModel();
@@ -197,19 +207,24 @@ async function pick(current: Agent, { cwd, c, out }: Screen): Promise<string | u
   return pickSession(list, length, { current: here, escape: "goes back" });
 }
 
-function showTranscript(agent: Agent, { c, out }: Screen): void {
-  const transcript = renderTranscript(agent.session, c, out.columns ?? 100);
+function showTranscript(agent: Agent, { c, out }: Screen, catalogues: Catalogues): void {
+  const transcript = renderTranscript(agent.session, c, out.columns ?? 100, {}, process.env, catalogues.modelInfo);
   if (transcript) out.write(`${transcript}\n\n`);
 }
 
-/** `awl 0.1.0 · resumed 019dc5ba-7 · anthropic/claude-sonnet-4-5 · approve: ask · /help for commands`, and a new session's instructions. */
-function showBanner(agent: Agent, resumed: boolean, contextFiles: ContextFiles | undefined, { cwd, c, out }: Screen): void {
+/**
+ * `awl 0.1.0 · new session · <provider>/<model> (default) · approve: ask · /help for commands`,
+ * and a new session's instructions. "(default)": nothing named the model, so
+ * it is the provider's default (the newest of its default family it lists).
+ */
+function showBanner(agent: Agent, resumed: boolean, contextFiles: ContextFiles | undefined, { cwd, c, out }: Screen, isDefault: boolean): void {
   const version = typeof AWL_VERSION === "string" ? AWL_VERSION : "dev";
   const fork = agent.session.header.forkedFrom;
   const lineage = fork ? ` (fork of ${safeText(fork.session.slice(0, 8))} at ${safeText(fork.entry)})` : "";
   const what = resumed ? `resumed ${shortSessionId(cwd, agent.session.sessionId)}${lineage}` : "new session";
-  const model = safeText(`${agent.model.provider}/${agent.model.model}`);
-  out.write(`${c.dim(joinParts([`awl ${version}`, what, model, `approve: ${agent.approvals.mode}`, "/help for commands"], out.columns ?? 100))}\n`);
+  const model = safeText(`${agent.model.provider}/${agent.model.model}${isDefault ? " (default)" : ""}`);
+  const effort = agent.effort ? [`effort: ${agent.effort}`] : [];
+  out.write(`${c.dim(joinParts([`awl ${version}`, what, model, ...effort, `approve: ${agent.approvals.mode}`, "/help for commands"], out.columns ?? 100))}\n`);
   if (!contextFiles) return;
   const files = contextFilesLine(contextFiles.files, cwd);
   if (files) out.write(`${c.dim(files)}\n`);

@@ -1,4 +1,51 @@
-export const HELP = `awl — a coding agent for the terminal
+// awl --help. The providers' names, variables and defaults come from their
+// table (providers/registry.ts), so a new provider shows here by itself.
+
+import { namesInWords, providerRows } from "../providers/registry";
+
+/** The column the options' and variables' descriptions start at, and the width they wrap within. */
+const COLUMN = 31;
+const WIDTH = 116;
+
+/** `name` and its description, wrapped under the description column. */
+function entry(name: string, text: string): string {
+  const indent = " ".repeat(COLUMN);
+  const head = `  ${name}`;
+  const lines: string[] = [];
+  let line = head.length < COLUMN ? head.padEnd(COLUMN) : (lines.push(head), indent);
+  for (const word of text.split(" ")) {
+    if (line.length + word.length > WIDTH && line.trim() !== "") {
+      lines.push(line.trimEnd());
+      line = indent;
+    }
+    line += `${word} `;
+  }
+  lines.push(line.trimEnd());
+  return lines.join("\n");
+}
+
+function providerOption(): string {
+  const rows = providerRows();
+  const local = rows.filter((row) => row.keyOptional).map((row) => row.name);
+  const orBase = local.length ? `, or for ${namesInWords(local)} base URL,` : "";
+  return entry("    --provider <name>", `${namesInWords()} (default: the first of them whose key${orBase} is set)`);
+}
+
+function modelOption(): string {
+  const rows = providerRows();
+  const examples = rows.map((row) => row.defaultModel).join(", ");
+  const families = rows.flatMap((row) => (row.defaultFamilyShown ? [row.defaultFamilyShown] : []));
+  const byDefault = families.length ? `${families.join(", or ")}, that the provider lists` : "the provider's default";
+  return entry("-m, --model <model>", `model id, e.g. ${examples}, or provider/model (default: ${byDefault})`);
+}
+
+function providerVariables(): string {
+  return providerRows()
+    .flatMap((row) => [entry(row.keyVariable, row.keyHelp), entry(row.baseUrlVariable, row.baseUrlHelp), ...(row.variables ?? []).map((v) => entry(v.name, v.help))])
+    .join("\n");
+}
+
+export const help = (): string => `awl — a coding agent for the terminal
 
 Usage:
   awl                          start a new interactive session in this directory
@@ -19,34 +66,37 @@ Usage:
   awl rewind [id] --to <entry> [--conversation] [--dry-run] [--yes]
                                move a session's conversation back to an entry (files are not restored yet)
   awl -- sessions              after --, every word is the prompt (this sends "sessions")
+  awl models [--provider <name>] [--json]
+                               the provider's models, newest first, where the list came from and how old it is
 
 Options:
   -p, --print <prompt|->       non-interactive: answer on stdout, tool activity on stderr
   -r, --resume [id]            continue a session (id: full id or unique prefix)
   -c, --continue               continue the most recent session here (takes no value)
-      --provider <name>        anthropic or openai (default: the first of them whose key, or for
-                               openai base URL, is set)
-  -m, --model <model>          model id, e.g. claude-sonnet-4-5, gpt-5-mini, or provider/model
-      --thinking               let the model think before answering (off by default)
+${providerOption()}
+${modelOption()}
+      --effort <level>         how hard the model thinks: off, low, medium, high, xhigh or max (unset: the
+                               model's own default); a level the model does not take is refused before it is asked
+      --thinking               the same as --effort high
       --approve <mode>         when tools may act: ask (the REPL's default), auto (-p's default: a script
                                cannot answer; -p with ask is a usage error) or read-only
       --plain                  awl sessions: plain lines even on a terminal
-      --json                   awl sessions: a JSON array
+      --json                   awl sessions, awl models: JSON
   -h, --help                   this help
   -v, --version                print the version
 
 Environment:
-  ANTHROPIC_API_KEY            key for Anthropic
-  OPENAI_API_KEY               key for OpenAI (not needed for a local server)
-  ANTHROPIC_BASE_URL           Anthropic API host (default https://api.anthropic.com); named when it cannot be reached
-  OPENAI_BASE_URL              OpenAI-compatible base URL, ending in /v1 (default https://api.openai.com/v1)
+${providerVariables()}
   AWL_PROVIDER, AWL_MODEL      default provider and model for new sessions
   AWL_APPROVE                  the approval mode when --approve is not given (ask, auto, read-only)
+  AWL_EFFORT                   the effort when --effort is not given
   AWL_CONTEXT_WINDOW           the model's context window in tokens (e.g. 32768, 200k), instead of awl's table;
                                set it for local servers that truncate a long prompt silently
   AWL_SESSION_DIR              where sessions live, an absolute path (default $XDG_DATA_HOME/awl/sessions)
   AWL_BASH_PASS_ENV=A,B        API keys never reach bash nor tool output; other *KEY*/*SECRET*/*TOKEN*/*PASSWORD* only if listed
   XDG_DATA_HOME                base data directory (default ~/.local/share)
+  XDG_CACHE_HOME               base cache directory, for the providers' model lists (default ~/.cache)
+  XDG_CONFIG_HOME              base configuration directory, for awl/AGENTS.md (default ~/.config)
   AWL_STREAM_IDLE_TIMEOUT_MS   give up on a response silent this long (default 90000; raise it for slow local models)
   AWL_RETRY_BASE_MS            first retry delay after a rate limit, overload or failed connection, doubling each
                                try (default 1000); a refused local port or unknown host is given up after 2 tries
@@ -58,6 +108,10 @@ file) by itself, and shows every other bash command, write and edit first: y run
 and the same tool (for bash: program and first argument) from then on until awl exits, n refuses
 it with an optional reason for the model, Esc or Ctrl+C stops the turn. auto runs every tool.
 read-only refuses write, edit and other commands with an error the model reads. /approve switches.
+
+Project instructions: a new session puts $XDG_CONFIG_HOME/awl/AGENTS.md, then AGENTS.md (else
+CLAUDE.md) of each directory from the repository root down to this one, into its system
+prompt (32 KiB in all); the banner and /session list them.
 
 A session never runs into the context window: earlier turns are summarized (compacted)
 into one more line of its log when the next request would not fit; /compact in the REPL

@@ -1,35 +1,45 @@
 // Which provider/model a run uses: flags win; a resumed session
 // keeps its activeModel(); a new one takes AWL_PROVIDER/AWL_MODEL, then
-// the first provider whose key is set (providers/order.ts), then defaults.
+// the first provider whose key is set (providers/order.ts), then the
+// provider's default: the newest of its default family that its catalogue
+// lists (`newest`), else the built-in default.
 
 import { defaultModel, parseModelSpec } from "../providers/models";
-import { providerFromEnvironment } from "../providers/order";
+import { firstProvider, providerFromEnvironment } from "../providers/order";
 import type { ProviderName } from "../providers/provider";
+import { isProviderName, namesInWords } from "../providers/registry";
 import { UsageError } from "../errors";
 import type { ModelRef } from "../session";
+
+/** The catalogue's default for a provider, when it has a list to pick from. */
+export type NewestDefault = (provider: ProviderName) => string | undefined;
 
 export function chooseModel(
   flags: { provider?: string; model?: string },
   resumed: ModelRef | undefined,
   env: Record<string, string | undefined> = process.env,
+  newest: NewestDefault = () => undefined,
 ): ModelRef {
   const fromFlag = flags.model ? parseModelSpec(flags.model) : undefined;
   if (fromFlag?.provider && flags.provider && fromFlag.provider !== flags.provider) {
     throw new UsageError(`--model ${flags.model} is not a ${flags.provider} model (see awl --help)`);
   }
-  const base = resumed ?? fromEnvironment(env);
-  const provider = (flags.provider ?? fromFlag?.provider ?? base.provider) as ProviderName;
-  const model = fromFlag?.model ?? (provider === base.provider ? base.model : defaultModel(provider));
+  const base = resumed ?? fromEnvironment(env, newest);
+  const provider = flags.provider ?? fromFlag?.provider ?? base.provider;
+  const model = fromFlag?.model ?? (provider === base.provider ? base.model : defaultModel(provider, {}, newest(provider)));
   return { provider, model };
 }
 
-function fromEnvironment(env: Record<string, string | undefined>): ModelRef {
+/** Whether the model of a new session is the provider's default: nothing (no --model, no AWL_MODEL) named one. */
+export function isDefaultModel(flags: { model?: string }, env: Record<string, string | undefined> = process.env): boolean {
+  return !flags.model && !env.AWL_MODEL;
+}
+
+function fromEnvironment(env: Record<string, string | undefined>, newest: NewestDefault): ModelRef {
   const model = env.AWL_MODEL ? fromVariable("AWL_MODEL", env.AWL_MODEL) : undefined;
-  const provider = (env.AWL_PROVIDER || model?.provider || providerFromEnvironment(env) || "anthropic") as ProviderName;
-  if (provider !== "anthropic" && provider !== "openai") {
-    throw new UsageError(`AWL_PROVIDER=${provider} is not a provider awl knows: use anthropic or openai`);
-  }
-  return { provider, model: model?.model ?? defaultModel(provider) };
+  const provider = env.AWL_PROVIDER || model?.provider || providerFromEnvironment(env) || firstProvider();
+  if (!isProviderName(provider)) throw new UsageError(`AWL_PROVIDER=${provider} is not a provider awl knows: use ${namesInWords()}`);
+  return { provider, model: model?.model ?? defaultModel(provider, {}, newest(provider)) };
 }
 
 /** A model spec from the environment: a refusal names the variable, which is where the fix goes. */

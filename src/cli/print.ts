@@ -12,29 +12,34 @@ import { loadContextFiles } from "../agent/context-files";
 import { contextNotice } from "../ui/instructions";
 import { safeText } from "../ui/safe-text";
 import { onCommandLine, remedyWatcher, withCommandLineAdvice } from "./advice";
-import { approvalMode, type Args } from "./args";
-import { chooseModel } from "./model-choice";
-import { openSession } from "./open-session";
+import { approvalMode, chosenEffort, type Args } from "./args";
+import { startModel } from "./start-model";
+import type { ProviderName } from "../providers/provider";
 import { guardOutput, hold, stopSignal } from "./stop";
 
 export async function print(args: Args, cwd: string): Promise<number> {
   const mode = approvalMode(args); // auto unless told otherwise; ask is a usage error: nobody can answer
+  const effort = chosenEffort(args);
   const prompt = args.prompt === "-" ? await Bun.stdin.text() : (args.prompt ?? "");
   if (!prompt.trim()) throw new UsageError("the prompt is empty (see awl --help)");
 
   guardOutput();
   const err = process.stderr;
   const c = colorsFor(err);
-  const { session, resumed, notices } = await openSession(cwd, args.resume, () => chooseModel(args, undefined), { at: args.at, ...(args.fork ? { fork: { model: (parent) => chooseModel(args, parent) } } : {}) });
+  const { opened, model, catalogues, gone } = await startModel(args, cwd);
+  const { session, resumed, notices } = opened;
   try {
     for (const notice of notices) err.write(`${c.yellow(safeText(notice))}\n`);
     if (session.readOnly) throw new UserError(session.readOnlyReason ?? "this session cannot be continued by this version of awl");
-    const model = chooseModel(args, resumed ? session.activeModel() : undefined);
+    if (gone) throw new UserError(withCommandLineAdvice(gone.fact, gone.remedy));
     // Project instructions of a new session: only a problem with them is said (stderr stays quiet otherwise).
     const contextFiles = resumed ? undefined : loadContextFiles({ cwd });
     const notice = contextFiles && contextNotice(contextFiles, cwd);
     if (notice) err.write(`${c.yellow(notice)}\n`);
-    const agent = onCommandLine(() => new Agent({ session, cwd, model, thinking: args.thinking, contextFiles, approvals: new Approvals(mode) }));
+    const agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals: new Approvals(mode), modelInfo: catalogues.modelInfo }));
+    // An effort the model cannot take is the person's mistake, said before any request.
+    const refusal = agent.effortRefusal();
+    if (refusal) throw new UsageError(`${refusal} (see awl --help)`);
     const failure = remedyWatcher();
 
     // A stop signal aborts the turn and waits for it (cli/stop.ts): its partial
@@ -53,7 +58,7 @@ export async function print(args: Args, cwd: string): Promise<number> {
         return 1;
       }
       if (result.stopReason === "error") {
-        err.write(`${c.red(`awl: ${safeText(withCommandLineAdvice(result.errorMessage ?? "the request failed", failure.remedy))}`)}\n`);
+        err.write(`${c.red(`awl: ${safeText(withCommandLineAdvice(result.errorMessage ?? "the request failed", catalogues.advise(failure.remedy, agent.model.provider as ProviderName)))}`)}\n`);
         return 1;
       }
       if (result.stopReason === "length") {

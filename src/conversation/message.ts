@@ -5,6 +5,13 @@ export type Role = "system" | "user" | "assistant";
 export interface Message {
   role: Role;
   content: ContentBlock[];
+  /**
+   * An assistant message's: the hash of the system prompt and tools its
+   * thinking was made under, absent when unknown or when a compaction has
+   * since changed what came before it. Never sent; models that bind thinking
+   * to its prefix get the thinking back only while it matches.
+   */
+  prefixHash?: string;
 }
 
 export const textMessage = (role: Role, text: string): Message => ({

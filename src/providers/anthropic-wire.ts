@@ -6,16 +6,15 @@ import type {
   ContentBlockParam,
   MessageCreateParamsStreaming,
   MessageParam,
+  OutputConfig,
   Tool,
 } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { ContentBlock, Conversation, ThinkingOrigin } from "../conversation";
 import { repairHistory, toolInputObject } from "./history";
 import { replayable } from "./origins";
 import type { StreamRequest, ToolDefinition } from "./provider";
+import type { ThinkingRequest } from "./thinking-plan";
 import { ANTHROPIC_TOOL_ID_MAX } from "./tool-ids";
-
-/** Anthropic refuses a thinking budget under 1024 tokens, and it must stay below max_tokens. */
-const MIN_THINKING_BUDGET = 1024;
 
 /**
  * The `messages` array. Thinking goes back, byte-identical, only when it is
@@ -76,11 +75,30 @@ export function requestBody(request: StreamRequest, origin: ThinkingOrigin): Mes
   };
   if (request.system) body.system = request.system;
   if (request.tools.length) body.tools = toolsToWire(request.tools);
-  if (request.thinking && canThink(messages, request.maxTokens)) {
-    const budget = Math.max(MIN_THINKING_BUDGET, Math.floor(request.maxTokens / 2));
-    body.thinking = { type: "enabled", budget_tokens: budget };
-  }
+  Object.assign(body, thinkingFields(request.thinking, messages));
   return markCacheBreakpoints(body);
+}
+
+/** The `thinking` and `output_config` fields of a request, as the turn's plan asks. */
+function thinkingFields(thinking: ThinkingRequest | undefined, messages: MessageParam[]): Partial<MessageCreateParamsStreaming> {
+  switch (thinking?.form) {
+    case undefined:
+    case "level":
+      return {};
+    case "off":
+      return { thinking: { type: "disabled" } };
+    case "adaptive":
+      return { thinking: { type: "adaptive", ...(thinking.display ? { display: thinking.display } : {}) }, ...effortField(thinking.level) };
+    case "budget":
+      // A budget needs the loop's first message to open with thinking; when it does not, this request goes without.
+      if (!canThink(messages)) return effortField(thinking.level);
+      return { thinking: { type: "enabled", budget_tokens: thinking.budget }, ...effortField(thinking.level) };
+  }
+}
+
+/** The level as `output_config.effort` (a level the model lists, or one nobody knows it refuses: the API then says). */
+function effortField(level: string | undefined): Partial<MessageCreateParamsStreaming> {
+  return level ? { output_config: { effort: level as OutputConfig["effort"] } } : {};
 }
 
 /*
@@ -164,8 +182,7 @@ function markLast<T extends object>(blocks: readonly T[]): T[] {
  * mid-loop), the request would be refused: that request goes without
  * thinking instead, and the next prompt thinks again.
  */
-function canThink(messages: MessageParam[], maxTokens: number): boolean {
-  if (maxTokens <= MIN_THINKING_BUDGET) return false;
+function canThink(messages: MessageParam[]): boolean {
   const last = messages.length - 1;
   if (!hasToolResults(messages[last])) return true; // a new turn starts: nothing to continue
   let first = last - 1;

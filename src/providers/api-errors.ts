@@ -4,16 +4,22 @@
 // older vLLM sends the fields at the top level, LM Studio a bare string.
 // Keys never reach a message: servers sometimes echo them back.
 
-import type { ContextOverflow, Remedy } from "./provider";
+import type { Connection, ContextOverflow, Remedy } from "./provider";
 
 /** Who is being talked to, for messages. */
 export interface ApiIdentity {
-  /** "Anthropic", "OpenAI". */
+  /** The provider's label, from its row ("Anthropic"). */
   label: string;
   keyVariable: string;
   baseUrlVariable: string;
   /** Strings that must never appear in a message (the API key). */
   secrets: string[];
+}
+
+/** A connection as its messages name it: the key is the one secret. */
+export function identityOf(connection: Connection): ApiIdentity {
+  const { label, keyVariable, baseUrlVariable, apiKey } = connection;
+  return { label, keyVariable, baseUrlVariable, secrets: apiKey ? [apiKey] : [] };
 }
 
 export interface ApiErrorInfo {
@@ -136,8 +142,8 @@ function unknownModel(status: number, info: ApiErrorInfo): boolean {
 }
 
 /** What the person can do about an HTTP error, beyond what its line says (worded by whoever shows it: see Remedy). */
-export function httpErrorRemedy(status: number, info: ApiErrorInfo): Remedy | undefined {
-  return unknownModel(status, info) && !contextOverflow(status, info) ? { kind: "model" } : undefined;
+export function httpErrorRemedy(status: number, info: ApiErrorInfo, model: string): Remedy | undefined {
+  return unknownModel(status, info) && !contextOverflow(status, info) ? { kind: "model", model } : undefined;
 }
 
 /** The one line for an HTTP error status: what happened; httpErrorRemedy gives what to do about it, when that is a choice of awl's. */
@@ -148,7 +154,7 @@ export function describeHttpError(api: ApiIdentity, status: number, info: ApiErr
   let line: string;
   if (status === 401) line = `${api.label} rejected the API key (401): check ${api.keyVariable}`;
   else if (status === 403) line = `${api.label} refused the request (403${kind ? ` ${kind}` : ""})${said}`;
-  else if (unknownModel(status, info)) line = `${api.label} does not know the model "${model}" (404)`;
+  else if (unknownModel(status, info)) line = `${api.label} does not serve the model "${model}" (404: retired, or never an id)`;
   else if (status === 404) line = `${api.label} answered 404 Not Found for ${url}: check ${api.baseUrlVariable}`;
   else if (kind === "insufficient_quota")
     line = `${api.label} quota exhausted (429 insufficient_quota): check your plan and billing`;

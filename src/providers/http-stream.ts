@@ -121,7 +121,7 @@ async function* attemptOnce(request: HttpStreamRequest): AsyncGenerator<StreamEv
       const info = parseApiError(await response.text().catch(() => ""));
       const message = describeHttpError(api, response.status, info, request.model, request.url);
       const overflow = contextOverflow(response.status, info);
-      const remedy = httpErrorRemedy(response.status, info);
+      const remedy = httpErrorRemedy(response.status, info, request.model);
       return { ...fail(message, isRetryableStatus(response.status, info.code ?? info.type), response.headers, overflow), ...(remedy ? { remedy } : {}) };
     }
     // A 200 that is plainly not an event stream (a proxy's HTML page, a server

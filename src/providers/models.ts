@@ -1,30 +1,28 @@
-// Model names: each provider's default (so `--provider openai` alone works),
-// a short list that only feeds `/model` suggestions (any id is accepted),
-// parsing of "provider/model" specs, and how many input
-// tokens a model takes (docs/architecture.md, "Context windows").
+// Model names: parsing of "provider/model" specs, and how many input tokens a
+// model takes when neither an error, AWL_CONTEXT_WINDOW nor the provider's
+// catalogue said (docs/architecture.md, "Context windows"). Today's models,
+// the windows of older ones and the defaults are the providers' rows
+// (registry.ts); the catalogue is in catalogue.ts.
 
 import { UsageError } from "../errors";
-import { PROVIDER_NAMES, type ProviderName } from "./provider";
+import { builtinModel } from "./builtin-models";
+import type { ProviderName } from "./provider";
+import { findProvider, isProviderName, providerRows } from "./registry";
 
-export const DEFAULT_MODELS: Record<ProviderName, string> = {
-  anthropic: "claude-sonnet-4-5",
-  openai: "gpt-5-mini",
-};
-
-export const KNOWN_MODELS: Record<ProviderName, readonly string[]> = {
-  anthropic: ["claude-sonnet-4-5", "claude-opus-4-5", "claude-haiku-4-5"],
-  openai: ["gpt-5", "gpt-5-mini", "gpt-5-nano", "gpt-4.1", "o4-mini"],
-};
-
-/** The provider's default model; AWL_MODEL wins when it names a model of this provider. */
-export function defaultModel(provider: ProviderName, env: Record<string, string | undefined> = {}): string {
+/**
+ * The provider's default model: AWL_MODEL when it names a model of this
+ * provider, else `newest` (the catalogue's newest of the default family, when
+ * there is a catalogue), else the built-in default.
+ */
+export function defaultModel(provider: ProviderName, env: Record<string, string | undefined> = {}, newest?: string): string {
   const fromEnv = env.AWL_MODEL ? parseModelSpec(env.AWL_MODEL) : undefined;
   if (fromEnv && (fromEnv.provider ?? provider) === provider) return fromEnv.model;
-  return DEFAULT_MODELS[provider];
+  return newest ?? builtinDefault(provider);
 }
 
-export function isProviderName(name: string | undefined): name is ProviderName {
-  return (PROVIDER_NAMES as readonly (string | undefined)[]).includes(name);
+/** The provider's default when its catalogue cannot say ("" for a provider awl does not know: nothing can be sent to it). */
+export function builtinDefault(provider: ProviderName): string {
+  return findProvider(provider)?.defaultModel ?? "";
 }
 
 /**
@@ -40,28 +38,32 @@ export function isProviderName(name: string | undefined): name is ProviderName {
  */
 export function parseModelSpec(spec: string): { provider?: ProviderName; model: string } {
   const trimmed = spec.trim();
-  if (!trimmed) throw new UsageError(`no model given: ${ACCEPTED}`);
-  if (/\s/.test(trimmed)) throw new UsageError(`"${trimmed}" is not a model id (ids have no spaces): ${ACCEPTED}`);
+  if (!trimmed) throw new UsageError(`no model given: ${accepted()}`);
+  if (/\s/.test(trimmed)) throw new UsageError(`"${trimmed}" is not a model id (ids have no spaces): ${accepted()}`);
   const slash = trimmed.indexOf("/");
-  if (slash === 0) throw new UsageError(`"${trimmed}" names no provider before the slash: ${ACCEPTED}`);
+  if (slash === 0) throw new UsageError(`"${trimmed}" names no provider before the slash: ${accepted()}`);
   if (slash > 0) {
     const prefix = trimmed.slice(0, slash);
     const rest = trimmed.slice(slash + 1);
     const provider = prefix.toLowerCase();
     if (!rest) {
-      if (isProviderName(provider)) throw new UsageError(`"${trimmed}" names no model: write ${provider}/<model>, e.g. ${provider}/${DEFAULT_MODELS[provider]}`);
-      throw new UsageError(`"${trimmed}" names no model, and ${prefix} is not a provider: ${ACCEPTED}`);
+      if (isProviderName(provider)) throw new UsageError(`"${trimmed}" names no model: write ${provider}/<model>, e.g. ${provider}/${builtinDefault(provider)}`);
+      throw new UsageError(`"${trimmed}" names no model, and ${prefix} is not a provider: ${accepted()}`);
     }
     if (isProviderName(provider)) return { provider, model: rest };
     return { model: trimmed };
   }
-  if (/^claude/i.test(trimmed)) return { provider: "anthropic", model: trimmed };
-  if (/^(gpt|o[134]\b|o[134]-|chatgpt)/i.test(trimmed)) return { provider: "openai", model: trimmed };
-  return { model: trimmed };
+  const owner = providerRows().find((row) => row.ids?.pattern.test(trimmed));
+  return owner ? { provider: owner.name, model: trimmed } : { model: trimmed };
 }
 
-/** What a model spec may be, for the refusals above. */
-const ACCEPTED = `give provider/model (providers: ${PROVIDER_NAMES.join(", ")}; e.g. openai/${DEFAULT_MODELS.openai}), or a model id alone (claude-… is anthropic's, gpt-… and o… openai's, any other stays with the current provider)`;
+/** What a model spec may be, for the refusals above: "… (claude-… is anthropic's, gpt-… and o… openai's, …)". */
+function accepted(): string {
+  const rows = providerRows();
+  const owners = rows.filter((row) => row.ids).map((row, i) => `${row.ids!.shown} ${i === 0 ? "is " : ""}${row.name}'s`);
+  const example = `${rows[0]!.name}/${rows[0]!.defaultModel}`;
+  return `give provider/model (providers: ${rows.map((row) => row.name).join(", ")}; e.g. ${example}), or a model id alone (${[...owners, "any other stays with the current provider"].join(", ")})`;
+}
 
 /**
  * Why a parsed spec's model goes where it goes, when that is not plain from
@@ -78,54 +80,20 @@ export function foreignPrefix(spec: { provider?: ProviderName; model: string }):
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
 
 /**
- * The known models' maximum input tokens, per the providers' model docs,
- * matched by id prefix: the first row whose prefix the id starts with wins,
- * so the more specific rows come first. Where input and output share one
- * window the whole window is given (the agent reserves room for the answer);
- * where the input has a limit of its own (gpt-5: 400k of context of which at
- * most 272k input) that limit is.
- */
-export const CONTEXT_WINDOWS: Record<ProviderName, readonly (readonly [prefix: string, tokens: number])[]> = {
-  anthropic: [
-    ["claude-opus-4-7", 1_000_000],
-    ["claude-opus-4-6", 1_000_000],
-    ["claude-sonnet-4-6", 1_000_000],
-    // Opus 4.5/4.1/4, Sonnet 4.5/4 (1M only with a beta header awl does not send), Haiku 4.5, 3.7, 3.5, 3.
-    ["claude-", 200_000],
-  ],
-  openai: [
-    ["gpt-5-chat", 128_000],
-    ["gpt-5.1-chat", 128_000],
-    ["gpt-5.2-chat", 128_000],
-    ["gpt-5.4", 922_000],
-    ["gpt-5.5", 922_000],
-    ["gpt-5", 272_000],
-    ["gpt-4.1", 1_047_576],
-    ["gpt-4o", 128_000],
-    ["chatgpt-4o", 128_000],
-    ["gpt-4-turbo", 128_000],
-    ["gpt-4", 8_192],
-    ["gpt-3.5-turbo", 16_385],
-    ["o1-mini", 128_000],
-    ["o1-preview", 128_000],
-    ["o1", 200_000],
-    ["o3", 200_000],
-    ["o4-mini", 200_000],
-    ["gpt-oss", 131_072],
-  ],
-};
-
-/**
- * The maximum input tokens of `model`: its row in the provider's table, else
- * in another provider's (a Claude reached through OpenRouter's OpenAI-style
- * API, "anthropic/claude-sonnet-4.5"), else DEFAULT_CONTEXT_WINDOW.
+ * The maximum input tokens of `model`: its row among today's models or in the
+ * older models' table, the provider's first, else another provider's (a Claude
+ * reached through OpenRouter's OpenAI-style API, "anthropic/claude-sonnet-4.5"),
+ * else DEFAULT_CONTEXT_WINDOW.
  */
 export function contextWindow(provider: ProviderName, model: string): number {
   // OpenRouter's ids carry the vendor and spell Claude versions with a dot.
   const id = model.trim().toLowerCase().replace(/^[^/]*\//, "").replace(/^(claude-[a-z]+-\d+)\.(\d)/, "$1-$2");
-  const tables = [provider, ...PROVIDER_NAMES.filter((name) => name !== provider)];
-  for (const name of tables) {
-    for (const [prefix, tokens] of CONTEXT_WINDOWS[name]) if (id.startsWith(prefix)) return tokens;
+  const rows = providerRows();
+  const own = rows.filter((row) => row.name === provider);
+  for (const row of [...own, ...rows.filter((other) => !own.includes(other))]) {
+    const today = builtinModel(row.name, id)?.maxInputTokens;
+    if (today) return today;
+    for (const [prefix, tokens] of row.windows) if (id.startsWith(prefix)) return tokens;
   }
   return DEFAULT_CONTEXT_WINDOW;
 }

@@ -90,8 +90,8 @@ export function isReasoningModel(model: string): boolean {
  * `max_tokens`: OpenAI refuses `max_tokens` for reasoning models (o-series,
  * gpt-5), while vLLM, llama.cpp, LM Studio and OpenRouter accept the new name
  * and a server that does not know it merely ignores the cap.
- * Thinking maps to `reasoning_effort: "high"` for reasoning models only; for
- * others the request is sent without it rather than refused.
+ * The effort goes as `reasoning_effort` to reasoning models only; for others
+ * the request is sent without it rather than refused.
  */
 export function requestBody(request: StreamRequest): ChatCompletionCreateParamsStreaming {
   const body: ChatCompletionCreateParamsStreaming = {
@@ -102,6 +102,6 @@ export function requestBody(request: StreamRequest): ChatCompletionCreateParamsS
     max_completion_tokens: request.maxTokens,
   };
   if (request.tools.length) body.tools = toolsToWire(request.tools);
-  if (request.thinking && isReasoningModel(request.model)) body.reasoning_effort = "high";
+  if (request.thinking?.form === "level" && isReasoningModel(request.model)) body.reasoning_effort = request.thinking.level as ChatCompletionCreateParamsStreaming["reasoning_effort"];
   return body;
 }

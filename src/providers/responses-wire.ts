@@ -100,7 +100,7 @@ export function toolsToWire(tools: readonly ToolDefinition[]): FunctionTool[] {
  * The whole request body. A reasoning model (by awl's table, unless the API
  * said otherwise) gets its encrypted reasoning included in the answer (to be
  * sent back next time) and, with thinking on, readable summaries of it;
- * `reasoning.effort` is the person's choice, or "high" for thinking. The
+ * `reasoning.effort` is the person's choice (--effort; --thinking is high). The
  * session id is the cache key, so every request of a session lands on the
  * same cached prefix.
  */
@@ -118,11 +118,12 @@ export function requestBody(request: StreamRequest, options: WireOptions, limits
   if (request.sessionId) body.prompt_cache_key = request.sessionId;
   if (reasons) {
     body.include = ["reasoning.encrypted_content"];
-    const effort = request.effort ?? (request.thinking ? "high" : undefined);
+    const effort = request.thinking?.level;
+    const thinks = request.thinking !== undefined && request.thinking.form !== "off";
     const reasoning: NonNullable<ResponsesBody["reasoning"]> = {};
     if (effort) reasoning.effort = effort as NonNullable<typeof reasoning.effort>;
-    if (request.thinking) reasoning.summary = "auto";
-    if (effort || request.thinking) body.reasoning = reasoning;
+    if (thinks) reasoning.summary = "auto";
+    if (effort || thinks) body.reasoning = reasoning;
   }
   return body;
 }

@@ -48,7 +48,7 @@ export function serializeEntry(e: WrittenEntry): string {
   switch (e.type) {
     case "message":
       return JSON.stringify(
-        defined({ type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp, provider: e.provider, model: e.model, message: orderMessage(e.message) }),
+        defined({ type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp, provider: e.provider, model: e.model, effort: e.effort, prefixHash: e.prefixHash, message: orderMessage(e.message) }),
       );
     case "compaction":
       return JSON.stringify(orderCompaction(e));

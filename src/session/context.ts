@@ -71,11 +71,14 @@ export function buildSessionContext(branch: readonly SessionEntry[], o: ContextS
     messages.push(summary);
   }
   const cut = new Set(compaction?.cutToolResults);
+  // What a compaction kept was made before it, under a prefix it has changed.
+  const after = compaction ? branch.indexOf(compaction) : -1;
   for (let i = from; i < branch.length; i++) {
     const entry = branch[i]!;
     switch (entry.type) {
       case "message": {
         const message = diskMessageToInternal(entry.message);
+        if (entry.prefixHash && i > after) message.prefixHash = entry.prefixHash;
         if (cut.size && entry.message.role === "user") message.content = message.content.map((b) => (b.type === "toolResult" && cut.has(b.toolUseId) ? { ...b, content: cutMiddle(b.content) } : b));
         messages.push(message);
         break;

@@ -163,10 +163,11 @@ export class SessionManager {
    * then fsync, before returning the new entry's id. User messages carry the
    * provider/model the request goes to (`stamp`, required for them).
    */
-  appendMessage(message: DiskMessage, stamp?: ModelRef): string {
+  appendMessage(message: DiskMessage, stamp?: ModelRef & { effort?: string }, prefixHash?: string): string {
     if (message.role === "user" && !stamp) throw new Error("a user message needs the provider/model stamp");
-    const user = message.role === "user" && stamp ? { provider: stamp.provider, model: stamp.model } : {};
-    return this.#appendEntry((base) => ({ type: "message", ...base, ...user, message })).id;
+    const user = message.role === "user" && stamp ? { provider: stamp.provider, model: stamp.model, ...(stamp.effort ? { effort: stamp.effort } : {}) } : {};
+    const hash = message.role === "assistant" && prefixHash ? { prefixHash } : {};
+    return this.#appendEntry((base) => ({ type: "message", ...base, ...user, ...hash, message })).id;
   }
 
   /** Appends a compaction as the child of the current leaf; it becomes the leaf, and the context is built from it on. */

@@ -8,7 +8,7 @@ import { type } from "../ark";
 
 export { ArkErrors } from "../ark";
 
-/** `phase`: OpenAI's label of an assistant message ("commentary", "final_answer"), kept to be sent back. */
+/** `phase`: the Responses API's label of an assistant message ("commentary", "final_answer"), kept to be sent back. */
 export const TextBlock = type({ type: "'text'", text: "string", "phase?": "string" });
 /** Where a signed thinking block may be sent back: the API and a 12-hex fingerprint of its base URL and key. */
 export const ThinkingOrigin = type({ api: "string", fingerprint: "string" });
@@ -27,7 +27,7 @@ export const DiskMessage = type({
   content: DiskContentBlock.array(),
   "provider?": "string",
   "model?": "string",
-  /** The wire protocol that produced an assistant message: anthropic-messages, openai-chat, openai-responses. */
+  /** The wire protocol that produced an assistant message, as the provider names it (`WireApi` in providers/provider.ts). */
   "api?": "string",
   "stopReason?": StopReason,
   "usage?": Usage,
@@ -51,7 +51,13 @@ export const SessionHeader = type({
 /** What every entry has. Readers accept any non-empty id. An entry of a kind this version does not know is checked against this alone. */
 export const EntryBase = type({ type: "string > 0", id: "string > 0", parentId: "string > 0 | null", timestamp: "string" });
 
-/** User entries carry the provider/model the request went to (written always, optional on read: the spec's own first example lacks it). */
+/**
+ * User entries carry the provider/model the request went to (written always,
+ * optional on read: the spec's own first example lacks it) and the effort in
+ * force when one was chosen. Assistant entries carry `prefixHash`, a short
+ * hash of the system prompt and tool definitions their thinking was made
+ * under (a model that binds thinking to its prefix refuses it under others).
+ */
 export const MessageEntry = type({
   type: "'message'",
   id: "string > 0",
@@ -59,6 +65,8 @@ export const MessageEntry = type({
   timestamp: "string",
   "provider?": "string",
   "model?": "string",
+  "effort?": "string",
+  "prefixHash?": "string",
   message: DiskMessage,
 });
 

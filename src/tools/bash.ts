@@ -1,10 +1,15 @@
 // Runs a shell command for the model. The command gets its own process group
-// so that a timeout or Ctrl+C kills everything it started, not just the shell,
-// and an environment without awl's secrets (bash-env.ts).
+// (and session), and a mark in its environment (bash-processes.ts), so that a
+// timeout or Ctrl+C kills everything it started, not just the shell, and an
+// environment without awl's secrets (bash-env.ts). What it leaves running in
+// the background is ended when the call returns, unless the person approved
+// the command as it stood (ToolContext.keepBackground); it is ended when awl
+// exits in any case.
 
 import { stat } from "node:fs/promises";
 import { type } from "../ark";
 import { bashEnvironment } from "./bash-env";
+import { CALL_MARK_VARIABLE, endCall, newCallMark } from "./bash-processes";
 import { toolInput } from "./input";
 import { MAX_BYTES, MAX_LINES, TailBuffer } from "./output-cap";
 import { failure, interrupted, notStarted, type Tool, type ToolContext, type ToolOutput } from "./tool";
@@ -30,6 +35,7 @@ export const bash: Tool<BashInput> = {
     "Stdin is closed, so commands must not wait for input. Each call starts a fresh shell: cd and variables do not carry over.",
     `Output is cut to the last ${MAX_LINES} lines or ${MAX_BYTES / 1024} KB, with a note when it is.`,
     `Timeout ${DEFAULT_TIMEOUT_S} s by default; a command that times out is killed with all its child processes.`,
+    "Processes a command leaves running in the background are killed when it returns, unless the user approved that command; all are killed when awl exits.",
     "Variables whose names contain KEY, SECRET, TOKEN or PASSWORD are not passed to the command unless the user allowed them.",
   ].join("\n"),
   ...input,
@@ -38,19 +44,20 @@ export const bash: Tool<BashInput> = {
   execute: (i, context) => run(i.command, i.timeout ?? DEFAULT_TIMEOUT_S, context),
 };
 
-async function run(command: string, timeoutS: number, { cwd, signal, onOutput }: ToolContext): Promise<ToolOutput> {
+async function run(command: string, timeoutS: number, { cwd, signal, onOutput, keepBackground, secrets }: ToolContext): Promise<ToolOutput> {
   // Spawning in a missing directory fails with an ENOENT that names /bin/sh, which would mislead.
   if (!(await stat(cwd).catch(() => undefined))?.isDirectory()) {
     return failure(`the working directory ${cwd} does not exist`);
   }
   if (signal.aborted) return notStarted();
   const shell = Bun.which("bash") ?? "/bin/sh";
+  const mark = newCallMark();
   // sh points stderr at the stdout pipe, then becomes the shell: one pipe keeps
   // stdout and stderr in the order they were written, and the command's own
   // line numbers in error messages stay right.
   const proc = Bun.spawn(["/bin/sh", "-c", 'exec "$@" 2>&1', "sh", shell, "-c", command], {
     cwd,
-    env: bashEnvironment(process.env),
+    env: { ...bashEnvironment(process.env, Object.keys(secrets ?? {})), [CALL_MARK_VARIABLE]: mark },
     detached: true,
     stdin: "ignore",
     stdout: "pipe",
@@ -66,11 +73,7 @@ async function run(command: string, timeoutS: number, { cwd, signal, onOutput }:
     // timer fires while its output is still being drained.
     if (proc.exitCode !== null || proc.signalCode !== null) return;
     stopped ??= why;
-    try {
-      process.kill(-proc.pid, "SIGKILL");
-    } catch {
-      // The group is already gone.
-    }
+    endCall(proc.pid, mark);
   };
   const timer = setTimeout(() => killGroup("timeout"), timeoutS * 1000);
   const onAbort = () => killGroup("abort");
@@ -79,6 +82,8 @@ async function run(command: string, timeoutS: number, { cwd, signal, onOutput }:
   if (signal.aborted) onAbort();
   try {
     await proc.exited;
+    // Background jobs (`tail -f x &`, setsid, nohup) end with the call, unless the person approved them.
+    if (!keepBackground) endCall(proc.pid, mark);
     await Promise.race([reading, Bun.sleep(DRAIN_MS)]);
   } finally {
     clearTimeout(timer);

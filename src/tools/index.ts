@@ -3,10 +3,9 @@
 // and react to, so a bad call never ends the turn. It is also the one place
 // that scrubs secrets from what a tool returns, whichever tool it was.
 
-import { MIN_SCRUBBED_LENGTH, scrub } from "./secrets";
+import { MIN_SCRUBBED_LENGTH, scrub, secretPartAtEnd } from "./secrets";
 import { failure, interrupted, isInvalid, notStarted, type Tool, type ToolContext, type ToolOutput } from "./tool";
 
-export { providerSecrets } from "./secrets";
 export type { Tool, ToolContext, ToolOutput } from "./tool";
 
 let loaded: readonly Tool[] | undefined;
@@ -68,7 +67,8 @@ async function run(name: string, rawInputJson: string, context: ToolContext): Pr
  * a key is ever shown: one that straddles the start of the tail is kept whole
  * for the scrub (the longest key's length more is kept), and the start of one
  * still arriving (the tail ends with a key's first MIN_SCRUBBED_LENGTH
- * characters or more) is held back until the rest says what it is.
+ * characters or more, or with any part of a key long enough to be scrubbed in
+ * pieces) is held back until the rest says what it is.
  */
 function liveTail(secrets: ToolContext["secrets"], onOutput: (tail: string) => void): (chunk: string) => void {
   const keys = Object.values(secrets ?? {}).filter((value) => value.length >= MIN_SCRUBBED_LENGTH);
@@ -79,23 +79,9 @@ function liveTail(secrets: ToolContext["secrets"], onOutput: (tail: string) => v
     raw += chunk.length > keep ? chunk.slice(-keep) : chunk;
     if (raw.length > 2 * keep) raw = raw.slice(-keep);
     let clean = scrub(raw.length > keep ? raw.slice(-keep) : raw, secrets);
-    clean = clean.slice(0, clean.length - keyStartAtEnd(clean, keys));
+    clean = clean.slice(0, clean.length - secretPartAtEnd(clean, keys));
     onOutput(clean.length > LIVE_TAIL_CHARS ? clean.slice(-LIVE_TAIL_CHARS) : clean);
   };
-}
-
-/** How many characters at the end of `text` could be the start of one of `keys` (0 when fewer than MIN_SCRUBBED_LENGTH). */
-function keyStartAtEnd(text: string, keys: readonly string[]): number {
-  let longest = 0;
-  for (const key of keys) {
-    for (let n = Math.min(key.length - 1, text.length); n >= MIN_SCRUBBED_LENGTH && n > longest; n--) {
-      if (text.endsWith(key.slice(0, n))) {
-        longest = n;
-        break;
-      }
-    }
-  }
-  return longest;
 }
 
 /** The input field a tool's one-line display shows (command, path), read while the call's input still streams; undefined for an unknown tool. */

@@ -9,8 +9,9 @@ export interface ToolContext {
   signal: AbortSignal;
   /**
    * Secret values by the name of the variable they came from (the provider keys
-   * awl uses, see secrets.ts). runTool replaces each in the output with
-   * `[redacted NAME]`, so a key a tool prints is never saved or sent.
+   * awl uses, given by the agent). runTool replaces each in the output with
+   * `[redacted NAME]`, so a key a tool prints is never saved or sent; bash
+   * never passes these variables to a command.
    */
   secrets?: Readonly<Record<string, string>>;
   /**
@@ -19,6 +20,12 @@ export interface ToolContext {
    * before anything is shown. The result is still the ToolOutput.
    */
   onOutput?(chunk: string): void;
+  /**
+   * bash: leave what the command started in the background running when it
+   * returns (the person approved the command as it stood, or chose auto).
+   * Otherwise it is ended with the call. awl ends it when it exits either way.
+   */
+  keepBackground?: boolean;
 }
 
 export interface ToolOutput {

@@ -6,15 +6,18 @@
 
 import type { AgentEvent } from "../agent/events";
 import { AdvisedError, type Remedy } from "../providers";
-import { DEFAULT_MODELS } from "../providers/models";
+import { builtinDefault } from "../providers/models";
+import { namesInWords } from "../providers/registry";
 
 export function replAdvice(remedy: Remedy): string {
   switch (remedy.kind) {
     case "model":
-      return "choose another with /model <id> (/model alone lists known ones)";
+      if (!remedy.newer?.length) return "choose another with /model <id> (/model alone lists them)";
+      return `the newest of its family: ${remedy.newer.join(", ")}; switch with /model ${remedy.newer[0]}`;
     case "key": {
       const variables = remedy.orVariable ? `it (or ${remedy.orVariable}, for a local server)` : "it";
-      return `awl reads ${variables} when it starts (/quit, export it, start awl again); or choose another provider: /model ${remedy.other}/${DEFAULT_MODELS[remedy.other]}`;
+      const commands = remedy.others.map((other) => `/model ${other}/${builtinDefault(other)}`);
+      return `awl reads ${variables} when it starts (/quit, export it, start awl again); or choose another provider: ${namesInWords(commands)}`;
     }
   }
 }
@@ -24,8 +27,8 @@ export function replMessage(error: Error): string {
   return error instanceof AdvisedError ? `${error.fact}: ${replAdvice(error.remedy)}` : error.message;
 }
 
-/** A turn's event as the REPL shows it: a failed response's line with the REPL's advice. */
-export function adviseInRepl(event: AgentEvent): AgentEvent {
+/** A turn's event as the REPL shows it: a failed response's line with the REPL's advice (`complete` adds what the catalogue knows). */
+export function adviseInRepl(event: AgentEvent, complete: (remedy: Remedy) => Remedy | undefined = (remedy) => remedy): AgentEvent {
   if (event.type !== "end" || !event.remedy || !event.errorMessage) return event;
-  return { ...event, errorMessage: `${event.errorMessage}: ${replAdvice(event.remedy)}` };
+  return { ...event, errorMessage: `${event.errorMessage}: ${replAdvice(complete(event.remedy) ?? event.remedy)}` };
 }

@@ -2,9 +2,14 @@
 // do (the command; for write and edit the diff it would make), then one key,
 // no Enter: y yes, a always (until awl exits), n no, then one optional line
 // of reason for the model (Enter skips it). Esc or Ctrl+C interrupts the
-// turn. Keys typed before the question is drawn never answer it: input that
-// was already on its way is read and dropped first. Once answered, the
-// question is erased, and the turn's renderer shows the call as usual.
+// turn. Every row is wrapped between words to the terminal's width, never
+// cut: the command, the path, the diff and the choices. A call taller than
+// the screen is shown through a window that ↑ ↓ PgUp PgDn Home End move,
+// with the rows shown and their total under it; the choices stay on screen
+// below, and a resize draws it all again at the new width. Keys typed before
+// the question is drawn never answer it: input that was already on its way is
+// read and dropped first. Once answered, the question is erased, and the
+// turn's renderer shows the call as usual.
 //
 // Without a terminal on both ends (input piped in), the answer is a line:
 // y, a or n, and after n one more line for the reason.
@@ -12,11 +17,12 @@
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ApprovalAnswer, ApprovalRequest, Ask } from "../agent/approval";
-import { providerSecrets } from "../tools";
+import { providerSecrets } from "../providers/registry";
 import { fileChange, MAX_KEPT_BYTES, type FileChange } from "../tools/tool";
 import type { Colors } from "./colors";
 import { renderChange } from "./diff-view";
-import { fitWidth, oneLine, previewLines } from "./format";
+import { eraseRows } from "./erase-rows";
+import { expandTabs, joinParts, wrapLine } from "./format";
 import { readPipedLine } from "./input-pipe";
 import { enterRawMode } from "./input-modes";
 import { type Key, KeyDecoder } from "./keys";
@@ -42,8 +48,10 @@ export interface AskOptions {
 export const DRAIN_MS = 30;
 /** How long a lone ESC waits for the rest of a sequence before it counts as the Escape key (as in the line editor). */
 const ESCAPE_WAIT_MS = 40;
-const MAX_COMMAND_LINES = 12;
-const MAX_DIFF_ROWS = 20;
+/** Rows of diff shown at most, in the window or on lines: past them, a count of the lines left out. */
+const MAX_DIFF_ROWS = 2000;
+/** Rows kept free under the question's window: the typed-ahead row, a margin. */
+const SCREEN_MARGIN = 3;
 
 export function terminalAsk(options: AskOptions): Ask {
   return async (request, signal) => {
@@ -62,18 +70,18 @@ export function terminalAsk(options: AskOptions): Ask {
 /** The rows that show the call: its header, then the command's lines or the diff. Each fits in `width` columns. */
 export function describeCall(request: ApprovalRequest, c: Colors, width: number, cwd: string, maxRows = MAX_DIFF_ROWS, env: Record<string, string | undefined> = process.env): string[] {
   const head = `${c.cyan("●")} ${c.bold(request.tool)} `;
-  const room = Math.max(10, width - request.tool.length - 3);
+  const wrap = (text: string) => wrapLine(text, width, "    ");
   if (request.tool === "bash") {
-    const command = String(request.input.command ?? "");
-    if (!command.includes("\n") && Bun.stringWidth(safeText(command)) <= room) return [head + safeText(command)];
-    const { lines, more } = previewLines(command, Math.min(MAX_COMMAND_LINES, maxRows), width - 4);
-    return [head.trimEnd(), ...lines.map((l) => `    ${l}`), ...(more ? [c.dim(`    … ${more} more line${more === 1 ? "" : "s"}`)] : [])];
+    const command = safeText(String(request.input.command ?? ""));
+    // Why a command that would have run unasked is asked about (a git probe that did not answer in time).
+    const note = request.note ? wrap(`    ${c.dim(`asked because ${safeText(request.note)}`)}`) : [];
+    if (!command.includes("\n")) return [...wrap(head + command), ...note];
+    return [head.trimEnd(), ...command.split("\n").flatMap((line) => wrap(`    ${expandTabs(line)}`)), ...note];
   }
-  const path = String(request.input.path ?? "");
-  const rows = [head + oneLine(path, room)];
+  const rows = wrap(head + safeText(String(request.input.path ?? "")));
   const proposed = proposedChange(request, cwd);
   if (!proposed) return rows;
-  if (proposed.note) rows.push(c.dim(`    (${proposed.note})`));
+  if (proposed.note) rows.push(...wrap(`    ${c.dim(`(${proposed.note})`)}`));
   const change = fileChange(proposed.change, providerSecrets(env));
   rows.push(...renderChange(change, c, width - 4, maxRows).map((row) => `    ${row}`));
   return rows;
@@ -110,13 +118,44 @@ function proposedChange(request: ApprovalRequest, cwd: string): { change: FileCh
 
 /** The question's own line: what each key does. */
 export function questionLine(request: ApprovalRequest, c: Colors): string {
+  return `  ${choices(request, c).join(" · ")}`;
+}
+
+/** The question's rows at `width`: the choices kept whole where they fit, a choice wider than a row wrapped between words. */
+export function questionRows(request: ApprovalRequest, c: Colors, width: number): string[] {
+  return joinParts(choices(request, c), width - 2)
+    .split("\n")
+    .flatMap((row) => wrapLine(`  ${row}`, width, "    "));
+}
+
+function choices(request: ApprovalRequest, c: Colors): string[] {
   const verb = request.tool === "bash" ? "Run it?" : request.tool === "write" ? "Write it?" : "Make this edit?";
   const key = (k: string) => c.bold(k);
-  const always = request.always ? ` · ${key("a")} always (${safeText(request.always.join(", "))}, until awl exits)` : "";
-  return `  ${c.yellow(verb)} ${key("y")} yes${always} · ${key("n")} no · ${key("Esc")} stop`;
+  const always = request.always ? [`${key("a")} always (${safeText(request.always.join(", "))}, until awl exits)`] : [];
+  return [`${c.yellow(verb)} ${key("y")} yes`, ...always, `${key("n")} no`, `${key("Esc")} stop`];
+}
+
+/**
+ * What the question shows on a screen `rows` high: the call's rows through a
+ * window from `top` when they do not all fit (the header stays above it, a
+ * dim line under it says which rows are shown), then the question's rows.
+ * `top` comes back clamped to where the window can be.
+ */
+export function questionScreen(call: readonly string[], question: readonly string[], rows: number, top: number, c: Colors, width = Number.POSITIVE_INFINITY): { rows: string[]; top: number; room: number } {
+  const room = Math.max(3, rows - question.length - SCREEN_MARGIN);
+  if (call.length <= room) return { rows: [...call, ...question], top: 0, room };
+  const [header = "", ...body] = call;
+  const where = (at: number, end: number) => wrapLine(c.dim(`    rows ${at + 1}-${end} of ${body.length} · ↑ ↓ PgUp PgDn to scroll`), width, "    ");
+  // The header, then the window, then the line (or two, on a narrow screen) saying where it is.
+  const height = Math.max(1, room - 1 - where(body.length, body.length).length);
+  const at = Math.max(0, Math.min(top, body.length - height));
+  const end = Math.min(body.length, at + height);
+  return { rows: [header, ...body.slice(at, end), ...where(at, end), ...question], top: at, room: height };
 }
 
 const REASON_PROMPT = "  Why not? (optional, for the model; Enter to skip) › ";
+/** The prompt on a screen too narrow for it and a few words of reason. */
+const SHORT_REASON_PROMPT = "  Why not? › ";
 
 function askOnTerminal(request: ApprovalRequest, signal: AbortSignal, input: NodeJS.ReadStream, o: AskOptions): Promise<ApprovalAnswer> {
   const { c } = o;
@@ -134,19 +173,55 @@ function askOnTerminal(request: ApprovalRequest, signal: AbortSignal, input: Nod
     let escapeTimer: ReturnType<typeof setTimeout> | undefined;
     let drainTimer: ReturnType<typeof setTimeout> | undefined;
     const width = () => Math.max(20, (size.columns || 80) - 1);
+    let top = 0;
+    let page = 1;
+    /** The rows last drawn, by width: what a resize reflows. */
+    let drawnWidths: number[] = [];
+    let questionHeight = 1;
+    let callRows: { width: number; rows: string[] } | undefined;
 
-    const draw = () => {
-      const rowsFree = Math.max(3, (size.rows || 24) - 6);
-      const rows = [...describeCall(request, c, width(), o.cwd, Math.min(MAX_DIFF_ROWS, rowsFree), o.env), questionLine(request, c)].map((r) => fitWidth(r, width()));
-      out.write(rows.join("\n"));
-      above = rows.length - 1;
+    const erase = (columns?: number) => {
+      if (!drawn) return "";
+      // After a resize the terminal has reflowed the rows (tmux and most terminals do): a row wider than the screen now takes several.
+      const heights = drawnWidths.map((w) => (columns ? Math.max(1, Math.ceil(w / columns)) : 1));
+      const up = heights.reduce((a, b) => a + b, 0) - 1;
+      return eraseRows(up);
+    };
+    const draw = (columns?: number) => {
+      const w = width();
+      if (callRows?.width !== w) callRows = { width: w, rows: describeCall(request, c, w, o.cwd, MAX_DIFF_ROWS, o.env) }; // read and diffed once a width, not once a key
+      const call = callRows.rows;
+      const question = questionRows(request, c, w);
+      questionHeight = question.length;
+      const screen = questionScreen(call, question, size.rows || 24, top, c, w);
+      top = screen.top;
+      page = screen.room;
+      out.write(erase(columns) + screen.rows.join("\n"));
+      drawnWidths = screen.rows.map((row) => Bun.stringWidth(row));
+      above = screen.rows.length - 1;
       drawn = true;
     };
+    const onResize = () => {
+      try {
+        if (phase === "choosing") draw(size.columns || 80);
+      } catch {
+        finish({ kind: "interrupted" }); // the terminal failed: stop, as Ctrl+C would
+      }
+    };
+    const scroll: Partial<Record<string, () => number>> = {
+      up: () => top - 1,
+      down: () => top + 1,
+      pageup: () => top - page,
+      pagedown: () => top + page,
+      home: () => 0,
+      end: () => Number.MAX_SAFE_INTEGER,
+    };
     const drawReason = () => {
-      const room = Math.max(5, width() - Bun.stringWidth(REASON_PROMPT));
+      const prompt = width() - REASON_PROMPT.length >= 20 ? REASON_PROMPT : SHORT_REASON_PROMPT;
+      const room = Math.max(5, width() - prompt.length);
       const shown = safeText(reason);
       const tail = Bun.stringWidth(shown) > room ? `…${Bun.sliceAnsi(shown, Bun.stringWidth(shown) - room + 1)}` : shown;
-      out.write(`\r\x1b[K${c.yellow(REASON_PROMPT)}${tail}`);
+      out.write(`\r\x1b[K${c.yellow(prompt)}${tail}`);
     };
     const finish = (answer: ApprovalAnswer) => {
       if (done) return;
@@ -154,9 +229,10 @@ function askOnTerminal(request: ApprovalRequest, signal: AbortSignal, input: Nod
       clearTimeout(escapeTimer);
       clearTimeout(drainTimer);
       input.off("data", onData);
+      size.off?.("resize", onResize);
       signal.removeEventListener("abort", onAbort);
       try {
-        if (drawn) out.write(`\r${above > 0 ? `\x1b[${above}A` : ""}\x1b[J`);
+        if (drawn) out.write(eraseRows(above));
       } finally {
         restore();
         settle(answer);
@@ -173,11 +249,21 @@ function askOnTerminal(request: ApprovalRequest, signal: AbortSignal, input: Nod
         }
         if (phase === "draining") continue; // typed before the question was there
         if (phase === "choosing") {
+          const move = key.type === "key" ? scroll[key.name] : undefined;
+          if (move) {
+            top = Math.max(0, move());
+            draw();
+            continue;
+          }
           if (key.type !== "text") continue;
           const choice = key.text[0]!.toLowerCase();
           if (choice === "y") return finish({ kind: "yes" });
           if (choice === "a" && request.always) return finish({ kind: "always" });
           if (choice === "n") {
+            // The reason's row takes the place of the question's rows.
+            const up = questionHeight - 1;
+            if (up > 0) out.write(eraseRows(up));
+            above -= up;
             phase = "reason";
             reason = key.text.slice(1);
             drawReason();
@@ -203,6 +289,7 @@ function askOnTerminal(request: ApprovalRequest, signal: AbortSignal, input: Nod
     };
 
     signal.addEventListener("abort", onAbort, { once: true });
+    size.on?.("resize", onResize);
     input.on("data", onData);
     input.resume();
     drainTimer = setTimeout(() => {
@@ -222,7 +309,7 @@ function askOnTerminal(request: ApprovalRequest, signal: AbortSignal, input: Nod
 async function askOnLines(request: ApprovalRequest, signal: AbortSignal, input: NodeJS.ReadStream, o: AskOptions): Promise<ApprovalAnswer> {
   const { out, c } = o;
   const width = Math.max(20, (out.columns || 100) - 1);
-  out.write(`${[...describeCall(request, c, width, o.cwd, MAX_DIFF_ROWS, o.env), questionLine(request, c)].join("\n")}\n`);
+  out.write(`${[...describeCall(request, c, width, o.cwd, MAX_DIFF_ROWS, o.env), ...questionRows(request, c, width)].join("\n")}\n`);
   const aborted = new Promise<"aborted">((done) => signal.addEventListener("abort", () => done("aborted"), { once: true }));
   const line = async () => {
     const got = await Promise.race([readPipedLine(input), aborted]);

@@ -5,7 +5,10 @@
 
 import { existsSync } from "node:fs";
 import type { Agent } from "../agent/agent";
-import { foreignPrefix, KNOWN_MODELS, parseModelSpec } from "../providers/models";
+import type { Catalogues } from "../providers/catalogue";
+import { resembling } from "../providers/model-family";
+import { foreignPrefix, parseModelSpec } from "../providers/models";
+import type { ProviderName } from "../providers/provider";
 import { UserError } from "../errors";
 import type { Colors } from "./colors";
 import { contextFilesInPrompt } from "../agent/context-prompt";
@@ -14,7 +17,12 @@ import { replMessage } from "./advice";
 import { compactNumber, meterText } from "./format";
 import { contextFilesLine } from "./instructions";
 import { safeText } from "./safe-text";
+import { messagesInFile } from "./message-count";
 import { shortSessionId } from "./session-id";
+import { effortCommand, effortText } from "./effort-command";
+import { EFFORTS } from "../providers/thinking-forms";
+import { limitsText, modelRows } from "./model-list";
+import { wrapText } from "./wrap";
 import { labelLeaf } from "./session/go-back";
 
 /**
@@ -32,31 +40,62 @@ export type CommandResult =
   | { rewind: true }
   | "quit";
 
-const HELP = [
-  "Commands:",
-  "  /model [provider/]model   switch model from the next prompt on (no argument: show the active one and known models)",
-  "  /session                  this session's id, file, messages, tokens, cache reads and how full the context is",
-  "  /new                      start a new session here (this one is saved: /resume returns to it)",
-  "  /resume [id]              pick a session of this directory to continue, most recent first (or the one whose id starts with id)",
-  "  /compact [what to keep]    summarize every turn before the latest one, so the context has room again",
-  "  /rewind                   go back to before one of your prompts (Esc Esc on an empty prompt too); the prompt comes back to edit",
-  "  /tree [prompts|all|labelled]  the session's paths as a tree: pick any entry to go on from there",
-  "  /label [text]             name where you are, for /tree (no text: remove the name)",
-  "  /fork                     continue in a copy of this session (this one stays as it is)",
-  "  /approve [ask|auto|read-only]  when tools may act (no argument: the mode in force and what is always allowed)",
-  "  /help                     this help",
-  "  /quit                     leave (Ctrl+D on an empty prompt, or Ctrl+C twice, does the same)",
-  "A line that starts with a path (/usr/bin/ls is slow?) is a prompt; so is any line that starts with a space.",
-  "Keys:",
-  "  Enter sends · Alt+Enter, Ctrl+J or a trailing \\ adds a newline · Tab completes commands and paths",
-  "  ↑/↓ history (this directory's prompts, every session) · Ctrl+R searches it (Enter sends, Esc goes back)",
-  "  Esc or Ctrl+C interrupts a running turn · Ctrl+C clears the line; on an empty one, press it twice to quit",
-  "  Ctrl+D on an empty line quits · a long paste shows as [pasted N lines] and is sent in full",
-].join("\n");
+/** The commands /help lists: how each is typed, and what it does. */
+const COMMANDS: readonly [string, string][] = [
+  ["/model [provider/]model", "switch model from the next prompt on (no argument: the provider's models, newest first)"],
+  ["/effort [level]", "how hard the model thinks from the next prompt on: off, low, medium, high, xhigh, max"],
+  ["/session", "this session's id, file, messages, tokens, cache reads and how full the context is"],
+  ["/new", "start a new session here (this one is saved: /resume returns to it)"],
+  ["/resume [id]", "pick a session of this directory to continue, most recent first (or the one whose id starts with id)"],
+  ["/compact [what to keep]", "summarize every turn before the latest one, so the context has room again"],
+  ["/rewind", "go back to before one of your prompts (Esc Esc on an empty prompt too); the prompt comes back to edit"],
+  ["/tree [prompts|all|labelled]", "the session's paths as a tree: pick any entry to go on from there"],
+  ["/label [text]", "name where you are, for /tree (no text: remove the name)"],
+  ["/fork", "continue in a copy of this session (this one stays as it is)"],
+  ["/approve [ask|auto|read-only]", "when tools may act (no argument: the mode in force and what is always allowed)"],
+  ["/help", "this help"],
+  ["/quit", "leave (Ctrl+D on an empty prompt, or Ctrl+C twice, does the same)"],
+];
+/** Each description starts in the same column, two spaces after the longest command. */
+const USAGE_WIDTH = Math.max(...COMMANDS.map(([usage]) => usage.length)) + 2;
+
+const KEYS = [
+  "Enter sends · Alt+Enter, Ctrl+J or a trailing \\ adds a newline · Tab completes commands, their arguments and paths",
+  "↑/↓ history (this directory's prompts, every session) · Ctrl+R searches it (Enter sends, Esc goes back)",
+  "Esc or Ctrl+C interrupts a running turn; what you typed meanwhile comes back, unsent",
+  "Ctrl+C clears the line; on an empty one, press it twice to quit · Ctrl+D on an empty line quits",
+  "Ctrl+O shows the latest turn's thinking and tool output in full · a long paste shows as [pasted N lines], sent in full",
+];
+
+/** `text` wrapped by words to `columns`, its first row after `first`, the others indented to line up under it. */
+function hanging(first: string, text: string, columns: number): string {
+  const indent = " ".repeat(first.length);
+  const rows = wrapText(text, Math.max(10, columns - 1 - first.length)).replace(/\n$/, "").split("\n");
+  return rows.map((row, i) => `${i === 0 ? first : indent}${row}`).join("\n");
+}
+
+/** /help, laid out for a terminal `columns` wide: descriptions in one column, every line wrapped by words. */
+export function helpText(columns = 100): string {
+  return [
+    "Commands:",
+    // Too narrow for a column of descriptions: each goes under its command.
+    ...COMMANDS.map(([usage, what]) =>
+      columns - 2 - USAGE_WIDTH >= 24 ? hanging(`  ${usage.padEnd(USAGE_WIDTH)}`, what, columns) : `  ${usage}\n${hanging("      ", what, columns)}`,
+    ),
+    hanging("", "A line that starts with a path (/usr/bin/ls is slow?) is a prompt; so is any line that starts with a space.", columns),
+    "Keys:",
+    ...KEYS.map((line) => hanging("  ", line, columns)),
+  ].join("\n");
+}
 
 /** The slash commands, as /help lists them (Tab completes these). */
 export function commandNames(): string[] {
-  return [...HELP.matchAll(/^ {2}\/([a-z][\w-]*)/gm)].map((m) => m[1]!);
+  return COMMANDS.map(([usage]) => /^\/([a-z][\w-]*)/.exec(usage)![1]!);
+}
+
+/** What Tab offers after a command's name: the values of the arguments that take one of a known few (`models`: the current provider's, asked each time). */
+export function commandArguments(models: () => readonly string[]): Record<string, () => readonly string[]> {
+  return { approve: () => APPROVAL_MODES, effort: () => EFFORTS, model: models };
 }
 
 /** Names that run a command without being listed. */
@@ -87,16 +126,16 @@ export function parseCommand(line: string, exists: (path: string) => boolean = e
   return { name, argument: (match[2] ?? "").trim() };
 }
 
-export function runCommand(command: Command, agent: Agent, c: Colors): CommandResult {
+export function runCommand(command: Command, agent: Agent, c: Colors, catalogues: Catalogues, columns?: number): CommandResult {
   const { name, argument } = command;
   switch (name) {
     case "quit":
     case "exit":
       return "quit";
     case "help":
-      return { output: HELP };
+      return { output: helpText(columns) };
     case "model":
-      return { output: argument ? switchModel(agent, argument, c) : showModels(agent, c) };
+      return { output: argument ? switchModel(agent, argument, c, catalogues) : showModels(agent, c, catalogues) };
     case "session":
       return { output: describeSession(agent) };
     case "new":
@@ -117,6 +156,8 @@ export function runCommand(command: Command, agent: Agent, c: Colors): CommandRe
       return { open: "fork" };
     case "approve":
       return { output: approve(agent, argument, c) };
+    case "effort":
+      return { output: effortCommand(agent, argument, c) };
     default:
       return {
         output: c.red(`Unknown command /${safeText(name)}: type /help for the list (to send a line that starts with / as a prompt, begin it with a space).`),
@@ -124,26 +165,37 @@ export function runCommand(command: Command, agent: Agent, c: Colors): CommandRe
   }
 }
 
-function showModels(agent: Agent, c: Colors): string {
-  const active = `${agent.model.provider}/${agent.model.model}`;
-  const known = Object.entries(KNOWN_MODELS).flatMap(([provider, models]) =>
-    models.map((m) => `  ${provider}/${m}${`${provider}/${m}` === active ? c.green("  (active)") : ""}`),
-  );
-  return [`Active: ${c.bold(safeText(active))}`, "Known models (any other id works too):", ...known].join("\n");
+/** `/model`: the active model with its limits, then the provider's models newest first, and where the list came from. */
+function showModels(agent: Agent, c: Colors, catalogues: Catalogues): string {
+  const { provider, model } = agent.model;
+  const catalogue = catalogues.of(provider as ProviderName);
+  const limits = limitsText(agent.activeModelInfo);
+  const rows = modelRows(catalogue.models(), (id) => (id === model ? c.green("  (active)") : ""));
+  return [
+    `Active: ${c.bold(safeText(`${provider}/${model}`))}${limits ? ` (${limits})` : ""}`,
+    `${provider}'s models, newest first, ${catalogue.describeSource()}:`,
+    ...rows,
+    c.dim("Any other id works too (a local server's, say): /model <id>, or /model <provider>/<id>."),
+  ].join("\n");
 }
 
 /**
  * `/model spec`: from the next prompt on. The reply says which provider the
  * model goes to when the spec did not name one. A spec that names no model
- * ("anthropic/") is refused with what is accepted, and so is a provider that
+ * ("<provider>/") is refused with what is accepted, and so is a provider that
  * cannot be used (no key): the model in use stays.
  */
-function switchModel(agent: Agent, spec: string, c: Colors): string {
+function switchModel(agent: Agent, spec: string, c: Colors, catalogues: Catalogues): string {
   try {
     const parsed = parseModelSpec(spec);
     const provider = parsed.provider ?? agent.model.provider;
     agent.setModel({ provider, model: parsed.model });
+    void catalogues.of(provider as ProviderName).load(); // another provider's list, for its window and the next /model (never throws)
     const using = `Using ${c.bold(safeText(`${provider}/${parsed.model}`))} from the next prompt on`;
+    // Any id is taken (a compatible server's list may be missing), but one a letter or two off a listed id is most likely a typo.
+    const listed = catalogues.of(provider as ProviderName).models().map((m) => m.id);
+    const typo = resembling(parsed.model, listed);
+    if (typo) return `${using}. ${c.yellow(`${provider} does not list ${safeText(parsed.model)}: did you mean ${typo}? (/model ${typo})`)}`;
     const vendor = foreignPrefix(parsed);
     if (vendor) return `${using}: ${safeText(vendor)} is not a provider awl knows, so the id goes to ${provider}, the current provider, as it is.`;
     if (!parsed.provider) return `${using} (a model of ${provider}, the current provider).`;
@@ -159,14 +211,14 @@ function describeSession(agent: Agent): string {
   let input = 0;
   let output = 0;
   let cacheRead = 0;
-  let messages = 0;
+  let inContext = 0;
   // What the context holds: from the compaction's first kept entry on (a resumed session has read no further back).
   const branch = session.getBranch();
   const compaction = session.compaction();
   const from = compaction ? branch.findLastIndex((e, i) => i < branch.indexOf(compaction) && e.id === compaction.firstKeptEntryId) : 0;
   for (const entry of branch.slice(Math.max(0, from))) {
     if (entry.type !== "message") continue;
-    messages++;
+    inContext++;
     const usage = entry.message.usage;
     input += (usage?.input ?? 0) + (usage?.cacheRead ?? 0) + (usage?.cacheWrite ?? 0);
     output += usage?.output ?? 0;
@@ -180,8 +232,9 @@ function describeSession(agent: Agent): string {
   return [
     `Session  ${safeText(shortSessionId(agent.cwd, session.sessionId))}`,
     `File     ${safeText(file)}`,
-    `Model    ${safeText(`${agent.model.provider}/${agent.model.model}`)}`,
-    `Messages ${messages}${scope}`,
+    `Model    ${safeText(`${agent.model.provider}/${agent.model.model}`)}${limitsText(agent.activeModelInfo) ? ` (${limitsText(agent.activeModelInfo)})` : ""}`,
+    `Effort   ${effortText(agent)}`,
+    `Messages ${messagesInFile(session.sessionFile, agent.cwd)}${compaction ? ` (${inContext} in the context)` : ""}`,
     `Tokens   ${compactNumber(input)} in${cached} · ${compactNumber(output)} out${scope}`,
     `Context  ${meterText(agent.meter())} · ${compactions} compaction${compactions === 1 ? "" : "s"}`,
     `Approve  ${approvalText(agent)}`,

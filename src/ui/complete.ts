@@ -1,5 +1,6 @@
-// Tab completion at the prompt: a slash command at the start of the input, or
-// a file path (relative to the working directory, absolute, or under ~/) in the
+// Tab completion at the prompt: a slash command at the start of the input,
+// its argument where the command takes one of a known few (`/approve a` ->
+// `/approve auto`, `/model` the provider's model ids; never a file name there), or a file path (relative to the working directory, absolute, or under ~/) in the
 // word before the cursor. Reads the directory each time (no cache to go stale)
 // and never more than MAX_ENTRIES of it.
 
@@ -13,6 +14,8 @@ export interface CompletionContext {
   cwd: string;
   /** Slash command names, without the slash. */
   commands: readonly string[];
+  /** The values a command's argument takes, by command name, for the commands that take one of a known few (asked each time: /model's are the current provider's). */
+  arguments?: Readonly<Record<string, () => readonly string[]>>;
   home?: string;
 }
 
@@ -33,6 +36,13 @@ const MAX_ENTRIES = 5000;
  */
 export function complete(text: string, cursor: number, context: CompletionContext): Completion | undefined {
   const start = Math.max(lineStart(text, cursor), cursor - 4096);
+  const argument = /^\/([\w-]+) +(\S*)$/.exec(text.slice(0, cursor));
+  const name = argument?.[1]!.toLowerCase() ?? "";
+  const values = argument && context.arguments && Object.hasOwn(context.arguments, name) ? context.arguments[name]!() : undefined;
+  if (values) {
+    const typed = argument![2]!;
+    return finish(typed, values.filter((value) => value.startsWith(typed)).sort().map((value) => ({ name: value, complete: `${value} ` })), "");
+  }
   const word = /\S*$/.exec(text.slice(start, cursor))![0];
   if (word === "") return undefined;
   const wordStart = cursor - word.length;

@@ -1,7 +1,8 @@
 // What write or edit did to a file, as a coloured unified diff for the
 // terminal: a few lines of context around each change, `@@` headers with line
 // numbers, long diffs cut with a count of what is left out, a new file as its
-// first lines added. It is computed from the bytes the tool read and wrote
+// first lines added. A line wider than the screen is wrapped between words
+// (its later rows hang under its text, in its colour), never cut. It is computed from the bytes the tool read and wrote
 // (ToolOutput.change), so it shows what happened, not what the model asked for.
 //
 // Both files are first cut down to the lines that differ, plus context, by
@@ -13,7 +14,7 @@
 import type { FileChange } from "../tools/tool";
 import type { Colors } from "./colors";
 import { diffLines, hunks, type DiffLine, type SideLines } from "./diff";
-import { compactNumber, expandTabs, fitWidth } from "./format";
+import { compactNumber, expandTabs, wrapLine } from "./format";
 import { safeText } from "./safe-text";
 
 export const CONTEXT_LINES = 3;
@@ -31,11 +32,13 @@ const decoder = new TextDecoder("utf-8"); // not fatal: a byte that is not UTF-8
  */
 export function renderChange(change: FileChange, c: Colors, width: number, maxRows = DIFF_ROWS, firstLine = 1): string[] {
   const textWidth = Math.max(10, width - 1);
-  const row = (line: DiffLine) => {
-    const text = fitWidth(expandTabs(safeText(line.text)), textWidth);
-    if (line.kind === "+") return c.green(`+${text}`);
-    if (line.kind === "-") return c.red(`-${text}`);
-    return c.dim(` ${text}`);
+  /** A diff line's rows: its mark, then its text wrapped; later rows hang under the text. */
+  const lineRows = (line: DiffLine) => {
+    const style = line.kind === "+" ? c.green : line.kind === "-" ? c.red : c.dim;
+    const text = expandTabs(safeText(line.text));
+    const indent = /^ */.exec(text)![0];
+    const hang = indent.length <= textWidth / 2 ? indent : "";
+    return wrapLine(text, textWidth, hang).map((row, i) => style(`${i === 0 ? line.kind : " "}${row}`));
   };
 
   if (change.created || !change.before) {
@@ -43,9 +46,14 @@ export function renderChange(change: FileChange, c: Colors, width: number, maxRo
     const side = sideLines(decoder.decode(change.after), true, false);
     const rows: string[] = [];
     if (!change.created) rows.push(c.dim("(the previous content was too large to compare)"));
-    const shown = side.lines.slice(0, maxRows);
-    rows.push(...shown.map((text) => row({ kind: "+", text })));
-    const more = side.lines.length - shown.length;
+    let shown = 0;
+    for (const text of side.lines) {
+      const more = lineRows({ kind: "+", text });
+      if (rows.length + more.length > maxRows && shown > 0) break;
+      rows.push(...more);
+      shown++;
+    }
+    const more = side.lines.length - shown;
     if (more > 0) rows.push(c.dim(`… ${more.toLocaleString("en-US")} more line${more === 1 ? "" : "s"}`));
     return rows;
   }
@@ -62,22 +70,22 @@ export function renderChange(change: FileChange, c: Colors, width: number, maxRo
   let hidden = 0;
   let added = 0;
   let removed = 0;
+  let full = false; // a line did not fit: every later one is counted instead
   for (const hunk of hunks(lines, CONTEXT_LINES, excerpt.firstLine + firstLine - 1)) {
     const header = c.cyan(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`);
-    for (const [i, line] of [null, ...hunk.lines].entries()) {
-      if (rows.length >= maxRows) {
-        if (line) {
-          hidden++;
-          if (line.kind === "+") added++;
-          if (line.kind === "-") removed++;
-        }
+    if (!full && rows.length < maxRows) rows.push(header);
+    else full = true;
+    for (const line of hunk.lines) {
+      const more = full ? [] : lineRows(line);
+      if (!full && rows.length + more.length <= maxRows) {
+        rows.push(...more);
+        if (line.noNewline && rows.length < maxRows) rows.push(c.dim("\\ No newline at end of file"));
         continue;
       }
-      if (i === 0) rows.push(header);
-      else if (line) {
-        rows.push(row(line));
-        if (line.noNewline && rows.length < maxRows) rows.push(c.dim("\\ No newline at end of file"));
-      }
+      full = true;
+      hidden++;
+      if (line.kind === "+") added++;
+      if (line.kind === "-") removed++;
     }
   }
   if (hidden) {

@@ -20,19 +20,20 @@ export function oneLine(text: string, width: number): string {
   return `${flat.slice(0, cut)}…`;
 }
 
-/** The first `count` lines of a tool result, and how many were left out; safe to show. */
-export function preview(text: string, count: number): { lines: string[]; more: number } {
+/** The first `count` lines of a tool result (its last, `from: "end"`), and how many were left out; safe to show. */
+export function preview(text: string, count: number, from: "start" | "end" = "start"): { lines: string[]; more: number } {
   const all = safeText(text).replace(/\n+$/, "").split("\n");
-  return { lines: all.slice(0, count), more: Math.max(0, all.length - count) };
+  const more = Math.max(0, all.length - count);
+  return { lines: from === "end" ? all.slice(more) : all.slice(0, count), more };
 }
 
 /**
- * The first `count` lines of a tool result as they would look in a terminal,
+ * The first (or last) `count` lines of a tool result as they would look in a terminal,
  * each cut to `width` columns: indentation and tabs (expanded to stops of 8,
  * as `cat -n` output needs) keep their columns, wide characters count two.
  */
-export function previewLines(text: string, count: number, width: number): { lines: string[]; more: number } {
-  const { lines, more } = preview(text, count);
+export function previewLines(text: string, count: number, width: number, from: "start" | "end" = "start"): { lines: string[]; more: number } {
+  const { lines, more } = preview(text, count, from);
   return { lines: lines.map((line) => fitWidth(expandTabs(line), width)), more };
 }
 
@@ -66,6 +67,25 @@ export function fitWidth(text: string, width: number): string {
   return cut;
 }
 
+/**
+ * A line (styled or not) as rows of at most `width` columns, broken between
+ * words: a word longer than a row is the only thing cut. Its leading spaces
+ * stay on the first row; later rows start with `indent` (by default the same
+ * spaces). Styles are closed at each row's end and opened again on the next.
+ */
+export function wrapLine(text: string, width: number, indent?: string): string[] {
+  if (text.length <= width || Bun.stringWidth(text) <= width) return [text];
+  const lead = /^ */.exec(text)![0];
+  const hang = indent ?? lead;
+  const rows = Bun.wrapAnsi(text.slice(lead.length), Math.max(1, width - Math.max(lead.length, Bun.stringWidth(hang))), { hard: true, trim: true, wordWrap: true });
+  return rows.split("\n").map((row, i) => (i === 0 ? lead : hang) + row);
+}
+
+/** Lines awl writes of its own (messages, command output) wrapped between words to a terminal `columns` wide. */
+export function wrapLines(text: string, columns: number | undefined): string {
+  return columns ? text.split("\n").flatMap((line) => wrapLine(line, columns)).join("\n") : text;
+}
+
 /** Local "YYYY-MM-DD HH:MM", as `awl sessions` prints it. */
 export function localDateTime(iso: string): string {
   const d = new Date(iso);
@@ -85,7 +105,7 @@ export function age(iso: string, now = Date.now()): string {
   return days === 1 ? "1 day ago" : `${days} days ago`;
 }
 
-/** "Could not reach Anthropic at 127.0.0.1:9: connection refused · attempt 1 of 2, next in 1.0 s": attempt 1 failed (the reason made safe by the caller). */
+/** "Could not reach <provider> at 127.0.0.1:9: connection refused · attempt 1 of 2, next in 1.0 s": attempt 1 failed (the reason made safe by the caller). */
 export function retryText(e: { attempt: number; attempts: number; delayMs: number }, reason: string): string {
   return `${reason} · attempt ${e.attempt} of ${e.attempts}, next in ${(e.delayMs / 1000).toFixed(1)} s`;
 }
@@ -100,16 +120,17 @@ export function meterText(m: { tokens: number; window: number }): string {
   return `ctx ${Math.min(999, Math.round((100 * m.tokens) / m.window))}% of ${compactNumber(m.window)}`;
 }
 
-/** ["↑ 4.1k in (38k cached)", "↓ 212 out"]: a turn's tokens, the cache reads apart. */
-export function usageParts(u: { input: number; output: number; cacheRead?: number; cacheWrite?: number }): string[] {
+/** ["↑ 4.1k in (38k cached)", "↓ 212 out"]: a turn's tokens, the cache reads apart; "↓ ~212 out" when the output is an estimate. */
+export function usageParts(u: { input: number; output: number; cacheRead?: number; cacheWrite?: number }, estimated = false): string[] {
   const cached = u.cacheRead ? ` (${compactNumber(u.cacheRead)} cached)` : "";
-  return [`↑ ${compactNumber(u.input + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0))} in${cached}`, `↓ ${compactNumber(u.output)} out`];
+  return [`↑ ${compactNumber(u.input + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0))} in${cached}`, `↓ ${estimated ? "~" : ""}${compactNumber(u.output)} out`];
 }
 
 /**
  * Parts joined with " · ", each kept whole: a part that would pass `columns`
  * starts a new line, so a narrow terminal breaks the usage line or the
- * banner between parts, never inside one ("ctx 41% of 200k").
+ * banner between parts, never inside one ("ctx 41% of 200k"); a part wider
+ * than a whole line alone is wrapped between its words.
  */
 export function joinParts(parts: readonly string[], columns: number): string {
   let out = "";
@@ -124,5 +145,5 @@ export function joinParts(parts: readonly string[], columns: number): string {
       width += (width > 0 ? 3 : 0) + w;
     }
   }
-  return out;
+  return out.length <= columns ? out : out.split("\n").flatMap((row) => wrapLine(row, columns)).join("\n");
 }

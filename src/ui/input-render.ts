@@ -1,7 +1,10 @@
-// Where the prompt and buffer go on screen, and the bytes that put them there.
+// Where the prompt and buffer go on screen (./input-redraw.ts writes the bytes).
 // The editor wraps rows itself instead of relying on the terminal's auto-wrap,
 // so it always knows which row and column the cursor is on, wide characters
-// and a cursor sitting just past a full row included.
+// and a cursor sitting just past a full row included. It wraps between words:
+// a word that does not fit in what is left of a row starts the next one, and
+// only a word longer than a whole row is cut. A space where a row ends is that
+// row's break, drawn as nothing.
 //
 // It scales with the screen, not the buffer. An input taller than the screen
 // is shown through a window of rows that follows the cursor: a block taller
@@ -15,6 +18,9 @@
 
 import { displayWidth, lineEnd, lineStart, segment, TAB_WIDTH } from "./editor-text";
 import { safeText } from "./safe-text";
+
+// The bytes that draw a layout live in ./input-redraw.ts; the input reads them from here.
+export { CLEAR_SCREEN, leave, redraw } from "./input-redraw";
 
 export interface InputView {
   /** Drawn before the first line (may hold colour codes). */
@@ -67,10 +73,6 @@ interface Row {
   /** Set on the row holding the cursor. */
   cursorCol?: number;
 }
-
-const CSI = "\x1b[";
-const HIDE_CURSOR = `${CSI}?25l`;
-const SHOW_CURSOR = `${CSI}?25h`;
 
 /** What continues the grapheme before it, so a row never starts there: a low surrogate, marks, joiners, selectors, skin tones, tags. */
 const CONTINUES = /^(?:[\udc00-\udfff]|[\p{M}\u200c\u200d\ufe00-\ufe0f\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}])/u;
@@ -163,12 +165,25 @@ class RowMaker {
     let offset = a;
     const chunk = this.#text.slice(a, b);
     const rows: Row[] = [];
+    /** Just after the row's last space: where the word being written would move from, to the next row. */
+    let wordStart: { offset: number; textLength: number; col: number } | undefined;
     const breakRow = () => {
       rows.push({ start, end: offset, lineEnd: false, text, width: col, cursorCol });
       text = "";
       col = 0;
       start = offset;
       cursorCol = undefined;
+      wordStart = undefined;
+    };
+    /** The word being written goes on to a new row, whole. */
+    const moveWord = (at: { offset: number; textLength: number; col: number }) => {
+      const cursorMoves = cursorCol !== undefined && cursor >= at.offset;
+      rows.push({ start, end: at.offset, lineEnd: false, text: text.slice(0, at.textLength), width: at.col, cursorCol: cursorMoves ? undefined : cursorCol });
+      text = text.slice(at.textLength);
+      col -= at.col;
+      start = at.offset;
+      cursorCol = cursorMoves ? cursorCol! - at.col : undefined;
+      wordStart = undefined;
     };
     const markCursor = () => {
       // A cursor right after a full row is shown at the start of the next one.
@@ -176,24 +191,45 @@ class RowMaker {
       cursorCol = col;
     };
     const add = (g: string, shown: string, width: number) => {
-      if (col + width > columns && col > 0) breakRow();
+      const space = g === " " || g === "\t";
+      if (space && col + width > columns && col > 0 && offset !== cursor) {
+        // The row ends here: the space is its break, and takes no column.
+        offset += g.length;
+        wordStart = { offset, textLength: text.length, col };
+        return;
+      }
+      if (col + width > columns && col > 0) {
+        if (!space && wordStart && wordStart.offset > start && wordStart.offset < offset && col - wordStart.col + width <= columns) moveWord(wordStart);
+        else breakRow();
+      }
       if (offset === cursor) markCursor();
       text += shown;
       col += width;
       offset += g.length;
+      if (space) wordStart = { offset, textLength: text.length, col };
     };
     if (ASCII_ONLY.test(chunk)) {
-      // Printable ASCII: one cell per character, nothing to segment; taken a run at a time.
+      // Printable ASCII: one cell per character, nothing to segment. A word's
+      // first character decides where it goes; the rest of it is taken a run
+      // at a time, as far as the row's end or the cursor.
+      let space = -1; // the next space at or after i
       for (let i = 0; i < chunk.length; ) {
-        if (col >= columns && col > 0) breakRow();
-        if (offset === cursor) markCursor();
-        let n = Math.min(columns - col, chunk.length - i);
-        if (cursor > offset && cursor < offset + n) n = cursor - offset;
-        text += chunk.slice(i, i + n);
-        col += n;
-        offset += n;
-        i += n;
-        laidOut.graphemes += n;
+        const ch = chunk[i]!;
+        add(ch, ch, 1);
+        i++;
+        laidOut.graphemes++;
+        if (ch !== " ") {
+          if (space < i) space = chunk.indexOf(" ", i) === -1 ? chunk.length : chunk.indexOf(" ", i);
+          let n = Math.min(columns - col, space - i);
+          if (cursor >= offset && cursor < offset + n) n = cursor - offset;
+          if (n > 0) {
+            text += chunk.slice(i, i + n);
+            col += n;
+            offset += n;
+            i += n;
+            laidOut.graphemes += n;
+          }
+        }
         while (rows.length) yield rows.shift()!;
       }
     } else {
@@ -327,77 +363,3 @@ export function fit(text: string, columns: number): string {
   }
   return `${out}…`;
 }
-
-/**
- * Replaces what was drawn before (`previous`, whose cursor row tells how far up
- * the first row is) with `next`, rewriting only the rows that changed, and
- * leaves the cursor where `next` says. Empty when nothing changed.
- */
-export function redraw(previous: Layout | undefined, next: Layout): string {
-  let out = "";
-  let at = 0; // the row the cursor is on, counted from the block's first row
-  const move = (to: number) => {
-    if (to < at) out += `${CSI}${at - to}A`;
-    else if (to > at) out += `${CSI}${to - at}B`;
-    at = to;
-  };
-  if (previous && previous.columns !== next.columns) {
-    out += clearReflowed(previous, next.columns);
-    previous = undefined;
-  }
-  if (!previous) {
-    // Rows are erased one by one rather than with "erase below": from the top-left
-    // corner that counts as clearing the screen, which tmux copies into its history.
-    out += `\r${next.rows.map((row) => `${CSI}2K${row}`).join("\r\n")}`;
-    at = next.rows.length - 1;
-  } else {
-    at = previous.cursorRow;
-    for (let i = 0; i < next.rows.length; i++) {
-      if (i < previous.rows.length) {
-        if (previous.rows[i] === next.rows[i]) continue;
-        move(i);
-        out += `\r${CSI}2K${next.rows[i]}`;
-      } else {
-        // A new row below: a line feed, which scrolls the screen when the block is at its bottom.
-        move(i - 1);
-        out += `\r\n${CSI}2K${next.rows[i]}`;
-        at = i;
-      }
-    }
-    for (let i = next.rows.length; i < previous.rows.length; i++) {
-      move(i);
-      out += `\r${CSI}2K`;
-    }
-    if (out === "" && previous.cursorRow === next.cursorRow && previous.cursorCol === next.cursorCol) return "";
-  }
-  move(next.cursorRow);
-  out += "\r";
-  if (next.cursorCol > 0) out += `${CSI}${next.cursorCol}C`;
-  return HIDE_CURSOR + out + SHOW_CURSOR;
-}
-
-/**
- * After a resize, erases the block drawn at the old width and leaves the
- * cursor at its first row. The terminal has reflowed it (tmux and most
- * terminals do): a row wider than the screen now takes several.
- */
-function clearReflowed(previous: Layout, columns: number): string {
-  const heights = previous.widths.map((w) => Math.max(1, Math.ceil(w / columns)));
-  let above = Math.min(heights[previous.cursorRow]! - 1, Math.floor(previous.cursorCol / columns));
-  for (let i = 0; i < previous.cursorRow; i++) above += heights[i]!;
-  const total = heights.reduce((a, b) => a + b, 0);
-  let out = above > 0 ? `${CSI}${above}A` : "";
-  out += `\r${Array.from({ length: total }, () => `${CSI}2K`).join(`${CSI}1B`)}`;
-  if (total > 1) out += `${CSI}${total - 1}A`;
-  return out;
-}
-
-/** Moves below the last row drawn, so whatever is printed next starts on a fresh line. */
-export function leave(drawn: Layout | undefined): string {
-  if (!drawn) return "\r\n";
-  const down = drawn.rows.length - 1 - drawn.cursorRow;
-  return `${down > 0 ? `${CSI}${down}B` : ""}\r\n`;
-}
-
-/** Ctrl+L: clear the screen and home the cursor; the prompt is then redrawn at the top. */
-export const CLEAR_SCREEN = `${CSI}2J${CSI}H`;

@@ -10,6 +10,7 @@ import { CLEAR_SCREEN, fit, type Layout, layoutInput, leave, redraw } from "./in
 import { type LineResult, readPipedLine } from "./input-pipe";
 import { enterRawMode } from "./input-modes";
 import { type Key, KeyDecoder } from "./keys";
+import { unsent, withDraft } from "./type-ahead";
 
 /** `rewind`: Esc twice on an empty prompt (the REPL opens /rewind). */
 export type ReadLineResult = LineResult | { kind: "rewind" };
@@ -26,6 +27,8 @@ export interface ReadLineOptions {
   completion?: CompletionContext;
   /** Styles the rows shown under the input (the Ctrl+C hint, completions): dim in the REPL. */
   hintStyle?: (text: string) => string;
+  /** Ctrl+O: rows to print above the input, for a terminal `columns` wide (the latest turn in full: ./folded.ts). */
+  unfold?: (columns: number) => string[];
   /** Text the input box starts with (a prompt given back unsent), inserted as a paste: a large one is its placeholder. */
   text?: string;
 }
@@ -52,6 +55,9 @@ function queueFor(input: NodeJS.ReadStream): Key[] {
   return queue;
 }
 
+/** What the next prompt's box starts with: what was typed during a turn that was interrupted, unsent (see unsent). */
+const drafts = new WeakMap<NodeJS.ReadStream, EditorState>();
+
 const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
 
 const continuationFor = (prompt: string) => "· ".padStart(Math.max(2, Bun.stringWidth(prompt)));
@@ -67,7 +73,8 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
   const style = options.hintStyle ?? ((text: string) => text);
   const decoder = new KeyDecoder();
   const queue = queueFor(input);
-  let state: EditorState = createEditor([...options.history]);
+  let state: EditorState = withDraft(createEditor([...options.history]), drafts.get(input));
+  drafts.delete(input);
   if (options.text) state = handleKey(state, { type: "paste", text: options.text }).state;
   let drawn: Layout | undefined;
   /** Rows under the input, plain text: the Ctrl+C hint or completions, until the next key. */
@@ -141,6 +148,12 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
             continue;
           }
         }
+        if (key.type === "key" && key.name === "o" && key.ctrl && !key.alt && options.unfold && !state.search) {
+          // Printed where the input was; the input is drawn again under it, as it was.
+          output.write(`${erase(drawn)}${options.unfold(output.columns || 80).join("\r\n")}\r\n`);
+          drawn = undefined;
+          continue;
+        }
         if (key.type === "key" && key.name === "escape" && !key.alt && !state.search && state.text === "") {
           if (escapeArmed) {
             queue.push(...keys.slice(i + 1));
@@ -203,6 +216,15 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
   });
 }
 
+/** Erases the input as drawn, leaving the cursor at the start of its first row. */
+function erase(drawn: Layout | undefined): string {
+  if (!drawn) return "\r\x1b[2K";
+  const up = drawn.cursorRow > 0 ? `\x1b[${drawn.cursorRow}A` : "";
+  const rows = drawn.rows.length;
+  // Row by row: "erase below" from the screen's top-left corner counts as clearing the screen, which tmux copies into its history.
+  return `${up}\r${Array.from({ length: rows }, () => "\x1b[2K").join("\x1b[1B")}${rows > 1 ? `\x1b[${rows - 1}A` : ""}`;
+}
+
 /** Completions as rows under the input: as many as fit in CANDIDATE_ROWS rows, then how many more. */
 export function candidateRows(candidates: readonly string[], columns: number): string[] {
   const rows: string[] = [];
@@ -232,11 +254,18 @@ export interface TypeAheadOptions {
   prompt: string;
   /** For Up and Ctrl+R in what is typed ahead. */
   history?: readonly string[];
+  /** Styles a note shown in the row instead (dim in the REPL). */
+  noteStyle?: (text: string) => string;
 }
 
+/** Ctrl+D on an empty line during a turn: it quits only at the prompt, where it can be seen to. */
+export const CTRL_D_NOTE = "Ctrl+D quits at an empty prompt, once the turn is over";
+/** Ctrl+O during a turn: what it will do, and when. */
+export const CTRL_O_NOTE = "Ctrl+O: this turn's thinking and tool output in full, once it is over";
+
 /**
- * While a turn runs: Ctrl+C or Esc calls onInterrupt (and drops anything typed
- * before it); other keys are kept as type-ahead for the next prompt, and shown
+ * While a turn runs: Ctrl+C or Esc calls onInterrupt (anything typed before
+ * it stays, unsent: see unsent); other keys are kept as type-ahead for the next prompt, and shown
  * through `typeAhead.show` as they are typed. Returns the function that stops
  * watching and restores the terminal (the row shown stays: watching again
  * shows the same keys, and the turn's end clears it).
@@ -253,10 +282,12 @@ export function watchInterrupt(
   const queue = queueFor(input);
   let escapeTimer: ReturnType<typeof setTimeout> | undefined;
   // What the next prompt will hold once the keys are replayed into it, kept up to date for the row.
-  let preview = createEditor(typeAhead?.history ?? []);
+  let preview = withDraft(createEditor(typeAhead?.history ?? []), drafts.get(input));
   /** The last line sent ahead with Enter, as it was typed (placeholders and all). */
   let lastSent: EditorState | undefined;
   let shown = "";
+  /** A word about a key that was not kept (Ctrl+D), until the next key. */
+  let note = "";
   for (const key of queue) preview = previewKey(preview, key);
   const show = () => {
     if (!typeAhead) return;
@@ -268,7 +299,7 @@ export function watchInterrupt(
       // Sent ahead with Enter: shown with a return sign, it goes as soon as the turn ends.
       const view = { ...viewOf(lastSent, typeAhead.prompt, continuation), cursor: 0 };
       row = `${layoutInput(view, { columns: Math.max(1, columns - 2), maxRows: 1 }).rows[0]} ⏎`;
-    }
+    } else if (note) row = (typeAhead.noteStyle ?? ((text: string) => text))(fit(note, columns));
     if (row !== shown) typeAhead.show((shown = row));
   };
   function previewKey(state: EditorState, key: Key): EditorState {
@@ -279,11 +310,17 @@ export function watchInterrupt(
   const apply = (keys: Key[]) => {
     for (const key of keys) {
       if (key.type === "key" && ((key.name === "c" && key.ctrl) || (key.name === "escape" && !key.alt))) {
-        queue.length = 0;
-        preview = createEditor(typeAhead?.history ?? []);
+        // The turn stops, and nothing typed meanwhile is sent: it all waits in the next prompt's box, unsent.
+        preview = unsent(withDraft(createEditor(typeAhead?.history ?? []), drafts.get(input)), queue.splice(0));
+        drafts.set(input, preview);
         lastSent = undefined;
         onInterrupt();
+      } else if (key.type === "key" && key.name === "d" && key.ctrl && !key.alt && preview.text === "" && !preview.search) {
+        // Kept, it would quit awl the moment the turn ends, with no word: it is dropped, and the row says so.
+        note = CTRL_D_NOTE;
       } else {
+        // Ctrl+O waits for the prompt like any key typed ahead: the turn is shown in full once it is over.
+        note = key.type === "key" && key.name === "o" && key.ctrl && !key.alt ? CTRL_O_NOTE : "";
         queue.push(key);
         preview = previewKey(preview, key);
       }

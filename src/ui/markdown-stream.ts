@@ -11,16 +11,21 @@
 // That only works while the rows to erase are still on the screen: a cursor
 // cannot go up into the scrollback. So a block that grows taller than the
 // screen (a huge table, a paragraph of 50 rows) is left as it was shown:
-// plain, printed row by row as it grew, and never rendered. A resize does the
-// same to the block growing then (the terminal reflows its rows, and the count
-// would be wrong). A fenced code block never gets there: when its lines fill
-// the screen they are rendered, and the next ones start a new screenful.
+// plain, printed row by row as it grew, and never rendered. A fenced code
+// block never gets there: when its lines fill the screen they are rendered,
+// and the next ones start a new screenful. After a resize the growing block
+// is erased and shown again at the new width: the terminal has reflowed its
+// rows (tmux and most terminals split a row wider than the screen, and never
+// join rows ended by a newline), so the rows it takes now are known from the
+// widths they were written at; if they no longer fit on the screen, the block
+// is left as shown instead.
 //
 // Without the live view (output that is not a terminal) only the complete
 // pieces are written; the result is the same bytes as rendering the whole
 // answer at once, which is what `renderAnswer` does (the resume transcript
 // uses it). All input is text safeText already made inert.
 
+import { eraseRows } from "./erase-rows";
 import { BlockSplitter, type Piece, separator } from "./markdown-blocks";
 import { fenceBody, fenceBottom, fenceTop, renderMarkdown } from "./markdown";
 import { safeText } from "./safe-text";
@@ -68,7 +73,7 @@ export class MarkdownStream {
   /** Safe text in; terminal bytes out. */
   push(safe: string): string {
     if (!this.#live) return this.#render(this.#splitter.push(safe));
-    let out = "";
+    let out = this.#resized();
     // A line at a time: a piece that completes is then always the text before
     // this segment, or this segment's own line (see #complete).
     for (let from = 0; from < safe.length; ) {
@@ -84,7 +89,7 @@ export class MarkdownStream {
 
   /** The end of the answer: the rest is rendered. The output ends at the start of a row. */
   end(): string {
-    let out = "";
+    let out = this.#resized();
     const pieces = this.#splitter.end();
     if (this.#live) out += this.#kept ? this.#unkeep(pieces, "", true) : this.#eraseTail();
     this.#tail = undefined;
@@ -105,7 +110,6 @@ export class MarkdownStream {
   /** More of the growing source, shown plainly. */
   #grow(segment: string): string {
     if (!this.#tail) return this.#showTail(segment);
-    if (!this.#kept && this.#columns !== this.#tail.width) this.#keepAsShown(); // resized: the terminal moved the rows
     let out = this.#tail.push(segment);
     if (this.#kept === "fenceLine" && segment.endsWith("\n")) out += this.#complete(this.#splitter.flushFence(), "");
     else if (!this.#kept && this.#tail.rows >= this.#maxTailRows()) out += this.#tooTall();
@@ -139,6 +143,26 @@ export class MarkdownStream {
     if (lines.length) return this.#complete(lines, "");
     this.#keepAsShown();
     return "";
+  }
+
+  /**
+   * The screen's width changed under the growing block: it is shown again at
+   * the new width, from the rows the terminal reflowed it into; or, when those
+   * reach past the screen's top, left as shown.
+   */
+  #resized(): string {
+    const tail = this.#tail;
+    if (!this.#live || !tail || this.#kept || this.#columns === tail.width) return "";
+    if (tail.rows === 0 && tail.column === 0) return this.#showTail(this.#splitter.pending()); // nothing shown yet
+    const columns = Math.max(1, this.#screen.columns);
+    const rows = (width: number) => Math.max(1, Math.ceil(width / columns));
+    let above = tail.column > 0 ? rows(tail.column) - 1 : 0;
+    for (const width of tail.rowWidths) above += rows(width);
+    if (above >= this.#maxTailRows()) {
+      this.#keepAsShown();
+      return "";
+    }
+    return eraseRows(above) + this.#showTail(this.#splitter.pending());
   }
 
   /** What the plain view shows stays, never erased nor rendered. */

@@ -1,13 +1,14 @@
 // Markdown to terminal bytes, with Bun's own renderer (Bun.markdown.ansi: GFM,
 // tables, highlighted code). Its input is always text safeText already made
 // inert (./safe-text.ts); its output is checked once more here, because markdown
-// can spell a character the input did not hold: `&#x202e;` becomes U+202E, and
-// Bun emits an OSC 8 hyperlink for any link target, `file:` and relative ones
-// included. So what leaves this file holds only SGR styling, OSC 8 links to
-// http(s) URLs, and text with no control in it. Rows wider than the terminal
+// can spell a character the input did not hold: `&#x202e;` becomes U+202E. A
+// link shows its URL after its text (./links.ts), and is an OSC 8 hyperlink
+// too where the terminal is known to open them. So what leaves this file holds
+// only SGR styling, OSC 8 links to http(s) URLs, and text with no control in it. Rows wider than the terminal
 // (a long code line, which Bun does not wrap) are cut into rows that fit, so
 // the terminal never wraps one itself.
 
+import { showLinks, supportsHyperlinks } from "./links";
 import { safeText } from "./safe-text";
 
 const UNSAFE = "\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\\u202a-\\u202e\\u2066-\\u2069";
@@ -25,9 +26,12 @@ const SUSPECT = new RegExp(
 );
 const SAFE_URL = new RegExp(`^https?://[^\\s${UNSAFE}]+$`, "i");
 
+/** Whether links are also made OSC 8 hyperlinks: known once, from the environment awl started in. */
+const HYPERLINKS = supportsHyperlinks(process.env);
+
 /** A markdown fragment (one or more whole blocks) as terminal rows; it ends at the start of a row. */
 export function renderMarkdown(source: string, columns: number): string {
-  return fitRows(neutralise(Bun.markdown.ansi(source, { columns, colors: true, hyperlinks: true })), columns);
+  return fitRows(showLinks(neutralise(Bun.markdown.ansi(source, { columns, colors: true, hyperlinks: false })), HYPERLINKS), columns);
 }
 
 /**

@@ -1,5 +1,7 @@
 // Shows a turn as it happens, in the terminal: the answer rendered as markdown
-// as it streams (./markdown-stream.ts), thinking dimmed, one line per tool call
+// as it streams (./markdown-stream.ts), thinking folded into one line (`∴
+// Thought for 4s`; while it streams, a row under the output says for how long
+// so far, and the status line says Thinking), one line per tool call
 // with a short dimmed preview of its result (a diff for write and edit), errors
 // in red, a small usage line at the end (those lines are ./turn-lines.ts,
 // which the resume transcript shares). Everything a model, a tool or an API
@@ -25,7 +27,7 @@ import type { LiveArea } from "./live-area";
 import { MarkdownStream, type Screen } from "./markdown-stream";
 import { safeText, SafeTextStream } from "./safe-text";
 import { StreamingCall, TurnStatus } from "./status-line";
-import { compactedRow, errorRow, interruptedRow, lengthRow, notRunRow, toolLine, toolResultRows, toolWidth, usageRow } from "./turn-lines";
+import { compactedRow, errorRow, cutOffOutput, interruptedRow, lengthRow, notRunRow, thoughtRow, toolLine, toolResultRows, toolWidth, unansweredRow, usageRow } from "./turn-lines";
 import { WrapStream } from "./wrap";
 
 type Out = { write(s: string): unknown; isTTY?: boolean; columns?: number; rows?: number };
@@ -42,8 +44,9 @@ interface TextView {
 export class TurnRenderer {
   readonly #out: Out;
   readonly #status: TurnStatus | undefined;
+  readonly #now: () => number;
   #blocks: ContentBlock["type"][] = [];
-  /** The streamed text and thinking blocks, made safe delta by delta. */
+  /** The streamed text blocks, made safe delta by delta. */
   #streams = new Map<number, SafeTextStream>();
   /** How each of them is shown. */
   #views = new Map<number, TextView>();
@@ -52,6 +55,16 @@ export class TurnRenderer {
   /** Calls streamed in and not run yet, in order. */
   #waiting: StreamingCall[] = [];
   #atLineStart = true;
+  /** Characters of text and thinking the current response has streamed (what an interrupted one's output is estimated from). */
+  #responseCharacters = 0;
+  /** The last response, when it was cut off (interrupted or failed) after something streamed: the output the API had reported for it, and what had streamed. */
+  #cut: { reported: number; characters: number } | undefined;
+  /** The current response has streamed text or a complete call: something of it is kept. */
+  #kept = false;
+  /** The turn's last response failed or was cut off with nothing of it kept (see unansweredRow). */
+  #unanswered = false;
+  /** The thinking blocks streaming now, by block index: when each started. */
+  #thinking = new Map<number, number>();
   /** The terminal's size as the answer's view reads it: live, so a resize during a stream shows. */
   readonly #screen: Screen;
 
@@ -64,9 +77,11 @@ export class TurnRenderer {
     out: Out,
     private readonly c: Colors,
     live?: LiveArea,
+    now: () => number = Date.now,
   ) {
     this.#out = live ? live.stream : out;
-    this.#status = live ? new TurnStatus(live, c) : undefined;
+    this.#now = now;
+    this.#status = live ? new TurnStatus(live, c, now) : undefined;
     const size = this.#out;
     this.#screen = {
       get columns() {
@@ -100,8 +115,8 @@ export class TurnRenderer {
   }
 
   /** Rendered markdown for an answer when colour is on; on a terminal, also its growing block, replaced in place. */
-  #view(kind: ContentBlock["type"]): TextView {
-    if (kind === "text" && this.c.isColorSupported) {
+  #view(): TextView {
+    if (this.c.isColorSupported) {
       return new MarkdownStream(this.#screen, Boolean(this.#out.isTTY));
     }
     const wrap = new WrapStream(this.#screen.columns);
@@ -113,6 +128,9 @@ export class TurnRenderer {
     switch (event.type) {
       case "requestStart":
         this.#streaming.clear();
+        this.#responseCharacters = 0;
+        this.#cut = undefined;
+        this.#kept = false;
         status?.request(safeText(event.model));
         return;
       case "blockStart":
@@ -125,25 +143,33 @@ export class TurnRenderer {
           status?.phase(`Writing the ${oneLine(event.block.name, 40)} call…`);
           return;
         }
-        this.#streams.set(event.index, new SafeTextStream());
-        this.#views.set(event.index, this.#view(event.block.type));
-        status?.phase(event.block.type === "thinking" ? "Thinking…" : "Answering…");
-        if (event.block.type === "thinking" && event.block.redacted) this.#line(this.c.dim("(redacted thinking)"));
-        else if (event.block.type === "thinking" || event.block.type === "text") {
-          if (!this.#atLineStart) this.#write("\n");
+        if (event.block.type === "thinking") {
+          status?.phase("Thinking…");
+          if (event.block.redacted) this.#line(this.c.dim("(redacted thinking)"));
+          else {
+            this.#thinking.set(event.index, this.#now());
+            status?.thinking(this.#now());
+          }
+          return;
         }
+        this.#streams.set(event.index, new SafeTextStream());
+        this.#views.set(event.index, this.#view());
+        status?.phase("Answering…");
+        if (!this.#atLineStart) this.#write("\n");
         return;
       case "delta": {
         status?.streamed(event.text.length);
         const kind = this.#blocks[event.index];
+        if (kind === "text" || kind === "thinking") this.#responseCharacters += event.text.length;
+        if (kind === "text" && event.text.trim()) this.#kept = true;
         const call = kind === "toolUse" ? this.#streaming.get(event.index) : undefined;
         if (call) {
           const argument = call.peek.value;
           call.push(event.text);
           if (call.peek.value !== argument) status?.update(); // the call's main argument, as soon as it arrives; its size at the next tick
         }
-        if (kind !== "text" && kind !== "thinking") return;
-        this.#writeText(event.index, kind, this.#stream(event.index).push(event.text));
+        if (kind !== "text") return; // thinking is folded: Ctrl+O shows it
+        this.#writeText(event.index, this.#stream(event.index).push(event.text));
         return;
       }
       case "blockStop": {
@@ -151,10 +177,12 @@ export class TurnRenderer {
         const call = this.#streaming.get(event.index);
         if (call) {
           call.complete = true;
+          this.#kept = true;
           status?.update(); // its whole size
         }
-        if (kind !== "text" && kind !== "thinking") return;
-        this.#endText(event.index, kind);
+        if (kind === "thinking") this.#endThinking(event.index);
+        if (kind !== "text") return;
+        this.#endText(event.index);
         return;
       }
       case "signature":
@@ -180,12 +208,15 @@ export class TurnRenderer {
         status?.output(event.tail);
         return;
       case "toolEnd":
-        this.#lines(toolResultRows(event.output, this.c, this.#width));
+        this.#lines(toolResultRows(event.output, this.c, this.#width, event.name));
         status?.phase("Working…");
         return;
       case "end":
-        for (const index of [...this.#streams.keys()]) this.#endText(index, this.#blocks[index]); // cut off mid-block
+        for (const index of [...this.#thinking.keys()]) this.#endThinking(index); // cut off mid-block
+        for (const index of [...this.#streams.keys()]) this.#endText(index);
         status?.responded(event.usage);
+        if (event.stopReason === "error" && this.#responseCharacters > 0) this.#cut = { reported: event.usage?.output ?? 0, characters: this.#responseCharacters };
+        this.#unanswered = event.stopReason === "error" && !this.#kept;
         this.#endCalls(event.stopReason !== "toolUse" || event.aborted === true);
         if (event.stopReason === "error" && event.errorMessage && !event.aborted) this.#line(errorRow(event.errorMessage, this.c));
         if (event.stopReason === "length") this.#line(lengthRow(this.c));
@@ -228,25 +259,34 @@ export class TurnRenderer {
     return stream;
   }
 
-  #viewOf(index: number, kind: ContentBlock["type"] | undefined): TextView {
+  #viewOf(index: number): TextView {
     let view = this.#views.get(index);
-    if (!view) this.#views.set(index, (view = this.#view(kind ?? "text")));
+    if (!view) this.#views.set(index, (view = this.#view()));
     return view;
   }
 
-  /** Safe streamed text, through its view: rendered for an answer, dimmed for thinking. */
-  #writeText(index: number, kind: ContentBlock["type"] | undefined, safe: string): void {
-    const shown = this.#viewOf(index, kind).push(safe);
+  /** Safe streamed text, through its view. */
+  #writeText(index: number, safe: string): void {
+    const shown = this.#viewOf(index).push(safe);
     if (!shown) return;
-    this.#out.write(kind === "thinking" ? this.c.dim(this.c.italic(shown)) : shown);
+    this.#out.write(shown);
     this.#atLineStart = false; // a text view always ends its block at the start of a row (#endText)
   }
 
+  /** A thinking block is over (or cut off): one line for it, with how long it took. */
+  #endThinking(index: number): void {
+    const since = this.#thinking.get(index);
+    if (since === undefined) return;
+    this.#thinking.delete(index);
+    this.#status?.thinking(undefined);
+    this.#line(thoughtRow(this.c, this.#now() - since));
+  }
+
   /** The block is complete (or cut off): the rest of it, ending at the start of a row. */
-  #endText(index: number, kind: ContentBlock["type"] | undefined): void {
-    const view = this.#viewOf(index, kind);
+  #endText(index: number): void {
+    const view = this.#viewOf(index);
     const rest = view.push(this.#stream(index).end()) + view.end();
-    if (rest) this.#out.write(kind === "thinking" ? this.c.dim(this.c.italic(rest)) : rest);
+    if (rest) this.#out.write(rest);
     this.#streams.delete(index);
     this.#views.delete(index);
     this.#atLineStart = true;
@@ -256,8 +296,11 @@ export class TurnRenderer {
   finish(result: TurnResult): void {
     this.#status?.stop();
     this.#notRun();
-    const usage = usageRow(result.usage, result.context, this.c, this.#out.columns ?? 100);
-    this.#lines([...(result.aborted ? [interruptedRow(this.c)] : []), ...(usage ? [usage] : [])]);
+    const cut = result.stopReason === "error" ? this.#cut : undefined;
+    const counted = cut ? { ...result.usage, output: result.usage.output - cut.reported + cutOffOutput(cut.reported, cut.characters) } : result.usage;
+    const usage = usageRow(counted, result.context, this.c, this.#out.columns ?? 100, { effort: result.effort, estimated: cut !== undefined });
+    const unanswered = result.stopReason === "error" && this.#unanswered ? [unansweredRow(this.c, this.#out.columns ?? 100)] : [];
+    this.#lines([...(result.aborted ? [interruptedRow(this.c)] : []), ...unanswered, ...(usage ? [usage] : [])]);
   }
 
   /** Takes the status rows away when the turn throws (e.g. the disk filled up), or when a compaction is done. */

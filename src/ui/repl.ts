@@ -3,24 +3,30 @@
 // at an empty prompt Ctrl+D quits, and so does Ctrl+C pressed twice within 2 s
 // (readLine). Prompts go to the history file every session shares
 // (./history.ts); what is typed during a turn shows under the output, below
-// the status line (./live-area.ts), and waits for the next prompt. A stop signal (cli/stop.ts) aborts a running turn like Ctrl+C and,
+// the status line (./live-area.ts), and waits for the next prompt; when the
+// turn is interrupted, all of it is back in the input box, unsent
+// (./type-ahead.ts). A stop signal (cli/stop.ts) aborts a running turn like Ctrl+C and,
 // once the turn has kept what it had, ends the loop. /new and /resume end it
 // too: its caller (cli/chat.ts) opens that session and runs the loop on it.
 // `awl "prompt"` hands the loop a first prompt, sent as if typed; a prompt the
 // agent refuses unsent (too large for the model) goes back into the input box.
 
 import type { Agent } from "../agent/agent";
+import type { AgentEvent } from "../agent/events";
+import { Catalogues } from "../providers/catalogue";
+import type { ProviderName } from "../providers/provider";
 import { CompactionFailed } from "../agent/compaction";
 import { PromptTooLarge } from "../agent/prompt-size";
 import { UserError } from "../errors";
 import type { Colors } from "./colors";
 import { terminalAsk } from "./approval";
 import { adviseInRepl, replMessage } from "./advice";
-import { commandNames, parseCommand, runCommand } from "./commands";
+import { commandArguments, commandNames, parseCommand, runCommand } from "./commands";
 import { appendHistory, loadHistory, mergeHistory } from "./history";
 import { readLine, watchInterrupt } from "./input";
-import { meterText } from "./format";
+import { meterText, wrapLines } from "./format";
 import { TurnRenderer } from "./render";
+import { unfoldedRows } from "./folded";
 import { safeText } from "./safe-text";
 import { LiveArea } from "./live-area";
 import { rewindScreen, treeScreen } from "./session/go-back";
@@ -40,19 +46,26 @@ const NO_STOP: StopControl = { signal: new AbortController().signal, hold: (work
 export type ReplEnd = { kind: "quit" } | { kind: "new" } | { kind: "fork" } | { kind: "resume"; id?: string };
 const QUIT: ReplEnd = { kind: "quit" };
 
-export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout, stop: StopControl = NO_STOP, first?: string): Promise<ReplEnd> {
+/**
+ * `catalogues` gives /model its list (and Tab its ids), and the newest models
+ * of a family to a model the provider does not serve; without it, the
+ * built-in table does. `first` (awl "prompt") is sent as the REPL opens.
+ */
+export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout, stop: StopControl = NO_STOP, catalogues = new Catalogues(), first?: string): Promise<ReplEnd> {
   const summary = agent.session.context().summary; // never offered as something the person typed
   const sessionPrompts = agent.conversation.messages
     .filter((m) => m.role === "user" && m !== summary)
     .flatMap((m) => m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])));
   const history = mergeHistory(loadHistory(agent.cwd), sessionPrompts);
   const prompt = `${c.bold(c.green("›"))} `;
-  const completion = { cwd: agent.cwd, commands: commandNames() };
+  const models = () => catalogues.of(agent.model.provider as ProviderName).models().map((m) => m.id);
+  const completion = { cwd: agent.cwd, commands: commandNames(), arguments: commandArguments(models) };
+  const unfold = (columns: number) => unfoldedRows(agent.conversation.messages, c, columns);
 
   /** A prompt given back unsent: the next input box starts with it. */
   let unsent: string | undefined;
   for (;;) {
-    const input = first !== undefined ? sentFirst(first, prompt, history, out) : await readLine({ prompt, history, completion, hintStyle: c.dim, text: unsent });
+    const input = first !== undefined ? sentFirst(first, prompt, history, out) : await readLine({ prompt, history, completion, hintStyle: c.dim, text: unsent, unfold });
     first = unsent = undefined;
     if (input.kind === "quit") return QUIT;
     if (input.kind === "rewind") {
@@ -65,19 +78,19 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
 
     const command = parseCommand(text); // a line that starts with a path is a prompt
     if (command) {
-      const result = runCommand(command, agent, c);
+      const result = runCommand(command, agent, c, catalogues, out.columns);
       if (result === "quit") return QUIT;
       if ("open" in result) return result.open === "resume" ? { kind: "resume", id: result.id } : { kind: result.open };
       if ("compact" in result) await compactNow(agent, result.compact, c, out, stop);
       else if ("tree" in result || "rewind" in result) unsent = await goBack(agent, result, c, out);
-      else out.write(`${result.output}\n`);
+      else out.write(`${wrapLines(result.output, out.columns)}\n`);
       if (stop.signal.aborted) return QUIT;
       continue;
     }
 
     const controller = interruptible(stop.signal);
     const live = new LiveArea(out); // under the output: the status line, then what is typed ahead
-    const watch = () => watchInterrupt(() => controller.abort(), process.stdin, out, { show: (row) => live.typeAhead(row), prompt, history });
+    const watch = () => watchInterrupt(() => controller.abort(), process.stdin, out, { show: (row) => live.typeAhead(row), prompt, history, noteStyle: c.dim });
     let stopWatching = watch();
     const renderer = new TurnRenderer(out, c, live);
     // --approve ask: the question reads keys itself, so Ctrl+C is not watched for meanwhile (ui/approval.ts).
@@ -97,12 +110,16 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
       },
     });
     try {
-      const result = await stop.hold(() => agent.runTurn(text, controller.signal, (event) => renderer.handle(adviseInRepl(event)), ask));
+      const onEvent = (event: AgentEvent) => {
+        if (event.type === "end" && event.remedy?.kind === "model") unsent = text;
+        renderer.handle(adviseInRepl(event, (remedy) => catalogues.advise(remedy, agent.model.provider as ProviderName)));
+      };
+      const result = await stop.hold(() => agent.runTurn(text, controller.signal, onEvent, ask));
       renderer.finish(result);
     } catch (error) {
       renderer.abandon();
       if (!(error instanceof UserError)) throw error;
-      live.stream.write(`${c.red(safeText(replMessage(error)))}\n`);
+      live.stream.write(`${wrapLines(c.red(safeText(replMessage(error))), out.columns)}\n`);
       if (error instanceof PromptTooLarge) unsent = text;
     } finally {
       stopWatching();
@@ -155,7 +172,7 @@ async function compactNow(agent: Agent, focus: string, c: Colors, out: Out, stop
   } catch (error) {
     renderer.abandon();
     if (!(error instanceof UserError)) throw error;
-    out.write(`${error instanceof CompactionFailed && error.aborted ? c.yellow("Interrupted: nothing was compacted.") : c.red(safeText(error.message))}\n`);
+    out.write(`${wrapLines(error instanceof CompactionFailed && error.aborted ? c.yellow("Interrupted: nothing was compacted.") : c.red(safeText(error.message)), out.columns)}\n`);
   } finally {
     stopWatching();
     live.close();

@@ -3,11 +3,13 @@
 // is still writing, each on the line that will announce it (`● write src/a.ts`,
 // from the moment its name and main argument arrive, with the input's size as
 // it grows), the last lines a running bash command printed, replaced in place,
-// and one status line for the whole turn:
+// while the model thinks one row saying for how long (`∴ Thinking… 4s`: the
+// thought itself stays folded), and one status line for the whole turn:
 //
-//   ⠙ Running bash for 3s (12s · ↓ 1.2k tokens · esc to interrupt)
+//   ⠙ Running bash (12s · ↓ 1.2k tokens · esc to interrupt)
 //
-// A spinner, what is going on, the turn's elapsed time, its tokens so far
+// A spinner, what is going on, the turn's elapsed time (the only time on the
+// line: a tool's own would read as the same figure twice), its tokens so far
 // (output counted as it streams, at 4 characters a token, until the API says
 // how many it was; input once the first response has said), and how to
 // interrupt. On a narrow terminal the less useful parts go first. It is
@@ -59,8 +61,10 @@ export class TurnStatus {
   #timer: ReturnType<typeof setInterval> | undefined;
   #frame = 0;
   #label = "Working…";
-  /** The running tool: its name, since when, and the end of what it has printed. */
-  #tool: { label: string; since: number; tail: string } | undefined;
+  /** The running tool: its name and the end of what it has printed. */
+  #tool: { label: string; tail: string } | undefined;
+  /** A thinking block is streaming, since then: one row says so, and for how long. */
+  #thinkingSince: number | undefined;
   /** Calls streamed in and not run yet, in order. */
   #calls: readonly StreamingCall[] = [];
   /** Tokens the API reported for the turn's finished responses. */
@@ -112,7 +116,13 @@ export class TurnStatus {
 
   /** A tool starts running. */
   running(name: string): void {
-    this.#tool = { label: `Running ${oneLine(name, 40)}`, since: this.#now(), tail: "" };
+    this.#tool = { label: `Running ${oneLine(name, 40)}`, tail: "" };
+    this.update();
+  }
+
+  /** A thinking block started streaming (`since`), or ended (undefined): its text stays folded. */
+  thinking(since: number | undefined): void {
+    this.#thinkingSince = since;
     this.update();
   }
 
@@ -157,6 +167,7 @@ export class TurnStatus {
     const rows: string[] = [];
     if (this.#tool) rows.push(...tailRows(this.#tool.tail, width).map((row) => c.dim(row)));
     for (const call of this.#calls) rows.push(callRow(call, c, width));
+    if (this.#thinkingSince !== undefined) rows.push(c.dim(fitWidth(`∴ Thinking… ${seconds(this.#now() - this.#thinkingSince)}`, width)));
     rows.push(this.#statusRow(width));
     return rows;
   }
@@ -170,7 +181,8 @@ export class TurnStatus {
     const now = this.#now();
     const frame = FRAMES[this.#frame % FRAMES.length]!;
     const elapsed = seconds(now - this.#started);
-    const label = this.#tool ? `${this.#tool.label} for ${seconds(now - this.#tool.since)}` : this.#label;
+    // One time on the line, the turn's: a tool's own would say nearly the same thing twice.
+    const label = this.#tool ? this.#tool.label : this.#label;
     const output = this.#output + Math.ceil(this.#streamed / 4);
     const tokens = output || this.#input ? `${this.#input ? `↑ ${compactNumber(this.#input)} ` : ""}↓ ${compactNumber(output)}` : "";
     const fits = (text: string) => Bun.stringWidth(text) <= width;

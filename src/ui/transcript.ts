@@ -5,8 +5,9 @@
 // source without; their first ANSWER_LINES rows), each tool call's line with
 // the preview of its result, a failed response's error line, "Interrupted.",
 // the usage line with how full the context was, and a compaction where it
-// happened. Thinking is left out (it can be long, and it was only ever a
-// means to the answer); so are retries, which the session does not record.
+// happened. Thinking is folded to one line as it was live (`∴ Thought`: how
+// long it took is not recorded; Ctrl+O shows the latest turn's in full);
+// retries are left out, since the session does not record them.
 //
 // write and edit were shown live as diffs of the bytes before and after, which
 // the session does not keep (only what the model sent and what it was told).
@@ -27,18 +28,20 @@
 // wrote is shown, never replayed.
 
 import { windowOf } from "../agent/agent";
+import type { ModelInfo } from "../providers/model-info";
+import type { ProviderName } from "../providers/provider";
 import { INTERRUPTED_AFTER_START, INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, interruptedAfterStart } from "../agent/events";
 import type { Conversation, Message, ToolResultBlock, ToolUseBlock } from "../conversation";
 import { jsonByteLength } from "../json";
 import type { Usage } from "../providers/provider";
 import type { CompactionEntry, MessageMeta, SessionContext, SessionEntry } from "../session";
-import { providerSecrets } from "../tools";
+import { providerSecrets } from "../providers/registry";
 import { fileChange } from "../tools/tool";
 import { toolSummary } from "../tools";
 import type { Colors } from "./colors";
 import { meterText, oneLine } from "./format";
 import { showAnswer } from "./markdown-stream";
-import { compactedRow, errorRow, interruptedRow, lengthRow, notRunRow, type ShownResult, toolLine, toolResultRows, toolWidth, usageRow } from "./turn-lines";
+import { compactedRow, errorRow, cutOffOutput, keptAnything, interruptedRow, lengthRow, notRunRow, type ShownResult, thoughtRow, toolLine, toolResultRows, toolWidth, unansweredRow, usageRow } from "./turn-lines";
 
 const ANSWER_LINES = 8;
 /** About three screens: a turn that starts within them is shown whole. */
@@ -52,7 +55,8 @@ export interface TranscriptSession {
 
 /** One thing the transcript shows: a message with what the log kept about it, or a compaction. */
 type Item =
-  | { kind: "message"; message: Message; meta: MessageMeta; bytes: () => number }
+  /** `effort`: the effort a prompt was sent at, as its entry records it. */
+  | { kind: "message"; message: Message; meta: MessageMeta; effort?: string; bytes: () => number }
   | { kind: "compaction"; entry: CompactionEntry };
 
 type Env = Record<string, string | undefined>;
@@ -62,10 +66,17 @@ type Env = Record<string, string | undefined>;
  * line for those before), as they were shown live. Given a bare Conversation
  * instead, it has no metadata: answers, calls and results only.
  */
-export function renderTranscript(from: TranscriptSession | Conversation, c: Colors, width = 100, compacted: Pick<SessionContext, "summary" | "compaction"> = {}, env: Env = process.env): string {
+export function renderTranscript(
+  from: TranscriptSession | Conversation,
+  c: Colors,
+  width = 100,
+  compacted: Pick<SessionContext, "summary" | "compaction"> = {},
+  env: Env = process.env,
+  modelInfo?: ModelLookup,
+): string {
   const { items, compaction } = "getBranch" in from ? sessionItems(from) : conversationItems(from, compacted);
   const turns = splitTurns(items);
-  const view: View = { c, width, env, results: new Map(), items };
+  const view: View = { c, width, env, results: new Map(), items, modelInfo };
   const shown: string[][] = [];
   let lines = 0;
   let resultsFrom = items.length;
@@ -108,7 +119,7 @@ function sessionItems(session: TranscriptSession): { items: Item[]; compaction?:
     const { provider = entry.provider, model = entry.model, stopReason, usage, errorMessage } = entry.message;
     // The entry's own message (its blocks have the in-memory shape): only read here, never changed, so not copied.
     const message: Message = entry.message;
-    items.push({ kind: "message", message, meta: { provider, model, stopReason, usage, errorMessage }, bytes: () => jsonByteLength(entry.message) });
+    items.push({ kind: "message", message, meta: { provider, model, stopReason, usage, errorMessage }, effort: entry.effort, bytes: () => jsonByteLength(entry.message) });
   }
   return { items, compaction: context.compaction };
 }
@@ -138,10 +149,14 @@ function splitTurns(items: readonly Item[]): number[][] {
   return turns;
 }
 
+/** What the provider's catalogue says of a model (its window), as the live meter had it. */
+type ModelLookup = (provider: ProviderName, model: string) => ModelInfo | undefined;
+
 interface View {
   c: Colors;
   width: number;
   env: Env;
+  modelInfo?: ModelLookup;
   results: Map<string, ToolResultBlock>;
   items: readonly Item[];
 }
@@ -156,6 +171,9 @@ function renderTurn(turn: readonly number[], view: View): string[] {
   const lastMessage = turn.findLast((i) => items[i]!.kind === "message") ?? turn[0]!;
   const out: string[] = [];
   const usage: Usage = { input: 0, output: 0 };
+  const opening = items[turn[0]!];
+  const effort = opening?.kind === "message" ? opening.effort : undefined;
+  let estimated = false;
   for (const i of turn) {
     const item = items[i]!;
     if (item.kind === "compaction") {
@@ -165,14 +183,24 @@ function renderTurn(turn: readonly number[], view: View): string[] {
       continue;
     }
     out.push(...renderMessage(item.message, item.meta, view));
-    add(usage, item.meta.usage);
+    const cut = item.message.role === "assistant" && item.meta.stopReason === "error" ? cutUsage(item.message, item.meta.usage) : undefined;
+    add(usage, cut ?? item.meta.usage);
+    estimated ||= cut !== undefined;
     if (i === lastMessage) {
       if (interrupted(item)) out.push(interruptedRow(c));
-      const line = usageRow(usage, meterAt(i, view), c, view.width);
+      if (item.message.role === "assistant" && item.meta.stopReason === "error" && !keptAnything(item.message.content)) out.push(unansweredRow(c, view.width));
+      const line = usageRow(usage, meterAt(i, view), c, view.width, { effort, estimated });
       if (line) out.push(line);
     }
   }
   return out;
+}
+
+/** A response cut off (interrupted or failed) after something streamed, counted as the live view counted it (see cutOffOutput); undefined when nothing had. */
+function cutUsage(message: Message, usage: Usage | undefined): Usage | undefined {
+  const characters = message.content.reduce((n, b) => n + (b.type === "text" ? b.text.length : b.type === "thinking" ? b.thinking.length : 0), 0);
+  if (characters === 0) return undefined;
+  return { ...(usage ?? { input: 0 }), output: cutOffOutput(usage?.output ?? 0, characters) };
 }
 
 function add(sum: Usage, usage: Usage | undefined): void {
@@ -193,7 +221,7 @@ function interrupted(item: Item & { kind: "message" }): boolean {
  * How full the context was after item `at`, as the live meter counted it:
  * the tokens the latest response (or compaction) accounted for, plus a
  * quarter of the bytes of every message after it; against the window of the
- * model that answered, as that compaction or the environment or the table has it.
+ * model that answered, as the environment, the catalogue, that compaction or the table has it.
  */
 function meterAt(at: number, view: View): { tokens: number; window: number } {
   const { items } = view;
@@ -214,7 +242,7 @@ function meterAt(at: number, view: View): { tokens: number; window: number } {
     if (item.message.role === "assistant" && usage) tokens = usage.input + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0) + usage.output;
     else bytes += item.bytes();
   }
-  const window = model ? windowOf(model, compaction, view.env) : (compaction?.window ?? 1);
+  const window = model ? windowOf(model, compaction, view.env, view.modelInfo?.(model.provider as ProviderName, model.model)) : (compaction?.window ?? 1);
   return { tokens: (tokens ?? 0) + Math.ceil(bytes / 4), window };
 }
 
@@ -226,7 +254,10 @@ function renderMessage(message: Message, meta: MessageMeta, view: View): string[
     return out;
   }
   // As live: the text as it streams, then each call as it runs (the calls wait under the output until then).
-  for (const block of message.content) if (block.type === "text" && block.text.trim()) out.push(...answerRows(block.text, c, width));
+  for (const block of message.content) {
+    if (block.type === "thinking") out.push(block.redacted ? c.dim("(redacted thinking)") : thoughtRow(c)); // folded, as live (Ctrl+O)
+    else if (block.type === "text" && block.text.trim()) out.push(...answerRows(block.text, c, width));
+  }
   for (const block of message.content) {
     if (block.type !== "toolUse") continue;
     out.push(toolLine(block.name, toolSummary(block.name, block.input), c, toolWidth(width)));
@@ -264,7 +295,7 @@ function resultRows(use: ToolUseBlock, result: ToolResultBlock | undefined, meta
   const content = result.content.startsWith(interruptedPrefix) ? result.content.slice(interruptedPrefix.length) : result.content;
   const isError = result.isError ?? false;
   const shown: ShownResult = { content, isError, ...(isError ? {} : changeOf(use, content, view.env)) };
-  return toolResultRows(shown, c, toolWidth(width));
+  return toolResultRows(shown, c, toolWidth(width), use.name);
 }
 
 /** What the log tells of a write's or an edit's change (see the top of this file). */

@@ -27,6 +27,8 @@ export class WrapStream {
   readonly width: number;
   /** Rows ended so far (newlines written). */
   rows = 0;
+  /** The width each ended row was written at (what a terminal that reflows on a resize splits). */
+  readonly rowWidths: number[] = [];
   /** The row the last character that is not a space was written on (-1: none yet). */
   textRow = -1;
   #col = 0;
@@ -109,6 +111,7 @@ export class WrapStream {
   }
 
   #newline(): string {
+    this.rowWidths.push(this.#col);
     this.rows++;
     this.#col = 0;
     return "\n";
@@ -119,7 +122,8 @@ export class WrapStream {
     if (!this.#word) return "";
     const word = this.#word;
     const space = this.#space;
-    const w = this.#ascii ? word.length : Bun.stringWidth(word);
+    const ascii = this.#ascii;
+    const w = ascii ? word.length : Bun.stringWidth(word);
     this.#word = "";
     this.#space = "";
     this.#ascii = true;
@@ -140,7 +144,7 @@ export class WrapStream {
       this.textRow = this.rows;
       return out + word;
     }
-    return out + this.#hardPlace(word, true);
+    return out + this.#hardPlace(word, true, ascii);
   }
 
   /**
@@ -164,7 +168,7 @@ export class WrapStream {
     }
     this.#space = "";
     if (this.#col + w <= this.width) return out; // fits the fresh row; still held until it ends
-    out += this.#hardPlace(this.#word, false);
+    out += this.#hardPlace(this.#word, false, this.#ascii);
     return out;
   }
 
@@ -172,38 +176,44 @@ export class WrapStream {
    * Writes `word` from the cursor, cut between graphemes at the row's end.
    * When `whole` is false the word is still arriving: only rows it fills
    * completely are written (the next grapheme is known not to fit), the rest
-   * stays held in #word.
+   * stays held in #word. One pass over the word, so a word of a megabyte (a
+   * hash, base64, minified code) costs what its length does.
    */
-  #hardPlace(word: string, whole: boolean): string {
+  #hardPlace(word: string, whole: boolean, ascii: boolean): string {
     let out = "";
-    let piece = "";
-    let pieceWidth = 0;
-    const parts = [...graphemes.segment(word)];
-    for (const [i, { segment }] of parts.entries()) {
-      const w = Bun.stringWidth(segment);
-      if (this.#col + pieceWidth + w > this.width && (pieceWidth > 0 || this.#col > 0)) {
-        if (piece) this.textRow = this.rows;
-        out += piece + this.#newline();
-        piece = "";
-        pieceWidth = 0;
-        if (!whole) {
-          // Keep the rest (from this grapheme) held: it may still grow.
-          const rest = parts.slice(i).map((p) => p.segment).join("");
-          this.#word = rest;
-          if (Bun.stringWidth(rest) > this.width) return out + this.#hardPlace(rest, false);
-          return out;
-        }
+    let rest: string;
+    if (ascii) {
+      // One column a character: rows are slices.
+      let i = 0;
+      while (word.length - i > this.width - this.#col) {
+        const room = this.width - this.#col;
+        if (room > 0) this.textRow = this.rows;
+        out += word.slice(i, i + room) + this.#newline();
+        i += room;
       }
-      piece += segment;
-      pieceWidth += w;
+      rest = word.slice(i);
+    } else {
+      let pieceWidth = 0;
+      let from = 0; // where the row being filled starts in `word`
+      for (const { segment, index } of graphemes.segment(word)) {
+        const w = Bun.stringWidth(segment);
+        if (this.#col + pieceWidth + w > this.width && (pieceWidth > 0 || this.#col > 0)) {
+          if (pieceWidth > 0) this.textRow = this.rows;
+          out += word.slice(from, index) + this.#newline();
+          from = index;
+          pieceWidth = 0;
+        }
+        pieceWidth += w;
+      }
+      rest = word.slice(from);
     }
     if (!whole) {
-      this.#word = piece;
+      this.#word = rest;
       return out;
     }
-    this.#col += pieceWidth;
-    if (piece) this.textRow = this.rows;
-    return out + piece;
+    this.#col += ascii ? rest.length : Bun.stringWidth(rest);
+    if (rest) this.textRow = this.rows;
+    return out + rest;
   }
 }
 

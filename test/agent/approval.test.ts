@@ -56,7 +56,7 @@ describe("ask", () => {
     const result = await agent.runTurn("go", never, () => {}, ask);
     expect(result.stopReason).toBe("stop");
     expect(ask.asked.map((r) => [r.tool, r.always])).toEqual([
-      ["bash", undefined], // a redirection to a file: "always" cannot cover it
+      ["bash", ["only this exact command"]], // no subcommand: only the exact command can be remembered
       ["write", ["write"]],
       ["edit", ["edit"]],
     ]);
@@ -67,27 +67,25 @@ describe("ask", () => {
     expect(results[1].content).toContain("notes.txt");
   });
 
-  test("always: the tool, or each part's program and first argument, until the process ends", async () => {
+  test("always: the tool, or the exact command, until the process ends", async () => {
     const agent = newAgent("ask");
     fx.server.reply(
       { blocks: [bash("mkdir -p a && touch a/one")] },
-      { blocks: [bash("mkdir -p b; touch a/two")] }, // "mkdir -p" is allowed now, "touch a/two" is not: asked
+      { blocks: [bash("mkdir -p a && touch a/one"), bash("mkdir -p b && touch a/one")] }, // the same command runs; another is asked
       { blocks: [{ type: "toolUse", name: "write", input: { path: "w1.txt", content: "1" } }] },
-      { blocks: [{ type: "toolUse", name: "write", input: { path: "w2.txt", content: "2" } }, bash("mkdir -p c && touch a/one")] }, // not asked
-      { blocks: [bash("mkdir -p d && rm -rf a")] }, // rm -rf is not allowed: asked, and refused
+      { blocks: [{ type: "toolUse", name: "write", input: { path: "w2.txt", content: "2" } }] }, // not asked
       { blocks: [{ type: "text", text: "done" }] },
     );
-    const ask = answers({ kind: "always" }, { kind: "yes" }, { kind: "always" }, { kind: "no" });
+    const ask = answers({ kind: "always" }, { kind: "no" }, { kind: "always" });
     await agent.runTurn("go", never, () => {}, ask);
     expect(ask.asked.map((r) => [r.tool, r.input.command ?? r.input.path, r.always])).toEqual([
-      ["bash", "mkdir -p a && touch a/one", ["mkdir -p", "touch a/one"]],
-      ["bash", "mkdir -p b; touch a/two", ["mkdir -p", "touch a/two"]],
+      ["bash", "mkdir -p a && touch a/one", ["only this exact command"]],
+      ["bash", "mkdir -p b && touch a/one", ["only this exact command"]],
       ["write", "w1.txt", ["write"]],
-      ["bash", "mkdir -p d && rm -rf a", ["mkdir -p", "rm -rf"]],
     ]);
-    for (const d of ["a/one", "a/two", "b", "c", "w1.txt", "w2.txt"]) expect(existsSync(join(fx.project, d))).toBe(true);
-    expect(existsSync(join(fx.project, "d"))).toBe(false);
-    expect(agent.approvals.allowed).toEqual(["write", "mkdir -p", "touch a/one"]);
+    for (const d of ["a/one", "w1.txt", "w2.txt"]) expect(existsSync(join(fx.project, d))).toBe(true);
+    expect(existsSync(join(fx.project, "b"))).toBe(false);
+    expect(agent.approvals.allowed).toEqual(["write", "mkdir -p a && touch a/one"]);
   });
 
   test("no, with a reason: the call's error result carries it, and the strict server accepts what follows", async () => {
@@ -184,42 +182,21 @@ describe("auto", () => {
 });
 
 describe("the policy", () => {
-  test("a read-only git command runs guarded, unless the person approved it as written", () => {
+  test("a read-only git command runs guarded, unless the person approved it as written", async () => {
     const approvals = new Approvals("ask");
-    const decision = approvals.decide("bash", JSON.stringify({ command: "git status" }), fx.project);
+    const decision = await approvals.decide("bash", JSON.stringify({ command: "git status" }), fx.project);
     expect(decision.action).toBe("run");
     expect(JSON.parse((decision as { input: string }).input).command).toStartWith("GIT_NO_LAZY_FETCH=1 GIT_ALLOW_PROTOCOL=none git --no-pager --no-optional-locks -c core.fsmonitor=");
     // Other read-only commands run exactly as the model sent them.
-    expect(approvals.decide("bash", '{"command":"ls -la"}', fx.project)).toEqual({ action: "run", input: '{"command":"ls -la"}' });
+    expect(await approvals.decide("bash", '{"command":"ls -la"}', fx.project)).toEqual({ action: "run", input: '{"command":"ls -la"}' });
   });
 
-  test("input a tool will refuse anyway is left to the tool, which says what is wrong", () => {
+  test("input a tool will refuse anyway is left to the tool, which says what is wrong", async () => {
     const approvals = new Approvals("read-only");
-    expect(approvals.decide("bash", "not json", fx.project).action).toBe("run");
-    expect(approvals.decide("bash", '{"command": 3}', fx.project).action).toBe("run");
-    expect(approvals.decide("write", "{}", fx.project).action).toBe("run");
-    expect(approvals.decide("nosuchtool", "{}", fx.project).action).toBe("run");
-    expect(approvals.decide("write", '{"path":"a","content":"b"}', fx.project).action).toBe("refuse");
-  });
-
-  test("always is not offered where it would allow anything: shells, runners, assignments, expansions", () => {
-    const approvals = new Approvals("ask");
-    const always = (command: string) => {
-      const d = approvals.decide("bash", JSON.stringify({ command }), fx.project);
-      return d.action === "ask" ? d.request.always : "ran";
-    };
-    expect(always("npm test")).toEqual(["npm test"]);
-    expect(always("make")).toEqual(["make"]);
-    expect(always("npm test && npm test")).toEqual(["npm test"]);
-    expect(always("ls && npm run build")).toEqual(["npm run"]);
-    expect(always("bash -c 'rm -rf x'")).toBeUndefined();
-    expect(always("sudo rm x")).toBeUndefined();
-    expect(always("xargs rm < list")).toBeUndefined();
-    expect(always("FOO=1 npm test")).toBeUndefined();
-    expect(always("$EDITOR x")).toBeUndefined();
-    expect(always("npm $CMD")).toBeUndefined();
-    expect(always("npm test > out.txt")).toBeUndefined();
-    expect(always("cat < /dev/tcp/example.com/80")).toBeUndefined();
-    expect(always("echo 'unclosed")).toBeUndefined();
+    expect((await approvals.decide("bash", "not json", fx.project)).action).toBe("run");
+    expect((await approvals.decide("bash", '{"command": 3}', fx.project)).action).toBe("run");
+    expect((await approvals.decide("write", "{}", fx.project)).action).toBe("run");
+    expect((await approvals.decide("nosuchtool", "{}", fx.project)).action).toBe("run");
+    expect((await approvals.decide("write", '{"path":"a","content":"b"}', fx.project)).action).toBe("refuse");
   });
 });

@@ -21,7 +21,9 @@ const GPT = { provider: "openai", model: "gpt-5-mini" };
 /** A note the model reads every turn: ~2 KB of tool output per turn. */
 const NOTES = Array.from({ length: 40 }, (_, i) => `line ${i}: the quick brown fox jumps over the lazy dog`).join("\n");
 
-const isSummary = (r: RecordedRequest) => r.rawBody.includes("You compact a coding session");
+/** A summary request: of the transcript, or a fork of the conversation that ends in the instruction. */
+const isSummary = (r: RecordedRequest) => r.rawBody.includes("You compact a coding session") || isFork(r);
+const isFork = (r: RecordedRequest) => JSON.stringify(r.body?.messages?.at(-1) ?? "").includes("the conversation is about to be compacted");
 /** What the request ends with: a tool result (Anthropic user tool_result, OpenAI tool message) or a prompt. */
 function endsWithToolResult(r: RecordedRequest): boolean {
   const last = r.body.messages.at(-1);
@@ -256,7 +258,9 @@ describe("compacting by hand, and across providers", () => {
     expect(isSummary(summary)).toBe(true);
     expect(summary.rawBody).toContain("the fox's colour");
     expect(summary.rawBody).toContain("prompt 1: read notes.txt");
-    expect(summary.rawBody).not.toContain("prompt 2: read notes.txt"); // the latest turn is kept, not summarized
+    // Asked of the conversation as it is (so it reads from the cache), up to the latest turn, which is kept.
+    expect(isFork(summary)).toBe(true);
+    expect(JSON.stringify(summary.body.messages.at(-1))).toContain('before my latest request (the one that begins \\"prompt 2: read notes.txt\\")');
     expect(agent.conversation.messages.map((m) => m.role)).toEqual(["system", "user", "user", "assistant", "user", "assistant"]);
     expect(events.map((e) => e.type)).toEqual(["compacting", "compacted"]);
     const again = await agent.compact(new AbortController().signal, () => {});
@@ -299,6 +303,45 @@ describe("compacting by hand, and across providers", () => {
 });
 
 describe("prompt caching", () => {
+  test("an automatic compaction at about 150k tokens asks the conversation itself for the summary, and reads at least 90% of that request from the cache", async () => {
+    await setUp({ contextWindow: 175_000 }, { AWL_CONTEXT_WINDOW: "175000" });
+    await Bun.write(join(fx.project, "big.txt"), Array.from({ length: 700 }, (_, i) => `line ${i}: the quick brown fox jumps over the lazy dog`).join("\n"));
+    fx.server.respond = (r) => {
+      if (isSummary(r)) return { blocks: [{ type: "text", text: "## Goal\nRead big.txt on every prompt." }] };
+      if (endsWithToolResult(r)) return { blocks: [{ type: "text", text: "Read it: 700 lines about a fox." }] };
+      return { blocks: [{ type: "text", text: "Reading." }, { type: "toolUse", name: "read", input: { path: "big.txt" } }] };
+    };
+    const agent = newAgent();
+    for (let t = 0; t < 40 && !agent.session.compaction(); t++) {
+      const { result } = await turn(agent, `turn ${t}: read big.txt again`);
+      expect({ t, stop: result.stopReason, error: result.errorMessage }).toEqual({ t, stop: "stop", error: undefined });
+    }
+    const entry = (await logLines(agent.session.sessionFile)).find((l) => l.type === "compaction");
+    expect(entry.tokensBefore).toBeGreaterThan(140_000);
+    const forks = fx.server.requests.filter(isFork);
+    expect(forks.map((r) => r.status)).toEqual([200]);
+    expect(fx.server.requests.some((r) => r.rawBody.includes("You compact a coding session"))).toBe(false); // no transcript pieces
+    const { input, cacheRead = 0, cacheWrite = 0 } = entry.usage;
+    const share = cacheRead / (input + cacheRead + cacheWrite);
+    console.log(`summary request of a compaction at ${entry.tokensBefore} tokens: ${(100 * share).toFixed(1)}% read from the cache`);
+    expect(share).toBeGreaterThanOrEqual(0.9);
+    agent.session.close();
+  });
+
+  test("a tool call in the fork's answer is never run: with no text in it, the summary comes from the transcript", async () => {
+    await setUp();
+    fx.server.respond = (r) => (isFork(r) ? { blocks: [{ type: "toolUse", name: "bash", input: { command: "touch ran" } }] } : readingModel(r));
+    const agent = newAgent();
+    for (let t = 0; t < 3; t++) await turn(agent, `prompt ${t}: read notes.txt`);
+    const done = await agent.compact(new AbortController().signal, () => {});
+    if (!done.compacted) throw new Error("not compacted");
+    expect(done.entry.summary).toStartWith("## Goal\nRead notes.txt on every prompt.");
+    expect(fx.server.requests.slice(-2).map((r) => (isFork(r) ? "fork" : isSummary(r) ? "transcript" : "other"))).toEqual(["fork", "transcript"]);
+    expect(await Bun.file(join(fx.project, "ran")).exists()).toBe(false);
+    expect(done.entry.usage!.cacheRead).toBeGreaterThan(0); // the fork read the conversation from the cache: its usage is counted too
+    agent.session.close();
+  });
+
   test("a 10-round tool turn reads most of its input from the cache after the first request", async () => {
     await setUp({ minCacheableTokens: 1024 });
     const agent = newAgent();

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { guardGit, isReadOnlyCommand, judge, repositoryFilters } from "../../src/agent/read-only";
+import { guardGit, repositoryFilters } from "../../src/agent/git-guard";
+import { isReadOnlyCommand, judge } from "../../src/agent/read-only";
 import { parseShell } from "../../src/agent/shell-words";
 
 /** [command, read-only?] */
@@ -46,7 +47,15 @@ const TABLE: [string, boolean][] = [
   ["ls | sh", false],
   ["git diff | sh", false],
   ["ls |& tee out", false],
-  ["ls && pwd; cat a | grep b || wc -l a &", true],
+  ["ls && pwd; cat a | grep b || wc -l a", true],
+  // A job in the background outlives the call: not read-only, wherever the & is.
+  ["ls && pwd; cat a | grep b || wc -l a &", false],
+  ["tail -f x >/dev/null &", false],
+  ["cat /dev/zero >/dev/null & ls", false],
+  ["ls $(tail -f x &)", false],
+  ["(tail -f x &)", false],
+  ["grep 'a & b' f", true],
+  ["cat a 2>&1 >/dev/null", true],
   ["git status && git diff --stat | head -20", true],
   ["ls &&\n  pwd", true],
   // Substitutions are parts too.
@@ -141,7 +150,18 @@ const TABLE: [string, boolean][] = [
   ["rg -z foo", false],
   ["rg -inz foo", false],
   ["rg --search-zip foo", false],
-  ["rg -e foo -- --pre", true],
+  ["rg -e foo -- --pre", false], // a file named --pre: asked, in case another rg reads it as the option
+  // An option's value is the next word, whatever it is: `--` included.
+  ["rg -e -- --pre=./x foo", false],
+  ["rg -e -- foo", true],
+  ["rg -ie -- --pre=./x", false],
+  ["rg -e --pre foo", false], // the pattern "--pre": asked all the same
+  ["rg -ez foo", true], // -e takes "z" as its pattern; no -z
+  ["rg -ze foo", false],
+  ["rg -g '*.ts' -e foo", true],
+  ["rg -j 2 foo src", true],
+  ["rg --type-add 'web:*.html' -tweb foo", true],
+  ["rg -- -z", false],
   ["rg $X foo", false],
   // git: only status, diff, log, show; no -c, --output, --ext-diff, --textconv (or their prefixes).
   ["git -c core.pager=sh log", false],
@@ -165,6 +185,29 @@ const TABLE: [string, boolean][] = [
   ['git show "HEAD:$F"', true],
   ["git log -- $F", true],
   ["git log --no-ext-diff --stat", true],
+  // git's options with values consume the next word, `--` included.
+  ["git diff --no-index -S -- --output=out a b", false],
+  ["git diff -S -- a", true],
+  ["git log --author -- --output=out", false],
+  ["git log -n -- --output=out", false],
+  ["git log --grep fix -- src", true],
+  ["git log -n 5 --author=ana -- src", true],
+  ["git log --since '2 weeks ago' --until yesterday", true],
+  ["git diff --diff-filter -- --ext-diff", false],
+  ["git diff -- --output=out", false], // a path named like the option: asked all the same
+  // Submodules, merge drivers: their programs are out of the guard's reach.
+  ["git diff --submodule=diff", false],
+  ["git diff --submodule", false],
+  ["git status --ignore-submodules=none", false],
+  ["git log -p --recurse-submodules", false],
+  ["git show --remerge-diff HEAD", false],
+  ["git show --remerge HEAD", false],
+  ["git log --diff-merges=remerge -p", false],
+  ["git log --diff-merges r -p", false],
+  ["git show -m HEAD", true], // shown as separate diffs: the guard sets log.diffMerges
+  ["git diff --text", true], // an option of its own, not an abbreviation of --textconv
+  ["git diff --textc", false], // an abbreviation of --textconv
+  ["git status -uno", true],
 ];
 
 describe("the read-only classifier", () => {
@@ -264,10 +307,10 @@ describe("git with the repository's configured programs off", () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  test("the repository's own filters are found by name; the person's global ones are not", () => {
+  test("the repository's own filters are found by name; the person's global ones are not", async () => {
     writeFileSync(join(dir, ".gitconfig"), "[filter \"lfs\"]\n\tclean = git-lfs clean -- %f\n");
     const env = { ...process.env, HOME: dir, GIT_CONFIG_NOSYSTEM: "1" };
-    expect(repositoryFilters(repo, env)).toEqual(["evil"]);
+    expect(await repositoryFilters(repo, env)).toEqual({ names: ["evil"] });
   });
 
   test("unguarded, the configuration really runs its programs (the test's premise)", async () => {
@@ -283,9 +326,10 @@ describe("git with the repository's configured programs off", () => {
       rmSync(marker, { force: true });
       const judged = judge(command)!;
       expect(judged.readOnly.every(Boolean)).toBe(true);
-      const guarded = guardGit(command, judged, repo, { ...process.env, HOME: dir, GIT_CONFIG_NOSYSTEM: "1" })!;
-      expect(guarded).toContain("--no-optional-locks");
-      const result = bash(guarded);
+      const guarded = await guardGit(command, judged, repo, { ...process.env, HOME: dir, GIT_CONFIG_NOSYSTEM: "1" });
+      if (!("command" in guarded)) throw new Error(guarded.ask);
+      expect(guarded.command).toContain("--no-optional-locks");
+      const result = bash(guarded.command);
       expect(result.stderr.toString()).toBe("");
       expect(result.exitCode).toBe(0);
       expect(result.stdout.toString()).not.toBe("");
@@ -293,13 +337,13 @@ describe("git with the repository's configured programs off", () => {
     });
   }
 
-  test("a filter name git -c cannot carry makes the command one to ask about", () => {
+  test("a filter name git -c cannot carry makes the command one to ask about", async () => {
     const odd = mkdtempSync(join(tmpdir(), "awl-git-odd-"));
     try {
       Bun.spawnSync(["git", "init", "-q", odd]);
       Bun.spawnSync(["git", "config", "filter.a=b.clean", "x"], { cwd: odd });
-      expect(repositoryFilters(odd)).toBeUndefined();
-      expect(guardGit("git status", judge("git status")!, odd)).toBeUndefined();
+      expect(await repositoryFilters(odd)).toEqual({ ask: expect.stringContaining('"a=b"') });
+      expect(await guardGit("git status", judge("git status")!, odd)).toEqual({ ask: expect.stringContaining("filter") });
     } finally {
       rmSync(odd, { recursive: true, force: true });
     }

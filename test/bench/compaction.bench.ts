@@ -6,7 +6,8 @@
 // - `awl sessions --plain` over the 1 GB log: every message counted, in
 //   bounded memory.
 // - prompt caching: the share of input tokens read from the cache in a
-//   10-round tool turn against the test server's Anthropic cache.
+//   10-round tool turn against the test server's Anthropic cache, and in the
+//   summary request of an automatic compaction at ~150k tokens.
 // AWL_BENCH_TAIL_MB sets the log's size (default 1024).
 //
 //   bun run bench compaction
@@ -173,6 +174,37 @@ try {
   const input = after.reduce((n, u) => n + u.input + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0), 0);
   const read = after.reduce((n, u) => n + (u.cacheRead ?? 0), 0);
   console.log(`prompt cache, a ${usages.length}-request tool turn: after the first request ${read.toLocaleString("en-US")} of ${input.toLocaleString("en-US")} input tokens were cache reads (${((100 * read) / input).toFixed(1)}%; bar: 80%)`);
+  session.close();
+  await cache.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+// The summary request of an automatic compaction at ~150k tokens: the share of
+// its input read from the test server's Anthropic cache (it is asked of the
+// conversation itself, with the conversation's system, tools and breakpoints).
+{
+  const cache = await startTestServer({ contextWindow: 175_000 });
+  const dir = mkdtempSync(join(tmpdir(), "awl-bench-fork-"));
+  process.env.AWL_SESSION_DIR = join(dir, "sessions");
+  await Bun.write(join(dir, "big.txt"), Array.from({ length: 700 }, (_, i) => `line ${i}: the quick brown fox jumps over the lazy dog`).join("\n"));
+  cache.respond = (r) => {
+    const last = JSON.stringify(r.body.messages.at(-1));
+    if (last.includes("about to be compacted") || r.rawBody.includes("You compact a coding session")) return { blocks: [{ type: "text", text: "## Goal\nRead big.txt." }] };
+    if (last.includes("tool_result")) return { blocks: [{ type: "text", text: "Read it." }] };
+    return { blocks: [{ type: "toolUse", name: "read", input: { path: "big.txt" } }] };
+  };
+  const session = SessionManager.init({ cwd: dir, ...MODEL });
+  const env = { ANTHROPIC_API_KEY: cache.anthropicKey, ANTHROPIC_BASE_URL: cache.anthropicUrl, AWL_CONTEXT_WINDOW: "175000" };
+  const agent = new Agent({ session, cwd: dir, model: MODEL, env });
+  for (let t = 0; t < 40 && !session.compaction(); t++) await agent.runTurn(`turn ${t}: read big.txt again`, new AbortController().signal, () => {});
+  const entry = session.compaction();
+  const u = entry?.usage;
+  if (!entry || !u) console.log("compaction's summary request: no compaction happened");
+  else {
+    const input = u.input + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0);
+    const share = (100 * (u.cacheRead ?? 0)) / input;
+    console.log(`compaction at ${entry.tokensBefore.toLocaleString("en-US")} tokens: its summary request read ${(u.cacheRead ?? 0).toLocaleString("en-US")} of ${input.toLocaleString("en-US")} input tokens from the cache (${share.toFixed(1)}%; bar: 90%, 0% when the summary had its own system prompt and no tools)`);
+  }
   session.close();
   await cache.stop();
   rmSync(dir, { recursive: true, force: true });

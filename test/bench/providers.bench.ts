@@ -59,7 +59,6 @@ async function main() {
         conversation: new Conversation([{ role: "user", content: [{ type: "text", text: "go" }] }]),
         tools: [],
         maxTokens: 1024,
-        thinking: false,
         signal: new AbortController().signal,
       };
       const provider = createProvider(name, { ...env, ...row.env });

@@ -38,18 +38,18 @@ export function* turn(): Generator<DiskMessage> {
           { type: "toolUse", id, name: "edit", input: JSON.stringify({ path: "src/x.ts", old: text(between(50, 800)), new: text(between(50, 800)) }) },
         ],
       },
-      { provider: "anthropic", model: "claude-sonnet-4-5", stopReason: "toolUse", usage: { input: between(1000, 90000), output: between(50, 2000) } },
+      { provider: "anthropic", model: "claude-sonnet-5-5", stopReason: "toolUse", usage: { input: between(1000, 90000), output: between(50, 2000) } },
     );
     yield messageToDisk({ role: "user", content: [{ type: "toolResult", toolUseId: id, content: text(between(1500, 12000)) }] });
   }
-  yield messageToDisk({ role: "assistant", content: [{ type: "text", text: text(between(100, 1500)) }] }, { provider: "anthropic", model: "claude-sonnet-4-5", stopReason: "stop" });
+  yield messageToDisk({ role: "assistant", content: [{ type: "text", text: text(between(100, 1500)) }] }, { provider: "anthropic", model: "claude-sonnet-5-5", stopReason: "stop" });
 }
 
 /** Writes a session file of at least `bytes` (and `minEntries`) the way the writer would; returns its entry count. */
 export function writeSession(path: string, cwd: string, bytes: number, minEntries = 0): number {
   const fd = openSync(path, "w", 0o600);
   const now = Date.now();
-  const header = { type: "session" as const, version: 1, id: idFromFileName(path) ?? Bun.randomUUIDv7(), timestamp: new Date(now).toISOString(), cwd, provider: "anthropic", model: "claude-sonnet-4-5" };
+  const header = { type: "session" as const, version: 1, id: idFromFileName(path) ?? Bun.randomUUIDv7(), timestamp: new Date(now).toISOString(), cwd, provider: "anthropic", model: "claude-sonnet-5-5" };
   writeSync(fd, `${serializeHeader(header)}\n`);
   let size = 0;
   let parentId: string | null = null;
@@ -65,7 +65,7 @@ export function writeSession(path: string, cwd: string, bytes: number, minEntrie
     for (const message of turn()) {
       if (size >= bytes && n >= minEntries) break;
       const id = (++n).toString(16).padStart(8, "0");
-      const stamp = message.role === "user" ? { provider: "anthropic", model: "claude-sonnet-4-5" } : {};
+      const stamp = message.role === "user" ? { provider: "anthropic", model: "claude-sonnet-5-5" } : {};
       const line = `${serializeEntry({ type: "message", id, parentId, timestamp: new Date(now + n * 1000).toISOString(), ...stamp, message })}\n`;
       lines.push(line);
       size += line.length;

@@ -3,8 +3,10 @@
 // sessions (about 50 KB each, 50 MB together for 1,000), the interactive
 // start of a new session (its prompt shows before arktype loads), and `awl -p` up to
 // its first request on a new session and on a resumed small one (the path
-// that loads the arktype schemas). Each is the median of several runs after
-// one warm-up; spawning /bin/true the same way is printed as the floor.
+// that loads the arktype schemas), with the model catalogue cached (the common
+// case: read from disk) and with none (one catalogue request first). Each is
+// the median of several runs after one warm-up; spawning /bin/true the same
+// way is printed as the floor.
 // The 100 MB `-p --resume` figure is scale.bench.ts's.
 //
 //   bun run bench startup
@@ -14,14 +16,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { encodeCwd, sessionFileName } from "../../src/session";
 import { AWL, ensureBuilt } from "../e2e/awl";
-import { startTestServer } from "../support/server";
+import { startTestServer, TODAYS_ANTHROPIC } from "../support/server";
 import { writeSession } from "./session-data";
 
 const RUNS = 21;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 ensureBuilt();
-const server = await startTestServer({ strict: false });
+const server = await startTestServer({ strict: false, models: { anthropic: TODAYS_ANTHROPIC } });
 const root = mkdtempSync(join(tmpdir(), "awl-bench-startup-"));
 const env = {
   PATH: process.env.PATH ?? "/usr/bin:/bin",
@@ -44,15 +46,19 @@ async function wholeProcess(argv: string[], cwd = root): Promise<number> {
   return median(times);
 }
 
-/** Median time from spawning `awl -p` to its request's headers at the server (answered with a 400 so it ends there). */
-async function toFirstRequest(args: string[], cwd: string): Promise<number> {
+/**
+ * Median time from spawning `awl -p` to its request's headers at the server
+ * (answered with a 400 so it ends there). `runEnv` adds to each run's
+ * environment (an empty catalogue cache of its own).
+ */
+async function toFirstRequest(args: string[], cwd: string, runEnv: () => Record<string, string> = () => ({})): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i <= RUNS; i++) {
     let at = Number.NaN;
     server.onRequest = (request) => void (at = request.headersAt);
     server.reply({ fault: { status: 400, message: "bench: stop here" } });
     const start = performance.now();
-    await Bun.spawn([AWL, ...args], { cwd, env, stdin: "ignore", stdout: "ignore", stderr: "ignore" }).exited;
+    await Bun.spawn([AWL, ...args], { cwd, env: { ...env, ...runEnv() }, stdin: "ignore", stdout: "ignore", stderr: "ignore" }).exited;
     if (Number.isNaN(at)) throw new Error(`awl ${args.join(" ")} sent no request`);
     if (i > 0) times.push(at - start);
   }
@@ -87,6 +93,8 @@ try {
   row("awl (interactive, new), start to quit at EOF", await wholeProcess([AWL], fresh));
   row("awl -p, new session, to first request", await toFirstRequest(["-p", "x"], fresh));
   row("awl -p --resume, 20 KB session, to request", await toFirstRequest(["-p", "x", "--resume"], small));
+  const emptyCache = () => ({ XDG_CACHE_HOME: mkdtempSync(join(root, "cache-")) });
+  row("awl -p, new, empty catalogue cache, to request", await toFirstRequest(["-p", "x"], fresh, emptyCache));
 } finally {
   await server.stop();
   rmSync(root, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { approvalMode, parseArgs } from "../../src/cli/args";
+import { approvalMode, chosenEffort, parseArgs } from "../../src/cli/args";
 import { UsageError } from "../../src/errors";
 
 const usage = (argv: string[]) => {
@@ -14,7 +14,8 @@ const usage = (argv: string[]) => {
 
 describe("command line", () => {
   test("no arguments start an interactive session", () => {
-    expect(parseArgs([])).toMatchObject({ command: "chat", thinking: false });
+    expect(parseArgs([])).toMatchObject({ command: "chat" });
+    expect(parseArgs([]).effort).toBeUndefined(); // nothing is asked of the model's thinking: its default applies
   });
 
   test("--resume takes an optional id, in either spelling", () => {
@@ -49,6 +50,13 @@ describe("command line", () => {
     expect(usage(["--to", "6844ff"])).toContain("belong to awl rewind");
   });
 
+  test("models takes --provider and --json, nothing else", () => {
+    expect(parseArgs(["models"])).toMatchObject({ command: "models", json: false });
+    expect(parseArgs(["models", "--provider", "openai", "--json"])).toMatchObject({ command: "models", provider: "openai", json: true });
+    expect(usage(["models", "--model", "x"])).toBe("awl models takes only --provider and --json (see awl --help)");
+    expect(usage(["models", "sessions"])).toContain("unexpected argument 'sessions'");
+  });
+
   test("help and version win over everything else", () => {
     expect(parseArgs(["--model", "x", "--help"]).command).toBe("help");
     expect(parseArgs(["-v"]).command).toBe("version");
@@ -61,6 +69,8 @@ describe("command line", () => {
     expect(usage(["sessions", "hello"])).toContain("unexpected argument 'hello'");
     expect(usage(["--plain"])).toContain("awl sessions");
     expect(usage(["--thinking=yes"])).toContain("takes no value");
+    expect(usage(["--effort", "extreme"])).toBe("unknown effort 'extreme': use off, low, medium, high, xhigh, max (see awl --help)");
+    expect(usage(["--effort"])).toContain("--effort needs a value");
     expect(usage(["sessions", "--resume"])).toContain("takes no");
   });
 });
@@ -69,7 +79,7 @@ describe("starting forms", () => {
   test("the first word that is not a command is the prompt the REPL sends first; the words after it are part of it", () => {
     expect(parseArgs(["fix the test"])).toMatchObject({ command: "chat", send: "fix the test" });
     expect(parseArgs(["fix", "the", "test"])).toMatchObject({ command: "chat", send: "fix the test" });
-    expect(parseArgs(["--model", "gpt-5", "fix it", "--thinking"])).toMatchObject({ command: "chat", send: "fix it", model: "gpt-5", thinking: true });
+    expect(parseArgs(["--model", "gpt-5", "fix it", "--thinking"])).toMatchObject({ command: "chat", send: "fix it", model: "gpt-5", effort: "high" });
     expect(parseArgs(["explain", "sessions"])).toMatchObject({ command: "chat", send: "explain sessions" });
   });
 
@@ -77,7 +87,10 @@ describe("starting forms", () => {
     expect(parseArgs(["sessions"]).command).toBe("sessions");
     expect(parseArgs(["--", "sessions"])).toMatchObject({ command: "chat", send: "sessions" });
     expect(parseArgs(["--", "--help", "me"])).toMatchObject({ command: "chat", send: "--help me" });
-    expect(usage(["models"])).toBe("'models' is not a command of this version of awl; to send it as a prompt: awl -- models (see awl --help)");
+    expect(parseArgs(["models"]).command).toBe("models");
+    expect(parseArgs(["--", "models"])).toMatchObject({ command: "chat", send: "models" });
+    expect(usage(["export"])).toBe("'export' is not a command of this version of awl; to send it as a prompt: awl -- export (see awl --help)");
+    expect(parseArgs(["--", "rewind"]).send).toBe("rewind");
     expect(parseArgs(["--", "export"]).send).toBe("export");
   });
 
@@ -136,5 +149,16 @@ describe("--approve and AWL_APPROVE", () => {
     expect(usage(["--approve"])).toContain("--approve needs a value");
     expect(modeError([], { AWL_APPROVE: "never" })).toContain("AWL_APPROVE=never is not an approval mode");
     expect(usage(["sessions", "--approve", "ask"])).toContain("takes no");
+  });
+});
+
+describe("--effort and AWL_EFFORT", () => {
+  test("--effort wins over AWL_EFFORT; --thinking is --effort high; none of them asks nothing", () => {
+    expect(chosenEffort(parseArgs(["--effort", "low"]), { AWL_EFFORT: "max" })).toBe("low");
+    expect(chosenEffort(parseArgs([]), { AWL_EFFORT: "max" })).toBe("max");
+    expect(chosenEffort(parseArgs(["--thinking"]), {})).toBe("high");
+    expect(chosenEffort(parseArgs(["--thinking", "--effort=off"]), {})).toBe("off");
+    expect(chosenEffort(parseArgs([]), {})).toBeUndefined();
+    expect(() => chosenEffort(parseArgs([]), { AWL_EFFORT: "lots" })).toThrow("AWL_EFFORT=lots is not an effort: use off, low, medium, high, xhigh, max");
   });
 });

@@ -19,12 +19,21 @@ describe("chooseModel", () => {
     expect(chooseModel({ model: "openai/gpt-5" }, undefined, {})).toEqual({ provider: "openai", model: "gpt-5" });
     expect(chooseModel({}, { provider: "openai", model: "gpt-4o" }, { AWL_MODEL: "claude-opus-4-5" })).toEqual({ provider: "openai", model: "gpt-4o" });
     expect(chooseModel({}, undefined, { AWL_MODEL: "claude-opus-4-5" })).toEqual({ provider: "anthropic", model: "claude-opus-4-5" });
-    expect(chooseModel({}, undefined, {})).toEqual({ provider: "anthropic", model: "claude-sonnet-4-5" });
+    expect(chooseModel({}, undefined, {})).toEqual({ provider: "anthropic", model: "claude-sonnet-5-5" });
+  });
+
+  test("with no model named, the catalogue's newest of the default family beats the built-in default; AWL_MODEL and flags beat both", () => {
+    const newest = (provider: string) => (provider === "anthropic" ? "claude-sonnet-6" : "gpt-6-mini");
+    expect(chooseModel({}, undefined, {}, newest)).toEqual({ provider: "anthropic", model: "claude-sonnet-6" });
+    expect(chooseModel({ provider: "openai" }, undefined, {}, newest)).toEqual({ provider: "openai", model: "gpt-6-mini" });
+    expect(chooseModel({}, undefined, { AWL_MODEL: "claude-opus-5-5" }, newest)).toEqual({ provider: "anthropic", model: "claude-opus-5-5" });
+    expect(chooseModel({ model: "claude-haiku-4-5" }, undefined, {}, newest)).toEqual({ provider: "anthropic", model: "claude-haiku-4-5" });
+    expect(chooseModel({}, { provider: "anthropic", model: "claude-sonnet-5" }, {}, newest)).toEqual({ provider: "anthropic", model: "claude-sonnet-5" });
   });
 
   test("with nothing naming a provider, the first whose key is set (or, needing none, whose base URL is set) is used", () => {
-    expect(chooseModel({}, undefined, { OPENAI_API_KEY: "sk-test" })).toEqual({ provider: "openai", model: "gpt-5-mini" });
-    expect(chooseModel({}, undefined, { OPENAI_BASE_URL: "http://127.0.0.1:11434/v1" })).toEqual({ provider: "openai", model: "gpt-5-mini" });
+    expect(chooseModel({}, undefined, { OPENAI_API_KEY: "sk-test" })).toEqual({ provider: "openai", model: "gpt-5.4-mini" });
+    expect(chooseModel({}, undefined, { OPENAI_BASE_URL: "http://127.0.0.1:11434/v1" })).toEqual({ provider: "openai", model: "gpt-5.4-mini" });
     // Anthropic comes first in the providers' order; a base URL alone does not make it usable.
     expect(chooseModel({}, undefined, { OPENAI_API_KEY: "sk-a", ANTHROPIC_API_KEY: "sk-ant-b" }).provider).toBe("anthropic");
     expect(chooseModel({}, undefined, { ANTHROPIC_BASE_URL: "http://127.0.0.1:1", OPENAI_API_KEY: "sk-a" }).provider).toBe("openai");
@@ -45,7 +54,7 @@ describe("chooseModel", () => {
   test("--model anthropic/ (no model) is a usage error that says what is accepted", () => {
     const error = refusal(() => chooseModel({ model: "anthropic/" }, undefined, {}));
     expect(error.exitCode).toBe(EXIT_USAGE);
-    expect(error.message).toBe('"anthropic/" names no model: write anthropic/<model>, e.g. anthropic/claude-sonnet-4-5');
+    expect(error.message).toBe('"anthropic/" names no model: write anthropic/<model>, e.g. anthropic/claude-sonnet-5-5');
   });
 
   test("AWL_MODEL=google/ is a usage error that names the variable", () => {

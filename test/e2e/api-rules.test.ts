@@ -19,7 +19,7 @@ test("-p --thinking keeps thinking on through a whole tool loop, with the interl
     { blocks: [{ type: "thinking", thinking: "then again" }, { type: "toolUse", name: "bash", input: { command: "true" } }] },
     { blocks: [{ type: "text", text: "all checked" }] },
   );
-  const run = await fx.run(["-p", "check twice", "--thinking"]);
+  const run = await fx.run(["-p", "check twice", "--thinking", "--model", "claude-haiku-4-5"]);
   expect([run.code, run.stdout]).toEqual([0, "all checked\n"]);
   expect(fx.server.requests.map((r) => [r.status, r.body.thinking?.type, r.headers["anthropic-beta"]])).toEqual([
     [200, "enabled", "interleaved-thinking-2025-05-14"],

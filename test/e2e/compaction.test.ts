@@ -65,15 +65,15 @@ describe("compaction through the binary", () => {
     for (const prompt of ["first: read notes.txt", "second: read notes.txt"]) {
       term.type(prompt);
       term.keys("Enter");
-      await term.waitFor(new RegExp(`${prompt}[\\s\\S]*ctx \\d+% of 200k`));
+      await term.waitFor(new RegExp(`${prompt}[\\s\\S]*ctx \\d+% of 1\\.0M`));
     }
     term.type("/compact the fox's colour");
     term.keys("Enter");
-    let screen = await term.waitFor(/compacted \S+ -> \S+ tokens\n.*ctx \d+% of 200k/);
+    let screen = await term.waitFor(/compacted \S+ -> \S+ tokens\n.*ctx \d+% of 1\.0M/);
     expect(fx.server.requests.at(-1)!.rawBody).toContain("the fox's colour");
     term.type("/session");
     term.keys("Enter");
-    screen = await term.waitFor(/Context\s+ctx \d+% of 200k · 1 compaction/);
+    screen = await term.waitFor(/Context\s+ctx \d+% of 1\.0M · 1 compaction/);
     term.keys("C-d");
     await term.waitFor(/\[exited 0\]/);
     term.close();

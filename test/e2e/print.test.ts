@@ -32,6 +32,16 @@ describe("awl -p", () => {
     expect(roles).toEqual(["header", "system", "user", "assistant", "user", "assistant"]);
   });
 
+  test("--thinking: the thought is never printed, on stdout or stderr; the answer alone is", async () => {
+    const thought = Array.from({ length: 150 }, (_, i) => `musing${i}`).join(" ");
+    fx.server.reply({ blocks: [{ type: "thinking", thinking: thought }, { type: "text", text: "The answer." }] });
+    const run = await fx.run(["-p", "think first", "--thinking"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("The answer.\n");
+    expect(run.stderr).not.toContain("musing");
+    expect(JSON.stringify(fx.server.requests[0]!.body.thinking)).toContain("adaptive"); // it did think (the default model takes adaptive thinking)
+  });
+
   test("reads the prompt from stdin with -p -", async () => {
     fx.server.reply({ blocks: [{ type: "text", text: "got it" }] });
     const run = await fx.run(["-p", "-"], { stdin: "a prompt\nover two lines\n" });
@@ -74,7 +84,7 @@ describe("the command line", () => {
     const version = await fx.run(["--version"]);
     expect(version).toMatchObject({ code: 0, stdout: expect.stringMatching(/^awl \d+\.\d+\.\d+\n$/) });
     const help = await fx.run(["--help"]);
-    for (const word of ["--resume", "-p", "sessions", "--provider", "--model", "--thinking", "--plain", "--json", "AWL_SESSION_DIR", "XDG_DATA_HOME", "OPENAI_BASE_URL", "NO_COLOR"]) {
+    for (const word of ["--resume", "-p", "sessions", "--provider", "--model", "--thinking", "--plain", "--json", "AWL_SESSION_DIR", "XDG_DATA_HOME", "OPENAI_BASE_URL", "NO_COLOR", "AGENTS.md", "CLAUDE.md", "XDG_CONFIG_HOME"]) {
       expect(help.stdout).toContain(word);
     }
     const bad = await fx.run(["--bogus"]);

@@ -111,7 +111,7 @@ describe.skipIf(!hasTmux)("/new and /resume in a real terminal", () => {
     await Bun.sleep(200);
     term.keys("Enter");
     const betaId = (await log(beta!))[0].id as string;
-    screen = await term.waitFor(/resumed [0-9a-f-]+ · anthropic\/claude-sonnet-4-5 .*\/help for commands/);
+    screen = await term.waitFor(/resumed [0-9a-f-]+ · anthropic\/claude-sonnet-5-5 .*\/help for commands/);
     const resumed = /resumed ([0-9a-f-]+) ·/.exec(screen.slice(screen.lastIndexOf("Left session")))![1]!;
     expect(betaId.startsWith(resumed)).toBe(true);
     expect(screen.slice(screen.lastIndexOf("Left session"))).toContain("beta prompt"); // its transcript
@@ -173,9 +173,9 @@ describe.skipIf(!hasTmux)("/new and /resume in a real terminal", () => {
     term.start([AWL], { cwd: fx.project, env: { ...fx.env, OPENAI_API_KEY: "", OPENAI_BASE_URL: "" }, width: 200 });
     await term.waitFor(/\/help for commands/);
     send(`/resume ${id}`);
-    const screen = await term.waitFor(/resumed [0-9a-f-]+ · anthropic\/claude-sonnet-4-5/);
+    const screen = await term.waitFor(/resumed [0-9a-f-]+ · anthropic\/claude-sonnet-5-5/);
     expect(screen).toContain(
-      "This session last used openai/gpt-4o, but OPENAI_API_KEY is not set (awl reads it when it starts): it continues with anthropic/claude-sonnet-4-5.",
+      "This session last used openai/gpt-4o, but OPENAI_API_KEY is not set (awl reads it when it starts): it continues with anthropic/claude-sonnet-5-5.",
     );
     send("and now?");
     await term.waitFor(/from anthropic/);

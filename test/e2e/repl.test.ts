@@ -23,7 +23,7 @@ describe.skipIf(!hasTmux)("the REPL in a real terminal", () => {
 
     term.type("/model");
     term.keys("Enter");
-    await term.waitFor(/Active: anthropic\/claude-sonnet-4-5/);
+    await term.waitFor(/Active: anthropic\/claude-sonnet-5-5/);
     term.type("/model openai/gpt-4o");
     term.keys("Enter");
     await term.waitFor(/Using openai\/gpt-4o/);
@@ -51,8 +51,8 @@ describe.skipIf(!hasTmux)("the REPL in a real terminal", () => {
     await term.waitFor(/\/help for commands/);
     term.type("/model anthropic/");
     term.keys("Enter");
-    let screen = await term.waitFor(/Still using anthropic\/claude-sonnet-4-5\./);
-    expect(screen).toContain('"anthropic/" names no model: write anthropic/<model>, e.g. anthropic/claude-sonnet-4-5');
+    let screen = await term.waitFor(/Still using anthropic\/claude-sonnet-5-5\./);
+    expect(screen).toContain('"anthropic/" names no model: write anthropic/<model>, e.g. anthropic/claude-sonnet-5-5');
     term.type("/model nope/");
     term.keys("Enter");
     await term.waitFor(/"nope\/" names no model, and nope is not a provider: give provider\/model \(providers: anthropic, openai/);
@@ -62,7 +62,7 @@ describe.skipIf(!hasTmux)("the REPL in a real terminal", () => {
     await term.waitFor(/ls is fine\./);
     expect(fx.server.requests).toHaveLength(1);
     const [request] = fx.server.requests;
-    expect(request!.body.model).toBe("claude-sonnet-4-5"); // the refused /model changed nothing
+    expect(request!.body.model).toBe("claude-sonnet-5-5"); // the refused /model changed nothing
     expect(JSON.stringify(request!.body.messages.at(-1))).toContain("/usr/bin/ls is slow?");
 
     term.type("/frobnicate now");
@@ -82,33 +82,36 @@ describe.skipIf(!hasTmux)("the REPL in a real terminal", () => {
   });
 
   test("advice inside the REPL names slash commands; on the command line, flags; the log keeps the fact alone", async () => {
-    const strict = await e2eFixture({ knownModels: ["claude-sonnet-4-5"] });
+    const strict = await e2eFixture({ knownModels: ["claude-sonnet-5-5"] });
     try {
       // No OpenAI key nor base URL in this REPL: /model openai/… cannot be used.
       term.start([AWL], { cwd: strict.project, env: { ...strict.env, OPENAI_API_KEY: "", OPENAI_BASE_URL: "" }, width: 200 });
       await term.waitFor(/\/help for commands/);
       term.type("/model openai/gpt-4o");
       term.keys("Enter");
-      let screen = await term.waitFor(/Still using anthropic\/claude-sonnet-4-5\./);
+      let screen = await term.waitFor(/Still using anthropic\/claude-sonnet-5-5\./);
       expect(screen).toContain(
-        "OPENAI_API_KEY is not set: awl reads it (or OPENAI_BASE_URL, for a local server) when it starts (/quit, export it, start awl again); or choose another provider: /model anthropic/claude-sonnet-4-5",
+        "OPENAI_API_KEY is not set: awl reads it (or OPENAI_BASE_URL, for a local server) when it starts (/quit, export it, start awl again); or choose another provider: /model anthropic/claude-sonnet-5-5",
       );
       term.type("/model claude-nope");
       term.keys("Enter");
       await term.waitFor(/Using anthropic\/claude-nope/);
       term.type("hello?");
       term.keys("Enter");
-      screen = await term.waitFor(/does not know the model "claude-nope" \(404\): choose another with \/model <id> \(\/model alone lists known ones\)/);
+      screen = await term.waitFor(/does not serve the model "claude-nope" \(404: retired, or never an id\): choose another with \/model <id> \(\/model alone lists them\)/);
       expect(screen).not.toMatch(/--(model|provider)/);
+      // The prompt the model could not take is back in the input, to send once another model is chosen.
+      await term.waitFor(/› hello\?\s*$/);
+      term.keys("C-c"); // clears it
       term.keys("C-d");
       await term.waitFor(/\[exited 0\]/);
       const [file] = sessionFiles(strict.sessions);
       const failed = (await Bun.file(file!).text()).trim().split("\n").map((l) => JSON.parse(l)).at(-1);
-      expect(failed.message.errorMessage).toBe('Anthropic does not know the model "claude-nope" (404)');
+      expect(failed.message.errorMessage).toBe('Anthropic does not serve the model "claude-nope" (404: retired, or never an id)');
 
       const print = await strict.run(["-p", "hello?", "--model", "claude-nope"]);
       expect(print.code).toBe(1);
-      expect(print.stderr).toContain('awl: Anthropic does not know the model "claude-nope" (404): choose another with --model\n');
+      expect(print.stderr).toContain('awl: Anthropic does not serve the model "claude-nope" (404: retired, or never an id): choose another with --model (awl models lists them)\n');
       const noKey = await strict.run(["-p", "hello?", "--provider", "openai"], { env: { OPENAI_API_KEY: "", OPENAI_BASE_URL: "" } });
       expect(noKey).toMatchObject({ code: 1, stdout: "" });
       expect(noKey.stderr).toBe("awl: OPENAI_API_KEY is not set: export it, set OPENAI_BASE_URL for a local server, or choose another provider with --provider anthropic\n");
@@ -139,7 +142,7 @@ describe.skipIf(!hasTmux)("the REPL in a real terminal", () => {
     expect(screen).toContain("list the files");
     expect(screen).toContain("bash ls");
     expect(screen).toContain("Here are the files.");
-    expect(screen).toContain("anthropic/claude-sonnet-4-5");
+    expect(screen).toContain("anthropic/claude-sonnet-5-5");
     term.keys("C-d");
     await term.waitFor(/\[exited 0\]/);
     expect(await Bun.file(file!).bytes()).toEqual(before);

@@ -103,7 +103,7 @@ describe("--resume", () => {
     const run = await fx.run(["-p", "two", "--resume", "--provider", "openai", "--model", "gpt-4o"]);
     expect(run).toMatchObject({ code: 0, stdout: "from gpt\n" });
     const users = (await lines(sessionFiles(fx.sessions)[0]!)).filter((l) => l.message?.role === "user");
-    expect(users.map((u) => `${u.provider}/${u.model}`)).toEqual(["anthropic/claude-sonnet-4-5", "openai/gpt-4o"]);
+    expect(users.map((u) => `${u.provider}/${u.model}`)).toEqual(["anthropic/claude-sonnet-5-5", "openai/gpt-4o"]);
     expect(fx.server.requests[1]!.path).toBe("/v1/chat/completions");
     expect(fx.server.requests[1]!.body.messages.map((m: any) => m.role)).toEqual(["system", "user", "assistant", "user"]);
   });

@@ -16,7 +16,7 @@ const term = useTerminal();
 
 const BANNER = /\/help for commands/;
 const STATUS = /esc to interrupt\)/;
-const USAGE = /↑ .* in (\(.*\) )?· ↓ .* out · ctx \d+% of 200k/;
+const USAGE = /↑ .* in (\(.*\) )?· ↓ .* out · ctx \d+% of 1\.0M/;
 const count = (haystack: string, needle: string | RegExp) => (typeof needle === "string" ? haystack.split(needle).length - 1 : (haystack.match(new RegExp(needle, "g")) ?? []).length);
 
 /** Everything the pane holds, scrollback included; `joined` undoes the terminal's own wrapping (tmux -J). */
@@ -78,7 +78,7 @@ describe.skipIf(!hasTmux)("the status line in a real terminal", () => {
     expect(readFileSync(join(fx.project, "src/big.ts"), "utf8")).toBe(content);
   });
 
-  test("a running command shows the tail of its output live, replaced in place, and its elapsed time; the status line is gone when the turn ends", async () => {
+  test("a running command shows the tail of its output live, replaced in place; the status line is gone when the turn ends, the preview is the output's end", async () => {
     fx.server.reply(
       { blocks: [{ type: "toolUse", name: "bash", input: { command: "for i in 1 2 3 4 5 6 7 8 9; do echo tick $i; sleep 0.35; done" } }] },
       { blocks: [{ type: "text", text: "It ticked." }] },
@@ -86,19 +86,54 @@ describe.skipIf(!hasTmux)("the status line in a real terminal", () => {
     await start();
     ask("tick");
     const screens = await watch(USAGE);
-    // While it runs: its last lines under its line, then the status line with how long it has run.
+    // While it runs: its last lines under its line, then the status line, with one time on it (the turn's).
     const late = screens.find((s) => /^ {4}tick 7$/m.test(s) && STATUS.test(s));
-    expect(late).toMatch(/● bash for i in .*\n {4}tick 4\n {4}tick 5\n {4}tick 6\n {4}tick 7\n. Running bash for \d+s \(\d+s · ↑ [\d.]+k? ↓ \d+ tokens · esc to interrupt\)/);
+    expect(late).toMatch(/● bash for i in .*\n {4}tick 4\n {4}tick 5\n {4}tick 6\n {4}tick 7\n. Running bash \(\d+s · ↑ [\d.]+k? ↓ \d+ tokens · esc to interrupt\)/);
     expect(late).not.toMatch(/^ {4}tick 3$/m); // replaced in place: four lines at most
-    expect(screens.some((s) => / Running bash for [1-9]s/.test(s))).toBe(true);
-    // After it: the result's preview (its first lines), the answer, the usage line, the prompt; no status line.
+    expect(screens.some((s) => / Running bash \([1-9]s/.test(s))).toBe(true);
+    // After it: the result's preview (its last lines, after how many came before), the answer, the usage line, the prompt; no status line.
     const screen = term.screen();
-    expect(screen).toMatch(/\n {2}⎿ tick 1\n {4}tick 2\n {4}tick 3\n {4}… 7 more lines\nIt ticked\.\n↑ .*\n›/);
+    expect(screen).toMatch(/\n {2}⎿ … 5 earlier lines \(ctrl\+o shows all\)\n {4}tick 6\n {4}tick 7\n {4}tick 8\n {4}tick 9\n {4}exit code: 0\nIt ticked\.\n↑ .*\n›/);
     expect(screen).not.toMatch(STATUS);
     const all = history();
     expect(count(all, STATUS)).toBe(0);
-    expect(count(all, "tick 1")).toBe(1); // shown live, then once in the preview
-    expect(count(all, "tick 7")).toBe(0); // shown live only
+    expect(count(all, "tick 1")).toBe(0); // shown live only
+    expect(count(all, "tick 7")).toBe(1); // shown live, then once in the preview
+  });
+
+  test("--thinking: a 150-word thought is one line, live and on resume; Ctrl+O prints it and the whole command output, live and after --resume", async () => {
+    const thought = Array.from({ length: 150 }, (_, i) => `musing${i}`).join(" ");
+    fx.server.reply(
+      { blocks: [{ type: "thinking", thinking: thought }, { type: "toolUse", name: "bash", input: { command: "seq 1 40" } }], chunk: 20, delayMs: 30 },
+      { blocks: [{ type: "text", text: "Counted." }] },
+    );
+    await start(100, 40, ["--thinking"]);
+    ask("count");
+    const screens = await watch(USAGE);
+    // While it streams: one row with how long so far, and the status line says Thinking.
+    expect(screens.some((s) => /\n∴ Thinking… \d+s\n. Thinking… \(\d+s/.test(s))).toBe(true);
+    expect(term.screen()).toMatch(/› count\n∴ Thought for \d+s\n● bash seq 1 40\n {2}⎿ … 36 earlier lines \(ctrl\+o shows all\)\n {4}37\n {4}38\n {4}39\n {4}40\n {4}exit code: 0\nCounted\./);
+    expect(history()).not.toContain("musing");
+    term.type("half typed");
+    term.keys("C-o");
+    await term.waitFor(/› half typed$/m);
+    let all = history(true);
+    expect(all.replace(/\s+/g, " ")).toContain(thought);
+    for (const n of [1, 20, 36]) expect(all).toMatch(new RegExp(`^ {4}${n}$`, "m"));
+    term.keys("C-u", "C-d");
+    await term.waitFor(/\[exited 0\]/);
+    term.close();
+
+    await start(100, 40, ["--resume"]);
+    expect(history()).toMatch(/› count\n∴ Thought\n● bash seq 1 40\n/);
+    expect(history()).not.toContain("musing");
+    term.keys("C-o");
+    await term.waitFor(/musing149/);
+    all = history(true);
+    expect(all.replace(/\s+/g, " ")).toContain(thought);
+    expect(all).toMatch(/^ {4}1$/m);
+    term.keys("C-d");
+    await term.waitFor(/\[exited 0\]/);
   });
 
   test("a 40-column window: the status line fits; a resize during a stream leaves nothing twice and no status line behind", async () => {

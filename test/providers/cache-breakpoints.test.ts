@@ -30,7 +30,7 @@ function body(messages: Message[], options: { system?: string; tools?: ToolDefin
     conversation: new Conversation(messages),
     tools: options.tools ?? tools,
     maxTokens: 8000,
-    thinking: options.thinking ?? false,
+    thinking: options.thinking ? { form: "budget", budget: 4000 } : undefined,
     signal: new AbortController().signal,
   }, here);
 }
@@ -159,7 +159,7 @@ describe("Anthropic cache breakpoints", () => {
     const before = structuredClone(messages);
     const conversation = new Conversation(messages);
     const sent = requestBody({
-      model: "claude-sonnet-4-5", system: "s", conversation, tools, maxTokens: 8000, thinking: false, signal: new AbortController().signal,
+      model: "claude-sonnet-4-5", system: "s", conversation, tools, maxTokens: 8000, signal: new AbortController().signal,
     }, here);
     expect(markers(sent)).toHaveLength(4);
     expect(conversation.messages).toEqual(before);

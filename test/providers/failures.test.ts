@@ -113,12 +113,12 @@ describe.each(["anthropic", "openai"] as ProviderName[])("%s", (name) => {
         : { OPENAI_API_KEY: strict.openaiKey, OPENAI_BASE_URL: strict.openaiUrl };
       const events = await collect(createProvider(name, env).stream({
         model: "no-such-model", system: "", conversation: new Conversation([user("hi")]), tools: [], maxTokens: 100,
-        thinking: false, signal: new AbortController().signal,
+        signal: new AbortController().signal,
       }));
-      expect(endOf(events).errorMessage).toContain('does not know the model "no-such-model"');
+      expect(endOf(events).errorMessage).toContain('does not serve the model "no-such-model" (404: retired, or never an id)');
       // The line states the fact; what to do is a remedy each front end words (--model on the command line, /model in the REPL).
       expect(endOf(events).errorMessage).not.toMatch(/--model|\/model/);
-      expect(endOf(events).remedy).toEqual({ kind: "model" });
+      expect(endOf(events).remedy).toEqual({ kind: "model", model: "no-such-model" });
     } finally {
       await strict.stop();
     }

@@ -35,12 +35,12 @@ export async function serverFixture(options: Parameters<typeof startTestServer>[
     const events: StreamEvent[] = [];
     const message: Message = { role: "assistant", content: [] };
     const stream = provider.stream({
-      model: options.model ?? MODELS[name],
+      model: options.model ?? MODELS[name]!,
       system: options.system ?? "You are a test.",
       conversation: new Conversation(messages),
       tools: TOOLS,
       maxTokens: 4096,
-      thinking: options.thinking ?? false,
+      thinking: options.thinking ? (name === "anthropic" ? { form: "budget", budget: 2048 } : { form: "level", level: "high" }) : undefined,
       sessionId: options.sessionId,
       signal: options.signal ?? new AbortController().signal,
     });

@@ -6,17 +6,15 @@ import { commandLineAdvice, onCommandLine, withCommandLineAdvice } from "../../s
 import { replAdvice, replMessage } from "../../src/ui/advice";
 import { applyStreamEvent, finalizeMessage } from "../../src/providers/assemble";
 import {
-  CONTEXT_WINDOWS,
   DEFAULT_CONTEXT_WINDOW,
-  DEFAULT_MODELS,
-  KNOWN_MODELS,
+  builtinDefault,
   contextWindow,
   contextWindowFromEnv,
   defaultModel,
   foreignPrefix,
   parseModelSpec,
 } from "../../src/providers/models";
-import { PROVIDER_NAMES } from "../../src/providers/provider";
+import { providerRows } from "../../src/providers/registry";
 import type { StreamEvent } from "../../src/providers/provider";
 
 describe("model specs", () => {
@@ -31,8 +29,8 @@ describe("model specs", () => {
 
   // The rules as a table: what each spec means, or the refusal's first words (a UsageError that says what is accepted).
   test.each([
-    ["anthropic/", { refused: '"anthropic/" names no model: write anthropic/<model>, e.g. anthropic/claude-sonnet-4-5' }],
-    ["openai/", { refused: '"openai/" names no model: write openai/<model>, e.g. openai/gpt-5-mini' }],
+    ["anthropic/", { refused: '"anthropic/" names no model: write anthropic/<model>, e.g. anthropic/claude-sonnet-5-5' }],
+    ["openai/", { refused: '"openai/" names no model: write openai/<model>, e.g. openai/gpt-5.4-mini' }],
     ["Anthropic/", { refused: '"Anthropic/" names no model: write anthropic/<model>' }],
     ["google/", { refused: '"google/" names no model, and google is not a provider: give provider/model (providers: anthropic, openai' }],
     ["/gpt-5", { refused: '"/gpt-5" names no provider before the slash: give provider/model' }],
@@ -69,7 +67,7 @@ describe("model specs", () => {
 
   test("a refusal of a prefix that is not a provider says what is accepted", () => {
     expect(() => parseModelSpec("google/")).toThrow(
-      '"google/" names no model, and google is not a provider: give provider/model (providers: anthropic, openai; e.g. openai/gpt-5-mini), or a model id alone (claude-… is anthropic\'s, gpt-… and o… openai\'s, any other stays with the current provider)',
+      '"google/" names no model, and google is not a provider: give provider/model (providers: anthropic, openai; e.g. anthropic/claude-sonnet-5-5), or a model id alone (claude-… is anthropic\'s, gpt-… and o… openai\'s, any other stays with the current provider)',
     );
   });
 
@@ -81,9 +79,9 @@ describe("model specs", () => {
   });
 
   test("each provider has a default; AWL_MODEL overrides it for its own provider", () => {
-    expect(defaultModel("openai")).toBe(DEFAULT_MODELS.openai);
+    expect(defaultModel("openai")).toBe(builtinDefault("openai"));
     expect(defaultModel("anthropic", { AWL_MODEL: "claude-opus-4-5" })).toBe("claude-opus-4-5");
-    expect(defaultModel("openai", { AWL_MODEL: "claude-opus-4-5" })).toBe(DEFAULT_MODELS.openai);
+    expect(defaultModel("openai", { AWL_MODEL: "claude-opus-4-5" })).toBe("gpt-5.4-mini");
   });
 });
 
@@ -132,9 +130,9 @@ describe("context windows", () => {
   });
 
   test("every default and suggested model has a row, and no row is shadowed by an earlier, shorter prefix", () => {
-    for (const provider of PROVIDER_NAMES) {
-      for (const model of [DEFAULT_MODELS[provider], ...KNOWN_MODELS[provider]]) expect(contextWindow(provider, model)).not.toBe(DEFAULT_CONTEXT_WINDOW);
-      const prefixes = CONTEXT_WINDOWS[provider].map(([prefix]) => prefix);
+    for (const row of providerRows()) {
+      for (const model of [row.defaultModel, ...row.models.map((m) => m.id)]) expect(contextWindow(row.name, model)).not.toBe(DEFAULT_CONTEXT_WINDOW);
+      const prefixes = row.windows.map(([prefix]) => prefix);
       prefixes.forEach((prefix, i) => expect(prefixes.slice(0, i).filter((earlier) => prefix.startsWith(earlier))).toEqual([]));
     }
   });
@@ -186,10 +184,10 @@ describe("createProvider", () => {
     const anthropic = thrown(() => createProvider("anthropic", {}));
     expect(anthropic).toBeInstanceOf(UserError);
     expect(anthropic.fact).toBe("ANTHROPIC_API_KEY is not set");
-    expect(anthropic.remedy).toEqual({ kind: "key", provider: "anthropic", variable: "ANTHROPIC_API_KEY", other: "openai" });
+    expect(anthropic.remedy).toEqual({ kind: "key", provider: "anthropic", variable: "ANTHROPIC_API_KEY", others: ["openai"] });
     expect(withCommandLineAdvice(anthropic.fact, anthropic.remedy)).toBe("ANTHROPIC_API_KEY is not set: export it, or choose another provider with --provider openai");
     expect(replMessage(anthropic)).toBe(
-      "ANTHROPIC_API_KEY is not set: awl reads it when it starts (/quit, export it, start awl again); or choose another provider: /model openai/gpt-5-mini",
+      "ANTHROPIC_API_KEY is not set: awl reads it when it starts (/quit, export it, start awl again); or choose another provider: /model openai/gpt-5.4-mini",
     );
 
     const openai = thrown(() => createProvider("openai", {}));
@@ -197,7 +195,7 @@ describe("createProvider", () => {
       "OPENAI_API_KEY is not set: export it, set OPENAI_BASE_URL for a local server, or choose another provider with --provider anthropic",
     );
     expect(replMessage(openai)).toBe(
-      "OPENAI_API_KEY is not set: awl reads it (or OPENAI_BASE_URL, for a local server) when it starts (/quit, export it, start awl again); or choose another provider: /model anthropic/claude-sonnet-4-5",
+      "OPENAI_API_KEY is not set: awl reads it (or OPENAI_BASE_URL, for a local server) when it starts (/quit, export it, start awl again); or choose another provider: /model anthropic/claude-sonnet-5-5",
     );
     expect(createProvider("openai", { OPENAI_BASE_URL: "http://localhost:11434/v1" }).name).toBe("openai");
   });
@@ -206,7 +204,7 @@ describe("createProvider", () => {
     expect(() => onCommandLine(() => createProvider("anthropic", {}))).toThrow(
       new UserError("ANTHROPIC_API_KEY is not set: export it, or choose another provider with --provider openai"),
     );
-    for (const remedy of [{ kind: "model" } as const, thrown(() => createProvider("anthropic", {})).remedy, thrown(() => createProvider("openai", {})).remedy]) {
+    for (const remedy of [{ kind: "model", model: "claude-x" } as const, { kind: "model", model: "claude-x", newer: ["claude-y"] } as const, thrown(() => createProvider("anthropic", {})).remedy, thrown(() => createProvider("openai", {})).remedy]) {
       expect(replAdvice(remedy)).not.toMatch(/--/);
       expect(replAdvice(remedy)).toContain("/model");
       expect(commandLineAdvice(remedy)).toMatch(/--(model|provider)/);

@@ -152,7 +152,7 @@ describe("which protocol the openai provider speaks", () => {
 describe("what a model does not take, learnt from the API's refusal", () => {
   const provider = () => createProvider("openai", { ...fx.env, ...RESPONSES });
   const request = (model: string) => ({
-    model, system: "s", conversation: new Conversation([user("hi")]), tools: TOOLS, maxTokens: 4096, thinking: true, signal: new AbortController().signal,
+    model, system: "s", conversation: new Conversation([user("hi")]), tools: TOOLS, maxTokens: 4096, thinking: { form: "level" as const, level: "high" }, signal: new AbortController().signal,
   });
   const drain = async (stream: AsyncIterable<unknown>) => {
     const events: any[] = [];

@@ -35,7 +35,7 @@ describe("error lines", () => {
       "OpenAI rejected the API key (401): check OPENAI_API_KEY",
     );
     expect(describeHttpError(api, 404, { message: "The model `gpt-x` does not exist", code: "model_not_found" }, "gpt-x", url)).toContain(
-      'does not know the model "gpt-x"',
+      'does not serve the model "gpt-x"',
     );
     expect(describeHttpError(api, 400, { code: "context_length_exceeded", message: "maximum context length is 128000" }, "m", url)).toContain(
       "too long for m",

@@ -89,7 +89,7 @@ describe("Anthropic toWire", () => {
   });
 
   test("thinking is requested unless the tool loop being continued started without it", () => {
-    const base = { model: "claude-sonnet-4-5", system: "s", tools: [], maxTokens: 8000, thinking: true, signal: new AbortController().signal };
+    const base = { model: "claude-sonnet-4-5", system: "s", tools: [], maxTokens: 8000, thinking: { form: "budget" as const, budget: 4000 }, signal: new AbortController().signal };
     const plain = anthropicBody({ ...base, conversation: new Conversation([user("hi")]) }, here);
     expect(plain.thinking).toEqual({ type: "enabled", budget_tokens: 4000 });
     expect(plain.system).toEqual([{ type: "text", text: "s", cache_control: { type: "ephemeral" } }]);
@@ -144,7 +144,7 @@ describe("Responses toWire", () => {
   test("repairs a hostile history into items the API takes: only its own reasoning, without ids, before what followed it", () => {
     const conversation = new Conversation(hostile());
     const before = structuredClone(conversation.messages);
-    const request = { model: "gpt-5", system: "sys", conversation, tools: [], maxTokens: 8000, thinking: false, sessionId: "s1", signal: new AbortController().signal };
+    const request = { model: "gpt-5", system: "sys", conversation, tools: [], maxTokens: 8000, sessionId: "s1", signal: new AbortController().signal };
     const body = responsesBody(request, { origin: responsesHere, reasoning: true });
     expect(conversation.messages).toEqual(before);
     expect(validateResponses(body, { key: "sk-test", sealer })).toBeNull();
@@ -175,13 +175,13 @@ describe("Responses toWire", () => {
       { role: "assistant", content: [reasoning, { type: "text", text: "partly" }, reasoning] },
       user("c"),
     ]);
-    const body = responsesBody({ model: "gpt-5", system: "", conversation, tools: [], maxTokens: 8000, thinking: false, signal: new AbortController().signal }, { origin: responsesHere, reasoning: true });
+    const body = responsesBody({ model: "gpt-5", system: "", conversation, tools: [], maxTokens: 8000, signal: new AbortController().signal }, { origin: responsesHere, reasoning: true });
     expect(body.input.map((item) => item.type)).toEqual(["message", "message", "reasoning", "message", "message"]);
     expect(validateResponses(body, { key: "sk-test", sealer })).toBeNull();
   });
 
   test("the same history to another key, or to a model that does not reason, carries no reasoning", () => {
-    const request = { model: "gpt-5", system: "", conversation: new Conversation(hostile()), tools: [], maxTokens: 8000, thinking: false, signal: new AbortController().signal };
+    const request = { model: "gpt-5", system: "", conversation: new Conversation(hostile()), tools: [], maxTokens: 8000, signal: new AbortController().signal };
     const otherKey = responsesBody(request, { origin: { ...responsesHere, fingerprint: "000000000000" }, reasoning: true });
     const plainModel = responsesBody({ ...request, model: "gpt-4.1" }, { origin: responsesHere, reasoning: true });
     for (const body of [otherKey, plainModel]) {

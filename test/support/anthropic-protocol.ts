@@ -168,15 +168,18 @@ function checkBreakpoints(body: any): Problem | null {
 }
 
 /**
- * Returns whether thinking is on, or the problem with the parameter. With
- * interleaved thinking the budget is for the whole turn and may pass
- * max_tokens (the extended-thinking docs).
+ * Returns whether thinking with a budget is on, or the problem with the
+ * parameter. With interleaved thinking the budget is for the whole turn and
+ * may pass max_tokens (the extended-thinking docs). Adaptive thinking counts
+ * as off here: the model may answer without thinking (at a low effort), so
+ * the API cannot require a turn to open with it. Which model takes which form
+ * is anthropic-thinking.ts's.
  */
 function checkThinkingParam(body: any, interleavedThinking: boolean): boolean | Problem {
   const t = body.thinking;
   if (t === undefined || t === null) return false;
   if (t.type === "disabled") return false;
-  if (t.type === "adaptive") return true;
+  if (t.type === "adaptive") return false;
   if (t.type !== "enabled")
     return bad(`thinking: Input tag '${t.type}' found using 'type' does not match any of the expected tags: 'enabled', 'disabled', 'adaptive'`);
   if (t.budget_tokens === undefined) return bad("thinking.enabled.budget_tokens: Field required");

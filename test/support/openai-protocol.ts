@@ -98,11 +98,34 @@ export function validateOpenAI(body: any, knownModels?: string[]): OpenAIProblem
     return bad("The 'stream_options' parameter is only allowed when 'stream' is enabled.", "stream_options");
   const tools = checkTools(body.tools);
   if (tools) return tools;
+  const effort = checkReasoningEffort(body.model, body.reasoning_effort);
+  if (effort) return effort;
   const messages = checkMessages(body.messages);
   if (messages) return messages;
   if (knownModels && !knownModels.includes(body.model))
     return { status: 404, message: `The model \`${body.model}\` does not exist or you do not have access to it.`, type: "invalid_request_error", param: null, code: "model_not_found" };
   return null;
+}
+
+/**
+ * The `reasoning_effort` values each reasoning model takes (OpenAI's reasoning
+ * guide): gpt-5 minimal to high; gpt-5.1 none in minimal's place; gpt-5.2 and
+ * later add xhigh; the o-series low to high. Other models are not checked.
+ */
+function checkReasoningEffort(model: string, effort: unknown): OpenAIProblem | null {
+  if (effort === undefined) return null;
+  const levels = /^gpt-5\.1/.test(model)
+    ? ["none", "low", "medium", "high"]
+    : /^gpt-5\.\d/.test(model)
+      ? ["none", "low", "medium", "high", "xhigh"]
+      : /^gpt-5/.test(model)
+        ? ["minimal", "low", "medium", "high"]
+        : /^o\d/.test(model)
+          ? ["low", "medium", "high"]
+          : undefined;
+  if (!levels || levels.includes(String(effort))) return null;
+  const list = `${levels.slice(0, -1).map((l) => `'${l}'`).join(", ")}, and '${levels.at(-1)}'`;
+  return bad(`Unsupported value: 'reasoning_effort' does not support '${String(effort)}' with this model. Supported values are: ${list}.`, "reasoning_effort", "unsupported_value");
 }
 
 function checkTools(tools: unknown): OpenAIProblem | null {

@@ -52,7 +52,7 @@ export interface PromptUsage {
 }
 
 export class AnthropicPromptCache {
-  /** model -> identities of the cached prefixes. */
+  /** model and thinking configuration -> identities of the cached prefixes. */
   readonly #entries = new Map<string, Set<string>>();
   readonly #minimum: (model: string) => number;
 
@@ -71,8 +71,10 @@ export class AnthropicPromptCache {
     if (breakpoints.length === 0) return { input: total, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0 };
 
     const ids = prefixIdentities(units, Math.max(...breakpoints));
-    const cached = this.#entries.get(model) ?? new Set<string>();
-    this.#entries.set(model, cached);
+    // A cache entry serves requests of the same model and thinking configuration (changing it voids the cache).
+    const key = `${model}\0${JSON.stringify((body as { thinking?: unknown } | null)?.thinking ?? null)}`;
+    const cached = this.#entries.get(key) ?? new Set<string>();
+    this.#entries.set(key, cached);
     let read = 0;
     for (const b of breakpoints) {
       for (let i = b; i >= Math.max(0, b - LOOKBACK_BLOCKS); i--) {

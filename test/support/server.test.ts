@@ -611,3 +611,49 @@ describe("the stream shapes awl used to misread", () => {
     expect([page.status, page.headers.get("content-type"), await page.text()]).toEqual([200, "text/html", "<html>login</html>"]);
   });
 });
+
+describe("thinking, per model", () => {
+  const user = (text: string) => ({ role: "user", content: [{ type: "text", text }] });
+  const refusal = async (body: object) => {
+    const response = await anthropic(body);
+    return [response.status, (await bodyOf(response)).error?.message];
+  };
+
+  test("each model's form: adaptive-only refuses a budget, budget-only refuses adaptive, always-on refuses disabled; levels per model", async () => {
+    expect(await refusal(ask([user("hi")], { model: "claude-opus-4-7", thinking: { type: "enabled", budget_tokens: 2048 } }))).toEqual([
+      400,
+      '"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.',
+    ]);
+    expect(await refusal(ask([user("hi")], { model: "claude-haiku-4-5", thinking: { type: "adaptive" } }))).toEqual([400, "adaptive thinking is not supported on this model"]);
+    expect((await refusal(ask([user("hi")], { model: "claude-fable-5", thinking: { type: "disabled" } })))[0]).toBe(400);
+    expect((await refusal(ask([user("hi")], { model: "claude-sonnet-4-6", output_config: { effort: "xhigh" } })))[0]).toBe(400);
+    expect((await refusal(ask([user("hi")], { model: "claude-sonnet-4-5", output_config: { effort: "low" } })))[0]).toBe(400);
+    server.reply({}, {});
+    expect((await anthropic(ask([user("hi")], { model: "claude-sonnet-4-6", thinking: { type: "enabled", budget_tokens: 2048 } }))).status).toBe(200);
+    expect((await anthropic(ask([user("hi")], { model: "claude-opus-4-7", thinking: { type: "adaptive" }, output_config: { effort: "xhigh" } }))).status).toBe(200);
+  });
+
+  test("preserved thinking: a replayed block is refused once anything before it changed", async () => {
+    const model = "claude-opus-5-5";
+    const thinking = { type: "adaptive", display: "summarized" }; // its thinking text is otherwise omitted
+    server.reply({ blocks: [{ type: "thinking", thinking: "bound" }, { type: "text", text: "a" }] });
+    const first = json(await events(await anthropic(ask([user("one")], { model, system: "s", thinking }))));
+    const signature = first.find((e: any) => e.delta?.type === "signature_delta").delta.signature;
+    const history = [user("one"), { role: "assistant", content: [{ type: "thinking", thinking: "bound", signature }, { type: "text", text: "a" }] }, user("two")];
+    server.reply({});
+    expect((await anthropic(ask(history, { model, system: "s", thinking }))).status).toBe(200);
+    const [status, message] = await refusal(ask(history, { model, system: "changed", thinking }));
+    expect(status).toBe(400);
+    expect(message).toContain("messages.1.content.0: Invalid `signature` in `thinking` block. The block is bound to a different conversation.");
+    expect((await refusal(ask([user("a summary instead"), ...history.slice(1)], { model, system: "s", thinking })))[0]).toBe(400);
+  });
+});
+
+test("a cache entry serves only requests of the same thinking configuration", async () => {
+  const long = { role: "user", content: [{ type: "text", text: "x".repeat(8000), cache_control: { type: "ephemeral" } }] };
+  const body = (thinking?: object) => ask([long], { model: "claude-sonnet-4-6", ...(thinking ? { thinking } : {}) });
+  expect((await anthropicUsage(body())).read).toBe(0);
+  expect((await anthropicUsage(body())).read).toBeGreaterThan(0);
+  expect((await anthropicUsage(body({ type: "adaptive" }))).read).toBe(0);
+  expect((await anthropicUsage(body({ type: "adaptive" }))).read).toBeGreaterThan(0);
+});

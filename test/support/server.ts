@@ -16,15 +16,18 @@
 
 import { anthropicErrorBody, anthropicErrorType, checkAnthropicAuth, checkAnthropicBetas, continuesTurn, interleaved, validateAnthropic } from "./anthropic-protocol";
 import { ANTHROPIC_OVERLOADED_EVENT, anthropicMessage, renderAnthropic } from "./anthropic-stream";
+import { asDisplayed, checkThinkingForm, ThinkingBinding } from "./anthropic-thinking";
 import { type AnthropicOverflowStyle, type OpenAIOverflowStyle, type ResponsesOverflowStyle, anthropicOverflow, forModel, openaiOverflow, responsesOverflow } from "./context-window";
 import { OPENAI_MIDSTREAM_ERROR, checkOpenAIAuth, openaiCompletion, openaiErrorBody, openaiFault, renderOpenAI, validateOpenAI } from "./openai-protocol";
 import { ReasoningSealer, cacheKeyOf, renderResponses, validateResponses, type ResponsesFailure } from "./responses-protocol";
 import { AnthropicPromptCache, OPENAI_MIN_CACHED_TOKENS, OpenAIPromptCache, anthropicMinCacheableTokens } from "./prompt-cache";
 import { type Reply, Signer, blocksOf, isHttpFault, randomId, usageOf } from "./script";
 import { SSE_HEADERS, sseBody } from "./sse";
+import { answerModels, type ModelsOptions } from "./models-endpoint";
 
 export type { Fault, Reply, ReplyBlock, StopKind } from "./script";
 export type { AnthropicOverflowStyle, OpenAIOverflowStyle, ResponsesOverflowStyle } from "./context-window";
+export { RETIRED_ANTHROPIC, TODAYS_ANTHROPIC, type ServedModel } from "./models-endpoint";
 export { promptTokens } from "./prompt";
 export { LOOKBACK_BLOCKS, anthropicMinCacheableTokens, openaiCachedTokens } from "./prompt-cache";
 
@@ -55,6 +58,13 @@ export interface TestServerOptions {
   otherOpenaiKeys?: string[];
   /** When set, other model names get the provider's 404 "model not found". */
   knownModels?: string[];
+  /** Ids the API no longer serves: a request naming one gets the provider's 404 (Anthropic: not_found_error "model: <id>"). */
+  retiredModels?: string[];
+  /**
+   * The models endpoints' lists (models-endpoint.ts). Absent for a protocol:
+   * it has no models endpoint (404), as a compatible server may not.
+   */
+  models?: ModelsOptions;
   /** Reject what the real APIs reject (default true). Auth is always checked. */
   strict?: boolean;
   /**
@@ -84,8 +94,10 @@ export interface TestServer {
   openaiKey: string;
   /** Queue replies; each request (either endpoint) that passes validation takes the next one. */
   reply(...replies: Reply[]): void;
-  /** Every request, accepted or not, in arrival order. */
+  /** Every request, accepted or not, in arrival order (the models endpoints' apart, in modelRequests). */
   requests: RecordedRequest[];
+  /** Every GET of a models endpoint, in arrival order. */
+  modelRequests: { path: string; search: string; headers: Record<string, string>; status: number }[];
   /** Runs before auth, validation and the reply; if it throws, the request gets a 500 carrying the message. */
   onRequest?: (request: RecordedRequest) => void | Promise<void>;
   /** Answers a request that passed validation when no scripted reply is queued: a model that reacts to what it is sent. */
@@ -106,6 +118,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const openaiKey = options.openaiKey ?? "test-openai-key";
   const strict = options.strict ?? true;
   const signer = new Signer();
+  const binding = new ThinkingBinding(signer);
   const minimum = (fallback: (model: string) => number) => (model: string) => forModel(options.minCacheableTokens, model) ?? fallback(model);
   const anthropicCache = new AnthropicPromptCache(minimum(anthropicMinCacheableTokens));
   const openaiCache = new OpenAIPromptCache(minimum(() => OPENAI_MIN_CACHED_TOKENS));
@@ -127,6 +140,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       const error = anthropicErrorBody("request_too_large", defaultFaultMessage("anthropic", 413, undefined)!);
       handleApi.requests.push({ method: request.method, path, headers: Object.fromEntries(request.headers), body: undefined, rawBody: "", time: Date.now(), headersAt, bodyAt: headersAt, status: 413, error });
       return new Response(error, { status: 413, headers: { "content-type": "application/json" } });
+    }
+    const models = answerModels(request, path, { models: options.models, anthropicKey, openaiKey });
+    if (models) {
+      handleApi.modelRequests.push({ path, search: new URL(request.url).search, headers: Object.fromEntries(request.headers), status: models.status });
+      return models;
     }
     const rawBody = await request.text();
     const bodyAt = performance.now();
@@ -166,7 +184,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       if ("status" in beta) return reject(beta.status, anthropicErrorBody(beta.type, beta.message));
       betas = beta.betas;
       if (body === undefined) return reject(400, anthropicErrorBody("invalid_request_error", "There was an error parsing the body of your request as JSON."));
-      const invalid = strict ? validateAnthropic(body, { signer, knownModels: options.knownModels, betas }) : null;
+      const invalid = strict ? (validateAnthropic(body, { signer, knownModels: options.knownModels, betas }) ?? checkThinkingForm(body) ?? binding.check(body)) : null;
       if (invalid) return reject(invalid.status, anthropicErrorBody(invalid.type, invalid.message));
     } else {
       const key = openaiKeyOf(request.headers);
@@ -177,6 +195,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     }
 
     const model = typeof body?.model === "string" ? body.model : "unknown";
+    if (options.retiredModels?.includes(model)) {
+      const message = protocol === "anthropic" ? `model: ${model}` : `The model \`${model}\` does not exist or you do not have access to it.`;
+      return reject(404, errorBody(protocol, 404, message, protocol === "anthropic" ? "not_found_error" : "invalid_request_error", "model_not_found"));
+    }
     const window = forModel(options.contextWindow, model);
     let streamFailure: ResponsesFailure | undefined;
     if (window !== undefined) {
@@ -196,7 +218,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       const message = `test server: no scripted reply for request #${handleApi.requests.length} (POST ${path}); call server.reply(...) first`;
       return reject(500, errorBody(protocol, 500, message));
     }
-    const reply = protocol === "anthropic" ? asTheModelThinks(scripted, body, betas) : scripted;
+    const reply = protocol === "anthropic" ? asDisplayed(asTheModelThinks(scripted, body, betas), body) : scripted;
 
     const fault = reply.fault;
     if (isHttpFault(fault)) {
@@ -208,6 +230,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     }
 
     record.status = 200;
+    if (protocol === "anthropic") binding.record(body, reply);
     // The request is processed: the caches see it, whatever usage the reply scripts.
     const usage = usageOf(reply, protocol === "anthropic" ? anthropicCache.account(body, model) : protocol === "responses" ? openaiCache.account(body, model, "responses", cacheKeyOf(body, model)) : openaiCache.account(body, model));
     if (body?.stream !== true || reply.nonStream === "json") {
@@ -255,6 +278,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     anthropicKey,
     openaiKey,
     requests: [],
+    modelRequests: [],
     reply(...replies) {
       queue.push(...replies);
     },

@@ -9,6 +9,7 @@ import { colorsFor, type Colors } from "../../src/ui/colors";
 import { LiveArea } from "../../src/ui/live-area";
 import { TurnRenderer } from "../../src/ui/render";
 import { StreamingCall, TurnStatus } from "../../src/ui/status-line";
+import { unfoldedRows } from "../../src/ui/folded";
 import { renderTranscript } from "../../src/ui/transcript";
 
 export const colored = colorsFor({ isTTY: true }, {});
@@ -118,7 +119,7 @@ export function pieces(r: Rng, text: string): string[] {
 // ------------------------------------------------------------------ rendering
 
 /** One fuzzed string through every path that shows untrusted text, as the terminal would receive it. */
-export function renderEverywhere(s: string, r: () => number, c: Colors): { live: string; transcript: string; print: string; status: string } {
+export function renderEverywhere(s: string, r: () => number, c: Colors): { live: string; transcript: string; print: string; status: string; folded: string } {
   let live = "";
   const renderer = new TurnRenderer({ write: (w: string) => (live += w), isTTY: false, columns: 100 }, c);
   const stream = (index: number, type: "text" | "thinking"): AgentEvent[] => [
@@ -148,11 +149,13 @@ export function renderEverywhere(s: string, r: () => number, c: Colors): { live:
 
   const messages: Message[] = [
     { role: "user", content: [{ type: "text", text: `prompt ${s}` }] },
-    { role: "assistant", content: [{ type: "toolUse", id: "t1", name: "bash", input: JSON.stringify({ command: s }) }, { type: "toolUse", id: "t2", name: s || "x", input: "{}" }] },
+    { role: "assistant", content: [{ type: "thinking", thinking: s }, { type: "toolUse", id: "t1", name: "bash", input: JSON.stringify({ command: s }) }, { type: "toolUse", id: "t2", name: s || "x", input: "{}" }] },
     { role: "user", content: [{ type: "toolResult", toolUseId: "t1", content: s, isError: true }, { type: "toolResult", toolUseId: "t2", content: s, isError: true }] },
     { role: "assistant", content: [{ type: "text", text: `answer ${s}` }] },
   ];
   const transcript = renderTranscript(new Conversation(messages), c, 100);
+  // Ctrl+O: the thinking and the tool output in full.
+  const folded = unfoldedRows(messages, c, 100).join("\n");
 
   let print = "";
   for (const event of activity) reportActivity(event, { write: (w: string) => (print += w) }, c);
@@ -167,5 +170,5 @@ export function renderEverywhere(s: string, r: () => number, c: Colors): { live:
   status.running(s);
   status.output(s);
   rows.push(...status.rows(100));
-  return { live, transcript, print, status: rows.join("\n") };
+  return { live, transcript, print, status: rows.join("\n"), folded };
 }

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ApprovalRequest } from "../../src/agent/approval";
 import { colorsFor } from "../../src/ui/colors";
-import { describeCall, questionLine, terminalAsk } from "../../src/ui/approval";
+import { describeCall, questionLine, questionRows, questionScreen, terminalAsk } from "../../src/ui/approval";
 import { fakeTerminal } from "./fake-terminal";
 
 const plain = colorsFor({ isTTY: false });
@@ -52,7 +52,7 @@ describe("the question on a terminal", () => {
     expect(tty.written()).toContain("Run it? y yes · n no · Esc stop");
     tty.input.write("y");
     expect(await answer).toEqual({ kind: "yes" });
-    expect(tty.written()).toEndWith("\r\x1b[1A\x1b[J\x1b[?2004l");
+    expect(tty.written()).toEndWith("\r\x1b[1A\x1b[2K\x1b[1B\x1b[2K\x1b[1A\x1b[?2004l");
     expect(tty.input.modes).toEqual([true, false]);
     expect(tty.calls).toEqual({ interrupt: 0, paused: 1, resumed: 1 });
   });
@@ -203,5 +203,67 @@ describe("what the question shows", () => {
     const rows = describeCall(command("cd build &&\nrm -rf *\x1b[2J"), plain, 80, dir);
     expect(rows).toEqual(["● bash", "    cd build &&", "    rm -rf *␛[2J"]);
     expect(questionLine({ tool: "edit", input: {}, always: ["edit"] }, plain)).toBe("  Make this edit? y yes · a always (edit, until awl exits) · n no · Esc stop");
+  });
+
+  test("at 40 columns every row of an edit's diff, the path and the choices fits, and nothing is cut: every word is there", () => {
+    const long = "  return a - b; // subtract two numbers and give back what is left over";
+    writeFileSync(join(dir, "arithmetic-operations-lib.ts"), `export function sub(a, b) {\n  return a + b;\n}\n`);
+    const request: ApprovalRequest = { tool: "edit", input: { path: "arithmetic-operations-lib.ts", oldText: "  return a + b;", newText: long }, always: ["edit"] };
+    const rows = [...describeCall(request, plain, 39, dir), ...questionRows(request, plain, 39)];
+    for (const row of rows) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(39);
+    const shown = rows.join(" ");
+    expect(shown).not.toContain("…");
+    for (const word of `${long} arithmetic-operations-lib.ts Make this edit? y yes a always (edit, until awl exits) n no Esc stop`.split(/\s+/)) expect(shown).toContain(word);
+    // The added line's later rows hang under its text, not under a mark of their own.
+    const added = rows.findIndex((r) => r.startsWith("    +  return a - b;"));
+    expect(rows[added + 1]).toMatch(/^ {4} {3}\S/);
+    // Each choice whole on a row where it fits.
+    expect(questionRows(request, plain, 39)).toEqual(["  Make this edit? y yes", "  a always (edit, until awl exits)", "  n no · Esc stop"]);
+  });
+
+  test("a command longer than the row wraps between words under its header", () => {
+    const rows = describeCall(command("git commit -m 'a message that is much longer than the screen is wide'"), plain, 30, dir);
+    expect(rows).toEqual(["● bash git commit -m 'a", "    message that is much", "    longer than the screen is", "    wide'"]);
+  });
+
+  test("a call taller than the screen: a window of its rows under its header, where it is, then the choices", () => {
+    const call = ["● write x", ...Array.from({ length: 50 }, (_, i) => `    +line ${i + 1}`)];
+    const question = ["  Write it? y yes · n no · Esc stop"];
+    const first = questionScreen(call, question, 24, 0, plain);
+    expect(first.rows.length).toBe(24 - 3);
+    expect(first.rows[0]).toBe("● write x");
+    expect(first.rows[1]).toBe("    +line 1");
+    expect(first.rows.at(-2)).toBe(`    rows 1-${first.room} of 50 · ↑ ↓ PgUp PgDn to scroll`);
+    expect(first.rows.at(-1)).toBe(question[0]);
+    const last = questionScreen(call, question, 24, 1000, plain);
+    expect(last.rows.at(-3)).toBe("    +line 50");
+    expect(last.top).toBe(50 - last.room);
+    expect(questionScreen(call.slice(0, 5), question, 24, 7, plain).rows).toEqual([...call.slice(0, 5), ...question]);
+    // On a narrow screen the line saying where the window is wraps too, and the window is a row shorter for it.
+    const narrow = questionScreen(call, question, 24, 0, plain, 30);
+    expect(narrow.rows.length).toBe(24 - 3);
+    expect(narrow.rows.slice(-3, -1)).toEqual([`    rows 1-${narrow.room} of 50 · ↑ ↓ PgUp`, "    PgDn to scroll"]);
+  });
+});
+
+describe("scrolling a tall question", () => {
+  test("↓ and PgDn move the window, End shows the last rows, and y still answers", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "awl-ask-"));
+    try {
+      const tty = fakeTty();
+      const content = Array.from({ length: 60 }, (_, i) => `line ${i + 1}`).join("\n");
+      const answer = tty.ask(dir)({ tool: "write", input: { path: "new.txt", content } }, never());
+      await tty.shown();
+      expect(tty.written()).toContain("rows 1-");
+      expect(tty.written()).not.toContain("+line 60");
+      tty.input.write("\x1b[F"); // End
+      await Bun.sleep(20);
+      expect(tty.written()).toContain("+line 60");
+      expect(tty.written()).toMatch(/rows \d+-60 of 60/);
+      tty.input.write("y");
+      expect(await answer).toEqual({ kind: "yes" });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { commandNames } from "../../src/ui/commands";
+import { commandArguments, commandNames } from "../../src/ui/commands";
 import { complete } from "../../src/ui/complete";
 
 let cwd: string;
@@ -18,6 +18,25 @@ beforeAll(() => {
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
 const at = (text: string, cursor = text.length) => complete(text, cursor, { cwd, commands: ["model", "session", "compact", "help", "quit"], home });
+
+describe("a command's argument", () => {
+  const withArguments = (text: string) =>
+    complete(text, text.length, { cwd, commands: commandNames(), arguments: commandArguments(() => ["gpt-5.4-mini", "gpt-5.5"]), home });
+
+  test("/approve completes the mode, never a file name", () => {
+    expect(withArguments("/approve a")).toEqual({ insert: "", candidates: ["ask", "auto"] });
+    expect(withArguments("/approve au")).toEqual({ insert: "to ", candidates: [] });
+    expect(withArguments("/approve r")).toEqual({ insert: "ead-only ", candidates: [] });
+    expect(withArguments("/approve ")).toEqual({ insert: "", candidates: ["ask", "auto", "read-only"] });
+    expect(withArguments("/approve READ")).toEqual({ insert: "", candidates: [] }); // nothing matches: nothing else is offered
+    expect(withArguments("/APPROVE au")).toEqual({ insert: "to ", candidates: [] });
+  });
+
+  test("/effort completes the level; a command with a free argument still completes paths", () => {
+    expect(withArguments("/effort x")).toEqual({ insert: "high ", candidates: [] });
+    expect(withArguments("/compact keep src/u")).toEqual({ insert: "i/", candidates: [] });
+  });
+});
 
 describe("slash commands", () => {
   test("a unique prefix completes the command and a space", () => {
@@ -38,6 +57,20 @@ describe("slash commands", () => {
     const names = commandNames();
     expect(names).toEqual(expect.arrayContaining(["model", "session", "compact", "help", "quit"]));
     expect(complete("/", 1, { cwd, commands: names })!.candidates).toEqual(names.map((n) => `/${n}`).sort());
+  });
+});
+
+describe("model ids after /model", () => {
+  const models = () => ["claude-sonnet-5-5", "claude-sonnet-5", "claude-opus-5-5"];
+  const model = (text: string) => complete(text, text.length, { cwd, commands: ["model"], arguments: commandArguments(models) });
+  test("the provider's ids complete as far as they agree, then in full", () => {
+    expect(model("/model claude-o")).toEqual({ insert: "pus-5-5 ", candidates: [] });
+    expect(model("/model claude-s")).toEqual({ insert: "onnet-5", candidates: ["claude-sonnet-5", "claude-sonnet-5-5"] });
+    expect(model("/model gpt")).toEqual({ insert: "", candidates: [] });
+  });
+
+  test("only as /model's argument: elsewhere a word is a path", () => {
+    expect(model("tell claude-o")).toEqual({ insert: "", candidates: [] });
   });
 });
 

@@ -19,6 +19,47 @@ describe("prompt layout", () => {
     expect(at("abcdefgh|ijkl")).toEqual({ rows: ["> abcdefgh", "ijkl"], cursorRow: 1, cursorCol: 0 });
   });
 
+  test("rows break between words: a word that does not fit starts the next row whole; only a word longer than a row is cut", () => {
+    // "description" would not fit after "the ": it moves, not cut as "descriptio|n".
+    expect(at("fix the description|", 16)).toEqual({ rows: ["> fix the ", "description"], cursorRow: 1, cursorCol: 11 });
+    expect(at("use gpt-5-mini| now", 14)).toEqual({ rows: ["> use ", "gpt-5-mini now"], cursorRow: 1, cursorCol: 10 });
+    // A space where a row ends is its break, drawn as nothing.
+    expect(at("abcdefgh ijk|")).toEqual({ rows: ["> abcdefgh", "ijk"], cursorRow: 1, cursorCol: 3 });
+    // Longer than a row: cut where the row ends, as before.
+    expect(at("a bcdefghijklmnop|")).toEqual({ rows: ["> a ", "bcdefghijk", "lmnop"], cursorRow: 2, cursorCol: 5 });
+    // The cursor inside the moved word moves with it; before it, it stays.
+    expect(at("fix the desc|ription", 16)).toEqual({ rows: ["> fix the ", "description"], cursorRow: 1, cursorCol: 4 });
+    expect(at("fix t|he description", 16)).toEqual({ rows: ["> fix the ", "description"], cursorRow: 0, cursorCol: 7 });
+  });
+
+  test("random words at random widths: a row ends inside a word only when that word is wider than a row; nothing is lost", () => {
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const words = ["a", "to", "the", "words", "description", "gpt-5-mini", "x".repeat(30), "日本語", "🎉"];
+    for (let i = 0; i < 2000; i++) {
+      const text = Array.from({ length: 1 + random(25) }, () => words[random(words.length)]).join(" ");
+      const columns = 4 + random(40);
+      let cursor = random(text.length + 1);
+      if (/[\udc00-\udfff]/.test(text[cursor] ?? "")) cursor--; // never inside a surrogate pair, as the editor never is
+      const { rows } = layout("", "", text, cursor, columns);
+      for (const row of rows) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(columns);
+      let at = 0; // where the row starts in the text
+      for (const [r, row] of rows.entries()) {
+        expect(text.startsWith(row, at)).toBe(true);
+        at += row.length;
+        if (r + 1 === rows.length) break;
+        if (text[at] === " " && !rows[r + 1]!.startsWith(" ")) at++; // the space the row broke at, drawn as nothing
+        else if (at < text.length && text[at - 1] !== " " && text[at] !== " ") {
+          // Cut inside a word: the word must be wider than a row.
+          const word = /\S+$/.exec(text.slice(0, at))![0] + /^\S+/.exec(text.slice(at))![0];
+          expect({ text, columns, word, longer: Bun.stringWidth(word) > columns }).toEqual({ text, columns, word, longer: true });
+        }
+      }
+      expect(at).toBe(text.length);
+      expect(rows.join("").replace(/ /g, "")).toBe(text.replace(/ /g, ""));
+    }
+  });
+
   test("a recalled prompt holding escape sequences is drawn made safe, one cell per control picture", () => {
     expect(at("a\x1b]0;x\x07b|", 80)).toEqual({ rows: ["> a␛]0;x␇b"], cursorRow: 0, cursorCol: 10 });
   });

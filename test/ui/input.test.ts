@@ -3,7 +3,7 @@ import { PassThrough } from "node:stream";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { QUIT_HINT, readLine, watchInterrupt } from "../../src/ui/input";
+import { CTRL_D_NOTE, CTRL_O_NOTE, QUIT_HINT, readLine, watchInterrupt } from "../../src/ui/input";
 import { fakeTerminal as fakeTty } from "./fake-terminal";
 
 describe("readLine on a terminal", () => {
@@ -114,7 +114,7 @@ describe("Tab", () => {
 });
 
 describe("watchInterrupt", () => {
-  test("what is typed ahead is shown as it is typed, and cleared when a turn is interrupted", async () => {
+  test("what is typed ahead is shown as it is typed, and still there, unsent, when a turn is interrupted", async () => {
     const tty = fakeTty();
     const rows: string[] = [];
     let stop = watchInterrupt(() => {}, tty.input, tty.output, { show: (row) => rows.push(row), prompt: "> " });
@@ -131,22 +131,77 @@ describe("watchInterrupt", () => {
     tty.type("\x03");
     await Bun.sleep(0);
     stop();
-    // The keys typed during the first turn are still waiting: they show again, the paste as its placeholder; Ctrl+C drops them.
-    expect(rows).toEqual(["> next one", "> next one[pasted 50 lines] ⏎", ""]);
+    // The keys typed during the first turn are still waiting: they show again, the paste as its placeholder; Ctrl+C sends nothing.
+    expect(rows).toEqual(["> next one", "> next one[pasted 50 lines] ⏎", "> next one[pasted 50 lines]"]);
+  });
+
+  test("Esc or Ctrl+C: lines sent ahead and the line being typed are all back in the next prompt's box, unsent, pastes whole", async () => {
+    for (const interrupt of ["\x1b", "\x03"]) {
+      const tty = fakeTty();
+      let interrupts = 0;
+      const stop = watchInterrupt(() => interrupts++, tty.input, tty.output);
+      tty.type("fix the parser\r");
+      await Bun.sleep(0);
+      tty.type("\x1b[200~" + "log line\n".repeat(20) + "\x1b[201~\rand the ");
+      await Bun.sleep(0);
+      tty.type(interrupt);
+      await Bun.sleep(60); // a lone ESC counts once nothing follows it
+      tty.type("tests");
+      await Bun.sleep(0);
+      stop();
+      expect(interrupts).toBe(1);
+      const line = readLine({ prompt: "> ", history: [], input: tty.input, output: tty.output });
+      await Bun.sleep(0);
+      expect(tty.written()).toContain("[pasted 20 lines]"); // shown as it was typed
+      tty.type("\r");
+      expect(await line).toEqual({ kind: "line", text: `fix the parser\n${"log line\n".repeat(20)}\nand the tests` });
+    }
+  });
+
+  test("Ctrl+D on an empty line during a turn is dropped, and the row says why; in a line it deletes as usual", async () => {
+    const tty = fakeTty();
+    const rows: string[] = [];
+    const stop = watchInterrupt(() => {}, tty.input, tty.output, { show: (row) => rows.push(row), prompt: "> " });
+    tty.type("\x04");
+    await Bun.sleep(0);
+    expect(rows.at(-1)).toBe(CTRL_D_NOTE);
+    tty.type("ab\x02\x04");
+    await Bun.sleep(0);
+    stop();
+    expect(rows.at(-1)).toBe("> a");
+    tty.type("\r");
+    expect(await readLine({ prompt: "> ", history: [], input: tty.input, output: tty.output })).toEqual({ kind: "line", text: "a" });
+  });
+
+  test("Ctrl+O during a turn: the row says what it will do, and it does it at the prompt, once the turn is over", async () => {
+    const tty = fakeTty();
+    const rows: string[] = [];
+    const stop = watchInterrupt(() => {}, tty.input, tty.output, { show: (row) => rows.push(row), prompt: "> " });
+    tty.type("\x0f");
+    await Bun.sleep(0);
+    stop();
+    expect(rows.at(-1)).toBe(CTRL_O_NOTE);
+    let unfolded = 0;
+    const line = readLine({ prompt: "> ", history: [], input: tty.input, output: tty.output, unfold: () => [`shown ${++unfolded}`] });
+    await Bun.sleep(0);
+    expect(unfolded).toBe(1);
+    expect(tty.written()).toContain("shown 1\r\n");
+    tty.type("go\r");
+    expect(await line).toEqual({ kind: "line", text: "go" });
   });
 
   test("Ctrl+C calls back; other keys wait as type-ahead for the next prompt; stopping restores the terminal", async () => {
     const tty = fakeTty();
     let interrupts = 0;
     const stop = watchInterrupt(() => interrupts++, tty.input, tty.output);
-    tty.type("lost\x03");
+    tty.type("kept\x03");
     await Bun.sleep(0);
     expect(interrupts).toBe(1);
-    tty.type("kept\r");
+    tty.type(" too\r");
     await Bun.sleep(0);
     stop();
     expect(tty.modes()).toEqual([true, false]);
-    expect(await readLine({ prompt: "> ", history: [], input: tty.input, output: tty.output })).toEqual({ kind: "line", text: "kept" });
+    expect(await readLine({ prompt: "> ", history: [], input: tty.input, output: tty.output })).toEqual({ kind: "line", text: "kept too" });
   });
 
   test("does nothing when stdin is not a terminal", () => {

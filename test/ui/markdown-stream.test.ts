@@ -13,6 +13,7 @@ import { colorsFor } from "../../src/ui/colors";
 import { fitRows, neutralise, renderMarkdown } from "../../src/ui/markdown";
 import { MarkdownStream, renderAnswer, showAnswer } from "../../src/ui/markdown-stream";
 import { TurnRenderer } from "../../src/ui/render";
+import { showLinks, supportsHyperlinks } from "../../src/ui/links";
 import { safeText } from "../../src/ui/safe-text";
 import { wrapText } from "../../src/ui/wrap";
 import { prng } from "../support/prng";
@@ -20,8 +21,8 @@ import { CONTROL, unstyled } from "../support/terminal-text";
 import { cutIntoDeltas, markdownAnswer, markdownAnswers } from "./markdown-corpus";
 import { VirtualTerminal } from "./virtual-terminal";
 
-/** Bun's rendering of the whole answer, with the two checks every rendering gets (links, rows wider than the screen). */
-const bunWhole = (text: string, columns: number) => fitRows(neutralise(Bun.markdown.ansi(safeText(text), { columns, colors: true, hyperlinks: true })), columns);
+/** Bun's rendering of the whole answer, with what every rendering gets (checked, links shown, rows wider than the screen cut). */
+const bunWhole = (text: string, columns: number) => fitRows(showLinks(neutralise(Bun.markdown.ansi(safeText(text), { columns, colors: true, hyperlinks: false })), false), columns);
 
 /** Streams `text` into a terminal of `columns` x `rows` in deltas cut by `r`. */
 function streamLive(text: string, columns: number, rows: number, r = prng(1), max = 8): VirtualTerminal {
@@ -64,7 +65,7 @@ The end.
 
 describe("rendered piece by piece = rendered whole", () => {
   test("an answer with every kind of block renders exactly as Bun renders it whole", () => {
-    expect(renderAnswer(SAMPLE, 60)).toBe(Bun.markdown.ansi(SAMPLE, { columns: 60, colors: true, hyperlinks: true }));
+    expect(renderAnswer(SAMPLE, 60)).toBe(Bun.markdown.ansi(SAMPLE, { columns: 60, colors: true, hyperlinks: false }));
     expect(Bun.stripANSI(renderAnswer(SAMPLE, 60))).toContain("   2. second"); // "1." twice is numbered on, as whole
   });
 
@@ -114,6 +115,30 @@ describe("streamed into a terminal", () => {
     }
   });
 
+  test("resized at a random moment, narrower or wider: no erase reaches the scrollback, and every word is there exactly once", () => {
+    const r = prng(17);
+    for (let i = 0; i < 300; i++) {
+      let n = 0;
+      const text = safeText(markdownAnswer(r).replace(/(?<=^|\s)(?:the|end)(?=[\s.]|$)/g, () => `w${n++}w`));
+      const screen = { columns: r.int(20, 100), rows: r.int(8, 40) };
+      const terminal = new VirtualTerminal(screen.columns, screen.rows);
+      const stream = new MarkdownStream(screen, true);
+      const deltas = cutIntoDeltas(r, text, 8);
+      const at = r.int(0, deltas.length);
+      for (const [k, delta] of deltas.entries()) {
+        if (k === at) {
+          screen.columns = r.int(20, 100);
+          terminal.resize(screen.columns);
+        }
+        terminal.write(stream.push(delta));
+      }
+      terminal.write(stream.end());
+      expect({ text, problems: terminal.problems }).toEqual({ text, problems: [] });
+      const shown = Bun.stripANSI(terminal.text()).replace(/[\s│]+/g, "");
+      for (let w = 0; w < n; w++) expect({ text, word: w, times: shown.split(`w${w}w`).length - 1 }).toEqual({ text, word: w, times: 1 });
+    }
+  });
+
   test("a paragraph taller than the screen is printed row by row as it grows and left as printed; the next block is rendered", () => {
     const paragraph = Array.from({ length: 80 }, (_, i) => `word${i}`).join(" ");
     const text = `${paragraph}\n\nAfter **it**.\n`;
@@ -132,19 +157,43 @@ describe("streamed into a terminal", () => {
     expect(terminal.text()).toBe(bunWhole(text, 50));
   });
 
-  test("a resize during a stream: the block growing then stays as shown, later ones fit the new width", () => {
+  test("a resize during a stream: the growing block is shown again at the new width, then rendered there", () => {
     const screen = { columns: 60, rows: 30 };
     const terminal = new VirtualTerminal(60, 30);
     const stream = new MarkdownStream(screen, true);
-    terminal.write(stream.push("First paragraph, rendered **before**.\n\nSecond one, growing when the"));
+    const first = "First paragraph, rendered **before**.\n\n";
+    terminal.write(stream.push(`${first}Second one, growing when the terminal shrinks, its words`));
     screen.columns = 40;
-    terminal.write(stream.push(" terminal shrinks, kept as shown.\n\nThird, **after**: rendered at forty columns, wrapped there.\n") + stream.end());
+    terminal.resize(40);
+    terminal.write(stream.push(" go on.\n\nThird, **after**: rendered at forty columns, wrapped there.\n") + stream.end());
     expect(terminal.problems).toEqual([]);
-    const shown = Bun.stripANSI(terminal.text());
-    expect(shown).toContain("First paragraph, rendered before.");
-    // Plain and as it was wrapped (at 60 columns): not re-rendered.
-    expect(shown.replace(/\s+/g, " ")).toContain("Second one, growing when the terminal shrinks, kept as shown.");
-    expect(terminal.text()).toEndWith(renderMarkdown("Third, **after**: rendered at forty columns, wrapped there.", 40));
+    // The first paragraph as the terminal reflowed it; everything after as rendered at 40 columns.
+    const rest = "Second one, growing when the terminal shrinks, its words go on.\n\nThird, **after**: rendered at forty columns, wrapped there.\n";
+    expect(Bun.stripANSI(terminal.text())).toBe(Bun.stripANSI(`${renderAnswer(first, 60)}\n${renderAnswer(rest, 40)}`));
+  });
+
+  test("a table streaming while the terminal is resized, at any moment, ends rendered, not as markdown", () => {
+    const table = "Before it.\n\n| name | what it does |\n|------|--------------|\n| wrap | wraps words to the width |\n| link | shows a URL after its text |\n\nAfter it.\n";
+    for (const [from, to] of [[100, 40], [40, 100], [80, 50]] as [number, number][]) {
+      for (let at = 1; at < table.length; at += 3) {
+        const screen = { columns: from, rows: 30 };
+        const terminal = new VirtualTerminal(from, 30);
+        const stream = new MarkdownStream(screen, true);
+        for (const [i, ch] of [...table].entries()) {
+          if (i === at) {
+            screen.columns = to;
+            terminal.resize(to);
+          }
+          terminal.write(stream.push(ch));
+        }
+        terminal.write(stream.end());
+        const shown = Bun.stripANSI(terminal.text());
+        expect({ at, from, to, problems: terminal.problems }).toEqual({ at, from, to, problems: [] });
+        expect({ at, from, to, raw: shown.includes("|---") || shown.includes("| wrap |") }).toEqual({ at, from, to, raw: false });
+        expect(shown).toContain("│ wrap");
+        expect(shown).toContain("After it.");
+      }
+    }
   });
 
   test("the growing block is shown plainly below what is rendered, then replaced in place", () => {
@@ -167,12 +216,38 @@ describe("made safe, then rendered", () => {
     expect(Bun.stripANSI(out)).toContain("Title␛]0;pwned␇ and ␛[2J cleared, code ␛[31m, \\u202eevil [31m \\u202e");
   });
 
-  test("OSC 8 links only to http(s) URLs; any other target is shown after its label", () => {
-    const out = renderAnswer("[ok](https://example.com/a) [file](file:///etc/passwd) [js](javascript:alert(1)) [rel](./src/a.ts) <https://b.example>", 100);
-    expect(out).toContain("\x1b]8;;https://example.com/a\x1b\\");
-    expect(out).toContain("\x1b]8;;https://b.example\x1b\\");
+  test("a link shows its URL after its text, once when the text is the URL; any target is shown, none drives the terminal", () => {
+    const out = renderAnswer("[ok](https://example.com/a) [file](file:///etc/passwd) [js](javascript:alert(1)) [rel](./src/a.ts) <https://b.example> end", 200);
+    expect(Bun.stripANSI(out)).toBe("ok (https://example.com/a) file (file:///etc/passwd) js (javascript:alert(1)) rel (./src/a.ts) https://b.example end\n");
+    expect(out).not.toContain("\x1b]");
+  });
+
+  test("where the terminal opens hyperlinks, http(s) links are OSC 8 ones too, the URL still shown; no other target is", () => {
+    const bun = Bun.markdown.ansi("[ok](https://example.com/a) [rel](./src/a.ts) <https://b.example> end\n", { columns: 100, colors: true, hyperlinks: false });
+    const out = showLinks(bun, true);
     expect(out.match(/\x1b\]8;;[^\x1b]+\x1b\\/g)).toEqual(["\x1b]8;;https://example.com/a\x1b\\", "\x1b]8;;https://b.example\x1b\\"]);
-    expect(Bun.stripANSI(out)).toContain("file (file:///etc/passwd) js (javascript:alert(1)) rel (./src/a.ts)");
+    expect(Bun.stripANSI(out)).toBe("ok (https://example.com/a) rel (./src/a.ts) https://b.example end\n");
+    expect(neutralise(out)).toBe(out);
+  });
+
+  test("a URL as its own text, wrapped, shows once; in a table it can be read, the rows aligned", () => {
+    const url = "https://example.com/a/long/path/to/something";
+    const wrapped = Bun.stripANSI(renderAnswer(`See ${url} for the rest of it, and more words after.`, 50));
+    expect(wrapped.match(/https:\/\/example/g)).toHaveLength(1);
+    expect(wrapped.split("\n").every((row) => !row.startsWith(" "))).toBe(true);
+    const table = Bun.stripANSI(renderAnswer(`| site | note |\n|---|---|\n| <${url}> | x |\n`, 100)).split("\n");
+    expect(table.some((row) => row.includes(url))).toBe(true);
+    expect(new Set(table.filter(Boolean).map((row) => Bun.stringWidth(row))).size).toBe(1);
+  });
+
+  test("which terminals get hyperlinks: those known to open them, never inside tmux or screen", () => {
+    expect(supportsHyperlinks({ TERM_PROGRAM: "iTerm.app" })).toBe(true);
+    expect(supportsHyperlinks({ KITTY_WINDOW_ID: "1" })).toBe(true);
+    expect(supportsHyperlinks({ VTE_VERSION: "7200" })).toBe(true);
+    expect(supportsHyperlinks({ TERM_PROGRAM: "iTerm.app", TMUX: "/tmp/tmux-1/default,1,0" })).toBe(false);
+    expect(supportsHyperlinks({ TERM_PROGRAM: "tmux", TERM_PROGRAM_VERSION: "3.3a" })).toBe(false);
+    expect(supportsHyperlinks({ TERM: "xterm-256color" })).toBe(false);
+    expect(supportsHyperlinks({})).toBe(false);
   });
 
   test("whatever Bun writes, only SGR and http(s) links get through", () => {

@@ -40,7 +40,7 @@ const HOSTILE_TURN: AgentEvent[] = [
 describe("the live renderer shows untrusted text, never sends it", () => {
   test("model text, thinking, tool summary and output, unknown tool name, retry reason, API error", () => {
     expect(render(HOSTILE_TURN).split("\n")).toEqual([
-      "I will ␛[2J clear it\\u202e",
+      "∴ Thought for 0s", // folded: Ctrl+O shows it (test/ui/folded.test.ts), made safe the same way
       "Done.␛]0;pwned␇ ok␛[2J\\x9b?1049h",
       "● bash printf '␛[2J'",
       "  ⎿ ␛[2J␛]0;tool-title␇cleared",
@@ -58,8 +58,7 @@ describe("the live renderer shows untrusted text, never sends it", () => {
     expect(written).toContain("\x1b["); // styled
     expect(unstyled(written)).toBe(render(HOSTILE_TURN));
     expect(unstyled(written)).not.toMatch(CONTROL);
-    // Thinking is wrapped word by word (test/ui/wrap.test.ts), each piece dimmed as it is written.
-    expect(written).toContain(colored.dim(colored.italic("I will")));
+    expect(written).toContain(colored.dim("∴ Thought for 0s"));
   });
 
   test("on a terminal the status line's label (the model's id) is shown safe too", () => {
@@ -134,6 +133,59 @@ describe("what a turn looks like on a terminal", () => {
     expect(lines[1]!.endsWith("…")).toBe(true);
     expect(Bun.stringWidth(lines[1]!)).toBeLessThanOrEqual(4 + 94); // the 100 columns less the tool lines' margin
     expect(lines[2]).toBe("         3  }");
-    expect(lines[3]).toBe("    … 1 more line");
+    expect(lines[3]).toBe("    … 1 more line (ctrl+o shows all)");
+  });
+
+  test("a command's preview is its last lines, after how many came before: where a test run's failures and summary are", () => {
+    const content = `${Array.from({ length: 40 }, (_, i) => `test ${i + 1} ok`).join("\n")}\n2 failed, 38 passed\nexit code: 1`;
+    const lines = render([{ type: "toolEnd", id: "t", name: "bash", output: { content, isError: true } }]).split("\n");
+    expect(lines).toEqual([
+      "  ⎿ … 37 earlier lines (ctrl+o shows all)",
+      "    test 38 ok",
+      "    test 39 ok",
+      "    test 40 ok",
+      "    2 failed, 38 passed",
+      "    exit code: 1",
+      "",
+    ]);
+    // On a narrow terminal the row still fits: the key's hint gives way first.
+    let written = "";
+    const narrow = new TurnRenderer({ write: (s: string) => (written += s), isTTY: false, columns: 40 }, plain);
+    narrow.handle({ type: "toolEnd", id: "t", name: "bash", output: { content, isError: true } });
+    expect(written.split("\n")[0]).toBe("  ⎿ … 37 earlier lines");
+    for (const row of written.split("\n")) expect(Bun.stringWidth(row)).toBeLessThan(40);
+    // Short output is shown whole, with nothing said about lines hidden.
+    expect(render([{ type: "toolEnd", id: "t", name: "bash", output: { content: "a\nexit code: 0", isError: false } }])).toBe("  ⎿ a\n    exit code: 0\n");
+  });
+
+  test("a prompt that got no answer: a line says it stays and goes with the next one, wrapped between words on a narrow terminal", () => {
+    let written = "";
+    const renderer = new TurnRenderer({ write: (s: string) => (written += s), isTTY: false, columns: 40 }, plain);
+    renderer.handle({ type: "requestStart", provider: "anthropic", model: "m" });
+    renderer.handle(end({ stopReason: "error", errorMessage: "Anthropic rejected the API key (401)" }));
+    renderer.finish({ stopReason: "error", aborted: false, usage: { input: 0, output: 0 }, context: { tokens: 0, window: 1 }, finalText: "" });
+    expect(written.split("\n")).toEqual([
+      "Anthropic rejected the API key (401)",
+      "No answer: this prompt stays in the",
+      "conversation and goes to the model with",
+      "your next one.",
+      "",
+    ]);
+  });
+
+  test("thinking is one line, however long: how long it took, never its words", () => {
+    let now = 1_000;
+    let written = "";
+    const renderer = new TurnRenderer({ write: (s: string) => (written += s), isTTY: false, columns: 100 }, plain, undefined, () => now);
+    const words = Array.from({ length: 150 }, (_, i) => `word${i}`);
+    renderer.handle({ type: "blockStart", index: 0, block: { type: "thinking", thinking: "" } });
+    for (const word of words) {
+      now += 40;
+      renderer.handle({ type: "delta", index: 0, text: `${word} ` });
+    }
+    renderer.handle({ type: "blockStop", index: 0 });
+    for (const event of block(1, "text", ["The answer."])) renderer.handle(event);
+    renderer.abandon();
+    expect(written).toBe("∴ Thought for 6s\nThe answer.\n");
   });
 });

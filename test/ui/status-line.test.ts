@@ -58,7 +58,9 @@ describe("the status line", () => {
     status.responded(usage);
     status.running("bash");
     now += 3_000;
-    expect(status.rows()).toEqual(["⠋ Running bash for 3s (15s · ↑ 4.0k ↓ 120 tokens · esc to interrupt)"]);
+    // One time: the turn's (a tool's own was the same figure again, "Running bash for 3s (3s · …)").
+    expect(status.rows()).toEqual(["⠋ Running bash (15s · ↑ 4.0k ↓ 120 tokens · esc to interrupt)"]);
+    expect(status.rows()[0]!.match(/\d+s/g)).toEqual(["15s"]);
     status.stop();
     expect(seconds(125_000)).toBe("2m 05s");
   });
@@ -68,10 +70,10 @@ describe("the status line", () => {
     status.responded({ input: 12_000, output: 3_400 });
     status.running("bash");
     const at = (columns: number) => status.rows(columns)[0]!;
-    expect(at(100)).toBe("⠋ Running bash for 0s (0s · ↑ 12k ↓ 3.4k tokens · esc to interrupt)");
-    expect(at(62)).toBe("⠋ Running bash for 0s (0s · ↑ 12k ↓ 3.4k · esc to interrupt)");
-    expect(at(48)).toBe("⠋ Running bash for 0s (0s · esc to interrupt)");
-    expect(at(40)).toBe("⠋ Running bash for 0s (0s · esc)");
+    expect(at(100)).toBe("⠋ Running bash (0s · ↑ 12k ↓ 3.4k tokens · esc to interrupt)");
+    expect(at(55)).toBe("⠋ Running bash (0s · ↑ 12k ↓ 3.4k · esc to interrupt)");
+    expect(at(40)).toBe("⠋ Running bash (0s · esc to interrupt)");
+    expect(at(32)).toBe("⠋ Running bash (0s · esc)");
     for (const columns of [20, 30, 40, 50, 80]) expect(Bun.stringWidth(at(columns))).toBeLessThan(columns);
     status.stop();
   });
@@ -148,7 +150,7 @@ describe("a turn on a terminal, with the rows under it", () => {
     renderer.handle({ type: "end", stopReason: "toolUse", usage });
     expect(below()[0]).toBe("● write src/a.ts 1.8kB"); // waiting to run
     renderer.handle({ type: "toolStart", id: "w1", name: "write", summary: "src/a.ts" });
-    expect(below()).toEqual([expect.stringMatching(/^⠋ Running write for 0s/)]);
+    expect(below()).toEqual([expect.stringMatching(/^⠋ Running write \(0s/)]);
     renderer.handle({ type: "toolEnd", id: "w1", name: "write", output: { content: "created src/a.ts (1700 bytes)", isError: false } });
     renderer.finish({ stopReason: "stop", aborted: false, usage, context: { tokens: 4120, window: 200_000 }, finalText: "" });
     live.close();
@@ -159,12 +161,12 @@ describe("a turn on a terminal, with the rows under it", () => {
     expect(shown).not.toContain("1.8kB");
   });
 
-  test("a running bash command: the tail of its output under its line, replaced in place, and its elapsed time; gone when it ends", async () => {
+  test("a running bash command: the tail of its output under its line, replaced in place; gone when it ends", async () => {
     const { vt, renderer, below, live } = onTerminal(60, 20);
     renderer.handle({ type: "toolStart", id: "b1", name: "bash", summary: "make" });
     renderer.handle({ type: "toolOutput", id: "b1", name: "bash", tail: "compiling a\n" });
     await Bun.sleep(TICK_MS * 2.5); // the output is shown at the next tick
-    expect(below()).toEqual(["    compiling a", expect.stringMatching(/^⠋|^. Running bash for 0s \(0s · esc to interrupt\)$/)]);
+    expect(below()).toEqual(["    compiling a", expect.stringMatching(/^. Running bash \(0s · esc to interrupt\)$/)]);
     renderer.handle({ type: "toolOutput", id: "b1", name: "bash", tail: "compiling a\ncompiling b\ncompiling c\ncompiling d\nlinking\n" });
     await Bun.sleep(TICK_MS * 2.5);
     expect(below().slice(0, 4)).toEqual(["    compiling b", "    compiling c", "    compiling d", "    linking"]);
@@ -173,6 +175,21 @@ describe("a turn on a terminal, with the rows under it", () => {
     live.close();
     expect(vt.problems).toEqual([]);
     expect(Bun.stripANSI(vt.text()).replace(/\n+$/, "")).toBe("● bash make\n  ⎿ compiling a\n    linking\n    exit code: 0");
+  });
+
+  test("while the model thinks: one row says for how long, the status line says Thinking; then one line is left, never the thought", () => {
+    const { vt, renderer, below, live } = onTerminal(60, 20);
+    renderer.handle({ type: "requestStart", provider: "anthropic", model: "m" });
+    renderer.handle({ type: "blockStart", index: 0, block: { type: "thinking", thinking: "" } });
+    for (let i = 0; i < 150; i++) renderer.handle(delta(0, `idea${i} `));
+    expect(below()).toEqual(["∴ Thinking… 0s", expect.stringMatching(/^. Thinking… \(0s/)]);
+    renderer.handle({ type: "blockStop", index: 0 });
+    for (const event of text(1, ["Done."])) renderer.handle(event);
+    expect(below()).toEqual([expect.stringMatching(/^. Answering… \(0s/)]);
+    renderer.finish({ stopReason: "stop", aborted: false, usage: { input: 0, output: 0 }, context: { tokens: 0, window: 1 }, finalText: "" });
+    live.close();
+    expect(vt.problems).toEqual([]);
+    expect(Bun.stripANSI(vt.text()).replace(/\n+$/, "")).toBe("∴ Thought for 0s\nDone.");
   });
 
   test("the spinner turns and the seconds count while nothing arrives", async () => {

@@ -1,7 +1,7 @@
 // Issue 11, bar: 10,000 fuzzed tool outputs and model texts with random control
 // bytes and escape sequences, rendered through awl's real rendering paths (the
 // live renderer of the REPL, the transcript shown on resume, `-p`'s activity on
-// stderr, the status rows under the REPL's output), colours on and off: 0 controls from the input reach the written
+// stderr, the status rows under the REPL's output, what Ctrl+O prints in full), colours on and off: 0 controls from the input reach the written
 // bytes, whose only escape sequences are awl's own styling (picocolors, and
 // since issue 12 the markdown renderer's SGR and its OSC 8 links to http(s)
 // URLs). With colour off nothing written holds an escape at all. The same
@@ -37,7 +37,7 @@ test(`${STRINGS.toLocaleString("en-US")} fuzzed model texts and tool outputs: 0 
     const state = r() * 2 ** 32; // the same cuts into deltas for both renderings
     const withColour = renderEverywhere(s, prng(state), colored);
     const without = renderEverywhere(s, prng(state), plain);
-    for (const path of ["live", "transcript", "print", "status"] as const) {
+    for (const path of ["live", "transcript", "print", "status", "folded"] as const) {
       renderings += 2;
       bytes += Buffer.byteLength(withColour[path]) + Buffer.byteLength(without[path]);
       const leaked = controlsIn(without[path]) + controlsIn(unstyled(withColour[path]));

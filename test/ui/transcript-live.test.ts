@@ -65,26 +65,33 @@ describe.each([
       { blocks: [{ type: "text", text: "word ".repeat(300) }], chunk: 5, delayMs: 5 },
       // Interrupted while a command runs: its output so far, then the next call is not run.
       { blocks: [{ type: "toolUse", name: "bash", input: { command: "echo started; sleep 30" } }, { type: "toolUse", name: "bash", input: { command: "echo never" } }] },
+      // Refused before any answer: the prompt stays, unanswered, and goes with the next one.
+      { fault: { status: 401, errorType: "authentication_error", message: "invalid x-api-key" } },
     );
     const live = [
       ...(await liveTurn(agent, "change v5", c)),
       ...(await liveTurn(agent, "explain at length", c)),
       ...(await liveTurn(agent, "talk", c, (e) => e.type === "delta")),
       ...(await liveTurn(agent, "run it", c, (e) => e.type === "toolOutput" && e.tail.includes("started"))),
+      ...(await liveTurn(agent, "a prompt refused", c)),
     ];
     const transcript = await resumed(agent, c);
     expect(transcript).toEqual(live);
 
     // What the comparison covers, read plainly.
     const text = unstyled(live.join("\n"));
-    expect(text).toContain("● bash printf 'one\\ntwo\\n\\tthree\\nfour\\n'\n  ⎿ one\n    two\n            three\n    … 2 more lines");
+    expect(text).toContain("● bash printf 'one\\ntwo\\n\\tthree\\nfour\\n'\n  ⎿ one\n    two\n            three\n    four\n    exit code: 0");
     expect(text).toContain("● edit f.ts\n  ⎿ edited f.ts: lines 2-8 replaced, now lines 2-8\n    @@ -2,7 +2,7 @@\n     const v2 = 2;");
     expect(text).toContain("    -const v5 = 5;\n    +const v5 = 50;");
     expect(text).toContain("● write new.md\n  ⎿ created new.md (19 bytes)\n    +# New\n    +\n    +A new file.");
     expect(text).toContain("● read missing.txt\n  ⎿ missing.txt: no such file");
     expect(text).toMatch(/\n(- two|  • two)\n↑ [\d.]+k in \([\d.]+k cached\) · ↓ \d+ out · ctx \d+% of 200k\n/);
-    expect(text).toMatch(/\nStarting\nThe connection to Anthropic \(.*\) failed: .*\n↑/); // the answer so far, then the error line
+    expect(text).toMatch(/\nStarting\nThe connection to Anthropic \(.*\) failed: .*\n↑ [^\n]* · ↓ ~3 out/); // the answer so far, then the error line; its tokens estimated
     expect(text).toContain("Interrupted.");
+    expect(text).toMatch(/› a prompt refused\n[^\n]*401[^\n]*\nNo answer: this prompt stays in the conversation and goes to the model with your next one\./);
+    expect(text.split("No answer: ").length - 1).toBe(1); // not after an answer cut off part-way
+    // Cut off after its first delta ("word "): not the 1 token Anthropic's first event says, but what had streamed, as an estimate.
+    expect(text).toMatch(/› talk\nword\nInterrupted\.\n↑ [^\n]* in[^\n]* · ↓ ~2 out · ctx/);
     expect(text).toContain("● bash echo started; sleep 30\n  ⎿ started\n    interrupted; the command and everything it started were killed\n● bash echo never\n  ⎿ Interrupted: this tool call was not run.\nInterrupted.");
     expect(existsSync(join(fx.project, "new.md"))).toBe(true);
   });
@@ -100,4 +107,12 @@ test("an overwriting write is its result line on resume, with a note: what it re
   expect(transcript.slice(1, 4)).toEqual(["● write a.txt", "  ⎿ overwrote a.txt (4 bytes)", "    (no diff: what it replaced is not kept in the session)"]);
   expect(transcript.slice(4)).toEqual(live.slice(6));
   expect(readFileSync(join(fx.project, "a.txt"), "utf8")).toBe("new\n");
+});
+
+test("the effort a turn ran at is on its usage line, live and resumed alike", async () => {
+  const agent = new Agent({ session: SessionManager.init({ cwd: fx.project, ...model }), cwd: fx.project, model, env: fx.env, effort: "low" });
+  fx.server.reply({ blocks: [{ type: "text", text: "ok" }] });
+  const live = await liveTurn(agent, "hi", plain);
+  expect(live.some((line) => /^↑ .* · effort low$/.test(line))).toBe(true);
+  expect(await resumed(agent, plain)).toEqual(live);
 });

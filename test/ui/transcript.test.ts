@@ -23,6 +23,7 @@ test("prompts on one line, answers cut to 8 lines, one line per tool call with t
   ]);
   expect(renderTranscript(conversation, plain, 80).split("\n")).toEqual([
     "› list the files please",
+    "∴ Thought", // folded as live, its words never shown
     "● bash ls -la",
     "  ⎿ a",
     "    b",

@@ -66,4 +66,17 @@ describe("wrapping by display width", () => {
     }
     expect(checked).toBe(5000);
   });
+
+  test("a word of many rows in one delta gives the rows it gives a character at a time (ASCII, and with wide characters)", () => {
+    for (const word of ["x".repeat(10_000), "ab你好🎉e\u0301".repeat(2_000)]) {
+      const whole = new WrapStream(37);
+      const shown = whole.push(`go ${word}`);
+      expect(shown.split("\n").length).toBeGreaterThan(100); // rows are written as the word fills them, not held
+      const piecewise = new WrapStream(37);
+      const pieces = ["go ", ...Array.from(new Intl.Segmenter().segment(word), (s) => s.segment)].map((d) => piecewise.push(d)).join("");
+      expect(pieces).toBe(shown);
+      expect(piecewise.end()).toBe(whole.end());
+      expect({ rows: piecewise.rows, column: piecewise.column }).toEqual({ rows: whole.rows, column: whole.column });
+    }
+  });
 });

@@ -1,0 +1,157 @@
+// Today's models, end to end with dist/awl: the default taken from the
+// provider's catalogue (or the built-in table when there is none), a retired
+// model said in one line with the newest of its family, `awl models`, and a
+// resumed session whose model is gone.
+import { afterEach, describe, expect, test } from "bun:test";
+import { AWL, e2eFixture, sessionFiles, type E2eFixture } from "./awl";
+import { hasTmux, useTerminal } from "./tmux";
+import { RETIRED_ANTHROPIC, TODAYS_ANTHROPIC, type ServedModel, type TestServerOptions } from "../support/server";
+
+/** A Sonnet newer than any awl was built with: only the catalogue can know it. */
+const NEWER_SONNET: ServedModel = { id: "claude-sonnet-6", displayName: "Claude Sonnet 6", created: "2026-11-24", maxInputTokens: 2_000_000, maxOutputTokens: 128_000, thinkingTypes: ["adaptive"], effortLevels: ["low", "medium", "high", "max"] };
+const TODAY: TestServerOptions = { models: { anthropic: [...TODAYS_ANTHROPIC, NEWER_SONNET] }, retiredModels: RETIRED_ANTHROPIC };
+
+let fx: E2eFixture | undefined;
+const term = useTerminal();
+afterEach(async () => {
+  await fx?.cleanup();
+  fx = undefined;
+});
+
+/** Only ANTHROPIC_API_KEY (and the server's address) set, as on a fresh machine. */
+async function fresh(options: TestServerOptions) {
+  fx = await e2eFixture(options);
+  fx.env.OPENAI_API_KEY = "";
+  fx.env.OPENAI_BASE_URL = "";
+  return fx;
+}
+
+const lines = async (file: string) => (await Bun.file(file).text()).trim().split("\n").map((l) => JSON.parse(l));
+
+describe("the default model", () => {
+  test("with only ANTHROPIC_API_KEY set, awl -p uses the newest Sonnet the catalogue lists, and the session header names it", async () => {
+    const f = await fresh(TODAY);
+    f.server.reply({ blocks: [{ type: "text", text: "hello" }] });
+    const run = await f.run(["-p", "hi"]);
+    expect(run).toMatchObject({ code: 0, stdout: "hello\n", stderr: "" });
+    expect(f.server.requests[0]!.body.model).toBe("claude-sonnet-6");
+    expect(f.server.modelRequests.map((r) => r.path)).toEqual(["/v1/models"]);
+    const [header] = await lines(sessionFiles(f.sessions)[0]!);
+    expect(header).toMatchObject({ type: "session", provider: "anthropic", model: "claude-sonnet-6" });
+
+    // The next run reads the cache: no second catalogue request.
+    f.server.reply({ blocks: [{ type: "text", text: "again" }] });
+    expect((await f.run(["-p", "hi"])).code).toBe(0);
+    expect(f.server.modelRequests).toHaveLength(1);
+    expect(f.server.requests[1]!.body.model).toBe("claude-sonnet-6");
+  });
+
+  test("with the catalogue unreachable, the built-in default (a current model) works, and nothing is said about it", async () => {
+    const f = await fresh({ retiredModels: RETIRED_ANTHROPIC }); // no models endpoint: 404
+    f.server.reply({ blocks: [{ type: "text", text: "hello" }] });
+    const run = await f.run(["-p", "hi"]);
+    expect(run).toMatchObject({ code: 0, stdout: "hello\n", stderr: "" });
+    expect(f.server.requests[0]!.body.model).toBe("claude-sonnet-5-5");
+  });
+});
+
+describe("a model the provider no longer serves", () => {
+  test("awl -p --model claude-sonnet-4-5 is one line naming newer Sonnets and --model, exit 1; the log holds the turn and its error", async () => {
+    const f = await fresh(TODAY);
+    const run = await f.run(["-p", "hi", "--model", "claude-sonnet-4-5"]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toBe(
+      'awl: Anthropic does not serve the model "claude-sonnet-4-5" (404: retired, or never an id): the newest of its family: claude-sonnet-6, claude-sonnet-5-5, claude-sonnet-5; switch with --model claude-sonnet-6\n',
+    );
+    const entries = await lines(sessionFiles(f.sessions)[0]!);
+    expect(entries.map((e) => e.message?.role ?? e.type)).toEqual(["session", "system", "user", "assistant"]);
+    expect(entries[3].message).toMatchObject({ model: "claude-sonnet-4-5", stopReason: "error" });
+    expect(f.server.requests).toHaveLength(1); // awl never switches models by itself
+  });
+
+  test("resuming a session whose model is gone says so before any request: GET /v1/models/{id} answered 404", async () => {
+    const f = await fresh({ models: TODAY.models }); // claude-sonnet-4-5 still served when the session starts
+    f.server.reply({ blocks: [{ type: "text", text: "first" }] });
+    expect((await f.run(["-p", "hi", "--model", "claude-sonnet-4-5"])).code).toBe(0);
+    const resumed = await f.run(["-p", "more", "--resume"]);
+    expect(resumed.code).toBe(1);
+    expect(resumed.stderr).toBe(
+      "awl: This session's model, claude-sonnet-4-5, is no longer served by anthropic: the newest of its family: claude-sonnet-6, claude-sonnet-5-5, claude-sonnet-5; switch with --model claude-sonnet-6\n",
+    );
+    expect(f.server.modelRequests.at(-1)).toMatchObject({ path: "/v1/models/claude-sonnet-4-5", status: 404 });
+    expect(f.server.requests).toHaveLength(1);
+  });
+
+  test("a model missing from the list but served under an alias is not gone", async () => {
+    const f = await fresh(TODAY);
+    f.server.reply({ blocks: [{ type: "text", text: "first" }] }, { blocks: [{ type: "text", text: "second" }] });
+    expect((await f.run(["-p", "hi", "--model", "claude-haiku-4-5"])).code).toBe(0);
+    const resumed = await f.run(["-p", "more", "--resume"]);
+    expect(resumed).toMatchObject({ code: 0, stdout: "second\n" });
+    expect(f.server.modelRequests.at(-1)).toMatchObject({ path: "/v1/models/claude-haiku-4-5", status: 200 });
+  });
+});
+
+describe("awl models", () => {
+  test("lists the catalogue newest first with windows, marks the default, and says where the list came from", async () => {
+    const f = await fresh(TODAY);
+    const run = await f.run(["models"]);
+    expect(run.code).toBe(0);
+    const [first, ...rows] = run.stdout.trimEnd().split("\n");
+    expect(first).toBe(`anthropic's models, newest first, from 127.0.0.1:${new URL(f.server.url).port}, fetched just now:`);
+    expect(rows[0]).toMatch(/^ {2}claude-sonnet-6 +Claude Sonnet 6 {2}2026-11-24 {2}window 2\.0M · output 128k {2}\(default\)$/);
+    expect(rows.map((r) => r.trim().split(" ")[0])).toEqual(["claude-sonnet-6", "claude-sonnet-5-5", "claude-opus-5-5", "claude-sonnet-5", "claude-sonnet-4-6", "claude-haiku-4-5-20251001"]);
+
+    const json = JSON.parse((await f.run(["models", "--json"])).stdout);
+    expect(json).toMatchObject({ provider: "anthropic", fromProvider: true, default: "claude-sonnet-6" });
+    expect(json.models[0]).toMatchObject({ id: "claude-sonnet-6", maxInputTokens: 2_000_000, maxOutputTokens: 128_000, thinkingTypes: ["adaptive"] });
+  });
+
+  test("with no models endpoint, says that the built-in table stands in, and why", async () => {
+    const f = await fresh({});
+    const run = await f.run(["models", "--provider", "openai"], { env: { OPENAI_BASE_URL: f.server.openaiUrl } });
+    expect(run.code).toBe(0);
+    expect(run.stdout.split("\n")[0]).toBe(
+      `openai's models, newest first, built into awl (the provider's list could not be used: 127.0.0.1:${new URL(f.server.url).port} has no models endpoint (404), just now):`,
+    );
+    expect(run.stdout).toContain("gpt-5.4-mini");
+  });
+});
+
+describe.skipIf(!hasTmux)("models in the REPL", () => {
+  test("the banner says the model is the default; /model lists the catalogue with windows, Tab completes an id, a typo gets what it resembles; a gone model's prompt stays in the input", async () => {
+    const f = await fresh(TODAY);
+    term.start([AWL], { cwd: f.project, env: f.env, width: 240 });
+    let screen = await term.waitFor(/\/help for commands/);
+    expect(screen).toContain("anthropic/claude-sonnet-6 (default)");
+
+    term.type("/model");
+    term.keys("Enter");
+    screen = await term.waitFor(/Any other id works too/);
+    expect(screen).toContain("Active: anthropic/claude-sonnet-6 (window 2.0M · output 128k)");
+    expect(screen).toMatch(/anthropic's models, newest first, from 127\.0\.0\.1:\d+, fetched just now:/);
+    expect(screen).toMatch(/claude-sonnet-6 +Claude Sonnet 6 {2}2026-11-24 {2}window 2\.0M · output 128k {2}\(active\)/);
+
+    term.type("/model claude-op");
+    term.keys("Tab");
+    await term.waitFor(/› \/model claude-opus-5-5\s*$/m);
+    term.keys("Enter");
+    await term.waitFor(/Using anthropic\/claude-opus-5-5 from the next prompt on\./);
+
+    term.type("/model claude-sonet-5-5");
+    term.keys("Enter");
+    await term.waitFor(/anthropic does not list claude-sonet-5-5: did you mean claude-sonnet-5-5\? \(\/model claude-sonnet-5-5\)/);
+
+    term.type("/model claude-sonnet-4-5");
+    term.keys("Enter");
+    term.type("still there?");
+    term.keys("Enter");
+    screen = await term.waitFor(/switch with \/model claude-sonnet-6/);
+    expect(screen).toContain('Anthropic does not serve the model "claude-sonnet-4-5" (404: retired, or never an id): the newest of its family: claude-sonnet-6, claude-sonnet-5-5, claude-sonnet-5');
+    await term.waitFor(/› still there\?\s*$/);
+    term.keys("C-c");
+    term.keys("C-d");
+    await term.waitFor(/\[exited 0\]/);
+  });
+});
