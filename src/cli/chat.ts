@@ -109,6 +109,7 @@ async function nextSession(current: Agent, end: Exclude<ReplEnd, { kind: "quit" 
   if (end.kind === "new") {
     opened = await openSession(cwd, undefined, () => current.model);
   } else if (end.kind === "fork") {
+    if (current.session.messageCount() === 0) return stay("Nothing to fork yet: this session has no messages.");
     try {
       opened = await openSession(cwd, current.session.sessionId, () => current.model, { fork: { model: () => current.model } });
     } catch (error) {
