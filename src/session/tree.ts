@@ -82,8 +82,9 @@ export function readSessionTree(path: string): SessionTree {
       const parent = index.parent(entry);
       if (parent) node.parent = nodeOf.get(parent);
     };
-    const take = (bytes: Uint8Array, offset: number, number: number) => {
-      const head = header && messageHead(bytes);
+    const take = (bytes: Uint8Array, offset: number, number: number, last = false) => {
+      // A last line with no newline may be torn (open trims it): only a whole parse tells.
+      const head = header && !last && messageHead(bytes);
       if (head) return add(head.entry, offset, head.text, head.toolCalls);
       let parsed: ReturnType<typeof parseLine>;
       try {
@@ -106,7 +107,7 @@ export function readSessionTree(path: string): SessionTree {
     };
     const rest = scanLines(fd, 0, fstatSync(fd).size, (line) => take(line.bytes, line.offset, line.number), tooLong);
     try {
-      if (rest.bytes.length) take(rest.bytes, rest.offset, rest.number);
+      if (rest.bytes.length) take(rest.bytes, rest.offset, rest.number, true);
     } catch (error) {
       if (!(error instanceof UsageError)) throw error; // a torn last line: left out
     }

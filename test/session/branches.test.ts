@@ -149,6 +149,19 @@ describe("the tree and its targets", () => {
   });
 });
 
+describe("the tree of a file a crash cut short", () => {
+  test("a torn last line is left out of the tree, as open trims it", () => {
+    const { s } = session(1);
+    s.close();
+    const whole = readFileSync(s.sessionFile, "utf8");
+    const torn = `{"type":"message","id":"deadbeef","parentId":"${s.getLeafId()}","timestamp":"t","message":{"role":"user","content":[{"type":"text","text":"cut sh`;
+    writeFileSync(s.sessionFile, `${whole}${torn}`);
+    const tree = readSessionTree(s.sessionFile);
+    expect(tree.byId.has("deadbeef")).toBe(false);
+    expect(tree.leafId).toBe(s.getLeafId());
+  });
+});
+
 describe("forks", () => {
   test("the child's entry lines are the parent's path lines, byte for byte; it resumes after the parent is deleted", async () => {
     const { s, answers } = session(3);
