@@ -80,29 +80,16 @@ function otherText(bytes: Buffer): string {
 }
 
 /**
- * The first line of the JSON string whose first character is at `at`,
- * decoded: the bytes up to its closing quote or its first `\n` escape, at
- * most LINE_BYTES of them, read byte by byte (a pattern over the whole text
- * costs more than the rest of the tree together).
+ * The first line of the JSON string whose first character is at `from`,
+ * decoded: after any leading blanks (trimStart's whitespace, escaped or not),
+ * up to its closing quote or its first `\n` escape, from at most LINE_BYTES.
+ * Only native string searches: a loop over the bytes costs more than the rest
+ * of the tree together before the JIT has warmed up, which a single /tree is.
  */
 function stringStart(bytes: Buffer, from: number): string {
-  let at = from;
-  let end = Math.min(bytes.length, at + LINE_BYTES);
-  let i = at;
-  for (; i < end; i++) {
-    const byte = bytes[i];
-    if (byte === QUOTE) break;
-    if (byte === BACKSLASH) {
-      // A line break ends the first line, unless nothing but blanks came before it (trimStart's whitespace, escaped or not).
-      if (bytes[i + 1] === N) {
-        if (!BLANK.test(bytes.toString("utf8", at, i))) break;
-        at = i + 2;
-        end = Math.min(bytes.length, at + LINE_BYTES);
-      }
-      i++; // the escaped character, whatever it is
-    }
-  }
-  const raw = bytes.toString("utf8", at, Math.min(i, end));
+  const slice = bytes.toString("utf8", from, Math.min(bytes.length, from + LINE_BYTES));
+  const start = LEADING_BLANKS.exec(slice)![0].length;
+  const raw = slice.slice(start, Math.min(unescaped(slice, '"', start), unescaped(slice, "\\n", start)));
   // A cut inside an escape (`\`, `\u00`) would not parse: drop the broken end.
   for (const cut of [raw, raw.replace(/\\(u[0-9a-fA-F]{0,3})?$/, "")]) {
     try {
@@ -114,10 +101,17 @@ function stringStart(bytes: Buffer, from: number): string {
   return "";
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const N = 0x6e;
-const BLANK = /^(?:\s|\\[tr])*$/;
+const LEADING_BLANKS = /^(?:\s|\\[ntr])*/;
+
+/** Where `needle` first occurs in `text` from `from` on, not escaped (an even run of backslashes before it); else the end. */
+function unescaped(text: string, needle: string, from: number): number {
+  for (let at = text.indexOf(needle, from); at !== -1; at = text.indexOf(needle, at + 1)) {
+    let backslashes = 0;
+    while (at - backslashes - 1 >= from && text[at - backslashes - 1] === "\\") backslashes++;
+    if (backslashes % 2 === 0) return at;
+  }
+  return text.length;
+}
 
 /** A JSON string's value: most ids and times have no escapes, and need no parse. */
 function unquote(json: string): string {
