@@ -36,6 +36,10 @@ async function main(argv: string[]): Promise<number> {
   switch (args.command) {
     case "sessions":
       return (await import("./cli/sessions")).sessions(args, cwd);
+    case "tree":
+      return (await import("./cli/tree")).tree(args, cwd);
+    case "rewind":
+      return (await import("./cli/rewind")).rewind(args, cwd);
     case "models":
       return (await import("./cli/models")).models(args);
     case "export":

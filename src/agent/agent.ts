@@ -156,6 +156,11 @@ export class Agent {
     return { tokens: this.contextTokens(), window: this.window() };
   }
 
+  /** After the session's leaf moved (/tree, /rewind): the conversation is the new path's, rebuilt from the log. */
+  reloadConversation(): void {
+    this.#conversation = this.session.rebuildConversation();
+  }
+
   /** `/compact [focus]`: summarizes every turn before the latest one. */
   async compact(signal: AbortSignal, onEvent: (event: AgentEvent) => void, focus?: string): Promise<Compaction> {
     onEvent({ type: "compacting", reason: "manual" });

@@ -11,7 +11,7 @@ import { EFFORTS, isEffort, type Effort } from "../providers/thinking-forms";
 import { checkSessionsArgs, SESSION_ACTIONS, type SessionAction } from "./args-sessions";
 
 export interface Args {
-  command: "chat" | "print" | "sessions" | "models" | "export" | "help" | "version";
+  command: "chat" | "print" | "sessions" | "tree" | "rewind" | "models" | "export" | "help" | "version";
   /** -p text, or "-" for stdin. */
   prompt?: string;
   /** `awl "prompt"`: the REPL opens and sends it first. */
@@ -34,6 +34,7 @@ export interface Args {
   olderThan?: string;
   /** --since 30d (stats), as given. */
   since?: string;
+  /** prune, purge, awl rewind: say what would happen, do nothing. */
   dryRun: boolean;
   /** Every project's sessions, not only this directory's. */
   all: boolean;
@@ -41,18 +42,28 @@ export interface Args {
   format?: "md" | "html" | "jsonl";
   /** awl export -o FILE. */
   output?: string;
+  /** --at ENTRY (with --resume): go on from an earlier entry. */
+  at?: string;
+  /** --fork (with --resume): continue in a copy of the session. */
+  fork: boolean;
+  /** `awl sessions tree ID`, `awl rewind [ID]`: the session named. */
+  session?: string;
+  /** awl rewind --to ENTRY. */
+  to?: string;
+  /** awl rewind: --yes. */
+  yes: boolean;
 }
 
 const HINT = "(see awl --help)";
 
 /** Words that are commands when they come first: any other first word starts the prompt. */
-const COMMANDS = ["sessions", "models", "export"] as const;
-/** Commands other versions of awl have or will have: never sent as a prompt by accident, so a script means the same everywhere. */
-const RESERVED = ["rewind"];
+const COMMANDS = ["sessions", "models", "export", "rewind"] as const;
 
 export function parseArgs(argv: string[]): Args {
-  const args: Args = { command: "chat", plain: false, json: false, targets: [], dryRun: false, all: false };
+  const args: Args = { command: "chat", plain: false, json: false, targets: [], dryRun: false, all: false, fork: false, yes: false };
   let sessions = false;
+  let tree = false;
+  let rewind = false;
   let models = false;
   let exporting = false;
   let help = false;
@@ -147,6 +158,21 @@ export function parseArgs(argv: string[]): Args {
       case "--since":
         args.since = value();
         break;
+      case "--at":
+        args.at = value();
+        break;
+      case "--to":
+        args.to = value();
+        break;
+      case "--fork":
+        noValue();
+        args.fork = true;
+        break;
+      case "--conversation":
+        noValue(); // what awl rewind restores: the only choice this version has
+        break;
+      case "--files":
+        throw new UsageError(`awl rewind ${flag}: restoring files is not in this version of awl yet; --conversation moves the conversation back ${HINT}`);
       case "--dry-run":
         noValue();
         args.dryRun = true;
@@ -166,17 +192,24 @@ export function parseArgs(argv: string[]): Args {
       case "--output":
         args.output = value();
         break;
+      case "-y":
+      case "--yes":
+        noValue();
+        args.yes = true;
+        break;
       default:
         if (token.startsWith("-")) throw new UsageError(`unknown option ${flag} ${HINT}`);
-        if (models) throw new UsageError(`unexpected argument '${token}': awl models takes none ${HINT}`);
-        if (sessions && args.action === undefined && args.targets.length === 0 && (SESSION_ACTIONS as readonly string[]).includes(token)) args.action = token as SessionAction;
+        if ((tree || rewind) && args.session === undefined) args.session = token;
+        else if (tree || rewind || models) {
+          throw new UsageError(`unexpected argument '${token}': awl ${tree ? "sessions tree takes one session id" : rewind ? "rewind takes one session id" : "models takes none"} ${HINT}`);
+        } else if (sessions && args.action === undefined && args.targets.length === 0 && token === "tree") tree = true;
+        else if (sessions && args.action === undefined && args.targets.length === 0 && (SESSION_ACTIONS as readonly string[]).includes(token)) args.action = token as SessionAction;
         else if (sessions || exporting) args.targets.push(token);
         else if (words.length === 0 && token === "sessions") sessions = true;
         else if (words.length === 0 && token === "models") models = true;
         else if (words.length === 0 && token === "export") exporting = true;
-        else if (words.length === 0 && RESERVED.includes(token)) {
-          throw new UsageError(`'${token}' is not a command of this version of awl; to send it as a prompt: awl -- ${token} ${HINT}`);
-        } else words.push(token);
+        else if (words.length === 0 && token === "rewind") rewind = true;
+        else words.push(token);
     }
   }
   if (continued) {
@@ -199,6 +232,16 @@ export function parseArgs(argv: string[]): Args {
     checkSessionsArgs(args, "chat", HINT);
     return { ...args, command: "models" };
   }
+  if (rewind) return rewindArgs(args);
+  if (args.to !== undefined || args.yes) throw new UsageError(`--to and --yes belong to awl rewind ${HINT}`);
+  if (tree) {
+    if (args.session === undefined) throw new UsageError(`awl sessions tree needs a session id (awl sessions lists them) ${HINT}`);
+    if (args.prompt !== undefined || args.resume !== undefined || args.at !== undefined || args.fork) throw new UsageError(`awl sessions tree takes only a session id and --json ${HINT}`);
+    return { ...args, command: "tree" };
+  }
+  if ((args.at !== undefined || args.fork) && args.resume === undefined) {
+    throw new UsageError(`--at and --fork go with --resume: awl --resume <id> ${args.fork ? "--fork" : "--at <entry>"} ${HINT}`);
+  }
   if (sessions || exporting) {
     const name = sessions ? "awl sessions" : "awl export";
     if (continued) throw new UsageError(`${name} takes no --continue ${HINT}`);
@@ -213,8 +256,17 @@ export function parseArgs(argv: string[]): Args {
   return { ...args, command: args.prompt !== undefined ? "print" : "chat" };
 }
 
+/** `awl rewind [ID] --to ENTRY [--conversation] [--dry-run] [--yes]`. */
+function rewindArgs(args: Args): Args {
+  if (args.to === undefined) throw new UsageError(`awl rewind needs --to <entry> (awl sessions tree <id> lists the entries) ${HINT}`);
+  if (args.prompt !== undefined || args.resume !== undefined || args.send !== undefined || args.at !== undefined || args.fork || args.plain || args.json) {
+    throw new UsageError(`awl rewind takes a session id, --to, --conversation, --dry-run and --yes ${HINT}`);
+  }
+  return { ...args, command: "rewind" };
+}
+
 function isCommandWord(word: string): boolean {
-  return (COMMANDS as readonly string[]).includes(word) || RESERVED.includes(word);
+  return (COMMANDS as readonly string[]).includes(word);
 }
 
 /** The effort in force: --effort (or --thinking), else AWL_EFFORT, else none (the model's own default). */

@@ -109,6 +109,14 @@ async function nextSession(current: Agent, end: Exclude<ReplEnd, { kind: "quit" 
   let opened: OpenedSession;
   if (end.kind === "new") {
     opened = await openSession(cwd, undefined, () => current.model);
+  } else if (end.kind === "fork") {
+    if (current.session.messageCount() === 0) return stay("Nothing to fork yet: this session has no messages.");
+    try {
+      opened = await openSession(cwd, current.session.sessionId, () => current.model, { fork: { model: () => current.model } });
+    } catch (error) {
+      if (error instanceof UserError) return stay(error.message);
+      throw error;
+    }
   } else {
     const id = end.id ?? (await pick(current, screen));
     if (id === undefined) return undefined;
@@ -214,7 +222,9 @@ function showTranscript(agent: Agent, { c, out }: Screen, catalogues: Catalogues
 function showBanner(agent: Agent, resumed: boolean, contextFiles: ContextFiles | undefined, { cwd, c, out }: Screen, isDefault: boolean): void {
   const version = typeof AWL_VERSION === "string" ? AWL_VERSION : "dev";
   const title = agent.session.title()?.title;
-  const what = resumed ? `resumed ${shortSessionId(cwd, agent.session.sessionId)}${title ? ` "${oneLine(title, 40)}"` : ""}` : "new session";
+  const fork = agent.session.header.forkedFrom;
+  const lineage = fork ? ` (fork of ${safeText(fork.session.slice(0, 8))} at ${safeText(fork.entry)})` : "";
+  const what = resumed ? `resumed ${shortSessionId(cwd, agent.session.sessionId)}${title ? ` "${oneLine(title, 40)}"` : ""}${lineage}` : "new session";
   const model = safeText(`${agent.model.provider}/${agent.model.model}${isDefault ? " (default)" : ""}`);
   const effort = agent.effort ? [`effort: ${agent.effort}`] : [];
   out.write(`${c.dim(joinParts([`awl ${version}`, what, model, ...effort, `approve: ${agent.approvals.mode}`, "/help for commands"], out.columns ?? 100))}\n`);

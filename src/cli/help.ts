@@ -77,6 +77,14 @@ Usage:
                                a session as Markdown (default), one self-contained HTML file, or its raw
                                log (--jsonl, not redacted); Markdown and HTML have API keys, common key
                                shapes and the home directory redacted; -o never overwrites a file
+  awl sessions tree <id> [--json]
+                               a session's entries as a tree, the active path marked (JSON: one array, file order)
+  awl --resume <id> --at <entry>
+                               go on from an earlier entry (a message, compaction or branch summary, by id prefix)
+  awl --resume <id> --fork [--at <entry>]
+                               continue in a copy of the session (up to the entry); the original is not touched
+  awl rewind [id] --to <entry> [--conversation] [--dry-run] [--yes]
+                               move a session's conversation back to an entry (files are not restored yet)
   awl -- sessions              after --, every word is the prompt (this sends "sessions")
   awl models [--provider <name>] [--json]
                                the provider's models, newest first, where the list came from and how old it is
@@ -129,7 +137,8 @@ prompt (32 KiB in all); the banner and /session list them.
 A session never runs into the context window: earlier turns are summarized (compacted)
 into one more line of its log when the next request would not fit; /compact in the REPL
 does it on request. Sessions are JSONL files; awl sessions lists them, and in the REPL
-/new starts another and /resume picks one to continue.
+/new starts another and /resume picks one to continue. Going back appends, never removes:
+/rewind (or Esc Esc) goes back before a prompt, /tree to any entry, /fork continues in a copy.
 
 Exit codes: 0 ok, 1 failure, 2 usage error, 128 + n when signal n stopped awl (130: Ctrl+C
 under -p); what it had is saved first.

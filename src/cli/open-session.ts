@@ -2,8 +2,11 @@
 // An id is only ever matched against the ids of listed sessions, never used as a path.
 
 import { UsageError } from "../errors";
-import { SessionManager, describeSessions, findSession, type SessionInfo } from "../session";
+import { SessionManager, describeSessions, findSession, type ModelRef, type SessionInfo } from "../session";
 import { findByTitle } from "../session/find-title";
+import { forkSession } from "../session/fork";
+import { mostRecentSession } from "../session/recent";
+import { findTarget, readSessionTree, treePath, type SessionTree, type TreeNode } from "../session/tree";
 import { localDateTime, oneLine } from "../ui/render/format";
 import { sessionIdLength } from "../ui/session/session-id";
 
@@ -17,6 +20,10 @@ export interface OpenedSession {
 export interface OpenOptions {
   /** Where a person sees this directory's sessions, for "no session matches": `awl sessions` on the command line, `/resume` in the REPL. */
   listedBy?: string;
+  /** --at ENTRY: the leaf moves there as the session opens (in the fork, with --fork). */
+  at?: string;
+  /** --fork: continue in a copy, made with the model `forkModel` chooses from the parent's active one. */
+  fork?: { model: (parent: ModelRef) => ModelRef };
 }
 
 export async function openSession(
@@ -26,6 +33,8 @@ export async function openSession(
   options: OpenOptions = {},
 ): Promise<OpenedSession> {
   if (resume === undefined) return { session: SessionManager.init({ cwd, ...newModel() }), resumed: false, notices: [] };
+
+  if (options.at !== undefined || options.fork) return openAt(cwd, resume, options);
 
   let session: SessionManager | null;
   if (resume === true) {
@@ -47,6 +56,34 @@ export async function openSession(
   }
   notices.push(...session.notices());
   return { session, resumed: true, notices };
+}
+
+/** `--resume ID --at ENTRY` and `--fork [--at ENTRY]`: the session, moved to the entry, or a copy of its path to it. */
+async function openAt(cwd: string, resume: true | string, options: OpenOptions): Promise<OpenedSession> {
+  const parent = resume === true ? mostRecentSession(cwd) : await pathForId(cwd, resume, options.listedBy ?? "awl sessions");
+  if (!parent) throw new UsageError(`no earlier session in this directory to ${options.fork ? "fork" : "go back in"}`);
+  const tree = readSessionTree(parent);
+  const target = options.at === undefined ? undefined : findTarget(tree, options.at);
+  if (options.fork) {
+    const end = target ?? (tree.leafId === null ? undefined : tree.byId.get(tree.leafId));
+    const file = forkSession({ tree, parentFile: parent, at: end, cwd, model: options.fork.model(pathModel(tree, end)) });
+    const session = await SessionManager.open(file);
+    return { session, resumed: true, notices: [`Forked session ${tree.header.id} at entry ${end!.id} into ${session.sessionId}; the original is unchanged.`] };
+  }
+  const session = await SessionManager.open(parent);
+  try {
+    if (target) session.moveLeaf(target.id);
+  } catch (error) {
+    session.close();
+    throw error;
+  }
+  return { session, resumed: true, notices: target ? [`Going on from entry ${target.id}: ${oneLine(target.text, 80)}`] : [] };
+}
+
+/** The model the path to `end` used last (its last stamped prompt), else the session's first. */
+function pathModel(tree: SessionTree, end: TreeNode | undefined): ModelRef {
+  const stamped = end && treePath(end).findLast((n) => n.model);
+  return stamped?.model ?? { provider: tree.header.provider, model: tree.header.model };
 }
 
 /** An id prefix, else a part of a title (this directory's sessions; others are named in the error). */

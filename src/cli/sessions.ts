@@ -9,6 +9,7 @@ import { listSessions, type SessionInfo } from "../session/listing";
 import { movedSessions } from "../session/moved";
 import { localDateTime, oneLine } from "../ui/render/format";
 import { sessionIdLength } from "../ui/session/session-id";
+import { safeText } from "../ui/render/safe-text";
 import type { Args } from "./args";
 
 export async function sessions(args: Args, cwd: string): Promise<number> {
@@ -63,6 +64,7 @@ function contents(s: SessionInfo): string {
   if (s.damaged) return `damaged: ${s.damaged}`;
   const parts = [`${s.messageCount} message${s.messageCount === 1 ? "" : "s"}`];
   if (s.compactions) parts.push(`${s.compactions} compaction${s.compactions === 1 ? "" : "s"}`);
+  if (s.forkedFrom) parts.push(`fork of ${safeText(s.forkedFrom.session.slice(0, 8))} at ${safeText(s.forkedFrom.entry)}`);
   if (s.damagedBeforeCompaction) parts.push(`damaged before the latest compaction (resumable): ${s.damagedBeforeCompaction}`);
   return parts.join(", ");
 }

@@ -24,7 +24,9 @@ export interface Start {
 export async function startModel(args: Args, cwd: string, env: Record<string, string | undefined> = process.env): Promise<Start> {
   const catalogues = new Catalogues(env);
   await catalogues.of(chooseModel(args, undefined, env).provider as ProviderName).load();
-  const opened = await openSession(cwd, args.resume, () => chooseModel(args, undefined, env, catalogues.newest));
+  // --fork: the copy starts with the model the parent's path used last, unless a flag names another.
+  const fork = args.fork ? { fork: { model: (parent: ModelRef) => chooseModel(args, parent, env, catalogues.newest) } } : {};
+  const opened = await openSession(cwd, args.resume, () => chooseModel(args, undefined, env, catalogues.newest), { at: args.at, ...fork });
   const model = chooseModel(args, opened.resumed ? opened.session.activeModel() : undefined, env, catalogues.newest);
   const catalogue = catalogues.of(model.provider as ProviderName);
   await catalogue.load();

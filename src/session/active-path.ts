@@ -2,9 +2,10 @@
 // (export needs all of it, not just what resume reads from the latest
 // compaction on), with each entry's line offset so that its original bytes can
 // be copied as they are. Parents resolve as on open: a parentId names the
-// nearest earlier entry with that id; bookkeeping entries are never the leaf.
+// nearest earlier entry with that id, and the leaf is the one the session
+// opens at (entry-index.ts: a `leaf` entry moves it, bookkeeping never is it).
 import { closeSync, fstatSync, openSync } from "node:fs";
-import { isBookkeeping } from "./codec";
+import { EntryIndex } from "./entry-index";
 import { readLineAt } from "./lines";
 import { readLog } from "./replay";
 import type { SessionEntry, SessionHeader } from "./schema";
@@ -29,25 +30,17 @@ export function readActivePath(path: string): ActivePath {
   const fd = openSync(path, "r");
   try {
     const size = fstatSync(fd).size;
-    const parent = new Map<PathEntry, PathEntry>();
-    const byId = new Map<string, PathEntry>();
-    let leaf: PathEntry | undefined;
+    const index = new EntryIndex();
     let skipped = 0;
     const end = readLog(fd, path, size, {
       entry(entry, place) {
-        const node = { entry, offset: place.offset };
-        const up = entry.parentId === null ? undefined : byId.get(entry.parentId);
-        if (up) parent.set(node, up);
-        byId.set(entry.id, node);
-        if (!isBookkeeping(entry)) leaf = node;
+        index.add(entry, place.offset);
       },
       damage() {
         skipped++;
       },
     });
-    const entries: PathEntry[] = [];
-    for (let at = leaf; at; at = parent.get(at)) entries.push(at);
-    entries.reverse();
+    const entries: PathEntry[] = index.path().map((entry) => ({ entry, offset: index.offset(entry)! }));
     return {
       header: end.header,
       entries,

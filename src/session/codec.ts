@@ -3,7 +3,7 @@
 // compaction keeps from, by that head: docs/session-format.md), so the spec's
 // own example lines round-trip byte for byte. parseLine is the one judge of a
 // line: replay, resume from the tail, listing and "most recent" all ask it.
-import type { CompactionEntry, DiskContentBlock, DiskMessage, MessageEntry, SessionEntry, SessionHeader, SessionInfoEntry, Usage, WrittenEntry } from "./schema";
+import type { BranchSummaryEntry, CompactionEntry, DiskContentBlock, DiskMessage, MessageEntry, SessionEntry, SessionHeader, SessionInfoEntry, Usage, WrittenEntry } from "./schema";
 
 import { allows } from "./checks.generated";
 
@@ -39,8 +39,10 @@ export class LineError extends Error {
 }
 
 export function serializeHeader(h: SessionHeader): string {
-  const { type, version, id, timestamp, cwd, provider, model, project } = h;
-  return JSON.stringify(defined({ type, version, id, timestamp, cwd, provider, model, project: project && { root: project.root, path: project.path } }));
+  const { type, version, id, timestamp, cwd, provider, model, project, forkedFrom } = h;
+  return JSON.stringify(
+    defined({ type, version, id, timestamp, cwd, provider, model, project: project && { root: project.root, path: project.path }, forkedFrom: forkedFrom && { session: forkedFrom.session, entry: forkedFrom.entry } }),
+  );
 }
 
 /** One line for an entry awl writes; every kind is spelled out, so a new kind does not compile until its order is decided. */
@@ -54,12 +56,13 @@ export function serializeEntry(e: WrittenEntry): string {
       return JSON.stringify(orderCompaction(e));
     case "session_info":
       return JSON.stringify(orderSessionInfo(e));
+    case "leaf":
+      return JSON.stringify({ type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp, targetId: e.targetId });
+    case "label":
+      return JSON.stringify({ type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp, targetId: e.targetId, label: e.label });
+    case "branch_summary":
+      return JSON.stringify(orderBranchSummary(e));
   }
-}
-
-/** Bookkeeping entries hang off the leaf they were written at and never become the leaf. */
-export function isBookkeeping(e: SessionEntry): boolean {
-  return e.type === "session_info";
 }
 
 /** What follows the kind in an entry's line: `"id":"a1b2c3d4","parentId":` (resume tells an unreadable kept entry by it). */
@@ -110,9 +113,11 @@ export function validateValue(value: unknown): FileEntry {
     case "message":
       return { kind: "entry", entry: checked(value, "MessageEntry") };
     case "compaction":
-      return { kind: "entry", entry: checked(value, "CompactionEntry") };
     case "session_info":
-      return { kind: "entry", entry: checked(value, "SessionInfoEntry") };
+    case "leaf":
+    case "label":
+    case "branch_summary":
+      return { kind: "entry", entry: checked(value, SCHEMA_OF[kind]) };
     default: {
       // Indexed for its place in the chain, otherwise opaque (forward compatibility).
       const { type, id, parentId, timestamp } = checked(value, "EntryBase");
@@ -121,7 +126,17 @@ export function validateValue(value: unknown): FileEntry {
   }
 }
 
-type Checked = "SessionHeader" | "MessageEntry" | "CompactionEntry" | "SessionInfoEntry" | "EntryBase";
+type Checked = "SessionHeader" | "MessageEntry" | "CompactionEntry" | "SessionInfoEntry" | "LeafEntry" | "LabelEntry" | "BranchSummaryEntry" | "EntryBase";
+
+/** The schema of each kind awl writes: a new kind does not compile until it has one. */
+const SCHEMA_OF = {
+  message: "MessageEntry",
+  compaction: "CompactionEntry",
+  session_info: "SessionInfoEntry",
+  leaf: "LeafEntry",
+  label: "LabelEntry",
+  branch_summary: "BranchSummaryEntry",
+} as const satisfies Record<WrittenEntry["type"], Checked>;
 
 /**
  * `value` as the schema's type, or a LineError saying why not. The verdict
@@ -161,6 +176,11 @@ function orderSessionInfo(e: SessionInfoEntry): SessionInfoEntry {
   return defined({ type, id, parentId, timestamp, title, source, provider, model, usage: usage && orderUsage(usage) });
 }
 
+function orderBranchSummary(e: BranchSummaryEntry): BranchSummaryEntry {
+  const { type, id, parentId, timestamp, fromId, summary, provider, model, usage } = e;
+  return defined({ type, id, parentId, timestamp, fromId, summary, provider, model, usage: usage && orderUsage(usage) });
+}
+
 function orderBlock(b: DiskContentBlock): DiskContentBlock {
   switch (b.type) {
     case "text":
@@ -181,5 +201,5 @@ function defined<T extends object>(o: T): T {
 
 /** Validates an entry about to be written: nothing malformed reaches the log. */
 export function checkEntry(e: WrittenEntry): void {
-  checked(e, e.type === "message" ? "MessageEntry" : e.type === "compaction" ? "CompactionEntry" : "SessionInfoEntry");
+  checked(e, SCHEMA_OF[e.type]);
 }

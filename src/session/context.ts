@@ -5,7 +5,7 @@
 import type { ContentBlock, Message } from "../conversation";
 import { jsonByteLength } from "../json";
 import { diskMessageToInternal } from "./convert";
-import type { CompactionEntry, MessageEntry, SessionEntry, SessionHeader } from "./schema";
+import type { BranchSummaryEntry, CompactionEntry, MessageEntry, SessionEntry, SessionHeader } from "./schema";
 
 export type ModelRef = { provider: string; model: string };
 
@@ -36,23 +36,35 @@ export interface ContextSources {
 }
 
 /**
- * The context along `branch` (root to leaf; after a resume from the tail it
- * starts at the latest compaction's first kept entry). The compaction in
- * force is the latest whose first kept entry is a prompt on the branch.
+ * The compaction in force along `branch` (root to leaf): the latest whose
+ * first kept entry is a prompt on the branch before it; `from` is that
+ * prompt's index (0 when none is in force), and `ignored` the later ones
+ * passed over.
  */
-export function buildSessionContext(branch: readonly SessionEntry[], o: ContextSources): SessionContext {
+export function compactionInForce(
+  branch: readonly SessionEntry[],
+  keptEntry: (c: CompactionEntry) => SessionEntry | undefined,
+): { compaction?: CompactionEntry; from: number; ignored: CompactionEntry[] } {
   const ignored: CompactionEntry[] = [];
-  let compaction: CompactionEntry | undefined;
-  let from = 0;
-  for (let i = branch.length - 1; i >= 0 && !compaction; i--) {
+  for (let i = branch.length - 1; i >= 0; i--) {
     const entry = branch[i]!;
     if (entry.type !== "compaction") continue;
-    const kept = o.keptEntry(entry);
+    const kept = keptEntry(entry);
     const at = kept && isPrompt(kept) ? branch.lastIndexOf(kept, i) : -1;
     if (at === -1) ignored.push(entry);
-    else [compaction, from] = [entry, at];
+    else return { compaction: entry, from: at, ignored };
   }
+  return { from: 0, ignored };
+}
 
+/**
+ * The context along `branch` (root to leaf, the active path; after a resume
+ * from the tail it starts at the compaction in force's first kept entry).
+ * Only the path counts: what abandoned branches said reaches the model only
+ * through a branch summary on the path.
+ */
+export function buildSessionContext(branch: readonly SessionEntry[], o: ContextSources): SessionContext {
+  const { compaction, from, ignored } = compactionInForce(branch, o.keptEntry);
   const messages: Message[] = [];
   let summary: Message | undefined;
   if (compaction) {
@@ -65,13 +77,32 @@ export function buildSessionContext(branch: readonly SessionEntry[], o: ContextS
   const after = compaction ? branch.indexOf(compaction) : -1;
   for (let i = from; i < branch.length; i++) {
     const entry = branch[i]!;
-    if (entry.type !== "message") continue;
-    const message = diskMessageToInternal(entry.message);
-    if (entry.prefixHash && i > after) message.prefixHash = entry.prefixHash;
-    if (cut.size && entry.message.role === "user") message.content = message.content.map((b) => (b.type === "toolResult" && cut.has(b.toolUseId) ? { ...b, content: cutMiddle(b.content) } : b));
-    messages.push(message);
+    switch (entry.type) {
+      case "message": {
+        const message = diskMessageToInternal(entry.message);
+        if (entry.prefixHash && i > after) message.prefixHash = entry.prefixHash;
+        if (cut.size && entry.message.role === "user") message.content = message.content.map((b) => (b.type === "toolResult" && cut.has(b.toolUseId) ? { ...b, content: cutMiddle(b.content) } : b));
+        messages.push(message);
+        break;
+      }
+      case "branch_summary":
+        messages.push(branchSummaryMessage(entry));
+        break;
+      // A compaction stands for what came before its kept prompt (above); bookkeeping is never on a path; unknown kinds add nothing.
+      case "compaction":
+      case "leaf":
+      case "label":
+      case "opaque":
+        break;
+    }
   }
   return { messages, model: activeModel(branch, o.header), compaction, summary, ignored, from };
+}
+
+/** The user message a branch summary puts on the path: marked as a summary of a path left behind, never the person's words. */
+export function branchSummaryMessage(e: BranchSummaryEntry): Message {
+  const intro = "[The conversation went down another path from here first, then came back to this point. This summary of that path stands for it.]";
+  return { role: "user", content: [{ type: "text", text: `${intro}\n\n<summary>\n${e.summary}\n</summary>` }] };
 }
 
 /** A user message with text in it: a turn the person started (tool results alone are not one). */
@@ -129,6 +160,7 @@ export function contextSize(fromLeaf: Iterable<SessionEntry>, compaction: Compac
   let bytesSince = 0;
   for (const entry of fromLeaf) {
     if (entry === compaction) return { tokens: compaction.tokensAfter, bytesSince, anchored: true };
+    if (entry.type === "branch_summary") bytesSince += Buffer.byteLength(entry.summary);
     if (entry.type !== "message") continue;
     const usage = entry.message.role === "assistant" ? entry.message.usage : undefined;
     if (usage) return { tokens: usage.input + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0) + usage.output, bytesSince, anchored: true };

@@ -8,11 +8,12 @@ import { join } from "node:path";
 import { UsageError } from "../errors";
 import { LineError, parseLine } from "./codec";
 import { isPrompt } from "./context";
+import { EntryIndex, slimEntry } from "./entry-index";
 import { readLineAt } from "./lines";
 import { encodeCwd, idFromFileName, sessionRoot } from "./paths";
 import { projectOf, sameProject } from "./project";
 import { DamagedLog, readLog, type Place } from "./replay";
-import type { ProjectRef, SessionEntry } from "./schema";
+import type { ForkedFrom, ProjectRef, SessionEntry, SessionHeader } from "./schema";
 import { titleFromPrompt } from "./title";
 
 export interface SessionInfo {
@@ -35,6 +36,8 @@ export interface SessionInfo {
   damaged?: string;
   /** Damage before the latest compaction's first kept entry: resume does not read it, so the session opens. */
   damagedBeforeCompaction?: string;
+  /** The session this one is a fork of, and the entry it was taken at. */
+  forkedFrom?: ForkedFrom;
 }
 
 type Env = Record<string, string | undefined>;
@@ -154,7 +157,7 @@ function inspect(fd: number, block: Buffer, path: string, cwd: string): SessionI
   const modified = mtime.toISOString();
   const fromName: SessionInfo = { path, id: idFromFileName(path) ?? "", cwd, created: createdFromName(path) ?? modified, modified, messageCount: 0, compactions: 0 };
   const facts = new Facts();
-  let header: HeaderView;
+  let header: SessionHeader;
   try {
     header = readLog(fd, path, size, facts, undefined, block).header;
   } catch (error) {
@@ -172,6 +175,7 @@ function inspect(fd: number, block: Buffer, path: string, cwd: string): SessionI
     firstPrompt: facts.firstPrompt,
     title: facts.title ?? (facts.firstPrompt === undefined ? undefined : titleFromPrompt(facts.firstPrompt)),
     lastActivity: facts.lastTimestamp ?? header.timestamp,
+    ...(header.forkedFrom ? { forkedFrom: header.forkedFrom } : {}),
   };
   const damage = facts.firstDamage;
   if (!damage) return info;
@@ -190,27 +194,20 @@ class Facts {
   firstDamage: { place: Place; reason: string } | undefined;
   #lastDamage = -1;
   #firstEntry: number | undefined;
-  /** Offset of the latest valid compaction's first kept entry: where resume starts reading. */
-  #tail: number | undefined;
-  /** Prompt entries by id, where the nearest entry with that id is one (a compaction may keep from it). */
-  readonly #prompts = new Map<string, number>();
+  /** The tree as open reads it: the active path, and where its context starts (where resume starts reading). */
+  readonly #index = new EntryIndex();
 
   entry = (entry: SessionEntry, place: Place): void => {
     this.#firstEntry ??= place.offset;
     this.lastTimestamp = entry.timestamp;
-    if (isPrompt(entry)) this.#prompts.set(entry.id, place.offset);
-    else this.#prompts.delete(entry.id);
+    this.#index.add(slimEntry(entry), place.offset);
     if (entry.type === "message") {
       this.messages++;
       if (this.firstPrompt === undefined && isPrompt(entry)) this.firstPrompt = promptText(entry.message.content);
     } else if (entry.type === "session_info") {
       if (entry.source === "user" || !this.#userTitled) this.title = entry.title;
       this.#userTitled ||= entry.source === "user";
-    } else if (entry.type === "compaction") {
-      this.compactions++;
-      const kept = this.#prompts.get(entry.firstKeptEntryId);
-      if (kept !== undefined) this.#tail = kept;
-    }
+    } else if (entry.type === "compaction") this.compactions++;
   };
 
   damage = (place: Place, error: LineError): void => {
@@ -218,10 +215,11 @@ class Facts {
     this.#lastDamage = place.offset;
   };
 
-  /** All damage lies after the first entry and before the tail that resume reads. */
+  /** All damage lies after the first entry and before the tail that resume reads (the context of the active path). */
   resumable(): boolean {
     const first = this.firstDamage?.place.offset ?? Infinity;
-    return this.#tail !== undefined && this.#firstEntry !== undefined && this.#firstEntry < first && this.#lastDamage < this.#tail;
+    const tail = this.#index.contextStart();
+    return tail > 0 && this.#firstEntry !== undefined && this.#firstEntry < first && this.#lastDamage < tail;
   }
 }
 

@@ -1,38 +1,43 @@
 // The one owner of a session file: one writer owns the log. It replays the log
-// on open (from the latest compaction on, when there is one), appends one
+// on open (from the compaction in force on the active path, when there is one), appends one
 // durable line per entry, and answers questions about the entry tree and the
 // context built from it. Everything else in awl goes through it.
 import { closeSync, fchmodSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Conversation } from "../conversation";
 import { UserError } from "../errors";
-import { checkEntry, isBookkeeping, parseLine, serializeEntry, serializeHeader } from "./codec";
+import { checkEntry, serializeEntry, serializeHeader } from "./codec";
 import { buildSessionContext, contextSize, type ContextSize, type ContextSources, type ModelRef, type SessionContext } from "./context";
 import { APPEND_FLAGS, CREATE_FLAGS, fsReason, fsyncDir, mkdirPrivate, openExisting, writeAll } from "./files";
 import { newEntryId, newSessionId } from "./ids";
-import { MAX_LINE_BYTES, readLineAt } from "./lines";
+import { MAX_LINE_BYTES } from "./lines";
 import { listSessions, type SessionInfo } from "./listing";
 import { mostRecentSession } from "./recent";
 import { acquireLock } from "./lock";
 import { sessionDir, sessionFileName } from "./paths";
 import { projectOf } from "./project";
-import { DamagedLog, replay } from "./replay";
-import { findTail } from "./tail";
+import { DamagedLog } from "./replay";
+import { FORMAT_VERSION, headerVersion, newerFormat, tooLarge } from "./refusals";
+import { readActivePath } from "./tail";
+import { EntryIndex, isTarget } from "./entry-index";
 import { checkFolder, checkTrusted, NO_FOLLOW, READ_FLAGS } from "./trust";
-import type { CompactionEntry, DiskMessage, MessageEntry, SessionEntry, SessionHeader, SessionInfoEntry, Usage, WrittenEntry } from "./schema";
+import type { BranchSummaryEntry, CompactionEntry, DiskMessage, LabelEntry, LeafEntry, MessageEntry, SessionEntry, SessionHeader, SessionInfoEntry, Usage, WrittenEntry } from "./schema";
 import { readTitle, type Title } from "./title";
 
-export const FORMAT_VERSION = 1;
+export { FORMAT_VERSION };
 
 export type { ModelRef };
 
 /** What a compaction entry says, apart from what every entry has. */
 export type CompactionFields = Omit<CompactionEntry, "type" | "id" | "parentId" | "timestamp">;
+/** What a branch summary says, apart from what every entry has. */
+export type BranchSummaryFields = Omit<BranchSummaryEntry, "type" | "id" | "parentId" | "timestamp">;
 
 interface State {
   header: SessionHeader;
   file: string;
   entries: SessionEntry[];
+  offsets?: number[];
   system?: MessageEntry;
   readFrom: number;
   fd?: number;
@@ -52,8 +57,12 @@ export class SessionManager {
   readonly readOnlyReason?: string;
   /** What crash recovery cut from the end of the file, so the user can be told. */
   readonly recovery?: { trimmedBytes: number; preview: string };
-  /** Where open began to read entries: 0, or the first kept entry of the latest compaction (resume from the tail). */
-  readonly readFrom: number;
+  /** Where open began to read entries: 0, or the first kept entry of the compaction in force on the active path (resume from the tail). */
+  get readFrom(): number {
+    return this.#readFrom;
+  }
+
+  #readFrom: number;
 
   #fd: number | undefined;
   #release: (() => void) | undefined;
@@ -62,13 +71,8 @@ export class SessionManager {
   #closed = false;
   /** Set when a failed write could not be cut back: appending more would build on a torn line. */
   #broken: string | undefined;
-  /** The latest entry with each id: a parentId names the nearest earlier entry with that id. */
-  readonly #byId = new Map<string, SessionEntry>();
-  /** Each entry's parent, resolved when it was indexed (so a later entry reusing an id changes nothing). */
-  readonly #parent = new Map<SessionEntry, SessionEntry>();
-  /** Each compaction's first kept entry, resolved the same way. */
-  readonly #kept = new Map<CompactionEntry, SessionEntry>();
-  #leaf: SessionEntry | undefined;
+  /** The entry tree read and appended so far, and the leaf it says the conversation goes on from. */
+  #index = new EntryIndex();
   /** The session's first entry when it is a system message (a compacted context opens with it). */
   #system: MessageEntry | undefined;
   #messages = 0;
@@ -86,13 +90,13 @@ export class SessionManager {
     this.readOnly = s.readOnlyReason !== undefined;
     this.readOnlyReason = s.readOnlyReason;
     this.recovery = s.recovery;
-    this.readFrom = s.readFrom;
+    this.#readFrom = s.readFrom;
     this.#system = s.system;
     this.#fd = s.fd;
     this.#release = s.release;
     this.#size = s.size;
     this.#missingNewline = s.missingNewline;
-    for (const entry of s.entries) this.#index(entry);
+    s.entries.forEach((entry, i) => this.#add(entry, s.offsets?.[i]));
   }
 
   /** A new session. Nothing touches the disk until the first message: starting awl and quitting leaves no file. */
@@ -117,8 +121,7 @@ export class SessionManager {
       checkTrusted(path, fstatSync(fd)); // before the lock's sidecar is written beside it
       if (!o.readOnly) release = acquireLock(path, fd);
       const size = fstatSync(fd).size;
-      const tail = findTail(fd, size);
-      const log = replay(fd, path, size, tail && { offset: tail.offset, header: tail.header });
+      const { tail, log } = readActivePath(fd, path, size);
       const newer = log.header.version > FORMAT_VERSION;
       const readOnlyReason = newer
         ? `${newerFormat(path, log.header.version)}; it is open read-only: upgrade awl to continue it`
@@ -137,7 +140,7 @@ export class SessionManager {
         release?.();
         closeSync(fd);
       }
-      const state: State = { header: log.header, file: path, entries: log.entries, system: tail?.system, readFrom: tail?.offset ?? 0, size: end, missingNewline: log.missingNewline, readOnlyReason, recovery };
+      const state: State = { header: log.header, file: path, entries: log.entries, offsets: log.offsets, system: tail?.system, readFrom: tail?.offset ?? 0, size: end, missingNewline: log.missingNewline, readOnlyReason, recovery };
       return new SessionManager(readOnlyReason ? state : { ...state, fd, release });
     } catch (error) {
       // Lines of a newer format may not read as this version's: say that, not that they are damaged.
@@ -202,7 +205,7 @@ export class SessionManager {
     if (this.readOnly) throw new UserError(this.readOnlyReason ?? `${this.sessionFile} is read-only`);
     if (this.#closed) throw new Error("append on a closed session");
     if (this.#broken) throw new UserError(this.#broken);
-    const entry = make({ id: newEntryId(this.#byId), parentId: this.#leaf?.id ?? null, timestamp: new Date().toISOString() });
+    const entry = make({ id: newEntryId(this.#index), parentId: this.#index.leaf?.id ?? null, timestamp: new Date().toISOString() });
     checkEntry(entry);
     const text = serializeEntry(entry);
     // A longer line could never be opened again (replay's limit): refuse it before it is written.
@@ -225,27 +228,56 @@ export class SessionManager {
     }
     this.#size += Buffer.byteLength(line);
     this.#missingNewline = false;
-    this.#index(entry);
-    if (entry.type === "compaction") this.#inForce = undefined;
+    this.#add(entry);
     // Deleted while we hold it open: appends would go on into an unlinked inode
     // and vanish with it at exit. Put the file back whole, then say so.
     if (fstatSync(fd).nlink === 0) throw new UserError(this.#restoreDeleted(fd));
     return entry;
   }
 
+  /**
+   * Moves the leaf to an earlier message, compaction or branch summary: one
+   * `leaf` entry, hanging off the current leaf. Nothing is removed; the next
+   * entry continues from `targetId`, and so does a later open.
+   */
+  moveLeaf(targetId: string): LeafEntry {
+    const target = this.#index.get(targetId);
+    if (target && !isTarget(target)) throw new Error(`${targetId} is a ${target.type} entry: the leaf cannot move there`);
+    const entry = this.#appendEntry((base) => ({ type: "leaf", ...base, targetId })) as LeafEntry;
+    // A path that reaches back before what open read (resume from the tail): read again, as the next open reads it.
+    if (!target || !this.#index.holdsActivePath()) this.#reread();
+    return entry;
+  }
+
+  /** Names an entry (the leaf by default); an empty label removes the name. */
+  setLabel(label: string, targetId = this.getLeafId()): LabelEntry {
+    if (targetId === null) throw new UserError("nothing to label yet: the session has no entries");
+    return this.#appendEntry((base) => ({ type: "label", ...base, targetId, label })) as LabelEntry;
+  }
+
+  /** The label of an entry, if it has one (the latest label written for it). */
+  labelOf(id: string): string | undefined {
+    return this.#index.label(id);
+  }
+
+  /** Appends what a path left behind said, as the child of the (new) leaf; it becomes the leaf. */
+  appendBranchSummary(fields: BranchSummaryFields): BranchSummaryEntry {
+    return this.#appendEntry((base) => ({ type: "branch_summary", ...base, ...fields })) as BranchSummaryEntry;
+  }
+
   getLeafId(): string | null {
-    return this.#leaf?.id ?? null;
+    return this.#index.leaf?.id ?? null;
   }
 
   /** The latest entry with this id. */
   getEntry(id: string): SessionEntry | undefined {
-    return this.#byId.get(id);
+    return this.#index.get(id);
   }
 
   /** Root-to-leaf path ending at `fromId` (default: the leaf); after a resume from the tail, it starts at the first kept entry. */
   getBranch(fromId?: string | null): SessionEntry[] {
-    const from = fromId === undefined ? this.#leaf : fromId === null ? undefined : this.#byId.get(fromId);
-    return [...this.#ancestors(from)].reverse();
+    const from = fromId === undefined ? this.#index.leaf : fromId === null ? undefined : this.#index.get(fromId);
+    return from ? this.#index.path(from) : [];
   }
 
   /** The model's context along the current branch (built once per change of the log). */
@@ -255,9 +287,9 @@ export class SessionManager {
 
   /** The context as it would be with this compaction appended (nothing is written): what a compaction is sized by. */
   contextAfter(fields: CompactionFields): SessionContext {
-    const draft: CompactionEntry = { type: "compaction", id: "\0draft", parentId: this.#leaf?.id ?? null, timestamp: "", ...fields };
+    const draft: CompactionEntry = { type: "compaction", id: "\0draft", parentId: this.#index.leaf?.id ?? null, timestamp: "", ...fields };
     const sources = this.#sources();
-    return buildSessionContext([...this.getBranch(), draft], { ...sources, keptEntry: (c) => (c === draft ? this.#byId.get(c.firstKeptEntryId) : sources.keptEntry(c)) });
+    return buildSessionContext([...this.getBranch(), draft], { ...sources, keptEntry: (c) => (c === draft ? this.#index.get(c.firstKeptEntryId) : sources.keptEntry(c)) });
   }
 
   /** The in-memory conversation the model is sent: entries of unknown kinds are skipped, a compaction stands for what it summarized. */
@@ -286,7 +318,7 @@ export class SessionManager {
 
   /** What the context costs so far (see contextSize): read back from the leaf, so it costs what came since the last response. */
   contextSize(): ContextSize {
-    return contextSize(this.#ancestors(this.#leaf), this.compaction());
+    return contextSize(this.#index.ancestors(), this.compaction());
   }
 
   /** Compactions passed over on open, in words (their first kept entry is not an earlier prompt). */
@@ -308,27 +340,27 @@ export class SessionManager {
     this.#fd = undefined;
   }
 
-  #index(entry: SessionEntry): void {
-    if (!this.#leaf && this.readFrom === 0 && entry.type === "message" && entry.message.role === "system") this.#system = entry;
-    const parent = entry.parentId === null ? undefined : this.#byId.get(entry.parentId);
-    if (parent) this.#parent.set(entry, parent);
-    const kept = entry.type === "compaction" ? this.#byId.get(entry.firstKeptEntryId) : undefined;
-    if (kept) this.#kept.set(entry as CompactionEntry, kept);
-    this.#byId.set(entry.id, entry);
+  #add(entry: SessionEntry, offset?: number): void {
+    if (this.#index.size === 0 && this.#readFrom === 0 && entry.type === "message" && entry.message.role === "system") this.#system = entry;
+    this.#index.add(entry, offset);
     if (entry.type === "session_info") this.#title = { title: entry.title, source: entry.source };
-    if (isBookkeeping(entry)) return;
-    this.#leaf = entry;
     this.#context = undefined;
+    if (entry.type === "compaction" || entry.type === "leaf") this.#inForce = undefined; // only these change it
     if (entry.type === "message") this.#messages++;
   }
 
   #sources(): ContextSources {
-    return { header: this.header, system: this.#system, keptEntry: (c) => this.#kept.get(c) };
+    return { header: this.header, system: this.#system, keptEntry: (c) => this.#index.kept(c) };
   }
 
-  /** `from`, its parent, and so on to the root (or the first entry read). */
-  *#ancestors(from: SessionEntry | undefined): Generator<SessionEntry> {
-    for (let entry = from; entry; entry = this.#parent.get(entry)) yield entry;
+  /** Reads the file again, under the lock held, as open would now: from the context of the active path on. */
+  #reread(): void {
+    const { tail, log } = readActivePath(this.#fd!, this.sessionFile, this.#size);
+    this.#index = new EntryIndex();
+    this.#readFrom = tail?.offset ?? 0;
+    this.#system = tail?.system;
+    log.entries.forEach((entry, i) => this.#add(entry, log.offsets[i]));
+    this.#inForce = undefined;
   }
 
   /**
@@ -401,33 +433,4 @@ export class SessionManager {
     this.#fd = fd;
     return fd;
   }
-}
-
-function newerFormat(path: string, version: number): string {
-  return `${path} was written in session format version ${version}, newer than this awl understands (${FORMAT_VERSION})`;
-}
-
-/** The version the first line states, if it is a header. */
-function headerVersion(fd: number): number | undefined {
-  try {
-    const parsed = parseLine(readLineAt(fd, 0, Math.min(fstatSync(fd).size, 1 << 20)) ?? "");
-    return parsed?.kind === "header" ? parsed.header.version : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Why an entry over the line limit was refused, true to what already
- * happened: a model's answer arrived before it could be saved (the session
- * goes on without it: the next prompt follows the one before it); a prompt,
- * tool results or a compaction are saved before the request they belong to,
- * so that request was never sent.
- */
-function tooLarge(entry: WrittenEntry): string {
-  const limit = `over ${MAX_LINE_BYTES >> 20} MB`;
-  if (entry.type === "message" && entry.message.role === "assistant") {
-    return `the model's answer was received but is too large to save (${limit}): it was not saved, and the session goes on without it`;
-  }
-  return `this ${entry.type} is too large to save (${limit}); nothing was sent`;
 }

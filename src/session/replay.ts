@@ -118,18 +118,24 @@ export function readLog(fd: number, file: string, size: number, visitor: LogVisi
 
 export interface Replay extends LogEnd {
   entries: SessionEntry[];
+  /** Where each entry's line starts. */
+  offsets: number[];
 }
 
 /** Replays the file for open: every entry from `start`; the first damaged line is an error that names it. */
 export function replay(fd: number, file: string, size: number, start?: Start): Replay {
   const entries: SessionEntry[] = [];
+  const offsets: number[] = [];
   const end = readLog(fd, file, size, {
-    entry: (entry) => entries.push(entry),
+    entry: (entry, at) => {
+      entries.push(entry);
+      offsets.push(at.offset);
+    },
     damage: (at, error) => {
       throw damage(file, at, error);
     },
   }, start);
-  return { ...end, entries };
+  return { ...end, entries, offsets };
 }
 
 /** `file:12` for a line counted from the top; `file: byte 81234` for one found from the tail, where lines are not counted. */

@@ -36,6 +36,8 @@ export const DiskMessage = type({
 
 /** The git repository a session was started in: its root commit's sha, and the directory relative to the repository's top (`.` at the top). */
 export const ProjectRef = type({ root: "string > 0", path: "string" });
+/** Where a fork was copied from: the parent session's id and the entry its copied path ends at. */
+export const ForkedFrom = type({ session: "string > 0", entry: "string > 0" });
 
 export const SessionHeader = type({
   type: "'session'",
@@ -46,6 +48,7 @@ export const SessionHeader = type({
   provider: "string",
   model: "string",
   "project?": ProjectRef,
+  "forkedFrom?": ForkedFrom,
 });
 
 /** What every entry has. Readers accept any non-empty id. An entry of a kind this version does not know is checked against this alone. */
@@ -100,6 +103,9 @@ export const CompactionEntry = type({
   "summarizedTurns?": "number.integer >= 0",
 });
 
+/** The fields every entry awl writes starts with, in this order. */
+const base = { id: "string > 0", parentId: "string > 0 | null", timestamp: "string" } as const;
+
 /**
  * A session's title: bookkeeping, hung off the leaf it was written at, never
  * the leaf itself. `source`: "auto" (the first prompt, or a model-written
@@ -109,11 +115,35 @@ export const CompactionEntry = type({
  */
 export const SessionInfoEntry = type({
   type: "'session_info'",
-  id: "string > 0",
-  parentId: "string > 0 | null",
-  timestamp: "string",
+  ...base,
   title: "string",
   source: "'auto' | 'user'",
+  "provider?": "string",
+  "model?": "string",
+  "usage?": Usage,
+});
+
+/**
+ * Moves the leaf: the conversation goes on from `targetId` (an earlier
+ * message, compaction or branch summary). Bookkeeping: it hangs off the leaf
+ * it was written at and never becomes the leaf itself.
+ */
+export const LeafEntry = type({ type: "'leaf'", ...base, targetId: "string > 0" });
+
+/** Names `targetId` (bookkeeping, as `leaf`). The latest label of a target wins; an empty one removes it. */
+export const LabelEntry = type({ type: "'label'", ...base, targetId: "string > 0", label: "string" });
+
+/**
+ * What a path left behind said, written when the leaf moves away from it (on
+ * request): the child of the new leaf, and the leaf after it. `fromId` is the
+ * end of the path it stands for; the model reads `summary` as a marked summary.
+ */
+export const BranchSummaryEntry = type({
+  type: "'branch_summary'",
+  ...base,
+  fromId: "string > 0",
+  summary: "string",
+  /** Who wrote the summary; `usage` is that request's own. */
   "provider?": "string",
   "model?": "string",
   "usage?": Usage,
@@ -133,6 +163,10 @@ export type ProjectRef = typeof ProjectRef.infer;
 export type MessageEntry = typeof MessageEntry.infer;
 export type CompactionEntry = typeof CompactionEntry.infer;
 export type SessionInfoEntry = typeof SessionInfoEntry.infer;
+export type ForkedFrom = typeof ForkedFrom.infer;
+export type LeafEntry = typeof LeafEntry.infer;
+export type LabelEntry = typeof LabelEntry.infer;
+export type BranchSummaryEntry = typeof BranchSummaryEntry.infer;
 /**
  * An entry of a kind this version does not know: indexed (so parent chains
  * through it still resolve) and otherwise skipped. Its own `type` is kept as
@@ -140,5 +174,5 @@ export type SessionInfoEntry = typeof SessionInfoEntry.infer;
  */
 export type OpaqueEntry = Omit<typeof EntryBase.infer, "type"> & { type: "opaque"; kind: string };
 /** The kinds awl writes. */
-export type WrittenEntry = MessageEntry | CompactionEntry | SessionInfoEntry;
+export type WrittenEntry = MessageEntry | CompactionEntry | SessionInfoEntry | LeafEntry | LabelEntry | BranchSummaryEntry;
 export type SessionEntry = WrittenEntry | OpaqueEntry;

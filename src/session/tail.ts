@@ -9,12 +9,16 @@
 import { readSync } from "node:fs";
 import { LineError, entryIdHead, parseLine } from "./codec";
 import { isPrompt } from "./context";
+import { EntryIndex } from "./entry-index";
 import { lastIndexBefore, readLineAt } from "./lines";
+import { replay, type Replay } from "./replay";
 import type { MessageEntry, SessionEntry, SessionHeader } from "./schema";
 
 export interface Tail {
   /** Offset of the latest valid compaction's first kept entry: replay starts here. */
   offset: number;
+  /** Where that compaction's line starts: the search for an earlier tail goes on before it. */
+  compactionOffset: number;
   header: SessionHeader;
   /** The session's system message (its first entry), which a compacted context opens with. */
   system?: MessageEntry;
@@ -32,10 +36,10 @@ interface Found {
  * be told (the whole replay judges it), or a header or first entry that does
  * not read (the whole replay says what is wrong, by line).
  */
-export function findTail(fd: number, size: number): Tail | undefined {
+export function findTail(fd: number, size: number, before = size): Tail | undefined {
   const search = new Search(fd, size);
   let offset: number | undefined;
-  for (let before = size; offset === undefined; ) {
+  while (offset === undefined) {
     const found = search.last(Buffer.from(`"type":"compaction"`), before, (entry) => entry.type === "compaction");
     if (!found) return undefined;
     before = found.offset;
@@ -46,7 +50,24 @@ export function findTail(fd: number, size: number): Tail | undefined {
     if (kept?.entry && isPrompt(kept.entry)) offset = kept.offset;
   }
   const start = firstLines(fd, size);
-  return start && { offset, ...start };
+  return start && { ...start, offset, compactionOffset: before };
+}
+
+/**
+ * Reads what open needs: from the tail when the file is compacted, else
+ * whole. The tail of the latest compaction in the file is tried first; when
+ * what it holds does not reach back along the active path (the leaf was
+ * moved to before it, or that compaction is on an abandoned branch), the
+ * compaction before it is tried, and so on, down to the whole file.
+ */
+export function readActivePath(fd: number, path: string, size: number): { tail?: Tail; log: Replay } {
+  for (let tail = findTail(fd, size); tail; tail = findTail(fd, size, tail.compactionOffset)) {
+    const log = replay(fd, path, size, { offset: tail.offset, header: tail.header });
+    const index = new EntryIndex();
+    for (const entry of log.entries) index.add(entry);
+    if (index.holdsActivePath()) return { tail, log };
+  }
+  return { log: replay(fd, path, size) };
 }
 
 /** Backward search for lines by a field they hold, one block buffer for the whole search. */
@@ -100,7 +121,7 @@ function awlHead(head: string, id: string): boolean {
 }
 
 /** The header and the session's system message, from the top of the file. */
-function firstLines(fd: number, size: number): Omit<Tail, "offset"> | undefined {
+function firstLines(fd: number, size: number): Omit<Tail, "offset" | "compactionOffset"> | undefined {
   let header: SessionHeader | undefined;
   for (let at = 0; at < size; ) {
     const bytes = readLineAt(fd, at, size);

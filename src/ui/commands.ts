@@ -26,13 +26,22 @@ import { limitsText, modelRows } from "./model-list";
 import { wrapText } from "./render/wrap";
 import { cutToColumns } from "../session/title";
 import { exportText, JSONL_WARNING, writeNewFile, type ExportFormat } from "./session/export";
+import { labelLeaf } from "./session/go-back";
 
 /**
  * What to print, "quit", a compaction for the REPL to run (it streams and can
  * be interrupted), or another session to open (the REPL ends, and its caller
  * closes this session and opens that one: cli/chat.ts).
  */
-export type CommandResult = { output: string } | { compact: string } | { open: "new" } | { open: "resume"; id?: string } | "quit";
+export type CommandResult =
+  | { output: string }
+  | { compact: string }
+  | { open: "new" }
+  | { open: "resume"; id?: string }
+  | { open: "fork" }
+  | { tree: string }
+  | { rewind: true }
+  | "quit";
 
 /** The commands /help lists: how each is typed, and what it does. */
 const COMMANDS: readonly [string, string][] = [
@@ -44,6 +53,10 @@ const COMMANDS: readonly [string, string][] = [
   ["/new", "start a new session here (this one is saved: /resume returns to it)"],
   ["/resume [id]", "pick a session of this directory to continue, most recent first (or the one whose id starts with id)"],
   ["/compact [what to keep]", "summarize every turn before the latest one, so the context has room again"],
+  ["/rewind", "go back to before one of your prompts (Esc Esc on an empty prompt too); the prompt comes back to edit"],
+  ["/tree [prompts|all|labelled]", "the session's paths as a tree: pick any entry to go on from there"],
+  ["/label [text]", "name where you are, for /tree (no text: remove the name)"],
+  ["/fork", "continue in a copy of this session (this one stays as it is)"],
   ["/approve [ask|auto|read-only]", "when tools may act (no argument: the mode in force and what is always allowed)"],
   ["/help", "this help"],
   ["/quit", "leave (Ctrl+D on an empty prompt, or Ctrl+C twice, does the same)"],
@@ -141,6 +154,15 @@ export function runCommand(command: Command, agent: Agent, c: Colors, catalogues
       return argument ? { open: "resume", id: argument } : { open: "resume" };
     case "compact":
       return { compact: argument };
+    case "rewind":
+      return { rewind: true };
+    case "tree":
+      return { tree: argument };
+    case "label":
+      return { output: labelLeaf(agent, argument, c) };
+    case "fork":
+      if (argument) return { output: c.red("/fork takes nothing after it: it copies the conversation as it is now.") };
+      return { open: "fork" };
     case "approve":
       return { output: approve(agent, argument, c) };
     case "effort":

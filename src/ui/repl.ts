@@ -30,6 +30,7 @@ import { TurnRenderer } from "./live/render";
 import { unfoldedRows } from "./session/folded";
 import { safeText } from "./render/safe-text";
 import { LiveArea } from "./live/live-area";
+import { rewindScreen, treeScreen } from "./session/go-back";
 
 type Out = NodeJS.WriteStream;
 
@@ -43,7 +44,7 @@ export interface StopControl {
 const NO_STOP: StopControl = { signal: new AbortController().signal, hold: (work) => work() };
 
 /** Why the REPL ended: quit (or a stop signal), or /new and /resume, which its caller carries out (cli/chat.ts). */
-export type ReplEnd = { kind: "quit" } | { kind: "new" } | { kind: "resume"; id?: string };
+export type ReplEnd = { kind: "quit" } | { kind: "new" } | { kind: "fork" } | { kind: "resume"; id?: string };
 const QUIT: ReplEnd = { kind: "quit" };
 
 /**
@@ -79,6 +80,10 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
     const input = first !== undefined ? sentFirst(first, prompt, history, out) : await readLine({ prompt, history, completion, hintStyle: c.dim, text: unsent, unfold });
     first = unsent = undefined;
     if (input.kind === "quit") return QUIT;
+    if (input.kind === "rewind") {
+      unsent = await goBack(agent, { rewind: true }, c, out);
+      continue;
+    }
     const text = input.text;
     if (!text.trim()) continue;
     appendHistory(agent.cwd, text);
@@ -87,8 +92,9 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
     if (command) {
       const result = runCommand(command, agent, c, catalogues, out.columns);
       if (result === "quit") return QUIT;
-      if ("open" in result) return result.open === "new" ? { kind: "new" } : { kind: "resume", id: result.id };
+      if ("open" in result) return result.open === "resume" ? { kind: "resume", id: result.id } : { kind: result.open };
       if ("compact" in result) await compactNow(agent, result.compact, c, out, stop);
+      else if ("tree" in result || "rewind" in result) unsent = await goBack(agent, result, c, out);
       else out.write(`${wrapLines(result.output, out.columns)}\n`);
       if (stop.signal.aborted) return QUIT;
       continue;
@@ -137,6 +143,19 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
       controller.dispose();
     }
     if (stop.signal.aborted) return QUIT;
+  }
+}
+
+/** /tree, /rewind (and Esc Esc): what they say is printed; a prompt /rewind gives back is returned for the next input box. */
+async function goBack(agent: Agent, what: { tree: string } | { rewind: true }, c: Colors, out: Out): Promise<string | undefined> {
+  try {
+    const done = "tree" in what ? { output: await treeScreen(agent, what.tree, c, out) } : await rewindScreen(agent, c, out);
+    out.write(`${done.output}\n`);
+    return "prompt" in done ? done.prompt : undefined;
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    out.write(`${c.red(safeText(replMessage(error)))}\n`);
+    return undefined;
   }
 }
 

@@ -36,6 +36,20 @@ describe("command line", () => {
     expect(usage(["sessions", "--json", "--plain"])).toContain("--plain");
   });
 
+  test("going back: --at and --fork go with --resume; sessions tree takes an id; rewind needs --to", () => {
+    expect(parseArgs(["--resume", "019dc5ba", "--at", "6844ff"])).toMatchObject({ command: "chat", resume: "019dc5ba", at: "6844ff", fork: false });
+    expect(parseArgs(["--resume", "019dc5ba", "--fork", "-p", "go"])).toMatchObject({ command: "print", fork: true });
+    expect(usage(["--at", "6844ff"])).toContain("go with --resume");
+    expect(usage(["--fork"])).toContain("go with --resume");
+    expect(parseArgs(["sessions", "tree", "019dc5ba", "--json"])).toMatchObject({ command: "tree", session: "019dc5ba", json: true });
+    expect(usage(["sessions", "tree"])).toContain("needs a session id");
+    expect(parseArgs(["rewind", "--to", "6844ff", "--yes"])).toMatchObject({ command: "rewind", to: "6844ff", yes: true });
+    expect(parseArgs(["rewind", "019dc5ba", "--to", "6844ff", "--conversation", "--dry-run"])).toMatchObject({ command: "rewind", session: "019dc5ba", dryRun: true });
+    expect(usage(["rewind", "019dc5ba"])).toContain("--to");
+    expect(usage(["rewind", "--to", "6844ff", "--files"])).toContain("not in this version");
+    expect(usage(["--to", "6844ff"])).toContain("belong to awl rewind");
+  });
+
   test("models takes --provider and --json, nothing else", () => {
     expect(parseArgs(["models"])).toMatchObject({ command: "models", json: false });
     expect(parseArgs(["models", "--provider", "openai", "--json"])).toMatchObject({ command: "models", provider: "openai", json: true });
@@ -97,7 +111,8 @@ describe("starting forms", () => {
     expect(parseArgs(["--", "--help", "me"])).toMatchObject({ command: "chat", send: "--help me" });
     expect(parseArgs(["models"]).command).toBe("models");
     expect(parseArgs(["--", "models"])).toMatchObject({ command: "chat", send: "models" });
-    expect(usage(["rewind"])).toBe("'rewind' is not a command of this version of awl; to send it as a prompt: awl -- rewind (see awl --help)");
+    expect(usage(["export"])).toContain("awl export needs one session id");
+    expect(parseArgs(["--", "rewind"]).send).toBe("rewind");
     expect(parseArgs(["--", "export"]).send).toBe("export");
   });
 

@@ -292,7 +292,8 @@ describe.skipIf(!hasTmux)("history and completion", () => {
     term.keys("C-u");
     term.type("/");
     term.keys("Tab");
-    await term.waitFor(/\/compact {2}\/effort {2}\/export {2}\/help {2}\/model {2}\/new {2}\/quit {2}\/rename {2}\/resume {2}\/session/);
+    // Every command, in order: the list wraps into a second row on a narrow screen.
+    await term.waitFor(/\/approve {2}\/compact {2}\/effort {2}\/export {2}\/fork {2}\/help {2}\/label {2}\/model {2}\/new {2}\/quit {2}\/rename {2}\/resume {2}\/rewind\s+\/session {2}\/tree/);
     term.keys("C-u");
     term.type("look at sr");
     term.keys("Tab");

@@ -31,7 +31,7 @@ describe("the generated checks", () => {
     ["MessageEntry", JSON.parse(SPEC.stampedToolResults)],
     ["MessageEntry", JSON.parse(SPEC.system)],
     ["CompactionEntry", COMPACTION],
-    ["EntryBase", { type: "label", id: "x", parentId: null, timestamp: "t", extra: [1] }],
+    ["EntryBase", { type: "bookmark", id: "x", parentId: null, timestamp: "t", extra: [1] }],
   ];
   const ODD = [null, 0, -1, 1.5, "", "x", true, [], [1], {}, { type: "text" }, Number.NaN];
 

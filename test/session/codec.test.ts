@@ -117,9 +117,9 @@ describe("entry serialization", () => {
   });
 
   test("an entry of an unknown kind is accepted with just the common fields, as an opaque entry that keeps its kind", () => {
-    const parsed = parseLine('{"type":"label","id":"zz","parentId":"s1s2s3s4","timestamp":"t","label":"checkpoint"}');
-    expect(parsed).toEqual({ kind: "entry", entry: { type: "opaque", kind: "label", id: "zz", parentId: "s1s2s3s4", timestamp: "t" } });
-    expect(() => parseLine('{"type":"label","id":"","parentId":null,"timestamp":"t"}')).toThrow(LineError);
+    const parsed = parseLine('{"type":"bookmark","id":"zz","parentId":"s1s2s3s4","timestamp":"t","label":"checkpoint"}');
+    expect(parsed).toEqual({ kind: "entry", entry: { type: "opaque", kind: "bookmark", id: "zz", parentId: "s1s2s3s4", timestamp: "t" } });
+    expect(() => parseLine('{"type":"bookmark","id":"","parentId":null,"timestamp":"t"}')).toThrow(LineError);
   });
 
   test("a compaction is written in the documented key order and a malformed one is damage, not an unknown kind", () => {

@@ -2,12 +2,11 @@
 // from it; resume that reads only the tail; and listing that agrees with open
 // on every line.
 import { describe, expect, test } from "bun:test";
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { textMessage, type Message } from "../../src/conversation";
 import { UserError } from "../../src/errors";
-import { CUT_KEEP_BYTES, encodeCwd, listSessions, messageToDisk, parseLine, serializeEntry, serializeHeader, SessionManager, sessionFileName, type CompactionFields } from "../../src/session";
-import { useSessionRoot } from "./helpers";
+import { CUT_KEEP_BYTES, listSessions, messageToDisk, SessionManager, type CompactionFields } from "../../src/session";
+import { docExample, expectWrittenByAwl, useSessionRoot, writeExample } from "./helpers";
 
 useSessionRoot();
 const CWD = "/work/compact";
@@ -222,7 +221,7 @@ describe("resume from the tail", () => {
     s.close();
     const text = readFileSync(s.sessionFile, "utf8").split("\n");
     const at = text.findIndex((l) => l.startsWith(`{"type":"compaction","id":`) && l.includes('"n":2'));
-    text.splice(at, 0, JSON.stringify({ type: "label", id: third, parentId: null, timestamp: "t" }));
+    text.splice(at, 0, JSON.stringify({ type: "bookmark", id: third, parentId: null, timestamp: "t" }));
     writeFileSync(s.sessionFile, text.join("\n"));
     const resumed = await SessionManager.open(s.sessionFile);
     expect(resumed.context().compaction?.n).toBe(1);
@@ -354,12 +353,12 @@ describe("one judge for every line", () => {
     ["a message with only an id", '{"type":"message","id":"x"}'],
     ["a message missing its parent", '{"type":"message","id":"x","timestamp":"t","message":{"role":"user","content":[]}}'],
     ["a compaction missing its fields", '{"type":"compaction","id":"x","parentId":null,"timestamp":"t"}'],
-    ["an entry of an unknown kind", '{"type":"label","id":"x","parentId":null,"timestamp":"t","text":"hi"}'],
-    ["an unknown kind with an empty id", '{"type":"label","id":"","parentId":null,"timestamp":"t"}'],
+    ["an entry of an unknown kind", '{"type":"bookmark","id":"x","parentId":null,"timestamp":"t","text":"hi"}'],
+    ["an unknown kind with an empty id", '{"type":"bookmark","id":"","parentId":null,"timestamp":"t"}'],
     ["not JSON", "{not json"],
     ["JSON that is not an object", "[1,2,3]"],
-    ["two values on one line", '{"type":"label","id":"x","parentId":null,"timestamp":"t"} {}'],
-    ["a byte order mark", '\ufeff{"type":"label","id":"x","parentId":null,"timestamp":"t"}'],
+    ["two values on one line", '{"type":"bookmark","id":"x","parentId":null,"timestamp":"t"} {}'],
+    ["a byte order mark", '\ufeff{"type":"bookmark","id":"x","parentId":null,"timestamp":"t"}'],
     ["a second header", '{"type":"session","version":1,"id":"s","timestamp":"t","cwd":"/work/compact","provider":"p","model":"m"}'],
     ["a control character", "\u0001"],
     ["a message with a bad role", '{"type":"message","id":"x","parentId":null,"timestamp":"t","message":{"role":"robot","content":[]}}'],
@@ -383,24 +382,15 @@ describe("one judge for every line", () => {
 });
 
 describe("the example in docs/session-format.md", () => {
-  const doc = readFileSync(join(import.meta.dir, "../../docs/session-format.md"), "utf8");
-  const example = /## A complete example[\s\S]*?```json\n([\s\S]*?)```/.exec(doc)![1]!.trimEnd().split("\n");
+  const example = docExample("A complete example");
 
   test("is what awl writes: every line reads back and serializes byte for byte", () => {
     expect(example.length).toBeGreaterThan(5);
-    for (const line of example) {
-      const parsed = parseLine(line)!;
-      expect(parsed.kind === "header" ? serializeHeader(parsed.header) : parsed.entry.type === "opaque" ? "" : serializeEntry(parsed.entry)).toBe(line);
-    }
+    expectWrittenByAwl(example);
   });
 
   test("resumes from its compaction's kept prompt, as the page says", async () => {
-    const header = JSON.parse(example[0]!);
-    const dir = join(process.env.AWL_SESSION_DIR!, encodeCwd(header.cwd));
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const path = join(dir, sessionFileName(header.timestamp, header.id));
-    writeFileSync(path, `${example.join("\n")}\n`, { mode: 0o600 });
-    const s = await SessionManager.open(path, { readOnly: true });
+    const s = await SessionManager.open(writeExample(example), { readOnly: true });
     expect(s.readFrom).toBeGreaterThan(0);
     expect(s.context().compaction?.n).toBe(1);
     expect(s.context().messages[1]).toBe(s.context().summary!);

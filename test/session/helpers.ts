@@ -1,9 +1,10 @@
 // Shared set-up for the session tests: a private session root per test (real
 // files in a mkdtemp directory) and the spec's own example lines.
-import { afterEach, beforeEach } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { afterEach, beforeEach, expect } from "bun:test";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { encodeCwd, parseLine, serializeEntry, serializeHeader, sessionFileName } from "../../src/session";
 
 export const MODULE = join(import.meta.dir, "../../src/session/index.ts");
 
@@ -49,4 +50,28 @@ export const specFile = () =>
 export function spawnBun(script: string, env: Record<string, string | undefined> = process.env) {
   const code = `import * as S from ${JSON.stringify(MODULE)};\n${script}`;
   return Bun.spawn(["bun", "-e", code], { env, stdout: "pipe", stderr: "pipe" });
+}
+
+/** The lines of the example under `heading` in docs/session-format.md, as the file holds them. */
+export function docExample(heading: string): string[] {
+  const doc = readFileSync(join(import.meta.dir, "../../docs/session-format.md"), "utf8");
+  return new RegExp(`## ${heading}[\\s\\S]*?\`\`\`json\\n([\\s\\S]*?)\`\`\``).exec(doc)![1]!.trimEnd().split("\n");
+}
+
+/** Every line reads back and serializes to the same bytes: the example is what awl writes. */
+export function expectWrittenByAwl(lines: string[]): void {
+  for (const line of lines) {
+    const parsed = parseLine(line)!;
+    expect(parsed.kind === "header" ? serializeHeader(parsed.header) : parsed.entry.type === "opaque" ? "" : serializeEntry(parsed.entry)).toBe(line);
+  }
+}
+
+/** Writes the example as a session file in its cwd's folder under AWL_SESSION_DIR; returns its path. */
+export function writeExample(lines: string[]): string {
+  const header = JSON.parse(lines[0]!);
+  const dir = join(process.env.AWL_SESSION_DIR!, encodeCwd(header.cwd));
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const path = join(dir, sessionFileName(header.timestamp, header.id));
+  writeFileSync(path, `${lines.join("\n")}\n`, { mode: 0o600 });
+  return path;
 }

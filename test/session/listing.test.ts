@@ -90,7 +90,7 @@ describe("listing", () => {
     const dir = join(process.env.AWL_SESSION_DIR!, encodeCwd("/Users/travis/Code/awl"));
     mkdirSync(dir, { recursive: true });
     const reordered = JSON.stringify({ id: "zz", type: "message", parentId: "c3d4e5f6", timestamp: "2026-04-25T14:00:09.000Z", message: { role: "assistant", content: [] } });
-    const other = '{"type":"label","id":"yy","parentId":"zz","timestamp":"2026-04-25T14:00:10.000Z"}';
+    const other = '{"type":"bookmark","id":"yy","parentId":"zz","timestamp":"2026-04-25T14:00:10.000Z"}';
     writeFileSync(join(dir, "2026-04-25T17-40-15-990Z_019dc5ba-53f6-71a5-ab8f-b1f8709c2572.jsonl"), `${specFile()}${reordered}\n${other}\n`);
     const [info] = await listSessions("/Users/travis/Code/awl");
     expect(info).toMatchObject({ messageCount: 5, firstPrompt: "What files are in this directory?", lastActivity: "2026-04-25T14:00:10.000Z" });

@@ -210,11 +210,11 @@ describe("the entry tree", () => {
   });
 
   test("an entry of an unknown type in the middle of the chain is indexed, and skipped by the rebuild", async () => {
-    const label = '{"type":"label","id":"cccc0000","parentId":"a1b2c3d4","timestamp":"2026-04-25T14:00:01.500Z","label":"..."}';
+    const label = '{"type":"bookmark","id":"cccc0000","parentId":"a1b2c3d4","timestamp":"2026-04-25T14:00:01.500Z","label":"..."}';
     const assistant = SPEC.assistant.replace('"parentId":"a1b2c3d4"', '"parentId":"cccc0000"');
     const s = await SessionManager.open(writeSession([SPEC.header, SPEC.system, SPEC.stampedUser, label, assistant].join("\n") + "\n"));
     expect(s.getBranch().map((e) => e.type)).toEqual(["message", "message", "opaque", "message"]);
-    expect(s.getEntry("cccc0000")).toEqual({ type: "opaque", kind: "label", id: "cccc0000", parentId: "a1b2c3d4", timestamp: "2026-04-25T14:00:01.500Z" });
+    expect(s.getEntry("cccc0000")).toEqual({ type: "opaque", kind: "bookmark", id: "cccc0000", parentId: "a1b2c3d4", timestamp: "2026-04-25T14:00:01.500Z" });
     expect(s.rebuildConversation().messages.map((m) => m.role)).toEqual(["system", "user", "assistant"]);
     expect(s.messageCount()).toBe(3);
     s.close();

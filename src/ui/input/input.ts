@@ -12,7 +12,8 @@ import { enterRawMode } from "./input-modes";
 import { type Key, KeyDecoder } from "./keys";
 import { unsent, withDraft } from "./type-ahead";
 
-export type ReadLineResult = LineResult;
+/** `rewind`: Esc twice on an empty prompt (the REPL opens /rewind). */
+export type ReadLineResult = LineResult | { kind: "rewind" };
 
 export interface ReadLineOptions {
   prompt: string;
@@ -80,6 +81,8 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
   let hint: string[] = [];
   /** A Ctrl+C on the empty prompt was pressed less than QUIT_WINDOW_MS ago, and nothing since. */
   let quitArmed = false;
+  /** Esc was pressed on the empty prompt, and nothing since: a second one opens /rewind. */
+  let escapeArmed = false;
   let quitTimer: ReturnType<typeof setTimeout> | undefined;
   let escapeTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -151,6 +154,15 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
           drawn = undefined;
           continue;
         }
+        if (key.type === "key" && key.name === "escape" && !key.alt && !state.search && state.text === "") {
+          if (escapeArmed) {
+            queue.push(...keys.slice(i + 1));
+            return finish({ kind: "rewind" });
+          }
+          escapeArmed = true;
+          continue;
+        }
+        escapeArmed = false;
         const { state: nextState, action } = handleKey(state, key);
         if (action?.type === "interrupt") {
           // Ctrl+C on the empty prompt: the first says how to quit, a second one soon after quits.

@@ -1,0 +1,124 @@
+// What the tree needs of a message line, read from its head without parsing
+// the whole line: a 100 MB session is 24,000 lines of mostly tool output, and
+// parsing all of it costs more than a second, while its tree needs only each
+// entry's place, role and first line of text. awl writes every message in one
+// key order (docs/session-format.md, "Key order"), so the head is found by one
+// anchored pattern; a line in any other order, and every other kind (small and
+// rare), is parsed whole by the codec. Only the tree, forks and targets read
+// lines this way; open judges every line it reads in full.
+import type { SessionEntry } from "./schema";
+
+const STRING = String.raw`"(?:[^"\\]|\\.)*"`;
+const HEAD = new RegExp(
+  String.raw`^\{"type":"message","id":(${STRING}),"parentId":(null|${STRING}),"timestamp":(${STRING})(?:,"provider":(${STRING}),"model":(${STRING}))?,"message":\{"role":"(system|user|assistant)","content":\[`,
+);
+/** How much of a line the head is looked for in: ids, times and model names are short (a longer head is parsed whole). */
+const HEAD_BYTES = 512;
+/** How much of an entry's first line the tree keeps: more than a row shows, and little enough that 24,000 of them stay small. */
+export const FIRST_LINE_CHARS = 160;
+
+/** How much of a text its first line is taken from: FIRST_LINE_CHARS characters of most text (fewer where characters take 3 or 4 bytes). */
+const LINE_BYTES = 2 * FIRST_LINE_CHARS;
+
+/** What a kept message's content is reduced to, shared by all (never changed): a prompt's one text, or nothing. */
+const PROMPT = [{ type: "text" as const, text: "." }];
+const NONE: [] = [];
+const MESSAGE = Buffer.from(`{"type":"message",`);
+/** Where the head ends: the first `"content":[` of a message line is its own (a quote inside a string is escaped). */
+const CONTENT = Buffer.from(`"content":[`);
+const TEXT_BLOCK = Buffer.from(`{"type":"text","text":"`);
+const TOOL_USE = Buffer.from(`{"type":"toolUse"`);
+const TOOL_RESULT = Buffer.from(`{"type":"toolResult","toolUseId":`);
+
+export interface Head {
+  /** The entry as the tree keeps it: a message's content is reduced to whether it is a prompt. */
+  entry: SessionEntry;
+  /** The first line of its first text (or what stands for it). */
+  text: string;
+  toolCalls: boolean;
+}
+
+/**
+ * The head of a message line in awl's own key order, or undefined (parse it
+ * whole). A quote inside a JSON string is always escaped, so the block
+ * markers searched for cannot occur inside a text: what is found is structure.
+ */
+export function messageHead(line: Uint8Array): Head | undefined {
+  const bytes = Buffer.from(line.buffer, line.byteOffset, line.byteLength);
+  if (!bytes.subarray(0, MESSAGE.length).equals(MESSAGE)) return undefined;
+  const open = bytes.indexOf(CONTENT);
+  if (open === -1 || open > HEAD_BYTES) return undefined;
+  const m = HEAD.exec(bytes.toString("utf8", 0, open + CONTENT.length));
+  if (!m) return undefined;
+  const role = m[6] as "system" | "user" | "assistant";
+  const textAt = bytes.indexOf(TEXT_BLOCK);
+  const text = textAt === -1 ? undefined : stringStart(bytes, textAt + TEXT_BLOCK.length);
+  const toolCalls = role === "assistant" && bytes.indexOf(TOOL_USE) !== -1;
+  const prompt = role === "user" && text !== undefined && text.trim() !== "";
+  const entry: SessionEntry = {
+    type: "message",
+    id: unquote(m[1]!),
+    parentId: m[2] === "null" ? null : unquote(m[2]!),
+    timestamp: unquote(m[3]!),
+    ...(m[4] ? { provider: unquote(m[4]), model: unquote(m[5]!) } : {}),
+    message: { role, content: prompt ? PROMPT : NONE },
+  };
+  return { entry, text: firstLine(text ?? otherText(bytes)), toolCalls };
+}
+
+/** A tool call's name and input, or a tool result's text, when there is no text block. */
+function otherText(bytes: Buffer): string {
+  const use = bytes.indexOf(TOOL_USE);
+  if (use !== -1) {
+    const name = /^,"id":"(?:[^"\\]|\\.)*","name":("(?:[^"\\]|\\.)*"),"input":"/.exec(bytes.toString("utf8", use + TOOL_USE.length, use + TOOL_USE.length + 512));
+    if (name) return `${JSON.parse(name[1]!)} ${stringStart(bytes, use + TOOL_USE.length + name[0].length)}`;
+  }
+  const result = bytes.indexOf(TOOL_RESULT);
+  if (result === -1) return "";
+  const content = /^"(?:[^"\\]|\\.)*","content":"/.exec(bytes.toString("utf8", result + TOOL_RESULT.length, result + TOOL_RESULT.length + 512));
+  return content ? stringStart(bytes, result + TOOL_RESULT.length + content[0].length) : "";
+}
+
+/**
+ * The first line of the JSON string whose first character is at `from`,
+ * decoded: after any leading blanks (trimStart's whitespace, escaped or not),
+ * up to its closing quote or its first `\n` escape, from at most LINE_BYTES.
+ * Only native string searches: a loop over the bytes costs more than the rest
+ * of the tree together before the JIT has warmed up, which a single /tree is.
+ */
+function stringStart(bytes: Buffer, from: number): string {
+  const slice = bytes.toString("utf8", from, Math.min(bytes.length, from + LINE_BYTES));
+  const start = LEADING_BLANKS.exec(slice)![0].length;
+  const raw = slice.slice(start, Math.min(unescaped(slice, '"', start), unescaped(slice, "\\n", start)));
+  // A cut inside an escape (`\`, `\u00`) would not parse: drop the broken end.
+  for (const cut of [raw, raw.replace(/\\(u[0-9a-fA-F]{0,3})?$/, "")]) {
+    try {
+      return JSON.parse(`"${cut}"`);
+    } catch {
+      // the next, shorter cut
+    }
+  }
+  return "";
+}
+
+const LEADING_BLANKS = /^(?:\s|\\[ntr])*/;
+
+/** Where `needle` first occurs in `text` from `from` on, not escaped (an even run of backslashes before it); else the end. */
+function unescaped(text: string, needle: string, from: number): number {
+  for (let at = text.indexOf(needle, from); at !== -1; at = text.indexOf(needle, at + 1)) {
+    let backslashes = 0;
+    while (at - backslashes - 1 >= from && text[at - backslashes - 1] === "\\") backslashes++;
+    if (backslashes % 2 === 0) return at;
+  }
+  return text.length;
+}
+
+/** A JSON string's value: most ids and times have no escapes, and need no parse. */
+function unquote(json: string): string {
+  return json.includes("\\") ? JSON.parse(json) : json.slice(1, -1);
+}
+
+/** The first line with anything on it, cut to FIRST_LINE_CHARS. */
+export function firstLine(text: string): string {
+  return text.trimStart().split("\n", 1)[0]!.slice(0, FIRST_LINE_CHARS);
+}

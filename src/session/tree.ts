@@ -1,0 +1,186 @@
+// The whole entry tree of a session file, for `awl sessions tree`, /tree,
+// /rewind and targets named by an id prefix. Every line is read (in bounded
+// blocks, judged by the same codec as open), but only what the tree shows is
+// kept of each entry: its place, its kind and the first line of its text,
+// so a 100 MB session costs a few MB here.
+import { closeSync, fstatSync, openSync } from "node:fs";
+import { UsageError } from "../errors";
+import { LineError, parseLine } from "./codec";
+import { isPrompt } from "./context";
+import { firstLine as lineOf, messageHead } from "./heads";
+import { readLineAt, scanLines } from "./lines";
+import { EntryIndex, isBookkeeping, isTargetKind, slimEntry } from "./entry-index";
+import type { SessionEntry, SessionHeader } from "./schema";
+
+export interface TreeNode {
+  id: string;
+  parentId: string | null;
+  /** The entry's `type`, also for kinds this version does not know. */
+  kind: string;
+  role?: "system" | "user" | "assistant";
+  /** The first line of what it says (a prompt, an answer, a tool call, a summary, a label). */
+  text: string;
+  label?: string;
+  time: string;
+  /** On the path from the root to the active leaf. */
+  active: boolean;
+  /** Bookkeeping (a leaf move, a label): hangs off the conversation, never part of a path. */
+  bookkeeping: boolean;
+  /** A user message with the person's words: a turn starts here. */
+  prompt: boolean;
+  /** An assistant message that calls tools: a path ending here leaves them unanswered (a fork cannot end here). */
+  toolCalls: boolean;
+  /** The provider/model a prompt or tool results were sent to (stamped user messages). */
+  model?: { provider: string; model: string };
+  /** Where its line starts in the file. */
+  offset: number;
+  /** The entry its parentId names (the nearest earlier one with that id), when the file holds it. */
+  parent?: TreeNode;
+}
+
+export interface SessionTree {
+  header: SessionHeader;
+  /** Every entry, in file order. */
+  nodes: TreeNode[];
+  leafId: string | null;
+  /** Entries by id (the latest with each id, as a parentId names them). */
+  byId: Map<string, TreeNode>;
+}
+
+/**
+ * Reads the tree of the session file at `path`. Message lines in awl's own
+ * key order are read by their head (heads.ts); every other line is parsed and
+ * checked whole. A damaged line is an error naming it; a torn last line (what
+ * a crash leaves, and the next open trims) is left out.
+ */
+export function readSessionTree(path: string): SessionTree {
+  const fd = openSync(path, "r");
+  try {
+    const index = new EntryIndex();
+    // Nodes are made as lines are read, and finished (path, labels, parents) at the end: no second copy of 24,000 entries.
+    const nodes: TreeNode[] = [];
+    const nodeOf = new Map<SessionEntry, TreeNode>();
+    let header: SessionHeader | undefined;
+    const add = (entry: SessionEntry, offset: number, text: string, toolCalls: boolean) => {
+      index.add(entry);
+      const node: TreeNode = {
+        id: entry.id,
+        parentId: entry.parentId,
+        kind: entry.type === "opaque" ? entry.kind : entry.type,
+        ...(entry.type === "message" ? { role: entry.message.role } : {}),
+        text,
+        time: entry.timestamp,
+        active: false,
+        bookkeeping: isBookkeeping(entry),
+        prompt: isPrompt(entry),
+        toolCalls,
+        ...(entry.type === "message" && entry.provider && entry.model ? { model: { provider: entry.provider, model: entry.model } } : {}),
+        offset,
+      };
+      nodes.push(node);
+      nodeOf.set(entry, node);
+      const parent = index.parent(entry);
+      if (parent) node.parent = nodeOf.get(parent);
+    };
+    const take = (bytes: Uint8Array, offset: number, number: number, last = false) => {
+      // A last line with no newline may be torn (open trims it): only a whole parse tells.
+      const head = header && !last && messageHead(bytes);
+      if (head) return add(head.entry, offset, head.text, head.toolCalls);
+      let parsed: ReturnType<typeof parseLine>;
+      try {
+        parsed = parseLine(bytes);
+      } catch (error) {
+        if (error instanceof LineError) throw new UsageError(`${path}:${number}: ${error.reason}`);
+        throw error;
+      }
+      if (!parsed) return;
+      if (!header) {
+        if (parsed.kind !== "header") throw new UsageError(`${path}:${number}: the first line is not a session header`);
+        header = parsed.header;
+      } else if (parsed.kind === "entry") {
+        const entry = parsed.entry;
+        add(slimEntry(entry), offset, firstLine(entry), entry.type === "message" && entry.message.content.some((b) => b.type === "toolUse"));
+      } else throw new UsageError(`${path}:${number}: a second session header`);
+    };
+    const tooLong = (number: number): never => {
+      throw new UsageError(`${path}:${number}: the line is longer than any session line awl writes`);
+    };
+    const rest = scanLines(fd, 0, fstatSync(fd).size, (line) => take(line.bytes, line.offset, line.number), tooLong);
+    try {
+      if (rest.bytes.length) take(rest.bytes, rest.offset, rest.number, true);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error; // a torn last line: left out
+    }
+    if (!header) throw new UsageError(`${path}: empty file, not a session (no header line)`);
+    for (const entry of index.ancestors()) nodeOf.get(entry)!.active = true;
+    const byId = new Map<string, TreeNode>();
+    for (const [entry, node] of nodeOf) {
+      const label = index.get(entry.id) === entry ? index.label(entry.id) : undefined;
+      if (label !== undefined) node.label = label;
+      byId.set(node.id, node);
+    }
+    return { header, nodes, leafId: index.leaf?.id ?? null, byId };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The entry a person means by `prefix`: the one message, compaction or
+ * branch summary whose id starts with it. Anything else, none or several is
+ * a usage error (exit 2) that says which.
+ */
+export function findTarget(tree: SessionTree, prefix: string): TreeNode {
+  if (!prefix) throw new UsageError("an entry id is needed (awl sessions tree <session> lists them)");
+  const ids = [...tree.byId.keys()].filter((id) => id.startsWith(prefix));
+  if (ids.length === 0) throw new UsageError(`no entry of session ${tree.header.id.slice(0, 8)} has an id starting with '${prefix}' (awl sessions tree lists them)`);
+  const targets = ids.map((id) => tree.byId.get(id)!).filter((n) => isTargetKind(n.kind));
+  if (targets.length === 0) throw new UsageError(`entry ${ids.join(", ")} is a ${tree.byId.get(ids[0]!)!.kind} entry: only messages, compactions and branch summaries can be gone back to`);
+  if (ids.length > 1) throw new UsageError(`'${prefix}' matches ${ids.length} entries (${ids.join(", ")}): give more of the id`);
+  return targets[0]!;
+}
+
+/** The whole entry a node stands for, read again from its line (the tree keeps only its first line of text). */
+export function readEntry(path: string, node: TreeNode): SessionEntry | undefined {
+  const fd = openSync(path, "r");
+  try {
+    const line = readLineAt(fd, node.offset, fstatSync(fd).size);
+    const parsed = line && parseLine(line);
+    return parsed && parsed.kind === "entry" ? parsed.entry : undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The root-to-`end` path, by each entry's resolved parent. */
+export function treePath(end: TreeNode): TreeNode[] {
+  const path: TreeNode[] = [];
+  for (let node: TreeNode | undefined = end; node; node = node.parent) path.push(node);
+  return path.reverse();
+}
+
+function firstLine(entry: SessionEntry): string {
+  const line = lineOf; // read whole here, cut as the heads are
+  switch (entry.type) {
+    case "message": {
+      const text = entry.message.content.find((b) => b.type === "text" && b.text.trim());
+      if (text?.type === "text") return line(text.text);
+      const use = entry.message.content.find((b) => b.type === "toolUse");
+      if (use?.type === "toolUse") return line(`${use.name} ${use.input}`);
+      const result = entry.message.content.find((b) => b.type === "toolResult");
+      return result?.type === "toolResult" ? line(result.content) : "";
+    }
+    case "compaction":
+      return line(`compaction ${entry.n}: ${entry.summary}`);
+    case "branch_summary":
+      return line(entry.summary);
+    case "leaf":
+      return `leaf moved to ${entry.targetId}`;
+    case "label":
+      return entry.label ? `label ${entry.targetId}: ${line(entry.label)}` : `label of ${entry.targetId} removed`;
+    case "session_info":
+      return `title: ${line(entry.title)}`;
+    case "opaque":
+      return "";
+  }
+}

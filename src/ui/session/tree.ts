@@ -1,0 +1,101 @@
+// The session tree as indented lines, for `awl sessions tree` and /tree: the
+// active path from the root to the leaf (●), each branch point's other paths
+// indented under it, labels in brackets, compactions and branch summaries by
+// name. `all` draws every path in full; `prompts` shows the person's prompts
+// (and compactions, summaries, labels, the leaf) with each abandoned path
+// folded into one line: its first prompt and its size; `labelled` only what
+// has a label.
+
+import type { SessionTree, TreeNode } from "../../session/tree";
+import type { Colors } from "../render/colors";
+import { oneLine } from "../render/format";
+import { safeText } from "../render/safe-text";
+
+export const TREE_FILTERS = ["prompts", "all", "labelled"] as const;
+export type TreeFilter = (typeof TREE_FILTERS)[number];
+
+export interface TreeRow {
+  /** The entry the row stands for (for a folded path: its newest entry that can be gone to), if any. */
+  node?: TreeNode;
+  text: string;
+}
+
+/** The rows of the tree, in drawing order. */
+export function treeRows(tree: SessionTree, filter: TreeFilter, width: number, c?: Colors): TreeRow[] {
+  const children = new Map<TreeNode | undefined, TreeNode[]>();
+  for (const node of tree.nodes) {
+    if (node.bookkeeping) continue;
+    const list = children.get(node.parent) ?? [];
+    list.push(node);
+    children.set(node.parent, list);
+  }
+  const rows: TreeRow[] = [];
+  const shows = (n: TreeNode) => filter === "all" || n.id === tree.leafId || n.label !== undefined || (filter === "prompts" && (n.prompt || n.kind === "compaction" || n.kind === "branch_summary"));
+  // Iterative: a session is one long chain, thousands deep.
+  const stack: { node: TreeNode; depth: number }[] = (children.get(undefined) ?? []).map((node) => ({ node, depth: 0 })).reverse();
+  while (stack.length) {
+    const { node, depth } = stack.pop()!;
+    if (shows(node)) rows.push({ node, text: line(node, depth, tree.leafId, width, c) });
+    const next = children.get(node) ?? [];
+    const main = next.find((n) => n.active) ?? next[0];
+    const others = next.filter((n) => n !== main);
+    stack.push(...(main ? [{ node: main, depth }] : []));
+    for (const other of others.reverse()) {
+      if (filter === "all") stack.push({ node: other, depth: depth + 1 });
+      else rows.push(folded(other, children, depth + 1, width, c));
+    }
+  }
+  return rows;
+}
+
+/** `○ 3da774e8 17:41 you  Why is the offset ignored?  [before the refactor]` */
+function line(n: TreeNode, depth: number, leafId: string | null, width: number, c?: Colors): string {
+  const mark = n.id === leafId ? "◉" : n.active ? "●" : "○";
+  const head = `${"  ".repeat(depth)}${mark} ${n.id} ${clock(n.time)} ${who(n).padEnd(7)}`;
+  const label = n.label === undefined ? "" : `  [${safeText(oneLine(n.label, 40))}]`;
+  const room = Math.max(10, width - Bun.stringWidth(head) - Bun.stringWidth(label) - 1);
+  const text = `${head} ${safeText(oneLine(n.text, room))}${label}`;
+  if (!c) return text;
+  return n.active ? (n.id === leafId ? c.bold(text) : text) : c.dim(text);
+}
+
+/** An abandoned path as one line: where it starts, its first prompt, how many entries; choosing it goes to its newest entry. */
+function folded(start: TreeNode, children: Map<TreeNode | undefined, TreeNode[]>, depth: number, width: number, c?: Colors): TreeRow {
+  let size = 0;
+  let prompt: TreeNode | undefined;
+  let newest: TreeNode | undefined;
+  for (const stack = [start]; stack.length; ) {
+    const node = stack.pop()!;
+    size++;
+    if (node.prompt && (!prompt || node.offset < prompt.offset)) prompt = node;
+    if (node.kind === "message" || node.kind === "compaction" || node.kind === "branch_summary") if (!node.toolCalls && (!newest || node.offset > newest.offset)) newest = node;
+    stack.push(...(children.get(node) ?? []));
+  }
+  const head = `${"  ".repeat(depth)}└ ${start.id} branch of ${size} entr${size === 1 ? "y" : "ies"}`;
+  const room = Math.max(10, width - Bun.stringWidth(head) - 3);
+  const text = `${head}${prompt ? `: ${safeText(oneLine(prompt.text, room))}` : ""}`;
+  return { node: newest, text: c ? c.dim(text) : text };
+}
+
+function who(n: TreeNode): string {
+  if (n.kind === "message") return n.role === "assistant" ? "awl" : n.role === "system" ? "system" : n.prompt ? "you" : "tools";
+  if (n.kind === "branch_summary") return "summary";
+  return n.kind;
+}
+
+/** `17:41`, local time; the date when it is not today. */
+function clock(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return "--:--";
+  const time = `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
+  return d.toDateString() === new Date().toDateString() ? time : `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")} ${time}`;
+}
+
+/** One JSON array, file order: what `awl sessions tree --json` prints for scripts. */
+export function treeJson(tree: SessionTree): string {
+  return JSON.stringify(
+    tree.nodes.map((n) => ({ id: n.id, parentId: n.parentId, kind: n.kind, role: n.role ?? null, text: n.text, label: n.label ?? null, time: n.time, active: n.active })),
+    null,
+    2,
+  );
+}
