@@ -12,8 +12,7 @@ import { disableCoreDumps } from "./core-dumps";
 import { hideSecretsFromProc } from "./environ-secrets";
 import { parseArgs } from "./cli/args";
 import { guardProcess, outputHasFailed } from "./cli/stop";
-import { UserError } from "./errors";
-import { safeText } from "./ui/safe-text";
+import { failureOf } from "./cli/failure";
 import { restoreTerminal } from "./ui/input-modes";
 
 guardProcess();
@@ -39,7 +38,7 @@ async function main(argv: string[]): Promise<number> {
     case "models":
       return (await import("./cli/models")).models(args);
     case "print":
-      return (await import("./cli/print")).print(args, cwd);
+      return args.json ? (await import("./cli/print-json")).printJson(args, cwd) : (await import("./cli/print")).print(args, cwd);
     case "chat":
       return (await import("./cli/chat")).chat(args, cwd);
   }
@@ -53,13 +52,9 @@ try {
   if ((error as NodeJS.ErrnoException)?.code === "EPIPE") {
     // A closed pipe (`awl sessions | head -1`) is not an error worth a message.
     process.exitCode = 0;
-  } else if (error instanceof UserError) {
-    // A message may quote what an API, a model or a session file said: shown made safe.
-    process.stderr.write(`awl: ${safeText(error.message)}\n`);
-    process.exitCode = error.exitCode;
   } else {
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`awl: internal error: ${safeText(message)} (please report this with the command you ran)\n`);
-    process.exitCode = 1;
+    const failure = failureOf(error);
+    process.stderr.write(`awl: ${failure.message}\n`);
+    process.exitCode = failure.exitCode;
   }
 }

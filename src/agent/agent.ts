@@ -47,6 +47,11 @@ export interface AgentOptions {
 /** A request the API found too long is compacted and sent again this many times; the next overflow ends the turn. */
 const MAX_OVERFLOW_COMPACTIONS = 2;
 
+/** `maxTurns`: the answers this turn may get (--max-turns); the turn ends before the request after the last one's tool results. */
+export interface TurnLimits {
+  maxTurns?: number;
+}
+
 type End = Extract<StreamEvent, { type: "end" }>;
 type Response = { message: Message; end: End };
 
@@ -166,8 +171,10 @@ export class Agent {
    * `ask` asks the person about a call the approval mode does not let run by
    * itself; without it, such a call is refused. A prompt larger than the
    * window can ever take throws PromptTooLarge, with nothing sent or logged.
+   * Without a prompt, the turn goes on from tool results that wait for the
+   * model (see waitsForModel: a turn --max-turns stopped).
    */
-  async runTurn(prompt: string, signal: AbortSignal, onEvent: (event: AgentEvent) => void, ask?: Ask): Promise<TurnResult> {
+  async runTurn(prompt: string | undefined, signal: AbortSignal, onEvent: (event: AgentEvent) => void, ask?: Ask, limits: TurnLimits = {}): Promise<TurnResult> {
     const usage: Usage = { input: 0, output: 0 };
     const result = (r: Omit<TurnResult, "usage" | "context">): TurnResult => ({ ...r, usage, context: this.meter(), ...(this.effort ? { effort: this.effort } : {}) });
     // An effort the model cannot take is said before anything is sent or written.
@@ -178,19 +185,11 @@ export class Agent {
     }
     // The turn's thinking and max_tokens: the same on every request of it, tool loop included.
     let plan = this.#plan();
-    const system = this.#conversation.messages.length === 0 ? systemPrompt({ cwd: this.cwd, tools: toolDefinitions(), context: this.#contextFiles, env: this.#env }) : undefined;
-    const message = this.#promptMessage(prompt);
-    const window = this.window();
-    checkPromptSize(Math.ceil(jsonByteLength(message) / 4), {
-      model: this.#model.model,
-      window,
-      fixed: Math.ceil((Buffer.byteLength(system ?? this.#conversation.systemPrompt ?? "") + this.#toolDefinitionBytes()) / 4),
-      reserve: reserve(window, plan.maxTokens),
-    });
-    if (system !== undefined) this.#append(textMessage("system", system));
-    this.#append(message);
+    if (prompt !== undefined) this.#appendPrompt(prompt, plan);
+    else if (!this.waitsForModel()) throw new Error("no prompt, and no tool results wait for the model");
 
     let lessons = 0;
+    let answers = 0;
     try {
       let overflows = 0;
       for (;;) {
@@ -220,12 +219,35 @@ export class Agent {
         const results = await this.#runTools(message, signal, onEvent, ask);
         this.#append({ role: "user", content: results });
         if (signal.aborted) return result({ stopReason: "error", aborted: true, errorMessage: INTERRUPTED_BY_USER, finalText: "" });
+        // The limit stops the turn before its next request: the results are saved, and a prompt-less run continues it.
+        if (++answers === limits.maxTurns) return result({ stopReason: "toolUse", aborted: false, finalText: messageText(message), maxTurnsReached: true });
       }
     } catch (error) {
       if (!(error instanceof CompactionFailed)) throw error;
       if (!error.aborted) onEvent({ type: "end", stopReason: "error", errorMessage: error.message });
       return result({ stopReason: "error", aborted: error.aborted, errorMessage: error.aborted ? INTERRUPTED_BY_USER : error.message, finalText: "" });
     }
+  }
+
+  /** True when the branch ends in tool results the model has not answered yet: a prompt-less runTurn continues from them. */
+  waitsForModel(): boolean {
+    const last = this.#conversation.messages.at(-1);
+    return last?.role === "user" && last.content.length > 0 && last.content.every((b) => b.type === "toolResult");
+  }
+
+  /** The system message of a new session, then the prompt, each checked against the window before it is written. */
+  #appendPrompt(prompt: string, plan: TurnPlan): void {
+    const system = this.#conversation.messages.length === 0 ? systemPrompt({ cwd: this.cwd, tools: toolDefinitions(), context: this.#contextFiles, env: this.#env }) : undefined;
+    const message = this.#promptMessage(prompt);
+    const window = this.window();
+    checkPromptSize(Math.ceil(jsonByteLength(message) / 4), {
+      model: this.#model.model,
+      window,
+      fixed: Math.ceil((Buffer.byteLength(system ?? this.#conversation.systemPrompt ?? "") + this.#toolDefinitionBytes()) / 4),
+      reserve: reserve(window, plan.maxTokens),
+    });
+    if (system !== undefined) this.#append(textMessage("system", system));
+    this.#append(message);
   }
 
   /**

@@ -35,6 +35,8 @@ export interface TurnResult {
   finalText: string;
   /** The effort the turn ran at, when one was chosen. */
   effort?: string;
+  /** Ended by TurnLimits.maxTurns, before the request its last tool results were for. */
+  maxTurnsReached?: true;
 }
 
 /** Adds `usage` into `sum`, cache figures included. */

@@ -10,7 +10,7 @@ import { EFFORTS, isEffort, type Effort } from "../providers/thinking-forms";
 
 export interface Args {
   command: "chat" | "print" | "sessions" | "models" | "help" | "version";
-  /** -p text, or "-" for stdin. */
+  /** -p text, or "-" for stdin; "" for a bare -p (`awl -p --resume ID` continues a turn --max-turns stopped). */
   prompt?: string;
   /** `awl "prompt"`: the REPL opens and sends it first. */
   send?: string;
@@ -24,6 +24,10 @@ export interface Args {
   approve?: ApprovalMode;
   plain: boolean;
   json: boolean;
+  /** --no-stdin: -p never reads standard input. */
+  noStdin: boolean;
+  /** --max-turns: the model requests -p may make. */
+  maxTurns?: number;
 }
 
 const HINT = "(see awl --help)";
@@ -34,7 +38,7 @@ const COMMANDS = ["sessions", "models"] as const;
 const RESERVED = ["export", "rewind"];
 
 export function parseArgs(argv: string[]): Args {
-  const args: Args = { command: "chat", plain: false, json: false };
+  const args: Args = { command: "chat", plain: false, json: false, noStdin: false };
   let sessions = false;
   let models = false;
   let help = false;
@@ -71,9 +75,22 @@ export function parseArgs(argv: string[]): Args {
         version = true;
         break;
       case "-p":
-      case "--print":
-        args.prompt = value();
+      case "--print": {
+        // Bare (`awl -p --resume ID`): a prompt may come from stdin, or the turn continues.
+        const next = argv[i + 1];
+        args.prompt = inline === undefined && (next === undefined || (next.startsWith("-") && next !== "-")) ? "" : value();
         break;
+      }
+      case "--no-stdin":
+        noValue();
+        args.noStdin = true;
+        break;
+      case "--max-turns": {
+        const text = value();
+        if (!/^[1-9]\d{0,8}$/.test(text)) throw new UsageError(`--max-turns needs a whole number of at least 1, not '${text}' ${HINT}`);
+        args.maxTurns = Number(text);
+        break;
+      }
       case "-r":
       case "--resume": {
         const next = argv[i + 1];
@@ -137,6 +154,9 @@ export function parseArgs(argv: string[]): Args {
     if (args.resume !== undefined) throw new UsageError(`choose one of --continue and --resume ${HINT}`);
     args.resume = true;
   }
+  // `awl -p --json "fix it"`: the words are -p's prompt.
+  if (args.prompt === "" && words.length) args.prompt = words.splice(0).join(" ");
+  if (args.prompt === "" && args.resume === undefined && !help && !version) throw new UsageError(`-p needs a prompt, or - to read it from stdin ${HINT}`);
   if (words.length) {
     if (args.prompt !== undefined) throw new UsageError(`give the prompt once: awl -p "..." or awl "..." ${HINT}`);
     args.send = words.join(" ");
@@ -148,19 +168,24 @@ export function parseArgs(argv: string[]): Args {
     throw new UsageError(`unknown provider '${args.provider}': use anthropic or openai ${HINT}`);
   }
   if (models) {
-    const extra = args.prompt !== undefined || args.resume !== undefined || args.approve !== undefined || args.model !== undefined || args.effort !== undefined || continued || args.plain;
+    const extra = args.prompt !== undefined || args.resume !== undefined || args.approve !== undefined || args.model !== undefined || args.effort !== undefined || continued || args.plain || args.noStdin || args.maxTurns !== undefined;
     if (extra) throw new UsageError(`awl models takes only --provider and --json ${HINT}`);
     return { ...args, command: "models" };
   }
   if (sessions) {
     if (continued) throw new UsageError(`awl sessions takes no --continue ${HINT}`);
-    if (args.prompt !== undefined || args.resume !== undefined || args.approve !== undefined) throw new UsageError(`awl sessions takes no -p, --resume or --approve ${HINT}`);
+    if (args.prompt !== undefined || args.resume !== undefined || args.approve !== undefined || args.noStdin || args.maxTurns !== undefined) {
+      throw new UsageError(`awl sessions takes no -p, --resume, --approve, --no-stdin or --max-turns ${HINT}`);
+    }
     if (args.plain && args.json) throw new UsageError(`choose one of --plain and --json ${HINT}`);
     return { ...args, command: "sessions" };
   }
-  if (args.plain || args.json) throw new UsageError(`--plain and --json belong to awl sessions (and --json to awl models) ${HINT}`);
+  const print = args.prompt !== undefined;
+  if (args.plain || (args.json && !print)) throw new UsageError(`--plain belongs to awl sessions, --json to -p (and to awl sessions and awl models) ${HINT}`);
+  if (!print && (args.noStdin || args.maxTurns !== undefined)) throw new UsageError(`--no-stdin and --max-turns belong to -p ${HINT}`);
+  if (args.noStdin && args.prompt === "-") throw new UsageError(`-p - reads the prompt from stdin, which --no-stdin forbids ${HINT}`);
   if (args.send !== undefined && !args.send.trim()) throw new UsageError(`the prompt is empty ${HINT}`);
-  return { ...args, command: args.prompt !== undefined ? "print" : "chat" };
+  return { ...args, command: print ? "print" : "chat" };
 }
 
 function isCommandWord(word: string): boolean {

@@ -22,7 +22,9 @@ import { mute, muteTerminal, restoreTerminal } from "../ui/input-modes";
 import { safeText } from "../ui/safe-text";
 
 export const STOP_SIGNALS = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGTERM: 15 } as const;
-export type StopSignal = keyof typeof STOP_SIGNALS;
+/** SIGPIPE is not caught (Bun ignores it, and writes fail with EPIPE): `awl -p --json` stops with its number when its reader goes (stopForClosedOutput). */
+const EXIT_NUMBERS = { ...STOP_SIGNALS, SIGPIPE: 13 } as const;
+export type StopSignal = keyof typeof EXIT_NUMBERS;
 
 /** How long a stop waits for what it must keep to be appended. */
 const GRACE_MS = 3000;
@@ -33,6 +35,9 @@ export const stopSignal: AbortSignal = controller.signal;
 
 let stopping: StopSignal | undefined;
 let held = 0;
+/** What must be written before a stop exits (the result line of -p --json), within the grace period. */
+let beforeStopExit: ((code: number) => Promise<void>) | undefined;
+let exiting = false;
 /** Set when stdout failed for a reason other than a closed pipe; main exits 1. */
 let outputFailed = false;
 
@@ -69,6 +74,32 @@ export async function hold<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Runs `finish` with the exit code before a stop exits: its promise is awaited, up to the grace period. */
+export function finishBeforeStopExit(finish: (code: number) => Promise<void>): void {
+  beforeStopExit = finish;
+}
+
+/** The signal that is stopping awl, if one is. */
+export function stoppedBy(): StopSignal | undefined {
+  return stopping;
+}
+
+/** 128 + the number of the signal that is stopping awl, if one is. */
+export function stopExitCode(): number | undefined {
+  return stopping && 128 + EXIT_NUMBERS[stopping];
+}
+
+/**
+ * Stdout's reader is gone (`awl -p --json | head -1`): stop as SIGPIPE would
+ * stop a program that does not catch it, keeping what was received, quietly
+ * (nothing more on stderr), and exit 141.
+ */
+export function stopForClosedOutput(): void {
+  if (stopping) return;
+  mute(process.stderr);
+  onStopSignal("SIGPIPE");
+}
+
 /** True once stdout failed for a reason other than a closed pipe (already said, in one line). */
 export function outputHasFailed(): boolean {
   return outputFailed;
@@ -84,9 +115,13 @@ function onStopSignal(name: StopSignal): void {
   setTimeout(exitStopped, GRACE_MS);
 }
 
-function exitStopped(): never {
+function exitStopped(): void {
   restoreTerminal();
-  process.exit(128 + STOP_SIGNALS[stopping!]);
+  const code = stopExitCode()!;
+  if (!beforeStopExit || exiting) return process.exit(code);
+  exiting = true;
+  setTimeout(() => process.exit(code), GRACE_MS);
+  void beforeStopExit(code).finally(() => process.exit(code));
 }
 
 function crashed(error: unknown): void {

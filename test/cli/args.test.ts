@@ -50,7 +50,7 @@ describe("command line", () => {
 
   test("bad flags and values are usage errors with a hint", () => {
     expect(usage(["--frobnicate"])).toBe("unknown option --frobnicate (see awl --help)");
-    expect(usage(["-p"])).toContain("-p needs a value");
+    expect(usage(["-p"])).toContain("-p needs a prompt, or - to read it from stdin");
     expect(usage(["--provider", "gemini"])).toContain("unknown provider 'gemini'");
     expect(usage(["sessions", "hello"])).toContain("unexpected argument 'hello'");
     expect(usage(["--plain"])).toContain("awl sessions");

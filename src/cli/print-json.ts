@@ -1,0 +1,51 @@
+// `awl -p --json`: stdout carries the session log as it is written
+// (log-stream.ts), then one result line that says how the run ended: its
+// status, session id, exit code, the usage of every request it made, and the
+// error when there is one, in the words stderr has. Nothing else goes to
+// stdout. The result line is written however the run ends once the arguments
+// have parsed: a failure before the session opened (sessionId null), a stop
+// signal (status interrupted, 128 + N), a closed stdout (nobody to read it).
+
+import type { SessionManager } from "../session";
+import type { ResultLine } from "../session/result-schema";
+import type { Args } from "./args";
+import { failureOf } from "./failure";
+import { LogStream } from "./log-stream";
+import { runPrint, type PrintOutcome } from "./print";
+import { finishBeforeStopExit, stoppedBy } from "./stop";
+
+export async function printJson(args: Args, cwd: string): Promise<number> {
+  const stream = new LogStream();
+  let session: SessionManager | undefined;
+  let outcome: PrintOutcome | undefined;
+  const line = (o: PrintOutcome): string => JSON.stringify(resultLine(o, session));
+  // A stop exits from cli/stop.ts once the turn has settled: the result line goes out first.
+  finishBeforeStopExit((exitCode) => stream.finish(line({ usage: { input: 0, output: 0 }, ...outcome, exitCode, status: "interrupted" })));
+  try {
+    outcome = await runPrint(args, cwd, {
+      opened: (s) => {
+        session = s;
+        stream.follow(s);
+      },
+    });
+  } catch (error) {
+    const failure = failureOf(error);
+    process.stderr.write(`awl: ${failure.message}\n`);
+    outcome = { exitCode: failure.exitCode, status: "error", usage: { input: 0, output: 0 }, error: failure.message };
+  }
+  if (stoppedBy()) return outcome.exitCode; // the stop writes the result line
+  await stream.finish(line(outcome));
+  return outcome.exitCode;
+}
+
+function resultLine(o: PrintOutcome, session: SessionManager | undefined): ResultLine {
+  return {
+    type: "result",
+    status: o.status,
+    sessionId: session?.onDisk ? session.sessionId : null,
+    exitCode: o.exitCode,
+    usage: o.usage,
+    ...(o.stopReason ? { stopReason: o.stopReason } : {}),
+    ...(o.error !== undefined ? { error: { message: o.error } } : {}),
+  };
+}
