@@ -8,6 +8,7 @@ import { configure } from "arktype/config";
 import pkg from "./package.json";
 
 const GENERATED = "./src/session/checks.generated.ts";
+const JSON_SCHEMA = "./docs/session-format.schema.json";
 /** The schemas whose checks are generated, by their export names in src/session/schema.ts. */
 const SCHEMAS = ["SessionHeader", "MessageEntry", "CompactionEntry", "EntryBase"] as const;
 
@@ -52,8 +53,42 @@ export async function validatorsSource(): Promise<string> {
   ].join("\n");
 }
 
+/**
+ * docs/session-format.schema.json: the JSON Schema of every line of a session
+ * file and of `awl -p --json`, made by arktype from the same schemas awl
+ * checks lines with. A line is a header, an entry of a kind this version
+ * writes (checked whole), a result line, or an entry of another kind (checked
+ * as every entry is: a newer awl may write kinds this one does not know).
+ */
+export async function jsonSchemaSource(): Promise<string> {
+  const schema = await import("./src/session/schema");
+  const { ResultLine } = await import("./src/session/result-schema");
+  const lines = { SessionHeader: schema.SessionHeader, MessageEntry: schema.MessageEntry, CompactionEntry: schema.CompactionEntry, ResultLine };
+  const $defs: Record<string, object> = {};
+  const kinds: string[] = [];
+  for (const [name, type] of Object.entries(lines)) {
+    const { $schema: _, ...json } = type.toJsonSchema() as { $schema?: string; properties: { type: { const: string } } };
+    $defs[name] = json;
+    kinds.push(json.properties.type.const);
+  }
+  const { $schema: _, ...entry } = schema.EntryBase.toJsonSchema() as { $schema?: string };
+  $defs.OtherEntry = entry;
+  const document = {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    title: "A line of an awl session file, or of the output of awl -p --json",
+    description: `Generated from awl's own schemas by build.ts; docs/session-format.md explains each field. The header's version says which format a file is in.`,
+    $defs,
+    anyOf: [
+      ...Object.keys(lines).map((name) => ({ $ref: `#/$defs/${name}` })),
+      { allOf: [{ $ref: "#/$defs/OtherEntry" }, { not: { properties: { type: { enum: kinds } } } }] },
+    ],
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
 if (import.meta.main) {
   await Bun.write(GENERATED, await validatorsSource());
+  await Bun.write(JSON_SCHEMA, await jsonSchemaSource());
   const result = await Bun.build({
     entrypoints: ["./src/main.ts"],
     compile: { outfile: "./dist/awl" },
@@ -72,5 +107,5 @@ if (import.meta.main) {
     for (const log of result.logs) console.error(log);
     process.exit(1);
   }
-  console.log("built dist/awl");
+  console.log(`built dist/awl (${(Bun.file("./dist/awl").size / 1e6).toFixed(1)} MB)`);
 }
