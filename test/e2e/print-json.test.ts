@@ -4,49 +4,13 @@
 // line and an exit code that tell the truth for every fault the test server
 // can inject, and a reader that is slow or gone.
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { MAX_ATTEMPTS } from "../../src/providers/retry";
-import { schemaError } from "../support/json-schema";
 import type { Reply } from "../support/server";
-import { AWL, sessionFiles, useE2eFixture, type Run } from "./awl";
+import { useE2eFixture } from "./awl";
+import { runJson as runIn } from "./json-stream";
 
 const fx = useE2eFixture();
-const SCHEMA = JSON.parse(readFileSync(join(import.meta.dir, "../../docs/session-format.schema.json"), "utf8"));
-
-const fileBytes = (): string => {
-  const [file] = sessionFiles(fx.sessions);
-  return file ? readFileSync(file, "utf8") : "";
-};
-
-/**
- * Runs `awl -p --json`, checks what every such run must hold, and returns the
- * parsed result line: every stdout line valid, the first the file's header,
- * the ones between exactly the bytes this run appended to the file, the last a
- * result whose exit code is the process's, whose error stderr says too.
- */
-async function runJson(args: string[], options: Parameters<typeof fx.run>[1] = {}): Promise<{ run: Run; result: Record<string, any>; lines: string[] }> {
-  const before = fileBytes();
-  const run = await fx.run(["--json", ...args], options);
-  const lines = run.stdout.split("\n");
-  expect(lines.pop()).toBe(""); // ends with a newline
-  for (const line of lines) expect({ line, error: schemaError(JSON.parse(line), SCHEMA) }).toEqual({ line, error: undefined });
-  const result = JSON.parse(lines.at(-1)!);
-  expect(result.type).toBe("result");
-  expect(result.exitCode).toBe(run.code);
-  const after = fileBytes();
-  if (result.sessionId === null) {
-    expect(lines).toHaveLength(1);
-  } else {
-    expect(after.slice(0, after.indexOf("\n") + 1)).toBe(`${lines[0]}\n`);
-    const appended = before ? after.slice(before.length) : after.slice(after.indexOf("\n") + 1);
-    expect(lines.slice(1, -1).map((l) => `${l}\n`).join("")).toBe(appended);
-    expect(JSON.parse(lines[0]!).id).toBe(result.sessionId);
-  }
-  if (result.error) expect(run.stderr).toContain(`awl: ${result.error.message}`);
-  return { run, result, lines };
-}
-
+const runJson = (args: string[], options?: Parameters<typeof fx.run>[1]) => runIn(fx, args, options);
 const tool = (command: string): Reply => ({ blocks: [{ type: "toolUse", name: "bash", input: { command } }] });
 const text = (t: string): Reply => ({ blocks: [{ type: "text", text: t }] });
 
