@@ -12,7 +12,12 @@ export const MAX_STDIN_BYTES = 32 * 1024 * 1024;
 /** How long an open pipe may stay silent before awl says what it is waiting for. */
 const SILENCE_MS = 3000;
 
-/** True when stdin is a pipe or a regular file, the two things `cmd | awl -p` and `awl -p < file` give. */
+/**
+ * True when stdin is a pipe or a regular file, the two things `cmd | awl -p`
+ * and `awl -p < file` give. Not a socket: that is what a program started by
+ * Node or Bun gets by default, often left open with nothing ever written, and
+ * awl would wait for its end forever.
+ */
 export function stdinHasInput(): boolean {
   try {
     const stat = fstatSync(0);
