@@ -8,6 +8,8 @@ Usage:
   awl -p "prompt" [--resume [id]]
                                run one prompt to completion (tools included), print the answer
   awl -p -                     read the prompt from standard input
+  awl -p "prompt" --json       the session log's lines as they are written, then a result line
+  awl -p --resume <id>         continue a run --max-turns stopped
   awl sessions [--plain|--json]
                                list this directory's sessions (on a terminal, a picker, most recently active first)
   awl -- sessions              after --, every word is the prompt (this sends "sessions")
@@ -27,8 +29,10 @@ Options:
       --thinking               the same as --effort high
       --approve <mode>         when tools may act: ask (the REPL's default), auto (-p's default: a script
                                cannot answer; -p with ask is a usage error) or read-only
+      --max-turns <n>          -p: at most n model requests, then exit 4
+      --no-stdin               -p: never read standard input (a pipe or file on it goes before the prompt)
       --plain                  awl sessions: plain lines even on a terminal
-      --json                   awl sessions, awl models: JSON
+      --json                   -p: the log as JSON lines and a result line; awl sessions, awl models: JSON
   -h, --help                   this help
   -v, --version                print the version
 
@@ -68,6 +72,7 @@ into one more line of its log when the next request would not fit; /compact in t
 does it on request. Sessions are JSONL files; awl sessions lists them, and in the REPL
 /new starts another and /resume picks one to continue.
 
-Exit codes: 0 ok, 1 failure, 2 usage error, 128 + n when signal n stopped awl (130: Ctrl+C
-under -p); what it had is saved first.
+Exit codes: 0 ok, 1 failure, 2 usage error, 4 --max-turns reached, 128 + n when signal n
+stopped awl (130: Ctrl+C under -p; 141 under -p --json when stdout's reader left); what it
+had is saved first.
 `;
