@@ -17,7 +17,7 @@ import { contextWindow, contextWindowFromEnv } from "../providers/models";
 import type { ContextOverflow, Provider, ProviderName, StreamEvent, Usage } from "../providers/provider";
 import { learnThinking, lessonOf, type Effort } from "../providers/thinking-forms";
 import { ANSWER_SHARE, type TurnPlan } from "../providers/thinking-plan";
-import { providerSecrets, runTool, toolDefinitions, toolSummary } from "../tools";
+import { providerSecrets, runTool, toolDefinitions, tools, toolSummary } from "../tools";
 import { compact, CompactionFailed, SUMMARY_INSTRUCTION_TOKENS, summaryMaxTokens, type Compaction } from "./compaction";
 import { addUsage, INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, interruptedAfterStart, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
 import type { ContextFiles } from "./context-files";
@@ -100,10 +100,11 @@ export class Agent {
   /**
    * Loads what the first turn needs and start-up skipped: the tools and the
    * session schemas, both arktype (~150 ms, see ark.ts). The REPL calls it once its
-   * prompt shows, so the cost falls while the person types.
+   * prompt shows, so the cost falls while the person types; -p once its first
+   * request is out, while the model thinks.
    */
   warmUp(): void {
-    toolDefinitions();
+    tools();
     preloadSchemas();
   }
 

@@ -88,11 +88,17 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
 
     // A stop signal aborts the turn and waits for it (cli/stop.ts): its partial
     // answer or tool results are appended, then awl exits 128 + the signal's number.
+    let warm = false;
     return await hold(async () => {
       const result = await agent.runTurn(
         prompt,
         stopSignal,
         (event) => {
+          // The first request is out (its answer is arriving): load what tools need while the model goes on.
+          if (!warm && event.type !== "requestStart") {
+            warm = true;
+            setTimeout(() => agent.warmUp(), 0);
+          }
           failure.watch(event);
           reportActivity(event, err, c);
         },
