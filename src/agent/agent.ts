@@ -100,8 +100,7 @@ export class Agent {
   /**
    * Loads what the first turn needs and start-up skipped: the tools and the
    * session schemas, both arktype (~150 ms, see ark.ts). The REPL calls it once its
-   * prompt shows, so the cost falls while the person types; -p once its first
-   * request is out, while the model thinks.
+   * prompt shows, so the cost falls while the person types.
    */
   warmUp(): void {
     tools();

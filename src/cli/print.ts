@@ -14,6 +14,7 @@ import type { ResultLine } from "../session/result-schema";
 import type { SessionManager } from "../session";
 import type { Usage } from "../providers/provider";
 import { readStdin, stdinHasInput } from "./stdin";
+import { tools } from "../tools";
 import { colorsFor } from "../ui/colors";
 import { compactedLine, oneLine, retryText } from "../ui/format";
 import { loadContextFiles } from "../agent/context-files";
@@ -94,10 +95,10 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
         prompt,
         stopSignal,
         (event) => {
-          // The first request is out (its answer is arriving): load what tools need while the model goes on.
-          if (!warm && event.type !== "requestStart") {
+          // A tool call is arriving: load the tools (arktype) while the rest of it streams, not before the first request.
+          if (!warm && event.type === "blockStart" && event.block.type === "toolUse") {
             warm = true;
-            setTimeout(() => agent.warmUp(), 0);
+            setTimeout(() => tools(), 0);
           }
           failure.watch(event);
           reportActivity(event, err, c);
