@@ -18,9 +18,15 @@ export async function printJson(args: Args, cwd: string): Promise<number> {
   const stream = new LogStream();
   let session: SessionManager | undefined;
   let outcome: PrintOutcome | undefined;
-  const line = (o: PrintOutcome): string => JSON.stringify(resultLine(o, session));
+  // The one result line, written once: by the run's end, or by a stop that came first.
+  let finished: Promise<number> | undefined;
+  const finish = (o: PrintOutcome): Promise<number> => (finished ??= stream.finish(JSON.stringify(resultLine(o, session))).then(() => o.exitCode));
   // A stop exits from cli/stop.ts once the turn has settled: the result line goes out first.
-  finishBeforeStopExit((exitCode) => stream.finish(line({ usage: { input: 0, output: 0 }, ...outcome, exitCode, status: "interrupted" })));
+  // A closed stdout exits 141 whatever was being written: as SIGPIPE ends a program at its failed write.
+  finishBeforeStopExit(async (exitCode) => {
+    const final = await finish({ usage: { input: 0, output: 0 }, ...outcome, exitCode, status: "interrupted" });
+    return stoppedBy() === "SIGPIPE" ? exitCode : final;
+  });
   try {
     outcome = await runPrint(args, cwd, {
       opened: (s) => {
@@ -34,8 +40,7 @@ export async function printJson(args: Args, cwd: string): Promise<number> {
     outcome = { exitCode: failure.exitCode, status: "error", usage: { input: 0, output: 0 }, error: failure.message };
   }
   if (stoppedBy()) return outcome.exitCode; // the stop writes the result line
-  await stream.finish(line(outcome));
-  return outcome.exitCode;
+  return finish(outcome);
 }
 
 function resultLine(o: PrintOutcome, session: SessionManager | undefined): ResultLine {

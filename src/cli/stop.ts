@@ -35,8 +35,8 @@ export const stopSignal: AbortSignal = controller.signal;
 
 let stopping: StopSignal | undefined;
 let held = 0;
-/** What must be written before a stop exits (the result line of -p --json), within the grace period. */
-let beforeStopExit: ((code: number) => Promise<void>) | undefined;
+/** What must be written before a stop exits (the result line of -p --json), within the grace period; it may name the exit code. */
+let beforeStopExit: ((code: number) => Promise<number>) | undefined;
 let exiting = false;
 /** Set when stdout failed for a reason other than a closed pipe; main exits 1. */
 let outputFailed = false;
@@ -74,8 +74,12 @@ export async function hold<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Runs `finish` with the exit code before a stop exits: its promise is awaited, up to the grace period. */
-export function finishBeforeStopExit(finish: (code: number) => Promise<void>): void {
+/**
+ * Runs `finish` with the exit code before a stop exits: its promise is
+ * awaited, up to the grace period, and gives the code awl exits with (the run's
+ * own, when its result was already being written as the signal came).
+ */
+export function finishBeforeStopExit(finish: (code: number) => Promise<number>): void {
   beforeStopExit = finish;
 }
 
@@ -121,7 +125,10 @@ function exitStopped(): void {
   if (!beforeStopExit || exiting) return process.exit(code);
   exiting = true;
   setTimeout(() => process.exit(code), GRACE_MS);
-  void beforeStopExit(code).finally(() => process.exit(code));
+  beforeStopExit(code).then(
+    (final) => process.exit(final),
+    () => process.exit(code),
+  );
 }
 
 function crashed(error: unknown): void {
