@@ -13,7 +13,7 @@ import { hideSecretsFromProc } from "./environ-secrets";
 import { parseArgs } from "./cli/args";
 import { guardProcess, outputHasFailed } from "./cli/stop";
 import { failureOf } from "./cli/failure";
-import { restoreTerminal } from "./ui/input-modes";
+import { restoreTerminal } from "./ui/input/input-modes";
 
 guardProcess();
 
@@ -27,7 +27,7 @@ async function main(argv: string[]): Promise<number> {
       console.log(`awl ${typeof AWL_VERSION === "string" ? AWL_VERSION : "dev"}`);
       return 0;
     case "help":
-      console.log((await import("./cli/help")).HELP.trimEnd());
+      console.log((await import("./cli/help")).help().trimEnd());
       return 0;
   }
   disableCoreDumps();

@@ -6,6 +6,7 @@
 
 import { APPROVAL_MODES, isApprovalMode, type ApprovalMode } from "../agent/approval-mode";
 import { UsageError } from "../errors";
+import { isProviderName, namesInWords } from "../providers/registry";
 import { EFFORTS, isEffort, type Effort } from "../providers/thinking-forms";
 
 export interface Args {
@@ -164,8 +165,8 @@ export function parseArgs(argv: string[]): Args {
 
   if (help) return { ...args, command: "help" };
   if (version) return { ...args, command: "version" };
-  if (args.provider !== undefined && !["anthropic", "openai"].includes(args.provider)) {
-    throw new UsageError(`unknown provider '${args.provider}': use anthropic or openai ${HINT}`);
+  if (args.provider !== undefined && !isProviderName(args.provider)) {
+    throw new UsageError(`unknown provider '${args.provider}': use ${namesInWords()} ${HINT}`);
   }
   if (models) {
     const extra = args.prompt !== undefined || args.resume !== undefined || args.approve !== undefined || args.model !== undefined || args.effort !== undefined || continued || args.plain || args.noStdin || args.maxTurns !== undefined;

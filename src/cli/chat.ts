@@ -21,15 +21,15 @@ import { loadContextFiles, type ContextFiles } from "../agent/context-files";
 import { UsageError, UserError } from "../errors";
 import { AdvisedError } from "../providers";
 import { findSession, listSessions, type ModelRef } from "../session";
-import { colorsFor, type Colors } from "../ui/colors";
+import { colorsFor, type Colors } from "../ui/render/colors";
 import { replAdvice, replMessage } from "../ui/advice";
-import { contextFilesLine, contextNotice } from "../ui/instructions";
+import { contextFilesLine, contextNotice } from "../ui/session/instructions";
 import { runRepl, type ReplEnd } from "../ui/repl";
-import { joinParts } from "../ui/format";
-import { messagesInFile } from "../ui/message-count";
-import { safeText } from "../ui/safe-text";
-import { sessionIdLength, shortSessionId } from "../ui/session-id";
-import { renderTranscript } from "../ui/transcript";
+import { joinParts } from "../ui/render/format";
+import { messagesInFile } from "../ui/session/message-count";
+import { safeText } from "../ui/render/safe-text";
+import { sessionIdLength, shortSessionId } from "../ui/session/session-id";
+import { renderTranscript } from "../ui/session/transcript";
 import { onCommandLine } from "./advice";
 import { approvalMode, chosenEffort, type Args } from "./args";
 import { openSession, type OpenedSession } from "./open-session";
@@ -196,7 +196,7 @@ async function pick(current: Agent, { cwd, c, out }: Screen): Promise<string | u
     out.write(`${list.map((s) => plainLine(s, length)).join("\n")}\n${c.dim("/resume <id> continues one of them.")}\n`);
     return undefined;
   }
-  const { pickSession } = await import("../ui/session-picker");
+  const { pickSession } = await import("../ui/session/session-picker");
   return pickSession(list, length, { current: here, escape: "goes back" });
 }
 
@@ -206,7 +206,7 @@ function showTranscript(agent: Agent, { c, out }: Screen, catalogues: Catalogues
 }
 
 /**
- * `awl 0.1.0 · new session · anthropic/claude-sonnet-5-5 (default) · approve: ask · /help for commands`,
+ * `awl 0.1.0 · new session · <provider>/<model> (default) · approve: ask · /help for commands`,
  * and a new session's instructions. "(default)": nothing named the model, so
  * it is the provider's default (the newest of its default family it lists).
  */

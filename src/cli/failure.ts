@@ -4,7 +4,7 @@
 // a bug, said as one.
 
 import { UserError } from "../errors";
-import { safeText } from "../ui/safe-text";
+import { safeText } from "../ui/render/safe-text";
 
 export interface Failure {
   /** The line for stderr, after "awl: " (made safe: a message may quote what an API, a model or a session file said). */

@@ -1,4 +1,51 @@
-export const HELP = `awl — a coding agent for the terminal
+// awl --help. The providers' names, variables and defaults come from their
+// table (providers/registry.ts), so a new provider shows here by itself.
+
+import { namesInWords, providerRows } from "../providers/registry";
+
+/** The column the options' and variables' descriptions start at, and the width they wrap within. */
+const COLUMN = 31;
+const WIDTH = 116;
+
+/** `name` and its description, wrapped under the description column. */
+function entry(name: string, text: string): string {
+  const indent = " ".repeat(COLUMN);
+  const head = `  ${name}`;
+  const lines: string[] = [];
+  let line = head.length < COLUMN ? head.padEnd(COLUMN) : (lines.push(head), indent);
+  for (const word of text.split(" ")) {
+    if (line.length + word.length > WIDTH && line.trim() !== "") {
+      lines.push(line.trimEnd());
+      line = indent;
+    }
+    line += `${word} `;
+  }
+  lines.push(line.trimEnd());
+  return lines.join("\n");
+}
+
+function providerOption(): string {
+  const rows = providerRows();
+  const local = rows.filter((row) => row.keyOptional).map((row) => row.name);
+  const orBase = local.length ? `, or for ${namesInWords(local)} base URL,` : "";
+  return entry("    --provider <name>", `${namesInWords()} (default: the first of them whose key${orBase} is set)`);
+}
+
+function modelOption(): string {
+  const rows = providerRows();
+  const examples = rows.map((row) => row.defaultModel).join(", ");
+  const families = rows.flatMap((row) => (row.defaultFamilyShown ? [row.defaultFamilyShown] : []));
+  const byDefault = families.length ? `${families.join(", or ")}, that the provider lists` : "the provider's default";
+  return entry("-m, --model <model>", `model id, e.g. ${examples}, or provider/model (default: ${byDefault})`);
+}
+
+function providerVariables(): string {
+  return providerRows()
+    .flatMap((row) => [entry(row.keyVariable, row.keyHelp), entry(row.baseUrlVariable, row.baseUrlHelp), ...(row.variables ?? []).map((v) => entry(v.name, v.help))])
+    .join("\n");
+}
+
+export const help = (): string => `awl — a coding agent for the terminal
 
 Usage:
   awl                          start a new interactive session in this directory
@@ -20,10 +67,8 @@ Options:
   -p, --print <prompt|->       non-interactive: answer on stdout, tool activity on stderr
   -r, --resume [id]            continue a session (id: full id or unique prefix)
   -c, --continue               continue the most recent session here (takes no value)
-      --provider <name>        anthropic or openai (default: the first of them whose key, or for
-                               openai base URL, is set)
-  -m, --model <model>          model id, e.g. claude-opus-5-5, gpt-5.5, or provider/model (default: the
-                               newest Sonnet, or gpt-…-mini, that the provider lists)
+${providerOption()}
+${modelOption()}
       --effort <level>         how hard the model thinks: off, low, medium, high, xhigh or max (unset: the
                                model's own default); a level the model does not take is refused before it is asked
       --thinking               the same as --effort high
@@ -37,10 +82,7 @@ Options:
   -v, --version                print the version
 
 Environment:
-  ANTHROPIC_API_KEY            key for Anthropic
-  OPENAI_API_KEY               key for OpenAI (not needed for a local server)
-  ANTHROPIC_BASE_URL           Anthropic API host (default https://api.anthropic.com); named when it cannot be reached
-  OPENAI_BASE_URL              OpenAI-compatible base URL, ending in /v1 (default https://api.openai.com/v1)
+${providerVariables()}
   AWL_PROVIDER, AWL_MODEL      default provider and model for new sessions
   AWL_APPROVE                  the approval mode when --approve is not given (ask, auto, read-only)
   AWL_EFFORT                   the effort when --effort is not given

@@ -3,8 +3,8 @@
 
 import { UsageError } from "../errors";
 import { SessionManager, describeSessions, findSession, type SessionInfo } from "../session";
-import { localDateTime, oneLine } from "../ui/format";
-import { sessionIdLength } from "../ui/session-id";
+import { localDateTime, oneLine } from "../ui/render/format";
+import { sessionIdLength } from "../ui/session/session-id";
 
 export interface OpenedSession {
   session: SessionManager;

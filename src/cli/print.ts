@@ -15,11 +15,11 @@ import type { SessionManager } from "../session";
 import type { Usage } from "../providers/provider";
 import { readStdin, stdinHasInput } from "./stdin";
 import { tools } from "../tools";
-import { colorsFor } from "../ui/colors";
-import { compactedLine, oneLine, retryText } from "../ui/format";
+import { colorsFor } from "../ui/render/colors";
+import { compactedLine, oneLine, retryText } from "../ui/render/format";
 import { loadContextFiles } from "../agent/context-files";
-import { contextNotice } from "../ui/instructions";
-import { safeText } from "../ui/safe-text";
+import { contextNotice } from "../ui/session/instructions";
+import { safeText } from "../ui/render/safe-text";
 import { onCommandLine, remedyWatcher, withCommandLineAdvice } from "./advice";
 import { approvalMode, chosenEffort, type Args } from "./args";
 import { startModel } from "./start-model";
@@ -46,7 +46,7 @@ export interface PrintOutput {
 /** `awl -p`: the answer on stdout. */
 export async function print(args: Args, cwd: string): Promise<number> {
   const outcome = await runPrint(args, cwd, {
-    // On a terminal the answer is shown made safe (src/ui/safe-text.ts); to a pipe or a file, exactly as the model wrote it.
+    // On a terminal the answer is shown made safe (src/ui/render/safe-text.ts); to a pipe or a file, exactly as the model wrote it.
     answer: async (text) => {
       const answer = process.stdout.isTTY ? safeText(text) : text;
       if (answer) await written(answer.endsWith("\n") ? answer : `${answer}\n`);

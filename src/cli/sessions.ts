@@ -6,8 +6,8 @@
 
 import { isatty } from "node:tty";
 import { listSessions, type SessionInfo } from "../session/listing";
-import { localDateTime } from "../ui/format";
-import { sessionIdLength } from "../ui/session-id";
+import { localDateTime } from "../ui/render/format";
+import { sessionIdLength } from "../ui/session/session-id";
 import type { Args } from "./args";
 
 export async function sessions(args: Args, cwd: string): Promise<number> {
@@ -21,13 +21,13 @@ export async function sessions(args: Args, cwd: string): Promise<number> {
     console.log(`No sessions in ${cwd} yet. Start one with: awl`);
     return 0;
   }
-  // The same prefixes as the banner, /session and the exit hint show (ui/session-id.ts).
+  // The same prefixes as the banner, /session and the exit hint show (ui/session/session-id.ts).
   const length = sessionIdLength(cwd, list.map((s) => s.id));
   if (args.plain || !isatty(1) || !isatty(0)) {
     console.log(list.map((s) => plainLine(s, length)).join("\n"));
     return 0;
   }
-  const { pickSession } = await import("../ui/session-picker");
+  const { pickSession } = await import("../ui/session/session-picker");
   const picked = await pickSession(list, length);
   if (!picked) return 0;
   const { chat } = await import("./chat");

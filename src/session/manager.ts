@@ -71,8 +71,8 @@ export class SessionManager {
   #system: MessageEntry | undefined;
   #messages = 0;
   #context: SessionContext | undefined;
-  /** The compaction in force, known once asked for; only appending a compaction changes it. */
-  #inForce: { entry?: CompactionEntry } | undefined;
+  /** The compaction in force and where the context begins, known once asked for; only appending a compaction changes them. */
+  #inForce: { entry?: CompactionEntry; from: number } | undefined;
   /** Told where each line written lands in the file (`awl -p --json` streams those bytes). */
   #written: ((start: number, end: number) => void) | undefined;
 
@@ -269,7 +269,16 @@ export class SessionManager {
 
   /** The latest compaction in force (one that keeps from an earlier prompt), without rebuilding the context. */
   compaction(): CompactionEntry | undefined {
-    return (this.#inForce ??= { entry: this.context().compaction }).entry;
+    return this.#compactionInForce().entry;
+  }
+
+  /** Where on the branch the context begins (SessionContext's `from`), without rebuilding the context. */
+  contextFrom(): number {
+    return this.#compactionInForce().from;
+  }
+
+  #compactionInForce(): { entry?: CompactionEntry; from: number } {
+    return (this.#inForce ??= { entry: this.context().compaction, from: this.context().from });
   }
 
   /** What the context costs so far (see contextSize): read back from the leaf, so it costs what came since the last response. */

@@ -8,7 +8,7 @@ import { type } from "../ark";
 
 export { ArkErrors } from "../ark";
 
-/** `phase`: OpenAI's label of an assistant message ("commentary", "final_answer"), kept to be sent back. */
+/** `phase`: the Responses API's label of an assistant message ("commentary", "final_answer"), kept to be sent back. */
 export const TextBlock = type({ type: "'text'", text: "string", "phase?": "string" });
 /** Where a signed thinking block may be sent back: the API and a 12-hex fingerprint of its base URL and key. */
 export const ThinkingOrigin = type({ api: "string", fingerprint: "string" });
@@ -27,7 +27,7 @@ export const DiskMessage = type({
   content: DiskContentBlock.array(),
   "provider?": "string",
   "model?": "string",
-  /** The wire protocol that produced an assistant message: anthropic-messages, openai-chat, openai-responses. */
+  /** The wire protocol that produced an assistant message, as the provider names it (`WireApi` in providers/provider.ts). */
   "api?": "string",
   "stopReason?": StopReason,
   "usage?": Usage,

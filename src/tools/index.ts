@@ -7,7 +7,6 @@ import { TOOL_DEFINITIONS } from "./definitions.generated";
 import { MIN_SCRUBBED_LENGTH, scrub, secretPartAtEnd } from "./secrets";
 import { failure, interrupted, isInvalid, notStarted, type Tool, type ToolContext, type ToolOutput } from "./tool";
 
-export { providerSecrets } from "./secrets";
 export type { Tool, ToolContext, ToolOutput } from "./tool";
 
 let loaded: readonly Tool[] | undefined;

@@ -10,19 +10,19 @@ import { resembling } from "../providers/model-family";
 import { foreignPrefix, parseModelSpec } from "../providers/models";
 import type { ProviderName } from "../providers/provider";
 import { UserError } from "../errors";
-import type { Colors } from "./colors";
+import type { Colors } from "./render/colors";
 import { contextFilesInPrompt } from "../agent/context-prompt";
 import { APPROVAL_MODES, describeMode, isApprovalMode } from "../agent/approval-mode";
 import { replMessage } from "./advice";
-import { compactNumber, meterText } from "./format";
-import { contextFilesLine } from "./instructions";
-import { safeText } from "./safe-text";
-import { messagesInFile } from "./message-count";
-import { shortSessionId } from "./session-id";
+import { compactNumber, meterText } from "./render/format";
+import { contextFilesLine } from "./session/instructions";
+import { safeText } from "./render/safe-text";
+import { messagesInFile } from "./session/message-count";
+import { shortSessionId } from "./session/session-id";
 import { effortCommand, effortText } from "./effort-command";
 import { EFFORTS } from "../providers/thinking-forms";
 import { limitsText, modelRows } from "./model-list";
-import { wrapText } from "./wrap";
+import { wrapText } from "./render/wrap";
 
 /**
  * What to print, "quit", a compaction for the REPL to run (it streams and can
@@ -160,7 +160,7 @@ function showModels(agent: Agent, c: Colors, catalogues: Catalogues): string {
 /**
  * `/model spec`: from the next prompt on. The reply says which provider the
  * model goes to when the spec did not name one. A spec that names no model
- * ("anthropic/") is refused with what is accepted, and so is a provider that
+ * ("<provider>/") is refused with what is accepted, and so is a provider that
  * cannot be used (no key): the model in use stays.
  */
 function switchModel(agent: Agent, spec: string, c: Colors, catalogues: Catalogues): string {
@@ -191,10 +191,8 @@ function describeSession(agent: Agent): string {
   let cacheRead = 0;
   let inContext = 0;
   // What the context holds: from the compaction's first kept entry on (a resumed session has read no further back).
-  const branch = session.getBranch();
   const compaction = session.compaction();
-  const from = compaction ? branch.findLastIndex((e, i) => i < branch.indexOf(compaction) && e.id === compaction.firstKeptEntryId) : 0;
-  for (const entry of branch.slice(Math.max(0, from))) {
+  for (const entry of session.getBranch().slice(session.contextFrom())) {
     if (entry.type !== "message") continue;
     inContext++;
     const usage = entry.message.usage;

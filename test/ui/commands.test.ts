@@ -5,9 +5,9 @@
 import { describe, expect, test } from "bun:test";
 import { Agent } from "../../src/agent/agent";
 import { describeSessions, messageToDisk, SessionManager, type ModelRef } from "../../src/session";
-import { sessionLabel } from "../../src/ui/session-picker";
+import { sessionLabel } from "../../src/ui/session/session-picker";
 import { textMessage } from "../../src/conversation";
-import { colorsFor } from "../../src/ui/colors";
+import { colorsFor } from "../../src/ui/render/colors";
 import { commandNames, helpText, parseCommand, runCommand, type Command } from "../../src/ui/commands";
 import { useSessionRoot } from "../session/helpers";
 import { Catalogues } from "../../src/providers/catalogue";
