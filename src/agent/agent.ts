@@ -13,13 +13,14 @@ import { createProvider } from "../providers";
 import { applyStreamEvent, finalizeMessage } from "../providers/assemble";
 import type { ModelInfo } from "../providers/model-info";
 import { builtinModel } from "../providers/builtin-models";
-import { contextWindow, contextWindowFromEnv } from "../providers/models";
+import { contextWindowFromEnv } from "../providers/models";
 import type { ContextOverflow, Provider, ProviderName, StreamEvent, Usage } from "../providers/provider";
 import { learnThinking, lessonOf, type Effort } from "../providers/thinking-forms";
 import { providerSecrets } from "../providers/registry";
 import { ANSWER_SHARE, type TurnPlan } from "../providers/thinking-plan";
 import { runTool, toolDefinitions, tools, toolSummary } from "../tools";
-import { compact, CompactionFailed, SUMMARY_INSTRUCTION_TOKENS, summaryMaxTokens, type Compaction } from "./compaction";
+import { compact, CompactionFailed, type Compaction } from "./compaction";
+import { reserve, summaryAllowance, windowOf } from "./window";
 import { INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, interruptedAfterStart, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
 import type { ContextFiles } from "./context-files";
 import { Approvals, declined, NOBODY_TO_ASK, type ApprovalAnswer, type Ask } from "./approval";
@@ -426,35 +427,4 @@ export class Agent {
   #toolDefinitionBytes(): number {
     return (this.#toolBytes ??= jsonByteLength(toolDefinitions()));
   }
-}
-
-/**
- * A model's context window as the environment, the catalogue and the log tell
- * it (what Agent.window() falls back to, and what a resumed transcript's usage
- * lines use): AWL_CONTEXT_WINDOW, else the catalogue's max_input_tokens (`info`,
- * when it came from the provider: the built-in table's row comes last), else
- * the window of the compaction in force when it was made with this model, else
- * the model table's.
- */
-export function windowOf(
-  model: ModelRef,
-  compaction: { provider: string; model: string; window: number } | undefined,
-  env: Record<string, string | undefined> = process.env,
-  info?: ModelInfo,
-): number {
-  const fromLog = compaction?.provider === model.provider && compaction.model === model.model ? compaction.window : undefined;
-  // `info` may be the table's own row (no catalogue): only a window the table does not state is the catalogue's.
-  const table = builtinModel(model.provider as ProviderName, model.model);
-  const fromCatalogue = info?.maxInputTokens !== table?.maxInputTokens ? info?.maxInputTokens : undefined;
-  return contextWindowFromEnv(env) ?? fromCatalogue ?? fromLog ?? contextWindow(model.provider as Provider["name"], model.model);
-}
-
-/** Room kept for the answer: the smaller of the answer's limit and a quarter of the window. */
-function reserve(window: number, maxTokens: number): number {
-  return Math.min(maxTokens, Math.floor(window / 4));
-}
-
-/** What the summary request adds to the conversation: its answer (a thinking budget included) and its instruction. */
-function summaryAllowance(window: number, plan: TurnPlan): number {
-  return summaryMaxTokens(window, plan.maxTokens - plan.budget) + plan.budget + SUMMARY_INSTRUCTION_TOKENS;
 }
