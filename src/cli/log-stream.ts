@@ -83,9 +83,17 @@ export class LogStream {
    */
   #open(): number {
     if (this.#fd !== undefined && fstatSync(this.#fd).nlink > 0) return this.#fd;
+    let fd: number;
+    try {
+      fd = openSync(this.#path!, constants.O_RDONLY | constants.O_NOFOLLOW);
+    } catch (error) {
+      // Not written back (the run ends saying so): the old file still holds every line written to it.
+      if (this.#fd !== undefined) return this.#fd;
+      throw error;
+    }
     if (this.#fd !== undefined) closeSync(this.#fd);
-    this.#fd = openSync(this.#path!, constants.O_RDONLY | constants.O_NOFOLLOW);
-    return this.#fd;
+    this.#fd = fd;
+    return fd;
   }
 }
 

@@ -56,3 +56,12 @@ test("a stop signal: the turn's partial answer is appended and streamed, then a 
   expect(result).toMatchObject({ status: "interrupted", exitCode: 143 });
   expect(JSON.parse(lines.at(-2)!).message).toMatchObject({ role: "assistant", stopReason: "error" });
 }, 30_000);
+
+test("the session file deleted mid-run: awl writes it back, and the stream still matches it byte for byte", async () => {
+  fx.server.reply(tool(`rm -f "$(find "$AWL_SESSION_DIR" -name '*.jsonl')"`), { blocks: [{ type: "text", text: "after" }] });
+  const child = Bun.spawn([AWL, "-p", "go", "--json"], { cwd: fx.project, env: fx.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  expect(stderr).toContain("was deleted while awl was running");
+  const { result } = checkStream(fx, "", { code, stdout, stderr });
+  expect(result.sessionId).not.toBeNull();
+}, 30_000);
