@@ -58,18 +58,22 @@ export class LogStream {
 
   async #pump(): Promise<void> {
     this.#pumping = true;
-    while (this.#ranges.length > 0) {
-      const range = this.#ranges[0]!;
-      const buffer = Buffer.allocUnsafe(Math.min(CHUNK, range.to - range.from));
-      const read = readSync(this.#open(), buffer, 0, buffer.length, range.from);
-      if (read === 0) throw new Error(`${this.#path} ended before byte ${range.to} that awl wrote`);
-      range.from += read;
-      if (range.from === range.to) this.#ranges.shift();
-      await write(buffer.subarray(0, read));
+    try {
+      while (this.#ranges.length > 0) {
+        const range = this.#ranges[0]!;
+        const buffer = Buffer.allocUnsafe(Math.min(CHUNK, range.to - range.from));
+        const read = readSync(this.#open(), buffer, 0, buffer.length, range.from);
+        if (read === 0) throw new Error(`${this.#path} ended before byte ${range.to} that awl wrote`);
+        range.from += read;
+        if (range.from === range.to) this.#ranges.shift();
+        await write(buffer.subarray(0, read));
+      }
+    } finally {
+      // Synchronously after the loop's last check: a range added from here on starts a new pump.
+      // (After a failure too, so the result line still goes out; the failure itself is an internal error.)
+      this.#pumping = false;
+      for (const resolve of this.#idle.splice(0)) resolve();
     }
-    // Synchronously after the loop's last check: a range added from here on starts a new pump.
-    this.#pumping = false;
-    for (const resolve of this.#idle.splice(0)) resolve();
   }
 
   #drained(): Promise<void> {

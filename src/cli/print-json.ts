@@ -4,7 +4,8 @@
 // error when there is one, in the words stderr has. Nothing else goes to
 // stdout. The result line is written however the run ends once the arguments
 // have parsed: a failure before the session opened (sessionId null), a stop
-// signal (status interrupted, 128 + N), a closed stdout (nobody to read it).
+// signal (status interrupted, 128 + N), an internal error (status error, 1),
+// a closed stdout (nobody to read it).
 
 import type { SessionManager } from "../session";
 import type { ResultLine } from "../session/result-schema";
@@ -23,8 +24,9 @@ export async function printJson(args: Args, cwd: string): Promise<number> {
   const finish = (o: PrintOutcome): Promise<number> => (finished ??= stream.finish(JSON.stringify(resultLine(o, session))).then(() => o.exitCode));
   // A stop exits from cli/stop.ts once the turn has settled: the result line goes out first.
   // A closed stdout exits 141 whatever was being written: as SIGPIPE ends a program at its failed write.
-  finishBeforeStopExit(async (exitCode) => {
-    const final = await finish({ usage: { input: 0, output: 0 }, ...outcome, exitCode, status: "interrupted" });
+  finishBeforeStopExit(async (exitCode, error) => {
+    const status = error === undefined ? "interrupted" : "error";
+    const final = await finish({ usage: { input: 0, output: 0 }, ...outcome, exitCode, status, ...(error === undefined ? {} : { error }) });
     return stoppedBy() === "SIGPIPE" ? exitCode : final;
   });
   try {

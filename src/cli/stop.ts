@@ -36,7 +36,7 @@ export const stopSignal: AbortSignal = controller.signal;
 let stopping: StopSignal | undefined;
 let held = 0;
 /** What must be written before a stop exits (the result line of -p --json), within the grace period; it may name the exit code. */
-let beforeStopExit: ((code: number) => Promise<number>) | undefined;
+let beforeStopExit: ((code: number, error?: string) => Promise<number>) | undefined;
 let exiting = false;
 /** Set when stdout failed for a reason other than a closed pipe; main exits 1. */
 let outputFailed = false;
@@ -77,9 +77,10 @@ export async function hold<T>(work: () => Promise<T>): Promise<T> {
 /**
  * Runs `finish` with the exit code before a stop exits: its promise is
  * awaited, up to the grace period, and gives the code awl exits with (the run's
- * own, when its result was already being written as the signal came).
+ * own, when its result was already being written as the signal came). An
+ * internal error runs it too, with exit code 1 and the error's words.
  */
-export function finishBeforeStopExit(finish: (code: number) => Promise<number>): void {
+export function finishBeforeStopExit(finish: (code: number, error?: string) => Promise<number>): void {
   beforeStopExit = finish;
 }
 
@@ -136,12 +137,20 @@ function crashed(error: unknown): void {
   if (stopping) return;
   restoreTerminal();
   const message = error instanceof Error ? error.message : String(error);
+  const said = `internal error: ${safeText(message.split("\n")[0] ?? "")} (please report this with the command you ran)`;
   try {
-    process.stderr.write(`awl: internal error: ${safeText(message.split("\n")[0] ?? "")} (please report this with the command you ran)\n`);
+    process.stderr.write(`awl: ${said}\n`);
   } catch {
     // Nowhere to say it.
   }
-  process.exit(1);
+  if (!beforeStopExit || exiting) return process.exit(1);
+  // The result line of -p --json says it too, within the grace period.
+  exiting = true;
+  setTimeout(() => process.exit(1), GRACE_MS);
+  beforeStopExit(1, said).then(
+    () => process.exit(1),
+    () => process.exit(1),
+  );
 }
 
 /**
