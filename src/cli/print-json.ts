@@ -15,6 +15,9 @@ import { LogStream } from "./log-stream";
 import { runPrint, type PrintOutcome } from "./print";
 import { finishBeforeStopExit, stoppedBy } from "./stop";
 
+/** The usage of a run that made no request. */
+const NONE = { input: 0, output: 0 };
+
 export async function printJson(args: Args, cwd: string): Promise<number> {
   const stream = new LogStream();
   let session: SessionManager | undefined;
@@ -26,7 +29,7 @@ export async function printJson(args: Args, cwd: string): Promise<number> {
   // A closed stdout exits 141 whatever was being written: as SIGPIPE ends a program at its failed write.
   finishBeforeStopExit(async (exitCode, error) => {
     const status = error === undefined ? "interrupted" : "error";
-    const final = await finish({ usage: { input: 0, output: 0 }, ...outcome, exitCode, status, ...(error === undefined ? {} : { error }) });
+    const final = await finish({ usage: NONE, ...outcome, exitCode, status, ...(error === undefined ? {} : { error }) });
     return stoppedBy() === "SIGPIPE" ? exitCode : final;
   });
   try {
@@ -39,7 +42,7 @@ export async function printJson(args: Args, cwd: string): Promise<number> {
   } catch (error) {
     const failure = failureOf(error);
     process.stderr.write(`awl: ${failure.message}\n`);
-    outcome = { exitCode: failure.exitCode, status: "error", usage: { input: 0, output: 0 }, error: failure.message };
+    outcome = { exitCode: failure.exitCode, status: "error", usage: NONE, error: failure.message };
   }
   if (stoppedBy()) return outcome.exitCode; // the stop writes the result line
   return finish(outcome);

@@ -12,7 +12,6 @@ import type { AgentEvent } from "../agent/events";
 import { EXIT_FAILURE, EXIT_MAX_TURNS, EXIT_OK, UsageError, UserError } from "../errors";
 import type { ResultLine } from "../session/result-schema";
 import type { SessionManager } from "../session";
-import type { Usage } from "../providers/provider";
 import { readStdin, stdinHasInput } from "./stdin";
 import { tools } from "../tools";
 import { colorsFor } from "../ui/render/colors";
@@ -23,7 +22,7 @@ import { safeText } from "../ui/render/safe-text";
 import { onCommandLine, remedyWatcher, withCommandLineAdvice } from "./advice";
 import { approvalMode, chosenEffort, type Args } from "./args";
 import { startModel } from "./start-model";
-import type { ProviderName } from "../providers/provider";
+import type { ProviderName, Usage } from "../providers/provider";
 import { guardOutput, hold, stopExitCode, stoppedBy, stopSignal } from "./stop";
 
 /** How a -p run ended: the exit code, and what the result line of --json says. */
