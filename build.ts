@@ -11,7 +11,7 @@ const GENERATED = "./src/session/checks.generated.ts";
 const JSON_SCHEMA = "./docs/session-format.schema.json";
 const TOOL_DEFINITIONS = "./src/tools/definitions.generated.ts";
 /** The schemas whose checks are generated, by their export names in src/session/schema.ts. */
-const SCHEMAS = ["SessionHeader", "MessageEntry", "CompactionEntry", "EntryBase"] as const;
+const SCHEMAS = ["SessionHeader", "MessageEntry", "CompactionEntry", "SessionInfoEntry", "EntryBase"] as const;
 
 /**
  * The source of checks.generated.ts. arktype, unless told to be jitless (as
@@ -64,7 +64,7 @@ export async function validatorsSource(): Promise<string> {
 export async function jsonSchemaSource(): Promise<string> {
   const schema = await import("./src/session/schema");
   const { ResultLine } = await import("./src/session/result-schema");
-  const lines = { SessionHeader: schema.SessionHeader, MessageEntry: schema.MessageEntry, CompactionEntry: schema.CompactionEntry, ResultLine };
+  const lines = { SessionHeader: schema.SessionHeader, MessageEntry: schema.MessageEntry, CompactionEntry: schema.CompactionEntry, SessionInfoEntry: schema.SessionInfoEntry, ResultLine };
   const $defs: Record<string, object> = {};
   const kinds: string[] = [];
   for (const [name, type] of Object.entries(lines)) {

@@ -39,6 +39,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./cli/sessions")).sessions(args, cwd);
     case "models":
       return (await import("./cli/models")).models(args);
+    case "export":
+      return (await import("./cli/export")).exportCommand(args, cwd);
     case "print":
       return args.json ? (await import("./cli/print-json")).printJson(args, cwd) : (await import("./cli/print")).print(args, cwd);
     case "chat":

@@ -51,6 +51,7 @@ Usage:
   awl                          start a new interactive session in this directory
   awl "prompt"                 start one and send the prompt (the words after it are part of it)
   awl --resume [id] ["prompt"] resume the most recent session here, or the one whose id starts with id
+                               (else whose title holds it: --resume checklist)
   awl -c ["prompt"]            resume the most recent session here (and send the prompt)
   awl -p "prompt" [--resume [id]]
                                run one prompt to completion (tools included), print the answer
@@ -59,6 +60,25 @@ Usage:
   awl -p --resume <id>         continue a run --max-turns stopped
   awl sessions [--plain|--json]
                                list this directory's sessions (on a terminal, a picker, most recently active first)
+  awl sessions rm ID... | restore ID...
+                               move sessions to the trash / bring them back as they were
+  awl sessions prune --older-than 90d [--dry-run]
+                               move to the trash the sessions with no entry for that long (by the last
+                               entry's time, never the file's), naming each one
+  awl sessions trash           list the trash
+  awl sessions purge [--older-than 30d] [--dry-run]
+                               delete from the trash (age: since it was trashed), then the file
+                               checkpoints no session or trashed session refers to
+  awl sessions du              space used by sessions, the trash and file checkpoints
+  awl sessions stats [--since 30d] [--all] [--json]
+                               sessions, turns, tokens and cost per model
+  awl sessions search TEXT [--all] [--json]
+                               sessions whose titles, labels, prompts or answers hold TEXT, newest first
+                               (rm, restore, prune, trash, purge: this directory's sessions; --all: every one)
+  awl export ID [--md|--html|--jsonl] [-o FILE]
+                               a session as Markdown (default), one self-contained HTML file, or its raw
+                               log (--jsonl, not redacted); Markdown and HTML have API keys, common key
+                               shapes and the home directory redacted; -o never overwrites a file
   awl -- sessions              after --, every word is the prompt (this sends "sessions")
   awl models [--provider <name>] [--json]
                                the provider's models, newest first, where the list came from and how old it is
@@ -89,6 +109,7 @@ ${providerVariables()}
   AWL_CONTEXT_WINDOW           the model's context window in tokens (e.g. 32768, 200k), instead of awl's table;
                                set it for local servers that truncate a long prompt silently
   AWL_SESSION_DIR              where sessions live, an absolute path (default $XDG_DATA_HOME/awl/sessions)
+  AWL_TITLES=off               no model-written session title after the first answer (the first prompt stands for it)
   AWL_BASH_PASS_ENV=A,B        API keys never reach bash nor tool output; other *KEY*/*SECRET*/*TOKEN*/*PASSWORD* only if listed
   XDG_DATA_HOME                base data directory (default ~/.local/share)
   XDG_CACHE_HOME               base cache directory, for the providers' model lists (default ~/.cache)

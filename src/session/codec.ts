@@ -3,7 +3,7 @@
 // compaction keeps from, by that head: docs/session-format.md), so the spec's
 // own example lines round-trip byte for byte. parseLine is the one judge of a
 // line: replay, resume from the tail, listing and "most recent" all ask it.
-import type { CompactionEntry, DiskContentBlock, DiskMessage, MessageEntry, SessionEntry, SessionHeader, Usage, WrittenEntry } from "./schema";
+import type { CompactionEntry, DiskContentBlock, DiskMessage, MessageEntry, SessionEntry, SessionHeader, SessionInfoEntry, Usage, WrittenEntry } from "./schema";
 
 import { allows } from "./checks.generated";
 
@@ -39,8 +39,8 @@ export class LineError extends Error {
 }
 
 export function serializeHeader(h: SessionHeader): string {
-  const { type, version, id, timestamp, cwd, provider, model } = h;
-  return JSON.stringify({ type, version, id, timestamp, cwd, provider, model });
+  const { type, version, id, timestamp, cwd, provider, model, project } = h;
+  return JSON.stringify(defined({ type, version, id, timestamp, cwd, provider, model, project: project && { root: project.root, path: project.path } }));
 }
 
 /** One line for an entry awl writes; every kind is spelled out, so a new kind does not compile until its order is decided. */
@@ -52,7 +52,14 @@ export function serializeEntry(e: WrittenEntry): string {
       );
     case "compaction":
       return JSON.stringify(orderCompaction(e));
+    case "session_info":
+      return JSON.stringify(orderSessionInfo(e));
   }
+}
+
+/** Bookkeeping entries hang off the leaf they were written at and never become the leaf. */
+export function isBookkeeping(e: SessionEntry): boolean {
+  return e.type === "session_info";
 }
 
 /** What follows the kind in an entry's line: `"id":"a1b2c3d4","parentId":` (resume tells an unreadable kept entry by it). */
@@ -104,6 +111,8 @@ export function validateValue(value: unknown): FileEntry {
       return { kind: "entry", entry: checked(value, "MessageEntry") };
     case "compaction":
       return { kind: "entry", entry: checked(value, "CompactionEntry") };
+    case "session_info":
+      return { kind: "entry", entry: checked(value, "SessionInfoEntry") };
     default: {
       // Indexed for its place in the chain, otherwise opaque (forward compatibility).
       const { type, id, parentId, timestamp } = checked(value, "EntryBase");
@@ -112,7 +121,7 @@ export function validateValue(value: unknown): FileEntry {
   }
 }
 
-type Checked = "SessionHeader" | "MessageEntry" | "CompactionEntry" | "EntryBase";
+type Checked = "SessionHeader" | "MessageEntry" | "CompactionEntry" | "SessionInfoEntry" | "EntryBase";
 
 /**
  * `value` as the schema's type, or a LineError saying why not. The verdict
@@ -147,6 +156,11 @@ function orderCompaction(e: CompactionEntry): CompactionEntry {
   });
 }
 
+function orderSessionInfo(e: SessionInfoEntry): SessionInfoEntry {
+  const { type, id, parentId, timestamp, title, source, provider, model, usage } = e;
+  return defined({ type, id, parentId, timestamp, title, source, provider, model, usage: usage && orderUsage(usage) });
+}
+
 function orderBlock(b: DiskContentBlock): DiskContentBlock {
   switch (b.type) {
     case "text":
@@ -167,5 +181,5 @@ function defined<T extends object>(o: T): T {
 
 /** Validates an entry about to be written: nothing malformed reaches the log. */
 export function checkEntry(e: WrittenEntry): void {
-  checked(e, e.type === "message" ? "MessageEntry" : "CompactionEntry");
+  checked(e, e.type === "message" ? "MessageEntry" : e.type === "compaction" ? "CompactionEntry" : "SessionInfoEntry");
 }

@@ -34,6 +34,9 @@ export const DiskMessage = type({
   "errorMessage?": "string",
 });
 
+/** The git repository a session was started in: its root commit's sha, and the directory relative to the repository's top (`.` at the top). */
+export const ProjectRef = type({ root: "string > 0", path: "string" });
+
 export const SessionHeader = type({
   type: "'session'",
   version: "number.integer >= 1",
@@ -42,6 +45,7 @@ export const SessionHeader = type({
   cwd: "string",
   provider: "string",
   model: "string",
+  "project?": ProjectRef,
 });
 
 /** What every entry has. Readers accept any non-empty id. An entry of a kind this version does not know is checked against this alone. */
@@ -96,6 +100,25 @@ export const CompactionEntry = type({
   "summarizedTurns?": "number.integer >= 0",
 });
 
+/**
+ * A session's title: bookkeeping, hung off the leaf it was written at, never
+ * the leaf itself. `source`: "auto" (the first prompt, or a model-written
+ * title, whose request's provider, model and usage it carries) or "user"
+ * (/rename); awl never writes an auto title after a user one, so the latest
+ * session_info in the file is the title.
+ */
+export const SessionInfoEntry = type({
+  type: "'session_info'",
+  id: "string > 0",
+  parentId: "string > 0 | null",
+  timestamp: "string",
+  title: "string",
+  source: "'auto' | 'user'",
+  "provider?": "string",
+  "model?": "string",
+  "usage?": Usage,
+});
+
 export type TextBlock = typeof TextBlock.infer;
 export type ThinkingBlock = typeof ThinkingBlock.infer;
 export type ThinkingOrigin = typeof ThinkingOrigin.infer;
@@ -106,8 +129,10 @@ export type StopReasonString = typeof StopReason.infer;
 export type Usage = typeof Usage.infer;
 export type DiskMessage = typeof DiskMessage.infer;
 export type SessionHeader = typeof SessionHeader.infer;
+export type ProjectRef = typeof ProjectRef.infer;
 export type MessageEntry = typeof MessageEntry.infer;
 export type CompactionEntry = typeof CompactionEntry.infer;
+export type SessionInfoEntry = typeof SessionInfoEntry.infer;
 /**
  * An entry of a kind this version does not know: indexed (so parent chains
  * through it still resolve) and otherwise skipped. Its own `type` is kept as
@@ -115,5 +140,5 @@ export type CompactionEntry = typeof CompactionEntry.infer;
  */
 export type OpaqueEntry = Omit<typeof EntryBase.infer, "type"> & { type: "opaque"; kind: string };
 /** The kinds awl writes. */
-export type WrittenEntry = MessageEntry | CompactionEntry;
+export type WrittenEntry = MessageEntry | CompactionEntry | SessionInfoEntry;
 export type SessionEntry = WrittenEntry | OpaqueEntry;

@@ -17,6 +17,7 @@ import { Catalogues } from "../providers/catalogue";
 import type { ProviderName } from "../providers/provider";
 import { CompactionFailed } from "../agent/compaction";
 import { PromptTooLarge } from "../agent/prompt-size";
+import { wantsTitle, writeModelTitle } from "../agent/title";
 import { UserError } from "../errors";
 import type { Colors } from "./render/colors";
 import { terminalAsk } from "./session/approval";
@@ -51,6 +52,16 @@ const QUIT: ReplEnd = { kind: "quit" };
  * built-in table does. `first` (awl "prompt") is sent as the REPL opens.
  */
 export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout, stop: StopControl = NO_STOP, catalogues = new Catalogues(), first?: string): Promise<ReplEnd> {
+  // A title request still out when the loop ends is given up: awl does not wait on it to exit or switch sessions.
+  const titles = new AbortController();
+  try {
+    return await loop(agent, c, out, stop, catalogues, first, titles.signal);
+  } finally {
+    titles.abort();
+  }
+}
+
+async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalogues: Catalogues, first: string | undefined, titles: AbortSignal): Promise<ReplEnd> {
   const summary = agent.session.context().summary; // never offered as something the person typed
   const sessionPrompts = agent.conversation.messages
     .filter((m) => m.role === "user" && m !== summary)
@@ -63,6 +74,7 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
 
   /** A prompt given back unsent: the next input box starts with it. */
   let unsent: string | undefined;
+  let titleAsked = false;
   for (;;) {
     const input = first !== undefined ? sentFirst(first, prompt, history, out) : await readLine({ prompt, history, completion, hintStyle: c.dim, text: unsent, unfold });
     first = unsent = undefined;
@@ -110,6 +122,10 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
       };
       const result = await stop.hold(() => agent.runTurn(text, controller.signal, onEvent, ask));
       renderer.finish(result);
+      if (result.stopReason === "stop" && !titleAsked && wantsTitle(agent.session)) {
+        titleAsked = true; // one request per session, answered or not
+        void writeModelTitle(agent.session, agent.model, titles);
+      }
     } catch (error) {
       renderer.abandon();
       if (!(error instanceof UserError)) throw error;

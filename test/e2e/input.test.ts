@@ -292,7 +292,7 @@ describe.skipIf(!hasTmux)("history and completion", () => {
     term.keys("C-u");
     term.type("/");
     term.keys("Tab");
-    await term.waitFor(/\/compact {2}\/effort {2}\/help {2}\/model {2}\/new {2}\/quit {2}\/resume {2}\/session/);
+    await term.waitFor(/\/compact {2}\/effort {2}\/export {2}\/help {2}\/model {2}\/new {2}\/quit {2}\/rename {2}\/resume {2}\/session/);
     term.keys("C-u");
     term.type("look at sr");
     term.keys("Tab");

@@ -37,7 +37,7 @@ export async function pickSession(list: SessionInfo[], idLength: number, options
   return isCancel(choice) ? undefined : choice;
 }
 
-/** `019dc5ba-7  3 min ago      14 msgs  fix the failing date test…`, cut to `width` columns (the first prompt gives way). */
+/** `019dc5ba-7  3 min ago      14 msgs  fix the failing date test…`, cut to `width` columns (the title, else the first prompt, gives way). */
 export function sessionLabel(s: SessionInfo, idLength: number, width: number, now = Date.now()): string {
   return label(s, idLength, width, undefined, now);
 }
@@ -47,9 +47,10 @@ function label(s: SessionInfo, idLength: number, width: number, c: ReturnType<ty
   const when = age(s.lastActivity ?? s.modified, now).padEnd(12);
   const size = s.damaged ? "damaged " : `${String(s.messageCount).padStart(4)} msgs`;
   const head = [id, when, size].join("  ");
-  const rest = s.damaged ? s.damaged : s.firstPrompt ? s.firstPrompt : "(no prompt)";
+  const about = s.title ?? s.firstPrompt;
+  const rest = s.damaged ? s.damaged : about ? about : "(no prompt)";
   const room = Math.max(10, width - Bun.stringWidth(head) - 2);
   const tail = fitWidth(oneLine(rest, room), room);
   if (!c) return `${head}  ${tail}`;
-  return [c.bold(id), c.dim(when), s.damaged ? c.red(size) : size, s.damaged || !s.firstPrompt ? c.dim(tail) : tail].join("  ");
+  return [c.bold(id), c.dim(when), s.damaged ? c.red(size) : size, s.damaged || !about ? c.dim(tail) : tail].join("  ");
 }
