@@ -4,6 +4,8 @@
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
+/** `awl -p --max-turns N` stopped the turn (awl -p --resume continues it). */
+export const EXIT_MAX_TURNS = 4;
 
 export class UserError extends Error {
   constructor(

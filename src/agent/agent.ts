@@ -13,13 +13,14 @@ import { createProvider } from "../providers";
 import { applyStreamEvent, finalizeMessage } from "../providers/assemble";
 import type { ModelInfo } from "../providers/model-info";
 import { builtinModel } from "../providers/builtin-models";
-import { contextWindow, contextWindowFromEnv } from "../providers/models";
+import { contextWindowFromEnv } from "../providers/models";
 import type { ContextOverflow, Provider, ProviderName, StreamEvent, Usage } from "../providers/provider";
 import { learnThinking, lessonOf, type Effort } from "../providers/thinking-forms";
 import { providerSecrets } from "../providers/registry";
 import { ANSWER_SHARE, type TurnPlan } from "../providers/thinking-plan";
-import { runTool, toolDefinitions, toolSummary } from "../tools";
-import { compact, CompactionFailed, SUMMARY_INSTRUCTION_TOKENS, summaryMaxTokens, type Compaction } from "./compaction";
+import { runTool, toolDefinitions, tools, toolSummary } from "../tools";
+import { compact, CompactionFailed, type Compaction } from "./compaction";
+import { reserve, summaryAllowance, windowOf } from "./window";
 import { INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, interruptedAfterStart, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
 import type { ContextFiles } from "./context-files";
 import { Approvals, declined, NOBODY_TO_ASK, type ApprovalAnswer, type Ask } from "./approval";
@@ -47,6 +48,11 @@ export interface AgentOptions {
 
 /** A request the API found too long is compacted and sent again this many times; the next overflow ends the turn. */
 const MAX_OVERFLOW_COMPACTIONS = 2;
+
+/** `maxTurns`: the answers this turn may get (--max-turns); the turn ends before the request after the last one's tool results. */
+export interface TurnLimits {
+  maxTurns?: number;
+}
 
 type End = Extract<StreamEvent, { type: "end" }>;
 type Response = { message: Message; end: End };
@@ -99,7 +105,7 @@ export class Agent {
    * prompt shows, so the cost falls while the person types.
    */
   warmUp(): void {
-    toolDefinitions();
+    tools();
     preloadSchemas();
   }
 
@@ -172,8 +178,10 @@ export class Agent {
    * `ask` asks the person about a call the approval mode does not let run by
    * itself; without it, such a call is refused. A prompt larger than the
    * window can ever take throws PromptTooLarge, with nothing sent or logged.
+   * Without a prompt, the turn goes on from tool results that wait for the
+   * model (see waitsForModel: a turn --max-turns stopped).
    */
-  async runTurn(prompt: string, signal: AbortSignal, onEvent: (event: AgentEvent) => void, ask?: Ask): Promise<TurnResult> {
+  async runTurn(prompt: string | undefined, signal: AbortSignal, onEvent: (event: AgentEvent) => void, ask?: Ask, limits: TurnLimits = {}): Promise<TurnResult> {
     const usage: Usage = { input: 0, output: 0 };
     const result = (r: Omit<TurnResult, "usage" | "context">): TurnResult => ({ ...r, usage, context: this.meter(), ...(this.effort ? { effort: this.effort } : {}) });
     // An effort the model cannot take is said before anything is sent or written.
@@ -184,19 +192,11 @@ export class Agent {
     }
     // The turn's thinking and max_tokens: the same on every request of it, tool loop included.
     let plan = this.#plan();
-    const system = this.#conversation.messages.length === 0 ? systemPrompt({ cwd: this.cwd, tools: toolDefinitions(), context: this.#contextFiles, env: this.#env }) : undefined;
-    const message = this.#promptMessage(prompt);
-    const window = this.window();
-    checkPromptSize(Math.ceil(jsonByteLength(message) / 4), {
-      model: this.#model.model,
-      window,
-      fixed: Math.ceil((Buffer.byteLength(system ?? this.#conversation.systemPrompt ?? "") + this.#toolDefinitionBytes()) / 4),
-      reserve: reserve(window, plan.maxTokens),
-    });
-    if (system !== undefined) this.#append(textMessage("system", system));
-    this.#append(message);
+    if (prompt !== undefined) this.#appendPrompt(prompt, plan);
+    else if (!this.waitsForModel()) throw new Error("no prompt, and no tool results wait for the model");
 
     let lessons = 0;
+    let answers = 0;
     try {
       let overflows = 0;
       for (;;) {
@@ -226,12 +226,35 @@ export class Agent {
         const results = await this.#runTools(message, signal, onEvent, ask);
         this.#append({ role: "user", content: results });
         if (signal.aborted) return result({ stopReason: "error", aborted: true, errorMessage: INTERRUPTED_BY_USER, finalText: "" });
+        // The limit stops the turn before its next request: the results are saved, and a prompt-less run continues it.
+        if (++answers === limits.maxTurns) return result({ stopReason: "toolUse", aborted: false, finalText: messageText(message), maxTurnsReached: true });
       }
     } catch (error) {
       if (!(error instanceof CompactionFailed)) throw error;
       if (!error.aborted) onEvent({ type: "end", stopReason: "error", errorMessage: error.message });
       return result({ stopReason: "error", aborted: error.aborted, errorMessage: error.aborted ? INTERRUPTED_BY_USER : error.message, finalText: "" });
     }
+  }
+
+  /** True when the branch ends in tool results the model has not answered yet: a prompt-less runTurn continues from them. */
+  waitsForModel(): boolean {
+    const last = this.#conversation.messages.at(-1);
+    return last?.role === "user" && last.content.length > 0 && last.content.every((b) => b.type === "toolResult");
+  }
+
+  /** The system message of a new session, then the prompt, each checked against the window before it is written. */
+  #appendPrompt(prompt: string, plan: TurnPlan): void {
+    const system = this.#conversation.messages.length === 0 ? systemPrompt({ cwd: this.cwd, tools: toolDefinitions(), context: this.#contextFiles, env: this.#env }) : undefined;
+    const message = this.#promptMessage(prompt);
+    const window = this.window();
+    checkPromptSize(Math.ceil(jsonByteLength(message) / 4), {
+      model: this.#model.model,
+      window,
+      fixed: Math.ceil((Buffer.byteLength(system ?? this.#conversation.systemPrompt ?? "") + this.#toolDefinitionBytes()) / 4),
+      reserve: reserve(window, plan.maxTokens),
+    });
+    if (system !== undefined) this.#append(textMessage("system", system));
+    this.#append(message);
   }
 
   /**
@@ -409,35 +432,4 @@ export class Agent {
   #toolDefinitionBytes(): number {
     return (this.#toolBytes ??= jsonByteLength(toolDefinitions()));
   }
-}
-
-/**
- * A model's context window as the environment, the catalogue and the log tell
- * it (what Agent.window() falls back to, and what a resumed transcript's usage
- * lines use): AWL_CONTEXT_WINDOW, else the catalogue's max_input_tokens (`info`,
- * when it came from the provider: the built-in table's row comes last), else
- * the window of the compaction in force when it was made with this model, else
- * the model table's.
- */
-export function windowOf(
-  model: ModelRef,
-  compaction: { provider: string; model: string; window: number } | undefined,
-  env: Record<string, string | undefined> = process.env,
-  info?: ModelInfo,
-): number {
-  const fromLog = compaction?.provider === model.provider && compaction.model === model.model ? compaction.window : undefined;
-  // `info` may be the table's own row (no catalogue): only a window the table does not state is the catalogue's.
-  const table = builtinModel(model.provider as ProviderName, model.model);
-  const fromCatalogue = info?.maxInputTokens !== table?.maxInputTokens ? info?.maxInputTokens : undefined;
-  return contextWindowFromEnv(env) ?? fromCatalogue ?? fromLog ?? contextWindow(model.provider as Provider["name"], model.model);
-}
-
-/** Room kept for the answer: the smaller of the answer's limit and a quarter of the window. */
-function reserve(window: number, maxTokens: number): number {
-  return Math.min(maxTokens, Math.floor(window / 4));
-}
-
-/** What the summary request adds to the conversation: its answer (a thinking budget included) and its instruction. */
-function summaryAllowance(window: number, plan: TurnPlan): number {
-  return summaryMaxTokens(window, plan.maxTokens - plan.budget) + plan.budget + SUMMARY_INSTRUCTION_TOKENS;
 }

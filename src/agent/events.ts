@@ -35,6 +35,8 @@ export interface TurnResult {
   finalText: string;
   /** The effort the turn ran at, when one was chosen. */
   effort?: string;
+  /** Ended by TurnLimits.maxTurns, before the request its last tool results were for. */
+  maxTurnsReached?: true;
 }
 
 /** For a call that never started: an abort (Ctrl+C, Esc, a signal) came first. */

@@ -12,7 +12,7 @@ import { checkSessionsArgs, SESSION_ACTIONS, type SessionAction } from "./args-s
 
 export interface Args {
   command: "chat" | "print" | "sessions" | "tree" | "rewind" | "models" | "export" | "help" | "version";
-  /** -p text, or "-" for stdin. */
+  /** -p text, or "-" for stdin; "" for a bare -p (`awl -p --resume ID` continues a turn --max-turns stopped). */
   prompt?: string;
   /** `awl "prompt"`: the REPL opens and sends it first. */
   send?: string;
@@ -26,6 +26,10 @@ export interface Args {
   approve?: ApprovalMode;
   plain: boolean;
   json: boolean;
+  /** --no-stdin: -p never reads standard input. */
+  noStdin: boolean;
+  /** --max-turns: the model requests -p may make. */
+  maxTurns?: number;
   /** `awl sessions <action>`: rm, restore, prune, trash, purge, du, stats; none lists. */
   action?: SessionAction;
   /** The words after the action (ids), or after `export` (the id). */
@@ -60,7 +64,7 @@ const HINT = "(see awl --help)";
 const COMMANDS = ["sessions", "models", "export", "rewind"] as const;
 
 export function parseArgs(argv: string[]): Args {
-  const args: Args = { command: "chat", plain: false, json: false, targets: [], dryRun: false, all: false, fork: false, yes: false };
+  const args: Args = { command: "chat", plain: false, json: false, noStdin: false, targets: [], dryRun: false, all: false, fork: false, yes: false };
   let sessions = false;
   let tree = false;
   let rewind = false;
@@ -100,9 +104,22 @@ export function parseArgs(argv: string[]): Args {
         version = true;
         break;
       case "-p":
-      case "--print":
-        args.prompt = value();
+      case "--print": {
+        // Bare (`awl -p --resume ID`): a prompt may come from stdin, or the turn continues.
+        const next = argv[i + 1];
+        args.prompt = inline === undefined && (next === undefined || (next.startsWith("-") && next !== "-")) ? "" : value();
         break;
+      }
+      case "--no-stdin":
+        noValue();
+        args.noStdin = true;
+        break;
+      case "--max-turns": {
+        const text = value();
+        if (!/^[1-9]\d{0,8}$/.test(text)) throw new UsageError(`--max-turns needs a whole number of at least 1, not '${text}' ${HINT}`);
+        args.maxTurns = Number(text);
+        break;
+      }
       case "-r":
       case "--resume": {
         const next = argv[i + 1];
@@ -216,6 +233,9 @@ export function parseArgs(argv: string[]): Args {
     if (args.resume !== undefined) throw new UsageError(`choose one of --continue and --resume ${HINT}`);
     args.resume = true;
   }
+  // `awl -p --json "fix it"`: the words are -p's prompt.
+  if (args.prompt === "" && words.length) args.prompt = words.splice(0).join(" ");
+  if (args.prompt === "" && args.resume === undefined && !help && !version) throw new UsageError(`-p needs a prompt, or - to read it from stdin ${HINT}`);
   if (words.length) {
     if (args.prompt !== undefined) throw new UsageError(`give the prompt once: awl -p "..." or awl "..." ${HINT}`);
     args.send = words.join(" ");
@@ -227,7 +247,7 @@ export function parseArgs(argv: string[]): Args {
     throw new UsageError(`unknown provider '${args.provider}': use ${namesInWords()} ${HINT}`);
   }
   if (models) {
-    const extra = args.prompt !== undefined || args.resume !== undefined || args.approve !== undefined || args.model !== undefined || args.effort !== undefined || continued || args.plain;
+    const extra = args.prompt !== undefined || args.resume !== undefined || args.approve !== undefined || args.model !== undefined || args.effort !== undefined || continued || args.plain || args.noStdin || args.maxTurns !== undefined;
     if (extra) throw new UsageError(`awl models takes only --provider and --json ${HINT}`);
     checkSessionsArgs(args, "chat", HINT);
     return { ...args, command: "models" };
@@ -245,15 +265,20 @@ export function parseArgs(argv: string[]): Args {
   if (sessions || exporting) {
     const name = sessions ? "awl sessions" : "awl export";
     if (continued) throw new UsageError(`${name} takes no --continue ${HINT}`);
-    if (args.prompt !== undefined || args.resume !== undefined || args.approve !== undefined) throw new UsageError(`${name} takes no -p, --resume or --approve ${HINT}`);
+    if (args.prompt !== undefined || args.resume !== undefined || args.approve !== undefined || args.noStdin || args.maxTurns !== undefined) {
+      throw new UsageError(`${name} takes no -p, --resume, --approve, --no-stdin or --max-turns ${HINT}`);
+    }
     if (args.plain && args.json) throw new UsageError(`choose one of --plain and --json ${HINT}`);
     checkSessionsArgs(args, sessions ? "sessions" : "export", HINT);
     return { ...args, command: sessions ? "sessions" : "export" };
   }
-  if (args.plain || args.json) throw new UsageError(`--plain and --json belong to awl sessions (and --json to awl models) ${HINT}`);
+  const print = args.prompt !== undefined;
+  if (args.plain || (args.json && !print)) throw new UsageError(`--plain belongs to awl sessions, --json to -p (and to awl sessions and awl models) ${HINT}`);
+  if (!print && (args.noStdin || args.maxTurns !== undefined)) throw new UsageError(`--no-stdin and --max-turns belong to -p ${HINT}`);
+  if (args.noStdin && args.prompt === "-") throw new UsageError(`-p - reads the prompt from stdin, which --no-stdin forbids ${HINT}`);
   checkSessionsArgs(args, "chat", HINT);
   if (args.send !== undefined && !args.send.trim()) throw new UsageError(`the prompt is empty ${HINT}`);
-  return { ...args, command: args.prompt !== undefined ? "print" : "chat" };
+  return { ...args, command: print ? "print" : "chat" };
 }
 
 /** `awl rewind [ID] --to ENTRY [--conversation] [--dry-run] [--yes]`. */

@@ -56,6 +56,8 @@ Usage:
   awl -p "prompt" [--resume [id]]
                                run one prompt to completion (tools included), print the answer
   awl -p -                     read the prompt from standard input
+  awl -p "prompt" --json       the session log's lines as they are written, then a result line
+  awl -p --resume <id>         continue a run --max-turns stopped
   awl sessions [--plain|--json]
                                list this directory's sessions (on a terminal, a picker, most recently active first)
   awl sessions rm ID... | restore ID...
@@ -100,8 +102,10 @@ ${modelOption()}
       --thinking               the same as --effort high
       --approve <mode>         when tools may act: ask (the REPL's default), auto (-p's default: a script
                                cannot answer; -p with ask is a usage error) or read-only
+      --max-turns <n>          -p: at most n model requests, then exit 4
+      --no-stdin               -p: never read standard input (a pipe or file on it goes before the prompt)
       --plain                  awl sessions: plain lines even on a terminal
-      --json                   awl sessions, awl models: JSON
+      --json                   -p: the log as JSON lines and a result line; awl sessions, awl models: JSON
   -h, --help                   this help
   -v, --version                print the version
 
@@ -140,6 +144,7 @@ does it on request. Sessions are JSONL files; awl sessions lists them, and in th
 /new starts another and /resume picks one to continue. Going back appends, never removes:
 /rewind (or Esc Esc) goes back before a prompt, /tree to any entry, /fork continues in a copy.
 
-Exit codes: 0 ok, 1 failure, 2 usage error, 128 + n when signal n stopped awl (130: Ctrl+C
-under -p); what it had is saved first.
+Exit codes: 0 ok, 1 failure, 2 usage error, 4 --max-turns reached, 128 + n when signal n
+stopped awl (130: Ctrl+C under -p; 141 under -p --json when stdout's reader left); what it
+had is saved first.
 `;

@@ -1,11 +1,19 @@
 // `awl -p "prompt"`: one prompt run to completion, tools included. The final
-// answer goes to stdout, tool activity and problems to stderr. It persists
-// exactly as the interactive mode does.
+// answer goes to stdout (or, with --json, the log as it is written:
+// print-json.ts), tool activity and problems to stderr. It persists exactly as
+// the interactive mode does. Exit codes: 0 when the turn ended as the model
+// chose (an answer cut at the output limit too), 1 a failure (an API error, a
+// refusal, a stream cut short, a prompt too large), 2 usage, 4 --max-turns
+// reached, 128 + N a signal.
 
 import { Agent } from "../agent/agent";
 import { Approvals } from "../agent/approval";
 import type { AgentEvent } from "../agent/events";
-import { UsageError, UserError } from "../errors";
+import { EXIT_FAILURE, EXIT_MAX_TURNS, EXIT_OK, UsageError, UserError } from "../errors";
+import type { ResultLine } from "../session/result-schema";
+import type { SessionManager } from "../session";
+import { readStdin, stdinHasInput } from "./stdin";
+import { tools } from "../tools";
 import { colorsFor } from "../ui/render/colors";
 import { compactedLine, oneLine, retryText } from "../ui/render/format";
 import { loadContextFiles } from "../agent/context-files";
@@ -14,20 +22,53 @@ import { safeText } from "../ui/render/safe-text";
 import { onCommandLine, remedyWatcher, withCommandLineAdvice } from "./advice";
 import { approvalMode, chosenEffort, type Args } from "./args";
 import { startModel } from "./start-model";
-import type { ProviderName } from "../providers/provider";
-import { guardOutput, hold, stopSignal } from "./stop";
+import type { ProviderName, Usage } from "../providers/provider";
+import { guardOutput, hold, stopExitCode, stoppedBy, stopSignal } from "./stop";
 
+/** How a -p run ended: the exit code, and what the result line of --json says. */
+export interface PrintOutcome {
+  exitCode: number;
+  status: ResultLine["status"];
+  usage: Usage;
+  stopReason?: ResultLine["stopReason"];
+  /** The error's words, as stderr has them (after "awl: "). */
+  error?: string;
+}
+
+/** What the two forms of -p do differently: the plain one prints the answer; --json streams the log. */
+export interface PrintOutput {
+  /** The session, once open (before anything is appended to it). */
+  opened?(session: SessionManager): void;
+  answer?(text: string): Promise<void>;
+}
+
+/** `awl -p`: the answer on stdout. */
 export async function print(args: Args, cwd: string): Promise<number> {
+  const outcome = await runPrint(args, cwd, {
+    // On a terminal the answer is shown made safe (src/ui/render/safe-text.ts); to a pipe or a file, exactly as the model wrote it.
+    answer: async (text) => {
+      const answer = process.stdout.isTTY ? safeText(text) : text;
+      if (answer) await written(answer.endsWith("\n") ? answer : `${answer}\n`);
+    },
+  });
+  return outcome.exitCode;
+}
+
+/**
+ * One prompt run to completion. A failure before the turn (usage, no key, an
+ * unknown id) throws; one of the turn is said on stderr and returned.
+ */
+export async function runPrint(args: Args, cwd: string, output: PrintOutput): Promise<PrintOutcome> {
   const mode = approvalMode(args); // auto unless told otherwise; ask is a usage error: nobody can answer
   const effort = chosenEffort(args);
-  const prompt = args.prompt === "-" ? await Bun.stdin.text() : (args.prompt ?? "");
-  if (!prompt.trim()) throw new UsageError("the prompt is empty (see awl --help)");
-
   guardOutput();
   const err = process.stderr;
   const c = colorsFor(err);
+  const prompt = await promptOf(args, (line) => err.write(`${c.yellow(line)}\n`));
+
   const { opened, model, catalogues, gone } = await startModel(args, cwd);
   const { session, resumed, notices } = opened;
+  output.opened?.(session);
   try {
     for (const notice of notices) err.write(`${c.yellow(safeText(notice))}\n`);
     if (session.readOnly) throw new UserError(session.readOnlyReason ?? "this session cannot be continued by this version of awl");
@@ -40,36 +81,73 @@ export async function print(args: Args, cwd: string): Promise<number> {
     // An effort the model cannot take is the person's mistake, said before any request.
     const refusal = agent.effortRefusal();
     if (refusal) throw new UsageError(`${refusal} (see awl --help)`);
+    if (prompt === undefined && !agent.waitsForModel()) {
+      throw new UsageError(`-p needs a prompt: this session does not wait for the model (a bare -p --resume continues a run --max-turns stopped) (see awl --help)`);
+    }
     const failure = remedyWatcher();
 
     // A stop signal aborts the turn and waits for it (cli/stop.ts): its partial
     // answer or tool results are appended, then awl exits 128 + the signal's number.
+    let warm = false;
     return await hold(async () => {
-      const result = await agent.runTurn(prompt, stopSignal, (event) => {
-        failure.watch(event);
-        reportActivity(event, err, c);
-      });
-      // On a terminal the answer is shown made safe (src/ui/render/safe-text.ts); to a pipe or a file, exactly as the model wrote it.
+      const result = await agent.runTurn(
+        prompt,
+        stopSignal,
+        (event) => {
+          // A tool call is arriving: load the tools (arktype) while the rest of it streams, not before the first request.
+          if (!warm && event.type === "blockStart" && event.block.type === "toolUse") {
+            warm = true;
+            setTimeout(() => tools(), 0);
+          }
+          failure.watch(event);
+          reportActivity(event, err, c);
+        },
+        undefined,
+        { maxTurns: args.maxTurns },
+      );
       err.write(lineStart(err)); // a retry line the answer came after
-      const answer = process.stdout.isTTY ? safeText(result.finalText) : result.finalText;
-      if (answer) await written(answer.endsWith("\n") ? answer : `${answer}\n`);
+      await output.answer?.(result.finalText);
+      const usage = result.usage;
       if (result.aborted) {
-        err.write(`${c.yellow("Interrupted.")}\n`);
-        return 1;
+        if (stoppedBy() !== "SIGPIPE") err.write(`${c.yellow("Interrupted.")}\n`);
+        return { exitCode: stopExitCode() ?? EXIT_FAILURE, status: "interrupted", usage };
+      }
+      if (result.maxTurnsReached) {
+        err.write(`${c.yellow(`awl: stopped after ${args.maxTurns} model request${args.maxTurns === 1 ? "" : "s"} (--max-turns); awl -p --resume ${session.sessionId} continues`)}\n`);
+        return { exitCode: EXIT_MAX_TURNS, status: "max_turns", usage, stopReason: result.stopReason };
       }
       if (result.stopReason === "error") {
-        err.write(`${c.red(`awl: ${safeText(withCommandLineAdvice(result.errorMessage ?? "the request failed", catalogues.advise(failure.remedy, agent.model.provider as ProviderName)))}`)}\n`);
-        return 1;
+        const error = safeText(withCommandLineAdvice(result.errorMessage ?? "the request failed", catalogues.advise(failure.remedy, agent.model.provider as ProviderName)));
+        err.write(`${c.red(`awl: ${error}`)}\n`);
+        return { exitCode: EXIT_FAILURE, status: "error", usage, stopReason: result.stopReason, error };
       }
-      if (result.stopReason === "length") {
-        err.write(`${c.yellow("awl: the answer was cut off at the output token limit")}\n`);
-        return 1;
-      }
-      return 0;
+      // An answer cut at the output limit is still the turn's end: said, and exit 0 (the result line says "length").
+      if (result.stopReason === "length") err.write(`${c.yellow("awl: the answer was cut off at the output token limit")}\n`);
+      return { exitCode: EXIT_OK, status: "ok", usage, stopReason: result.stopReason };
     });
   } finally {
     session.close();
   }
+}
+
+/**
+ * What -p sends: its prompt, after stdin when stdin is a pipe or a file
+ * (`git diff | awl -p "review this"`), separated by a blank line; stdin alone
+ * for `-p -`; nothing for a bare -p (the turn goes on from tool results).
+ */
+async function promptOf(args: Args, say: (line: string) => void): Promise<string | undefined> {
+  if (args.prompt === "") return undefined;
+  if (args.prompt === "-") {
+    const text = await readStdin(() => say("awl: waiting for the prompt on standard input (-p - reads it to its end)"));
+    if (!text.trim()) throw new UsageError("the prompt is empty (see awl --help)");
+    return text;
+  }
+  const prompt = args.prompt ?? "";
+  if (!prompt.trim()) throw new UsageError("the prompt is empty (see awl --help)");
+  if (args.noStdin || !stdinHasInput()) return prompt;
+  const input = await readStdin(() => say("awl: waiting for standard input to end: -p sends it before the prompt (--no-stdin leaves it alone)"));
+  if (!input) return prompt;
+  return `${input}${input.endsWith("\n") ? "" : "\n"}\n${prompt}`;
 }
 
 /**

@@ -22,7 +22,9 @@ import { mute, muteTerminal, restoreTerminal } from "../ui/input/input-modes";
 import { safeText } from "../ui/render/safe-text";
 
 export const STOP_SIGNALS = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGTERM: 15 } as const;
-export type StopSignal = keyof typeof STOP_SIGNALS;
+/** SIGPIPE is not caught (Bun ignores it, and writes fail with EPIPE): `awl -p --json` stops with its number when its reader goes (stopForClosedOutput). */
+const EXIT_NUMBERS = { ...STOP_SIGNALS, SIGPIPE: 13 } as const;
+export type StopSignal = keyof typeof EXIT_NUMBERS;
 
 /** How long a stop waits for what it must keep to be appended. */
 const GRACE_MS = 3000;
@@ -33,6 +35,9 @@ export const stopSignal: AbortSignal = controller.signal;
 
 let stopping: StopSignal | undefined;
 let held = 0;
+/** What must be written before a stop exits (the result line of -p --json), within the grace period; it may name the exit code. */
+let beforeStopExit: ((code: number, error?: string) => Promise<number>) | undefined;
+let exiting = false;
 /** Set when stdout failed for a reason other than a closed pipe; main exits 1. */
 let outputFailed = false;
 
@@ -69,6 +74,37 @@ export async function hold<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Runs `finish` with the exit code before a stop exits: its promise is
+ * awaited, up to the grace period, and gives the code awl exits with (the run's
+ * own, when its result was already being written as the signal came). An
+ * internal error runs it too, with exit code 1 and the error's words.
+ */
+export function finishBeforeStopExit(finish: (code: number, error?: string) => Promise<number>): void {
+  beforeStopExit = finish;
+}
+
+/** The signal that is stopping awl, if one is. */
+export function stoppedBy(): StopSignal | undefined {
+  return stopping;
+}
+
+/** 128 + the number of the signal that is stopping awl, if one is. */
+export function stopExitCode(): number | undefined {
+  return stopping && 128 + EXIT_NUMBERS[stopping];
+}
+
+/**
+ * Stdout's reader is gone (`awl -p --json | head -1`): stop as SIGPIPE would
+ * stop a program that does not catch it, keeping what was received, quietly
+ * (nothing more on stderr), and exit 141.
+ */
+export function stopForClosedOutput(): void {
+  if (stopping) return;
+  mute(process.stderr);
+  onStopSignal("SIGPIPE");
+}
+
 /** True once stdout failed for a reason other than a closed pipe (already said, in one line). */
 export function outputHasFailed(): boolean {
   return outputFailed;
@@ -84,9 +120,16 @@ function onStopSignal(name: StopSignal): void {
   setTimeout(exitStopped, GRACE_MS);
 }
 
-function exitStopped(): never {
+function exitStopped(): void {
   restoreTerminal();
-  process.exit(128 + STOP_SIGNALS[stopping!]);
+  const code = stopExitCode()!;
+  if (!beforeStopExit || exiting) return process.exit(code);
+  exiting = true;
+  setTimeout(() => process.exit(code), GRACE_MS);
+  beforeStopExit(code).then(
+    (final) => process.exit(final),
+    () => process.exit(code),
+  );
 }
 
 function crashed(error: unknown): void {
@@ -94,12 +137,20 @@ function crashed(error: unknown): void {
   if (stopping) return;
   restoreTerminal();
   const message = error instanceof Error ? error.message : String(error);
+  const said = `internal error: ${safeText(message.split("\n")[0] ?? "")} (please report this with the command you ran)`;
   try {
-    process.stderr.write(`awl: internal error: ${safeText(message.split("\n")[0] ?? "")} (please report this with the command you ran)\n`);
+    process.stderr.write(`awl: ${said}\n`);
   } catch {
     // Nowhere to say it.
   }
-  process.exit(1);
+  if (!beforeStopExit || exiting) return process.exit(1);
+  // The result line of -p --json says it too, within the grace period.
+  exiting = true;
+  setTimeout(() => process.exit(1), GRACE_MS);
+  beforeStopExit(1, said).then(
+    () => process.exit(1),
+    () => process.exit(1),
+  );
 }
 
 /**

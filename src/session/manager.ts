@@ -79,6 +79,8 @@ export class SessionManager {
   #context: SessionContext | undefined;
   /** The compaction in force and where the context begins, known once asked for; only appending a compaction changes them. */
   #inForce: { entry?: CompactionEntry; from: number } | undefined;
+  /** Told where each line written lands in the file (`awl -p --json` streams those bytes). */
+  #written: ((start: number, end: number) => void) | undefined;
   /** The latest session_info read or written; undefined until one is (a file read from its tail is searched once). */
   #title: Title | undefined;
 
@@ -226,8 +228,10 @@ export class SessionManager {
       // A full disk or a read-only file is the user's to fix, not a bug: say so in one line.
       throw new UserError(`could not save to ${this.sessionFile}: ${fsReason(error)}; everything before this ${entry.type} is saved`);
     }
+    const start = this.#size + (this.#missingNewline ? 1 : 0);
     this.#size += Buffer.byteLength(line);
     this.#missingNewline = false;
+    this.#written?.(start, this.#size);
     this.#add(entry);
     // Deleted while we hold it open: appends would go on into an unlinked inode
     // and vanish with it at exit. Put the file back whole, then say so.
@@ -263,6 +267,20 @@ export class SessionManager {
   /** Appends what a path left behind said, as the child of the (new) leaf; it becomes the leaf. */
   appendBranchSummary(fields: BranchSummaryFields): BranchSummaryEntry {
     return this.#appendEntry((base) => ({ type: "branch_summary", ...base, ...fields })) as BranchSummaryEntry;
+  }
+
+  /**
+   * Calls `written` with the byte range of every line written from now on
+   * (the header of a new session's file included, a leading newline that ends
+   * an unterminated last line not), once it is durable.
+   */
+  onLineWritten(written: (start: number, end: number) => void): void {
+    this.#written = written;
+  }
+
+  /** True once the file exists: a new session's is created with its first entry. */
+  get onDisk(): boolean {
+    return this.#fd !== undefined || this.#size > 0;
   }
 
   getLeafId(): string | null {
@@ -419,6 +437,7 @@ export class SessionManager {
       fsyncSync(fd);
       fsyncDir(this.sessionFile);
       this.#size = Buffer.byteLength(line);
+      this.#written?.(0, this.#size);
     } catch (error) {
       this.#release?.();
       closeSync(fd);

@@ -3,6 +3,7 @@
 // and react to, so a bad call never ends the turn. It is also the one place
 // that scrubs secrets from what a tool returns, whichever tool it was.
 
+import { TOOL_DEFINITIONS } from "./definitions.generated";
 import { MIN_SCRUBBED_LENGTH, scrub, secretPartAtEnd } from "./secrets";
 import { failure, interrupted, isInvalid, notStarted, type Tool, type ToolContext, type ToolOutput } from "./tool";
 
@@ -14,7 +15,7 @@ let loaded: readonly Tool[] | undefined;
  * bash, read, write, edit. Each defines its input with arktype, which costs
  * ~150 ms of start-up in the compiled binary (ark.ts); they load on first use, so
  * the interactive prompt shows first and they load while the person types
- * (see cli/chat.ts). `require` is the lazy, synchronous form of the import.
+ * (see cli/chat.ts), and -p sends its first request before they load. `require` is the lazy, synchronous form of the import.
  */
 export function tools(): readonly Tool[] {
   if (!loaded) {
@@ -27,9 +28,15 @@ export function tools(): readonly Tool[] {
   return loaded;
 }
 
-/** What providers send to the model for each tool. */
-export function toolDefinitions(): { name: string; description: string; inputSchema: Record<string, unknown> }[] {
-  return tools().map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+export type ToolDefinition = Pick<Tool, "name" | "description" | "inputSchema">;
+
+/**
+ * What providers send to the model for each tool: generated from the tools by
+ * the build (definitions.generated.ts), so the first request does not wait
+ * for arktype.
+ */
+export function toolDefinitions(): ToolDefinition[] {
+  return TOOL_DEFINITIONS;
 }
 
 /** How much of a running tool's latest output is passed on to be watched (the person sees its last few lines). */

@@ -2,7 +2,8 @@
 // AWL_CONTEXT_WINDOW, then the provider's catalogue (max_input_tokens), then
 // the window the latest compaction was sized for, then the built-in table.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { Agent, windowOf } from "../../src/agent/agent";
+import { Agent } from "../../src/agent/agent";
+import { windowOf } from "../../src/agent/window";
 import type { ModelInfo } from "../../src/providers/model-info";
 import { SessionManager } from "../../src/session";
 import { agentFixture } from "./helpers";

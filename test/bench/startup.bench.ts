@@ -5,13 +5,14 @@
 // its first request on a new session and on a resumed small one (the path
 // that loads the arktype schemas), with the model catalogue cached (the common
 // case: read from disk) and with none (one catalogue request first). Each is
-// the median of several runs after one warm-up; spawning /bin/true the same
-// way is printed as the floor.
+// the median of several runs after one warm-up; spawning /bin/true and a
+// compiled hello-world (the Bun runtime's own start) the same way are printed
+// as the floors.
 // The 100 MB `-p --resume` figure is scale.bench.ts's.
 //
 //   bun run bench startup
 
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { encodeCwd, sessionFileName } from "../../src/session";
@@ -78,6 +79,17 @@ function project(name: string, count: number, bytes: number): string {
   return cwd;
 }
 
+/** `console.log("hello")` compiled as awl is (bytecode, minified): what any compiled Bun program pays to start. */
+function helloWorld(): string {
+  const dir = join(root, "hello");
+  mkdirSync(dir);
+  const source = join(dir, "hello.ts");
+  writeFileSync(source, 'console.log("hello");\n');
+  const build = Bun.spawnSync(["bun", "build", source, "--compile", "--bytecode", "--minify", "--outfile", join(dir, "hello")], { stdout: "pipe", stderr: "pipe" });
+  if (build.exitCode !== 0) throw new Error(`hello-world build failed: ${build.stderr}`);
+  return join(dir, "hello");
+}
+
 const row = (label: string, ms: number, target = "") => console.log(`  ${label.padEnd(44)} ${ms.toFixed(1).padStart(7)} ms${target ? `   (target <= ${target})` : ""}`);
 
 try {
@@ -85,13 +97,15 @@ try {
   const thousand = project("thousand", 1000, 50_000);
   const small = project("small", 1, 20_000);
   const fresh = project("fresh", 0, 0);
-  console.log(`whole-process medians of ${RUNS} runs, dist/awl`);
+  console.log(`whole-process medians of ${RUNS} runs, dist/awl (${(Bun.file(AWL).size / 1e6).toFixed(1)} MB)`);
   row("spawn /bin/true (the floor)", await wholeProcess(["/bin/true"]));
-  row("awl --version", await wholeProcess([AWL, "--version"]), "25 ms");
+  row("compiled hello-world (Bun's own floor)", await wholeProcess([helloWorld()]));
+  row("awl --version", await wholeProcess([AWL, "--version"]), "10 ms");
+  row("awl --help", await wholeProcess([AWL, "--help"]), "10 ms");
   row("awl sessions --plain, 50 sessions", await wholeProcess([AWL, "sessions", "--plain"], fifty), "60 ms");
   row("awl sessions --plain, 1,000 sessions (50 MB)", await wholeProcess([AWL, "sessions", "--plain"], thousand), "300 ms");
   row("awl (interactive, new), start to quit at EOF", await wholeProcess([AWL], fresh));
-  row("awl -p, new session, to first request", await toFirstRequest(["-p", "x"], fresh));
+  row("awl -p, new session, to first request", await toFirstRequest(["-p", "x"], fresh), "60 ms");
   row("awl -p --resume, 20 KB session, to request", await toFirstRequest(["-p", "x", "--resume"], small));
   const emptyCache = () => ({ XDG_CACHE_HOME: mkdtempSync(join(root, "cache-")) });
   row("awl -p, new, empty catalogue cache, to request", await toFirstRequest(["-p", "x"], fresh, emptyCache));

@@ -86,7 +86,7 @@ describe("command line", () => {
 
   test("bad flags and values are usage errors with a hint", () => {
     expect(usage(["--frobnicate"])).toBe("unknown option --frobnicate (see awl --help)");
-    expect(usage(["-p"])).toContain("-p needs a value");
+    expect(usage(["-p"])).toContain("-p needs a prompt, or - to read it from stdin");
     expect(usage(["--provider", "gemini"])).toContain("unknown provider 'gemini'");
     expect(usage(["sessions", "hello"])).toContain("unexpected argument 'hello'");
     expect(usage(["--plain"])).toContain("awl sessions");
@@ -182,5 +182,29 @@ describe("--effort and AWL_EFFORT", () => {
     expect(chosenEffort(parseArgs(["--thinking", "--effort=off"]), {})).toBe("off");
     expect(chosenEffort(parseArgs([]), {})).toBeUndefined();
     expect(() => chosenEffort(parseArgs([]), { AWL_EFFORT: "lots" })).toThrow("AWL_EFFORT=lots is not an effort: use off, low, medium, high, xhigh, max");
+  });
+});
+
+describe("-p in scripts: --json, --max-turns, --no-stdin", () => {
+  test("--json belongs to -p (and to sessions and models); without -p it is a usage error", () => {
+    expect(parseArgs(["-p", "hi", "--json"])).toMatchObject({ command: "print", json: true, prompt: "hi" });
+    expect(usage(["--json"])).toContain("--json to -p");
+    expect(usage(["fix it", "--json"])).toContain("--json to -p");
+  });
+
+  test("a bare -p takes the words after the options as its prompt, or continues with --resume", () => {
+    expect(parseArgs(["-p", "--json", "fix", "it"])).toMatchObject({ command: "print", prompt: "fix it" });
+    expect(parseArgs(["-p", "--resume", "abc"])).toMatchObject({ command: "print", prompt: "", resume: "abc" });
+    expect(usage(["-p", "--json"])).toContain("-p needs a prompt");
+  });
+
+  test("--max-turns takes a whole number of at least 1; it and --no-stdin belong to -p", () => {
+    expect(parseArgs(["-p", "x", "--max-turns", "2", "--no-stdin"])).toMatchObject({ maxTurns: 2, noStdin: true });
+    expect(parseArgs(["-p", "x", "--max-turns=12"])).toMatchObject({ maxTurns: 12 });
+    for (const bad of ["0", "-1", "1.5", "two", "01"]) expect(usage(["-p", "x", `--max-turns=${bad}`])).toContain("--max-turns needs a whole number");
+    expect(usage(["--max-turns", "2"])).toContain("belong to -p");
+    expect(usage(["--no-stdin"])).toContain("belong to -p");
+    expect(usage(["sessions", "--no-stdin"])).toContain("awl sessions takes no");
+    expect(usage(["-p", "-", "--no-stdin"])).toContain("--no-stdin forbids");
   });
 });

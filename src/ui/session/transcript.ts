@@ -27,7 +27,7 @@
 // (./safe-text.ts) before it is styled: an escape sequence a model or a tool
 // wrote is shown, never replayed.
 
-import { windowOf } from "../../agent/agent";
+import { windowOf } from "../../agent/window";
 import type { ModelInfo } from "../../providers/model-info";
 import type { ProviderName } from "../../providers/provider";
 import { INTERRUPTED_AFTER_START, INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, interruptedAfterStart } from "../../agent/events";
