@@ -3,7 +3,7 @@
 // compaction keeps from, by that head: docs/session-format.md), so the spec's
 // own example lines round-trip byte for byte. parseLine is the one judge of a
 // line: replay, resume from the tail, listing and "most recent" all ask it.
-import type { CompactionEntry, DiskContentBlock, DiskMessage, MessageEntry, SessionEntry, SessionHeader, Usage, WrittenEntry } from "./schema";
+import type { BashEffectsEntry, CompactionEntry, DiskContentBlock, DiskMessage, MessageEntry, PathEffect, SessionEntry, SessionHeader, Usage, WrittenEntry } from "./schema";
 
 import { allows } from "./checks.generated";
 
@@ -52,6 +52,10 @@ export function serializeEntry(e: WrittenEntry): string {
       );
     case "compaction":
       return JSON.stringify(orderCompaction(e));
+    case "file_change":
+      return JSON.stringify({ type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp, path: e.path, before: e.before, after: e.after, mode: e.mode });
+    case "bash_effects":
+      return JSON.stringify(orderBashEffects(e));
   }
 }
 
@@ -103,7 +107,9 @@ export function validateValue(value: unknown): FileEntry {
     case "message":
       return { kind: "entry", entry: checked(value, "MessageEntry") };
     case "compaction":
-      return { kind: "entry", entry: checked(value, "CompactionEntry") };
+    case "file_change":
+    case "bash_effects":
+      return { kind: "entry", entry: checked(value, SCHEMA_OF[kind]) };
     default: {
       // Indexed for its place in the chain, otherwise opaque (forward compatibility).
       const { type, id, parentId, timestamp } = checked(value, "EntryBase");
@@ -112,7 +118,15 @@ export function validateValue(value: unknown): FileEntry {
   }
 }
 
-type Checked = "SessionHeader" | "MessageEntry" | "CompactionEntry" | "EntryBase";
+type Checked = "SessionHeader" | "MessageEntry" | "CompactionEntry" | "FileChangeEntry" | "BashEffectsEntry" | "EntryBase";
+
+/** The schema of each kind awl writes: a new kind does not compile until it has one. */
+const SCHEMA_OF = {
+  message: "MessageEntry",
+  compaction: "CompactionEntry",
+  file_change: "FileChangeEntry",
+  bash_effects: "BashEffectsEntry",
+} as const satisfies Record<WrittenEntry["type"], Checked>;
 
 /**
  * `value` as the schema's type, or a LineError saying why not. The verdict
@@ -147,6 +161,15 @@ function orderCompaction(e: CompactionEntry): CompactionEntry {
   });
 }
 
+function orderBashEffects(e: BashEffectsEntry): BashEffectsEntry {
+  const effect = (p: PathEffect): PathEffect => defined({ path: p.path, before: p.before, after: p.after, git: p.git, mode: p.mode });
+  return {
+    type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp,
+    created: e.created.map(effect), modified: e.modified.map(effect), deleted: e.deleted.map(effect),
+    untracked: e.untracked.map((u) => ({ path: u.path, reason: u.reason })),
+  };
+}
+
 function orderBlock(b: DiskContentBlock): DiskContentBlock {
   switch (b.type) {
     case "text":
@@ -167,5 +190,5 @@ function defined<T extends object>(o: T): T {
 
 /** Validates an entry about to be written: nothing malformed reaches the log. */
 export function checkEntry(e: WrittenEntry): void {
-  checked(e, e.type === "message" ? "MessageEntry" : "CompactionEntry");
+  checked(e, SCHEMA_OF[e.type]);
 }

@@ -18,7 +18,7 @@ import { sessionDir, sessionFileName } from "./paths";
 import { DamagedLog, replay } from "./replay";
 import { findTail } from "./tail";
 import { checkFolder, checkTrusted, NO_FOLLOW, READ_FLAGS } from "./trust";
-import type { CompactionEntry, DiskMessage, MessageEntry, SessionEntry, SessionHeader, WrittenEntry } from "./schema";
+import type { BashEffectsEntry, CompactionEntry, DiskMessage, FileChangeEntry, MessageEntry, SessionEntry, SessionHeader, WrittenEntry } from "./schema";
 
 export const FORMAT_VERSION = 1;
 
@@ -26,6 +26,10 @@ export type { ModelRef };
 
 /** What a compaction entry says, apart from what every entry has. */
 export type CompactionFields = Omit<CompactionEntry, "type" | "id" | "parentId" | "timestamp">;
+/** What a file_change entry says, apart from what every entry has. */
+export type FileChangeFields = Omit<FileChangeEntry, "type" | "id" | "parentId" | "timestamp">;
+/** What a bash_effects entry says, apart from what every entry has. */
+export type BashEffectsFields = Omit<BashEffectsEntry, "type" | "id" | "parentId" | "timestamp">;
 
 interface State {
   header: SessionHeader;
@@ -170,6 +174,16 @@ export class SessionManager {
   /** Appends a compaction as the child of the current leaf; it becomes the leaf, and the context is built from it on. */
   appendCompaction(fields: CompactionFields): CompactionEntry {
     return this.#appendEntry((base) => ({ type: "compaction", ...base, ...fields })) as CompactionEntry;
+  }
+
+  /** Records a file a tool (or a rewind) is about to change; it continues the conversation, as a message does. */
+  appendFileChange(fields: FileChangeFields): FileChangeEntry {
+    return this.#appendEntry((base) => ({ type: "file_change", ...base, ...fields })) as FileChangeEntry;
+  }
+
+  /** Records what a shell command changed in the working tree. */
+  appendBashEffects(fields: BashEffectsFields): BashEffectsEntry {
+    return this.#appendEntry((base) => ({ type: "bash_effects", ...base, ...fields })) as BashEffectsEntry;
   }
 
   /**

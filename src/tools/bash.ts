@@ -41,6 +41,7 @@ export const bash: Tool<BashInput> = {
   ...input,
   summary: (i) => i.command,
   summaryField: "command",
+  effect: (i) => ({ kind: "exec", command: i.command }),
   execute: (i, context) => run(i.command, i.timeout ?? DEFAULT_TIMEOUT_S, context),
 };
 

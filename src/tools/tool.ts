@@ -1,4 +1,5 @@
-// A tool is one small file: its name, its input schema, its execute.
+// A tool is one small file: its name, its input schema, what a call of it
+// does (its effect, judged per call), its execute.
 
 import { MIN_SCRUBBED_LENGTH, scrub } from "./secrets";
 
@@ -25,6 +26,40 @@ export interface ToolContext {
    * Otherwise it is ended with the call. awl ends it when it exits either way.
    */
   keepBackground?: boolean;
+  /**
+   * Called by a tool that changes a file, with the file's bytes as they are
+   * and as they will be, just before it changes them (the checkpoint a rewind
+   * restores from). If it throws, the file is left as it is and the call fails.
+   */
+  beforeChange?(change: PendingChange): Promise<void> | void;
+}
+
+/** A change a tool is about to make to one file. */
+export interface PendingChange {
+  /** Absolute. */
+  path: string;
+  /** null: the file does not exist yet. */
+  before: Uint8Array | null;
+  /** null: the file will be removed. */
+  after: Uint8Array | null;
+  /** The file's permission bits, when it exists. */
+  mode: number | null;
+}
+
+/**
+ * What one call does, judged from its input before it runs. Approvals,
+ * checkpoints and the transcript go by this, never by a tool's name or its
+ * words: `read` only looks; `write` changes the one file at `path`
+ * (absolute); `exec` runs `command`, which may do anything (whether it only
+ * looks is the approvals' to judge).
+ */
+export type CallEffect = { kind: "read" } | { kind: "write"; path: string } | { kind: "exec"; command: string };
+
+/** A write call's change as the person is asked about it: the file as the call would leave it, from the file as it is now. */
+export interface ProposedChange {
+  change: FileChange;
+  /** Why the change shown is not the whole file's (the text was not found as given). */
+  note?: string;
 }
 
 export interface ToolOutput {
@@ -51,6 +86,9 @@ export interface Tool<Input = unknown> {
   summary(input: Input): string;
   /** The input field summary() shows: read from the call's input while it still streams, before it can be validated. */
   summaryField: string;
+  effect(input: Input, cwd: string): CallEffect;
+  /** For a `write` effect: the change the call would make, read now and changed in nothing; undefined when it cannot be shown. */
+  propose?(input: Input, cwd: string): Promise<ProposedChange | undefined>;
   execute(input: Input, context: ToolContext): Promise<ToolOutput>;
 }
 

@@ -1,5 +1,5 @@
 // The REPL's question before a tool acts (`--approve ask`): what the call will
-// do (the command; for write and edit the diff it would make), then one key,
+// do (the command; for a call that writes a file, the diff it would make), then one key,
 // no Enter: y yes, a always (until awl exits), n no, then one optional line
 // of reason for the model (Enter skips it). Esc or Ctrl+C interrupts the
 // turn. Keys typed before the question is drawn never answer it: input that
@@ -9,11 +9,10 @@
 // Without a terminal on both ends (input piped in), the answer is a line:
 // y, a or n, and after n one more line for the reason.
 
-import { readFileSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { isAbsolute, relative } from "node:path";
 import type { ApprovalAnswer, ApprovalRequest, Ask } from "../agent/approval";
 import { providerSecrets } from "../tools";
-import { fileChange, MAX_KEPT_BYTES, type FileChange } from "../tools/tool";
+import { fileChange } from "../tools/tool";
 import type { Colors } from "./colors";
 import { renderChange } from "./diff-view";
 import { fitWidth, oneLine, previewLines } from "./format";
@@ -64,17 +63,16 @@ export function terminalAsk(options: AskOptions): Ask {
 export function describeCall(request: ApprovalRequest, c: Colors, width: number, cwd: string, maxRows = MAX_DIFF_ROWS, env: Record<string, string | undefined> = process.env): string[] {
   const head = `${c.cyan("●")} ${c.bold(request.tool)} `;
   const room = Math.max(10, width - request.tool.length - 3);
-  if (request.tool === "bash") {
-    const command = String(request.input.command ?? "");
+  if (request.effect.kind === "exec") {
+    const { command } = request.effect;
     // Why a command that would have run unasked is asked about (a git probe that did not answer in time).
     const note = request.note ? wrapText(safeText(`asked because ${request.note}`), width - 4).split("\n").map((l) => c.dim(`    ${l}`)) : [];
     if (!command.includes("\n") && Bun.stringWidth(safeText(command)) <= room) return [head + safeText(command), ...note];
     const { lines, more } = previewLines(command, Math.min(MAX_COMMAND_LINES, maxRows), width - 4);
     return [head.trimEnd(), ...lines.map((l) => `    ${l}`), ...(more ? [c.dim(`    … ${more} more line${more === 1 ? "" : "s"}`)] : []), ...note];
   }
-  const path = String(request.input.path ?? "");
-  const rows = [head + oneLine(path, room)];
-  const proposed = proposedChange(request, cwd);
+  const rows = [head + oneLine(relativePath(request.effect.path, cwd), room)];
+  const proposed = request.proposed;
   if (!proposed) return rows;
   if (proposed.note) rows.push(c.dim(`    (${proposed.note})`));
   const change = fileChange(proposed.change, providerSecrets(env));
@@ -82,38 +80,15 @@ export function describeCall(request: ApprovalRequest, c: Colors, width: number,
   return rows;
 }
 
-/** The file as write or edit would leave it, from the file as it is now (read, not changed). */
-function proposedChange(request: ApprovalRequest, cwd: string): { change: FileChange; note?: string } | undefined {
-  const { path, content, oldText, newText } = request.input;
-  if (typeof path !== "string") return undefined;
-  const file = resolve(cwd, path);
-  let before: Buffer | undefined;
-  let exists = false;
-  try {
-    const info = statSync(file);
-    exists = true;
-    if (!info.isFile()) return undefined;
-    if (info.size <= MAX_KEPT_BYTES) before = readFileSync(file);
-  } catch {
-    // Unreadable or missing: a write creates it; an edit will say it is missing.
-  }
-  if (request.tool === "write") {
-    if (typeof content !== "string") return undefined;
-    return { change: { created: !exists, ...(before ? { before } : {}), after: Buffer.from(content) } };
-  }
-  if (typeof oldText !== "string" || typeof newText !== "string") return undefined;
-  const old = Buffer.from(oldText);
-  const at = before ? before.indexOf(old) : -1;
-  if (before && at !== -1) {
-    return { change: { created: false, before, after: Buffer.concat([before.subarray(0, at), Buffer.from(newText), before.subarray(at + old.length)]) } };
-  }
-  // Not found as given (line endings differ, or it is not there): the text and its replacement alone.
-  return { change: { created: false, before: old, after: Buffer.from(newText) }, note: "the text to replace and its replacement; line numbers are the text's own" };
+/** A path as the person gave it, near enough: relative to the working directory when it is inside it. */
+function relativePath(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
 }
 
 /** The question's own line: what each key does. */
 export function questionLine(request: ApprovalRequest, c: Colors): string {
-  const verb = request.tool === "bash" ? "Run it?" : request.tool === "write" ? "Write it?" : "Make this edit?";
+  const verb = request.effect.kind === "exec" ? "Run it?" : request.proposed?.change.created ? "Write it?" : "Make this edit?";
   const key = (k: string) => c.bold(k);
   const always = request.always ? ` · ${key("a")} always (${safeText(request.always.join(", "))}, until awl exits)` : "";
   return `  ${c.yellow(verb)} ${key("y")} yes${always} · ${key("n")} no · ${key("Esc")} stop`;

@@ -26,10 +26,9 @@ const decoder = new TextDecoder("utf-8"); // not fatal: a byte that is not UTF-8
 
 /**
  * The diff as rows to print (not indented), at most `maxRows` plus one saying
- * how much is left out. `firstLine`: the line of the file `change.before`
- * starts at, when the change is an excerpt of it (a resumed edit's texts).
+ * how much is left out.
  */
-export function renderChange(change: FileChange, c: Colors, width: number, maxRows = DIFF_ROWS, firstLine = 1): string[] {
+export function renderChange(change: FileChange, c: Colors, width: number, maxRows = DIFF_ROWS): string[] {
   const textWidth = Math.max(10, width - 1);
   const row = (line: DiffLine) => {
     const text = fitWidth(expandTabs(safeText(line.text)), textWidth);
@@ -62,7 +61,7 @@ export function renderChange(change: FileChange, c: Colors, width: number, maxRo
   let hidden = 0;
   let added = 0;
   let removed = 0;
-  for (const hunk of hunks(lines, CONTEXT_LINES, excerpt.firstLine + firstLine - 1)) {
+  for (const hunk of hunks(lines, CONTEXT_LINES, excerpt.firstLine)) {
     const header = c.cyan(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`);
     for (const [i, line] of [null, ...hunk.lines].entries()) {
       if (rows.length >= maxRows) {

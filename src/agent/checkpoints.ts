@@ -1,0 +1,192 @@
+// File checkpoints: what a rewind restores from. A call that writes a file
+// gives its before and after bytes (ToolContext.beforeChange): both are stored
+// as blobs and a file_change entry is appended before the file changes. A
+// shell command is wrapped: the working tree is listed before and after it
+// (manifest.ts), the bytes of files git cannot give back (untracked or
+// changed since the last commit, up to PER_FILE each and PER_CALL in all) are
+// read before it runs, and after it a bash_effects entry says what it created,
+// modified and deleted, with the versions kept, and what cannot be restored.
+// What git ignores is never listed, kept or restored.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { PathEffect, SessionManager, Untracked } from "../session";
+import { BlobStore, blobDir } from "../session/blobs";
+import type { PendingChange } from "../tools";
+import { GitReader } from "./git-read";
+import { changed, isRegular, walk, type Listed, type Manifest } from "./manifest";
+
+/** Larger files are not copied: a clean tracked one restores from git, anything else is listed as not restorable. */
+export const PER_FILE = 2 * 1024 * 1024;
+/** What one command may cost in copies, before and after alike. */
+export const PER_CALL = 64 * 1024 * 1024;
+
+type Env = Record<string, string | undefined>;
+
+interface Before {
+  root: string;
+  git?: GitReader;
+  manifest: Manifest;
+  /** The bytes read before the command ran, by path. */
+  staged: Map<string, Buffer>;
+  /** Files past the caps that were not read, and why. */
+  skipped: Map<string, string>;
+  tracked: Map<string, string>;
+  dirty: Set<string>;
+  ignored: Set<string>;
+}
+
+export class Checkpoints {
+  readonly #session: SessionManager;
+  readonly #cwd: string;
+  readonly #env: Env;
+  #git: Promise<GitReader | undefined> | undefined;
+  /** Why bash tracking stopped for this session; said once. */
+  #stopped: string | undefined;
+  /** The ignored set of the last listing: the next one walks with it while git is asked again. */
+  #ignored: Promise<Set<string>> | undefined;
+  /** Files whose bytes are stored as they stand (listing entry and blob), so they need not be read again. */
+  readonly #stored = new Map<string, { listed: Listed; hash: string }>();
+
+  constructor(session: SessionManager, cwd: string, env: Env) {
+    this.#session = session;
+    this.#cwd = cwd;
+    this.#env = env;
+  }
+
+  get #blobs(): BlobStore {
+    return new BlobStore(blobDir(this.#session.sessionFile));
+  }
+
+  /** Stores both versions and appends the file_change entry; the tool changes the file after this returns. */
+  beforeChange = (change: PendingChange): void => {
+    const blobs = this.#blobs;
+    const before = change.before === null ? null : blobs.put(change.before);
+    const after = change.after === null ? null : blobs.put(change.after);
+    this.#session.appendFileChange({ path: change.path, before, after, mode: change.mode });
+  };
+
+  /**
+   * Runs `command` (a shell command's call) between two listings and records
+   * what it changed. Tracking that fails or passes its caps never stops the
+   * command: `notice` says so, once for the session.
+   */
+  async around<T>(command: () => Promise<T>, notice: (text: string) => void): Promise<T> {
+    if (this.#stopped) return command();
+    let before: Before | undefined;
+    try {
+      before = await this.#before();
+    } catch (error) {
+      this.#stop(error instanceof Stop ? error.message : `listing the working tree failed (${String(error)})`, notice);
+    }
+    const result = await command();
+    if (before) {
+      try {
+        await this.#after(before);
+      } catch (error) {
+        this.#stop(error instanceof Stop ? error.message : `listing the working tree failed (${String(error)})`, notice);
+      }
+    }
+    return result;
+  }
+
+  #stop(why: string, notice: (text: string) => void): void {
+    this.#stopped = why;
+    notice(`Changes made by shell commands are no longer tracked in this session (${why}); a rewind cannot restore them.`);
+  }
+
+  async #root(): Promise<{ git?: GitReader; root: string }> {
+    const git = await (this.#git ??= GitReader.find(this.#cwd, this.#env));
+    return git ? { git, root: git.root } : { root: this.#cwd };
+  }
+
+  async #before(): Promise<Before> {
+    const { git, root } = await this.#root();
+    // Asked while the tree is walked (git runs beside awl), except on the first call, whose walk needs the ignored set.
+    const fresh = git ? git.ignored() : Promise.resolve(new Set<string>());
+    const tracked = git ? git.tracked() : Promise.resolve(new Map<string, string>());
+    const dirty = git ? git.dirty() : Promise.resolve(new Set<string>());
+    const listed = walk(root, await (this.#ignored ?? fresh));
+    this.#ignored = fresh;
+    if ("stopped" in listed) throw new Stop(listed.stopped);
+    const before: Before = { root, ...(git ? { git } : {}), manifest: listed.manifest, staged: new Map(), skipped: new Map(), tracked: await tracked, dirty: await dirty, ignored: await fresh };
+    let budget = PER_CALL;
+    for (const [path, listing] of listed.manifest) {
+      if (before.ignored.has(path) || (before.tracked.has(path) && !before.dirty.has(path)) || !isRegular(listing)) continue;
+      const stored = this.#stored.get(path);
+      if (stored && !changed(stored.listed, listing)) continue;
+      if (listing.size > PER_FILE) before.skipped.set(path, `larger than ${PER_FILE / 1048576} MiB, not copied`);
+      else if (listing.size > budget) before.skipped.set(path, `past the ${PER_CALL / 1048576} MiB a command's copies may take`);
+      else {
+        const bytes = readBytes(join(root, path));
+        if (bytes) {
+          before.staged.set(path, bytes);
+          budget -= bytes.length;
+        }
+      }
+    }
+    return before;
+  }
+
+  async #after(before: Before): Promise<void> {
+    const { root, git } = before;
+    const listed = walk(root, before.ignored);
+    if ("stopped" in listed) throw new Stop(listed.stopped);
+    const after = listed.manifest;
+    // What the command made that git ignores (a build's output) is not its to track.
+    const made = [...after.keys()].filter((path) => !before.manifest.has(path) && !before.tracked.has(path));
+    for (const path of git ? await git.whichIgnored(made) : []) after.delete(path);
+    const effects = { created: [] as PathEffect[], modified: [] as PathEffect[], deleted: [] as PathEffect[], untracked: [] as Untracked[] };
+    const blobs = this.#blobs;
+    let budget = PER_CALL;
+    const keepAfter = (path: string, listing: Listed): string | null | undefined => {
+      if (!isRegular(listing)) return void effects.untracked.push({ path: join(root, path), reason: "not a regular file" });
+      if (listing.size > PER_FILE) return void effects.untracked.push({ path: join(root, path), reason: `its new version is larger than ${PER_FILE / 1048576} MiB, not copied` });
+      if (listing.size > budget) return void effects.untracked.push({ path: join(root, path), reason: `its new version is past the ${PER_CALL / 1048576} MiB a command's copies may take` });
+      const bytes = readBytes(join(root, path));
+      if (!bytes) return void effects.untracked.push({ path: join(root, path), reason: "its new version could not be read" });
+      budget -= bytes.length;
+      const hash = blobs.put(bytes);
+      this.#stored.set(path, { listed: listing, hash });
+      return hash;
+    };
+    const keptBefore = (path: string, listing: Listed): Pick<PathEffect, "before" | "git"> | undefined => {
+      const staged = before.staged.get(path);
+      if (staged) return { before: blobs.put(staged) };
+      const stored = this.#stored.get(path);
+      if (stored && !changed(stored.listed, listing)) return { before: stored.hash };
+      const oid = before.tracked.get(path);
+      if (oid && !before.dirty.has(path)) return { git: oid };
+      effects.untracked.push({ path: join(root, path), reason: isRegular(listing) ? `its earlier version was ${before.skipped.get(path) ?? "not kept"}` : "not a regular file" });
+      return undefined;
+    };
+    for (const [path, listing] of after) {
+      const was = before.manifest.get(path);
+      if (!was) {
+        const hash = keepAfter(path, listing);
+        effects.created.push({ path: join(root, path), before: null, ...(hash ? { after: hash } : {}), mode: listing.mode & 0o7777 });
+      } else if (changed(was, listing)) {
+        const kept = keptBefore(path, was);
+        const hash = keepAfter(path, listing);
+        effects.modified.push({ path: join(root, path), ...kept, ...(hash ? { after: hash } : {}), mode: listing.mode & 0o7777 });
+      }
+    }
+    for (const [path, was] of before.manifest) {
+      if (after.has(path)) continue;
+      this.#stored.delete(path);
+      effects.deleted.push({ path: join(root, path), ...keptBefore(path, was), after: null, mode: was.mode & 0o7777 });
+    }
+    if (effects.created.length + effects.modified.length + effects.deleted.length === 0) return;
+    this.#session.appendBashEffects(effects);
+  }
+
+}
+
+class Stop extends Error {}
+
+function readBytes(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
