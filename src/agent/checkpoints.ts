@@ -13,7 +13,7 @@ import type { PathEffect, SessionManager, Untracked } from "../session";
 import { BlobStore, blobDir } from "../session/blobs";
 import type { PendingChange } from "../tools";
 import { GitReader } from "./git-read";
-import { changed, isRegular, walk, type Listed, type Manifest } from "./manifest";
+import { changed, isIgnored, isRegular, walk, type Listed, type Manifest } from "./manifest";
 
 /** Larger files are not copied: a clean tracked one restores from git, anything else is listed as not restorable. */
 export const PER_FILE = 2 * 1024 * 1024;
@@ -108,10 +108,13 @@ export class Checkpoints {
     const listed = walk(root, await (this.#ignored ?? fresh));
     this.#ignored = fresh;
     if ("stopped" in listed) throw new Stop(listed.stopped);
-    const before: Before = { root, ...(git ? { git } : {}), manifest: listed.manifest, staged: new Map(), skipped: new Map(), tracked: await tracked, dirty: await dirty, ignored: await fresh };
+    // Walked with the last call's ignored set: what git ignores now (a build's output since) is dropped.
+    const ignored = await fresh;
+    for (const path of listed.manifest.keys()) if (isIgnored(path, ignored)) listed.manifest.delete(path);
+    const before: Before = { root, ...(git ? { git } : {}), manifest: listed.manifest, staged: new Map(), skipped: new Map(), tracked: await tracked, dirty: await dirty, ignored };
     let budget = PER_CALL;
     for (const [path, listing] of listed.manifest) {
-      if (before.ignored.has(path) || (before.tracked.has(path) && !before.dirty.has(path)) || !isRegular(listing)) continue;
+      if ((before.tracked.has(path) && !before.dirty.has(path)) || !isRegular(listing)) continue;
       const stored = this.#stored.get(path);
       if (stored && !changed(stored.listed, listing)) continue;
       if (listing.size > PER_FILE) before.skipped.set(path, `larger than ${PER_FILE / 1048576} MiB, not copied`);
