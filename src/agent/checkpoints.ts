@@ -12,7 +12,7 @@ import { join } from "node:path";
 import type { PathEffect, SessionManager, Untracked } from "../session";
 import { BlobStore, blobDir } from "../session/blobs";
 import type { PendingChange } from "../tools";
-import { GitReader } from "./git-read";
+import { gitBlobHash, GitReader } from "./git-read";
 import { changed, isIgnored, isRegular, walk, type Listed, type Manifest } from "./manifest";
 
 /** Larger files are not copied: a clean tracked one restores from git, anything else is listed as not restorable. */
@@ -42,8 +42,15 @@ export class Checkpoints {
   #git: Promise<GitReader | undefined> | undefined;
   /** Why bash tracking stopped for this session; said once. */
   #stopped: string | undefined;
-  /** The ignored set of the last listing: the next one walks with it while git is asked again. */
-  #ignored: Promise<Set<string>> | undefined;
+  /**
+   * What the last command left: its listing, what git ignores and which
+   * tracked files differ from their objects. Git is asked for the two sets
+   * once; after that they are kept up to date from what changed (asking git
+   * about new paths only, hashing changed tracked files as git does), so a
+   * command costs two listings and one read of the index, not three walks
+   * of the tree by git as well.
+   */
+  #last: { manifest: Manifest; ignored: Set<string>; dirty: Set<string>; tracked: Map<string, string> } | undefined;
   /** Files whose bytes are stored as they stand (listing entry and blob), so they need not be read again. */
   readonly #stored = new Map<string, { listed: Listed; hash: string }>();
 
@@ -101,17 +108,40 @@ export class Checkpoints {
 
   async #before(): Promise<Before> {
     const { git, root } = await this.#root();
-    // Asked while the tree is walked (git runs beside awl), except on the first call, whose walk needs the ignored set.
-    const fresh = git ? git.ignored() : Promise.resolve(new Set<string>());
-    const tracked = git ? git.tracked() : Promise.resolve(new Map<string, string>());
-    const dirty = git ? git.dirty() : Promise.resolve(new Set<string>());
-    const listed = walk(root, await (this.#ignored ?? fresh));
-    this.#ignored = fresh;
+    const last = this.#last;
+    // Asked before the walk, so that git reads beside it; the first call's walk needs what git ignores first.
+    const trackedNow = git?.tracked();
+    const [ignoredFirst, dirtyFirst] = last ? [] : await Promise.all([git?.ignored(), git?.dirty()]);
+    const ignored = last?.ignored ?? ignoredFirst ?? new Set<string>();
+    const listed = walk(root, ignored);
     if ("stopped" in listed) throw new Stop(listed.stopped);
-    // Walked with the last call's ignored set: what git ignores now (a build's output since) is dropped.
-    const ignored = await fresh;
-    for (const path of listed.manifest.keys()) if (isIgnored(path, ignored)) listed.manifest.delete(path);
-    const before: Before = { root, ...(git ? { git } : {}), manifest: listed.manifest, staged: new Map(), skipped: new Map(), tracked: await tracked, dirty: await dirty, ignored };
+    const manifest = listed.manifest;
+    const tracked = (await trackedNow) ?? new Map<string, string>();
+    let dirty = dirtyFirst ?? new Set<string>();
+    if (last && git) {
+      // One pass over the listing: what is new or changed since the last command (the person's, or a write's).
+      dirty = last.dirty;
+      const fresh: string[] = [];
+      const recheck: string[] = [];
+      for (const [path, listing] of manifest) {
+        const was = last.manifest.get(path);
+        if (was && !changed(was, listing)) continue;
+        if (tracked.has(path)) recheck.push(path);
+        else if (!was) fresh.push(path);
+      }
+      // The index changed (a commit, an add): files whose object changed are judged again.
+      if (tracked !== last.tracked) for (const [path, oid] of tracked) if (last.tracked.get(path) !== oid) recheck.push(path);
+      for (const path of await git.whichIgnored(fresh)) {
+        ignored.add(path);
+        manifest.delete(path);
+      }
+      for (const path of recheck) {
+        const listing = manifest.get(path);
+        if (listing && differsFromGit(join(root, path), listing, tracked.get(path)!)) dirty.add(path);
+        else dirty.delete(path);
+      }
+    }
+    const before: Before = { root, ...(git ? { git } : {}), manifest, staged: new Map(), skipped: new Map(), tracked, dirty, ignored };
     let budget = PER_CALL;
     for (const [path, listing] of listed.manifest) {
       if ((before.tracked.has(path) && !before.dirty.has(path)) || !isRegular(listing)) continue;
@@ -135,9 +165,19 @@ export class Checkpoints {
     const listed = walk(root, before.ignored);
     if ("stopped" in listed) throw new Stop(listed.stopped);
     const after = listed.manifest;
+    const made: string[] = [];
+    const altered: string[] = [];
+    for (const [path, listing] of after) {
+      const was = before.manifest.get(path);
+      if (!was) made.push(path);
+      else if (changed(was, listing)) altered.push(path);
+    }
     // What the command made that git ignores (a build's output) is not its to track.
-    const made = [...after.keys()].filter((path) => !before.manifest.has(path) && !before.tracked.has(path));
-    for (const path of git ? await git.whichIgnored(made) : []) after.delete(path);
+    const ignoredNow = git ? await git.whichIgnored(made.filter((path) => !before.tracked.has(path))) : new Set<string>();
+    for (const path of ignoredNow) {
+      before.ignored.add(path);
+      after.delete(path);
+    }
     const effects = { created: [] as PathEffect[], modified: [] as PathEffect[], deleted: [] as PathEffect[], untracked: [] as Untracked[] };
     const blobs = this.#blobs;
     let budget = PER_CALL;
@@ -162,22 +202,32 @@ export class Checkpoints {
       effects.untracked.push({ path: join(root, path), reason: isRegular(listing) ? `its earlier version was ${before.skipped.get(path) ?? "not kept"}` : "not a regular file" });
       return undefined;
     };
-    for (const [path, listing] of after) {
-      const was = before.manifest.get(path);
-      if (!was) {
-        const hash = keepAfter(path, listing);
-        effects.created.push({ path: join(root, path), before: null, ...(hash ? { after: hash } : {}), mode: listing.mode & 0o7777 });
-      } else if (changed(was, listing)) {
-        const kept = keptBefore(path, was);
-        const hash = keepAfter(path, listing);
-        effects.modified.push({ path: join(root, path), ...kept, ...(hash ? { after: hash } : {}), mode: listing.mode & 0o7777 });
-      }
+    for (const path of made) {
+      const listing = after.get(path);
+      if (!listing) continue; // ignored
+      const hash = keepAfter(path, listing);
+      effects.created.push({ path: join(root, path), before: null, ...(hash ? { after: hash } : {}), mode: listing.mode & 0o7777 });
+    }
+    for (const path of altered) {
+      const listing = after.get(path)!;
+      const kept = keptBefore(path, before.manifest.get(path)!);
+      const hash = keepAfter(path, listing);
+      effects.modified.push({ path: join(root, path), ...kept, ...(hash ? { after: hash } : {}), mode: listing.mode & 0o7777 });
     }
     for (const [path, was] of before.manifest) {
       if (after.has(path)) continue;
       this.#stored.delete(path);
       effects.deleted.push({ path: join(root, path), ...keptBefore(path, was), after: null, mode: was.mode & 0o7777 });
     }
+    const dirty = before.dirty;
+    for (const path of [...made, ...altered]) {
+      const oid = before.tracked.get(path);
+      const listing = after.get(path);
+      if (!oid || !listing) continue;
+      if (differsFromGit(join(root, path), listing, oid)) dirty.add(path);
+      else dirty.delete(path);
+    }
+    this.#last = { manifest: after, ignored: before.ignored, dirty, tracked: before.tracked };
     if (effects.created.length + effects.modified.length + effects.deleted.length === 0) return;
     this.#session.appendBashEffects(effects);
   }
@@ -185,6 +235,13 @@ export class Checkpoints {
 }
 
 class Stop extends Error {}
+
+/** Does the tracked file's content differ from git's object? A file too large to hash here counts as differing (its bytes are then never assumed). */
+function differsFromGit(path: string, listing: Listed, oid: string): boolean {
+  if (!isRegular(listing) || listing.size > PER_FILE) return true;
+  const bytes = readBytes(path);
+  return !bytes || gitBlobHash(bytes, oid.length) !== oid;
+}
 
 function readBytes(path: string): Buffer | undefined {
   try {

@@ -5,6 +5,9 @@
 // with the programs a repository's configuration could make git run switched
 // off (as for read-only commands, git-guard.ts), and without the person's
 // keys. awl never runs a git command that writes, and never touches `.git`.
+import { createHash } from "node:crypto";
+import { statSync } from "node:fs";
+import { join } from "node:path";
 import { bashEnvironment } from "../tools/bash-env";
 import { GIT_CONFIG, repositoryFilters } from "./git-guard";
 
@@ -12,26 +15,38 @@ type Env = Record<string, string | undefined>;
 
 export class GitReader {
   #filters: Promise<string[]> | undefined;
+  /** The last answer of tracked(), and the index file as it was then (looked at, never opened for writing). */
+  #tracked: { index: string; map: Map<string, string> } | undefined;
 
   constructor(
     readonly root: string,
+    private readonly gitDir: string,
     private readonly env: Env,
   ) {}
 
   /** The repository's top folder for `cwd`, or undefined outside any repository (or without git). */
   static async find(cwd: string, env: Env): Promise<GitReader | undefined> {
-    const out = await runGit(["rev-parse", "--show-toplevel"], cwd, env, []);
-    const root = out?.toString("utf8").trim();
-    return root ? new GitReader(root, env) : undefined;
+    const out = await runGit(["rev-parse", "--show-toplevel", "--absolute-git-dir"], cwd, env, []);
+    const [root, gitDir] = out?.toString("utf8").split("\n") ?? [];
+    return root && gitDir ? new GitReader(root, gitDir, env) : undefined;
   }
 
-  /** Tracked paths and their objects (`git ls-files -s`); submodules are left out (their files are another repository's). */
+  /**
+   * Tracked paths and their objects (`git ls-files -s`); submodules are left
+   * out (their files are another repository's). Asked again only when the
+   * index file changed since the last answer.
+   */
   async tracked(): Promise<Map<string, string>> {
+    const index = indexKey(join(this.gitDir, "index"));
+    if (this.#tracked && index !== undefined && this.#tracked.index === index) return this.#tracked.map;
     const tracked = new Map<string, string>();
     for (const record of await this.#list(["ls-files", "-s", "-z"])) {
-      const match = /^(\d+) ([0-9a-f]+) (\d)\t(.*)$/s.exec(record);
-      if (match && match[1] !== "160000" && match[3] === "0") tracked.set(match[4]!, match[2]!);
+      // `<mode> <object> <stage>\t<path>`
+      const tab = record.indexOf("\t");
+      const [mode, oid, stage] = record.slice(0, tab).split(" ");
+      if (mode !== "160000" && stage === "0" && oid) tracked.set(record.slice(tab + 1), oid);
     }
+    this.#tracked = index === undefined ? undefined : { index, map: tracked };
     return tracked;
   }
 
@@ -85,6 +100,21 @@ export class GitReader {
     this.#filters ??= repositoryFilters(this.root, this.env).then((f) => ("names" in f ? f.names : []));
     const filters = (await this.#filters).flatMap((name) => ["clean=", "smudge=", "process=", "required=false"].map((key) => `filter.${name}.${key}`));
     return [...GIT_CONFIG, ...filters];
+  }
+}
+
+/** What git names a blob of these bytes, in a repository whose object names have `length` hex digits (40: SHA-1, 64: SHA-256). */
+export function gitBlobHash(bytes: Uint8Array, length: number): string {
+  return createHash(length === 64 ? "sha256" : "sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+}
+
+/** What tells that the index file changed: its size, times and inode (git replaces it by rename when it writes it). */
+function indexKey(path: string): string | undefined {
+  try {
+    const s = statSync(path);
+    return `${s.size}:${s.mtimeMs}:${s.ctimeMs}:${s.ino}`;
+  } catch {
+    return undefined;
   }
 }
 

@@ -5,7 +5,6 @@
 // nothing else; it stops at MAX_FILES entries or MAX_WALK_MS, past which
 // tracking is not worth its cost and the caller stops it for the session.
 import { lstatSync, readdirSync, type Stats } from "node:fs";
-import { join } from "node:path";
 
 export const MAX_FILES = 100_000;
 export const MAX_WALK_MS = 1000;
@@ -37,8 +36,10 @@ export function walk(root: string, ignored: ReadonlySet<string>, limits = { file
   while (pending.length > 0) {
     const dir = pending.pop()!;
     let names: string[];
+    // Joined by hand: path.join normalises every path, a cost paid 100,000 times here.
+    const prefix = dir === "" ? `${root}/` : `${root}/${dir}/`;
     try {
-      names = readdirSync(join(root, dir));
+      names = readdirSync(prefix);
     } catch {
       continue; // gone or unreadable: nothing in it can be listed
     }
@@ -48,14 +49,14 @@ export function walk(root: string, ignored: ReadonlySet<string>, limits = { file
       if (++seen > limits.files) return { stopped: `the working tree has over ${limits.files.toLocaleString("en-US")} files` };
       let info: Stats;
       try {
-        info = lstatSync(join(root, rel));
+        info = lstatSync(prefix + name);
       } catch {
         continue;
       }
       if (info.isDirectory()) {
         if (!ignored.has(`${rel}/`)) pending.push(rel);
       } else if (!ignored.has(rel)) {
-        manifest.set(rel, { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino, mode: info.mode });
+        manifest.set(rel, info); // the Stats object itself: copying its fields costs an object per file
       }
     }
     if (performance.now() - started > limits.ms) return { stopped: `listing the working tree took over ${limits.ms / 1000} s` };

@@ -7,7 +7,6 @@
 // before it writes, so a rewind can itself be undone. What cannot be restored
 // (a version too large to have been kept, past the caps, gone) is listed with
 // the reason, never skipped in silence.
-import { createHash } from "node:crypto";
 import { chmodSync, lstatSync, mkdirSync, readFileSync, unlinkSync } from "node:fs";
 import { dirname } from "node:path";
 import type { SessionManager } from "../session";
@@ -15,7 +14,7 @@ import { BlobStore, blobDir, sha256 } from "../session/blobs";
 import { planFiles, sameVersion, type FilePlan, type Version } from "../session/file-states";
 import { readWholeLog } from "../session/whole-log";
 import { replaceFile } from "../tools/atomic-write";
-import { GitReader } from "./git-read";
+import { gitBlobHash, GitReader } from "./git-read";
 
 type Env = Record<string, string | undefined>;
 
@@ -129,12 +128,7 @@ function matches(version: Version, bytes: Buffer | null): boolean | undefined {
   if ("unknown" in version) return undefined;
   if (bytes === null) return false;
   if ("sha" in version) return sha256(bytes) === version.sha;
-  return gitHash(bytes, version.git.length === 64 ? "sha256" : "sha1") === version.git;
-}
-
-/** What git names a blob of these bytes. */
-function gitHash(bytes: Buffer, algorithm: "sha1" | "sha256"): string {
-  return createHash(algorithm).update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+  return gitBlobHash(bytes, version.git.length) === version.git;
 }
 
 /** A version's bytes (null: absent), or why they cannot be had. */

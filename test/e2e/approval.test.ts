@@ -82,7 +82,7 @@ describe.skipIf(!hasTmux)("the question in a real terminal (--approve ask, the R
     send("/session");
     await term.waitFor(/Approve\s+ask .* always allowed until awl exits: rm -rf d1/);
     send("/approve");
-    await term.waitFor(/Approve\s+ask \(write, edit and bash ask first/);
+    await term.waitFor(/Approve\s+ask \(calls that change files or run commands ask first/);
     term.keys("C-d");
     await term.waitFor(/\[exited 0\]/);
   });
