@@ -13,7 +13,7 @@ import type { PathEffect, SessionManager, Untracked } from "../session";
 import { BlobStore, blobDir } from "../session/blobs";
 import type { PendingChange } from "../tools";
 import { gitBlobHash, GitReader } from "./git-read";
-import { changed, isIgnored, isRegular, walk, type Listed, type Manifest } from "./manifest";
+import { changed, isRegular, MAX_FILES, MAX_WALK_MS, walk, type Listed, type Manifest } from "./manifest";
 
 /** Larger files are not copied: a clean tracked one restores from git, anything else is listed as not restorable. */
 export const PER_FILE = 2 * 1024 * 1024;
@@ -54,7 +54,8 @@ export class Checkpoints {
   /** Files whose bytes are stored as they stand (listing entry and blob), so they need not be read again. */
   readonly #stored = new Map<string, { listed: Listed; hash: string }>();
 
-  constructor(session: SessionManager, cwd: string, env: Env) {
+  /** `limits`: when a listing gives up (MAX_FILES files, MAX_WALK_MS); smaller ones only to try the give-up. */
+  constructor(session: SessionManager, cwd: string, env: Env, private readonly limits = { files: MAX_FILES, ms: MAX_WALK_MS }) {
     this.#session = session;
     this.#cwd = cwd;
     this.#env = env;
@@ -113,7 +114,7 @@ export class Checkpoints {
     const trackedNow = git?.tracked();
     const [ignoredFirst, dirtyFirst] = last ? [] : await Promise.all([git?.ignored(), git?.dirty()]);
     const ignored = last?.ignored ?? ignoredFirst ?? new Set<string>();
-    const listed = walk(root, ignored);
+    const listed = walk(root, ignored, this.limits);
     if ("stopped" in listed) throw new Stop(listed.stopped);
     const manifest = listed.manifest;
     const tracked = (await trackedNow) ?? new Map<string, string>();
@@ -162,7 +163,7 @@ export class Checkpoints {
 
   async #after(before: Before): Promise<void> {
     const { root, git } = before;
-    const listed = walk(root, before.ignored);
+    const listed = walk(root, before.ignored, this.limits);
     if ("stopped" in listed) throw new Stop(listed.stopped);
     const after = listed.manifest;
     const made: string[] = [];

@@ -64,13 +64,6 @@ export function walk(root: string, ignored: ReadonlySet<string>, limits = { file
   return { manifest };
 }
 
-/** Is `path` in `ignored`, itself or by a folder it is in? */
-export function isIgnored(path: string, ignored: ReadonlySet<string>): boolean {
-  if (ignored.has(path)) return true;
-  for (let cut = path.indexOf("/"); cut !== -1; cut = path.indexOf("/", cut + 1)) if (ignored.has(path.slice(0, cut + 1))) return true;
-  return false;
-}
-
 /** Did the entry change between two listings (its size, mtime, ctime, inode or mode)? */
 export function changed(a: Listed, b: Listed): boolean {
   return a.size !== b.size || a.mtimeMs !== b.mtimeMs || a.ctimeMs !== b.ctimeMs || a.ino !== b.ino || a.mode !== b.mode;

@@ -12,7 +12,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join, relative } from "node:path";
 import { Agent } from "../../src/agent/agent";
 import { rewindFiles, previewRewind } from "../../src/agent/rewind-files";
-import { SessionManager } from "../../src/session";
+import { parseLine, serializeEntry, SessionManager, type WrittenEntry } from "../../src/session";
 import { useAgentFixture, logLines } from "./helpers";
 
 const fx = useAgentFixture();
@@ -224,3 +224,25 @@ describe("rewinding files", () => {
 function firstPrompt(agent: Agent): string {
   return agent.session.getBranch().find((e) => e.type === "message" && e.message.role === "user")!.id;
 }
+
+describe("the checkpoint example in docs/session-format.md", () => {
+  const doc = readFileSync(join(import.meta.dir, "../../docs/session-format.md"), "utf8");
+  const section = doc.slice(doc.indexOf("## File checkpoints"), doc.indexOf("## Other entry kinds"));
+  const lines = section.slice(section.indexOf("```json\n") + 8, section.indexOf("\n```", section.indexOf("```json\n"))).split("\n");
+
+  test("every line is what awl writes, byte for byte, and the blobs are the hashes of the bytes it names", () => {
+    const kinds = lines.map((line) => {
+      const parsed = parseLine(line)!;
+      if (parsed.kind === "header") return "session";
+      expect(serializeEntry(parsed.entry as WrittenEntry)).toBe(line);
+      return parsed.entry.type;
+    });
+    expect(kinds).toEqual(["session", "message", "message", "file_change", "bash_effects", "message"]);
+    const change = JSON.parse(lines[3]!);
+    expect(change.before).toBe(hash(Buffer.from("export const TAX = 0.2;\n")));
+    expect(change.after).toBe(hash(Buffer.from("export const TAX = 0.25;\n")));
+    const effects = JSON.parse(lines[4]!);
+    expect(effects.modified[0].git).toBe(createHash("sha1").update("blob 24\0Prices include 20% tax.\n").digest("hex"));
+    expect(effects.deleted[0].before).toBe(hash(Buffer.from("old prices\n")));
+  });
+});
