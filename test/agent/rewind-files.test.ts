@@ -25,7 +25,7 @@ const bash = (command: string): Block => ({ type: "toolUse", name: "bash", input
 const edit = (path: string, oldText: string, newText: string): Block => ({ type: "toolUse", name: "edit", input: { path, oldText, newText } });
 const write = (path: string, content: string): Block => ({ type: "toolUse", name: "write", input: { path, content } });
 
-/** The scripted session: one turn per row. */
+/** The scripted session: 20 turns, one per row. */
 const TURNS: Block[][] = [
   [edit("a.txt", "alpha", "ALPHA")],
   [write("new.txt", "fresh\n")],
@@ -37,6 +37,16 @@ const TURNS: Block[][] = [
   [write("a.txt", "rewritten\n"), edit("b.txt", "one", "ONE")],
   [bash("head -c 3000000 /dev/zero > huge.dat && chmod 755 moved.txt")],
   [edit("moved.txt", "fresh", "stale")],
+  [bash("cp b.txt src/b-copy.txt && sed -i '1d' a.txt")],
+  [write("src/c.txt", "back again\n")],
+  [bash("mv moved.txt src/ && touch b.txt")],
+  [edit("notes.txt", "more", "MORE")],
+  [bash(`head -c ${BUILD_MB * 1048576} /dev/urandom > build/out.bin && rm -f huge.dat`)],
+  [bash("sed -i 's/TWO/two/' b.txt && printf 'x\\n' > x.txt")],
+  [write("x.txt", "y\n"), bash("rm src/b-copy.txt")],
+  [bash("head -c 3000000 /dev/zero > huge.dat")],
+  [edit("src/c.txt", "back", "forth")],
+  [bash("git status --short > status.txt && rm x.txt")],
 ];
 
 function git(...args: string[]): string {
@@ -126,23 +136,32 @@ describe("checkpoints", () => {
     expect(gitDir()).toEqual(gitStart);
     const lines = await logLines(agent.session.sessionFile);
     const effects = lines.filter((l) => l.type === "bash_effects");
-    // Each command's changes, from the tree before and after its turn, against its entry.
-    // A command that changed nothing git does not ignore (the build) has no entry.
-    const changedBy = (i: number) => new Set([...states[i]!.keys(), ...states[i + 1]!.keys()].filter((p) => states[i]!.get(p) !== states[i + 1]!.get(p)));
-    const bashTurns = TURNS.map((blocks, i) => (blocks.some((b) => b.name === "bash") && changedBy(i).size > 0 ? i : -1)).filter((i) => i >= 0);
-    expect(bashTurns.length).toBe(5);
-    expect(effects.length).toBe(bashTurns.length);
-    for (const [n, i] of bashTurns.entries()) {
-      const changed = changedBy(i);
-      const listed = new Set<string>(["created", "modified", "deleted"].flatMap((k) => effects[n][k].map((p: { path: string }) => relative(fx.project, p.path))));
-      for (const path of changed) expect(listed).toContain(path);
+    // Each turn's changes, from the tree before and after it, against its checkpoint entries.
+    const prompts = lines.flatMap((l, i) => (l.type === "message" && l.message.role === "user" && l.message.content.some((b: { type: string }) => b.type === "text") ? [i] : []));
+    expect(prompts.length).toBe(TURNS.length);
+    for (const [i, start] of prompts.entries()) {
+      const entries = lines.slice(start, prompts[i + 1] ?? lines.length);
+      const listed = new Set<string>(
+        entries.flatMap((e) =>
+          e.type === "file_change" ? [relative(fx.project, e.path)] : e.type === "bash_effects" ? ["created", "modified", "deleted"].flatMap((k) => e[k].map((p: { path: string }) => relative(fx.project, p.path))) : [],
+        ),
+      );
+      const [before, after] = [states[i]!, states[i + 1]!];
+      for (const path of [...before.keys(), ...after.keys()]) if (before.get(path) !== after.get(path)) expect([i + 1, listed.has(path)]).toEqual([i + 1, true]);
       for (const path of listed) expect(path.startsWith("build/") || path.endsWith(".log")).toBe(false);
     }
+    // The build, which changed only what git ignores, left no entry.
+    expect(effects.length).toBe(TURNS.filter((blocks) => blocks.some((b) => b.name === "bash")).length - 1);
     // Each entry sits between the call's message and its result.
-    for (const e of effects) {
-      const at = lines.indexOf(e);
-      expect(lines[at - 1].message.role).toBe("assistant");
-      expect(lines[at + 1].message.content[0].type).toBe("toolResult");
+    const checkpoint = (l: { type: string }) => l.type === "file_change" || l.type === "bash_effects";
+    for (const e of lines.filter(checkpoint)) {
+      let [up, down] = [lines.indexOf(e), lines.indexOf(e)];
+      while (checkpoint(lines[up])) up--;
+      while (checkpoint(lines[down])) down++;
+      expect(lines[up].message.role).toBe("assistant");
+      expect(lines[down].message.content[0].type).toBe("toolResult");
+      // Each continues the conversation: its parent is the entry before it.
+      expect(e.parentId).toBe(lines[lines.indexOf(e) - 1].id);
     }
     const huge = effects.flatMap((e: { untracked: { path: string; reason: string }[] }) => e.untracked).find((u: { path: string }) => u.path.endsWith("huge.dat"));
     expect(huge?.reason).toContain("larger than 2 MiB");
@@ -165,7 +184,7 @@ describe("rewinding files", () => {
     const { agent, leaves, states, gitStart: gitBefore } = await runSession();
     const touched = await touchedPaths(agent);
     const latest = tree();
-    for (const k of [7, 3, 0, 5, 9]) {
+    for (const k of [17, 7, 3, 0, 12, 5, 20, 9]) {
       const target = k === 0 ? firstPrompt(agent) : leaves[k - 1]!;
       const done = await rewindFiles(agent.session, target);
       expect([k, done.steps.filter((s) => s.action === "refused")]).toEqual([k, []]);
@@ -214,7 +233,7 @@ describe("rewinding files", () => {
     const preview = await previewRewind(agent.session, leaves[1]!);
     expect(tree()).toEqual(before);
     const b = preview.steps.find((s) => s.path.endsWith("b.txt"));
-    expect(b).toEqual({ path: join(fx.project, "b.txt"), action: "restore", added: 2, removed: 2, removes: false });
+    expect(b).toEqual({ path: join(fx.project, "b.txt"), action: "restore", added: 1, removed: 1, removes: false });
     const moved = preview.steps.find((s) => s.path.endsWith("moved.txt"));
     expect(moved).toMatchObject({ action: "restore", removes: true });
   });
