@@ -43,10 +43,6 @@ export class BlobStore {
     return hash;
   }
 
-  has(hash: string): boolean {
-    return existsSync(this.path(hash));
-  }
-
   /** The bytes of a blob; undefined when it is not stored (or not whole: its bytes do not hash to its name). */
   get(hash: string): Buffer | undefined {
     let bytes: Buffer;
