@@ -24,6 +24,8 @@ type Env = Record<string, string | undefined>;
 
 interface Before {
   root: string;
+  /** Files git does not track (and does not ignore). */
+  untracked: Set<string>;
   git?: GitReader;
   manifest: Manifest;
   /** The bytes read before the command ran, by path. */
@@ -50,7 +52,7 @@ export class Checkpoints {
    * command costs two listings and one read of the index, not three walks
    * of the tree by git as well.
    */
-  #last: { manifest: Manifest; ignored: Set<string>; dirty: Set<string>; tracked: Map<string, string> } | undefined;
+  #last: { manifest: Manifest; ignored: Set<string>; dirty: Set<string>; untracked: Set<string>; tracked: Map<string, string> } | undefined;
   /** Files whose bytes are stored as they stand (listing entry and blob), so they need not be read again. */
   readonly #stored = new Map<string, { listed: Listed; hash: string }>();
 
@@ -119,6 +121,9 @@ export class Checkpoints {
     const manifest = listed.manifest;
     const tracked = (await trackedNow) ?? new Map<string, string>();
     let dirty = dirtyFirst ?? new Set<string>();
+    let untracked: Set<string>;
+    if (!last || !git || tracked !== last.tracked) untracked = new Set([...manifest.keys()].filter((path) => !tracked.has(path)));
+    else untracked = last.untracked;
     if (last && git) {
       // One pass over the listing: what is new or changed since the last command (the person's, or a write's).
       dirty = last.dirty;
@@ -132,9 +137,11 @@ export class Checkpoints {
       }
       // The index changed (a commit, an add): files whose object changed are judged again.
       if (tracked !== last.tracked) for (const [path, oid] of tracked) if (last.tracked.get(path) !== oid) recheck.push(path);
+      for (const path of fresh) untracked.add(path);
       for (const path of await git.whichIgnored(fresh)) {
         ignored.add(path);
         manifest.delete(path);
+        untracked.delete(path);
       }
       for (const path of recheck) {
         const listing = manifest.get(path);
@@ -142,10 +149,12 @@ export class Checkpoints {
         else dirty.delete(path);
       }
     }
-    const before: Before = { root, ...(git ? { git } : {}), manifest, staged: new Map(), skipped: new Map(), tracked, dirty, ignored };
+    const before: Before = { root, ...(git ? { git } : {}), manifest, staged: new Map(), skipped: new Map(), tracked, dirty, untracked, ignored };
     let budget = PER_CALL;
-    for (const [path, listing] of listed.manifest) {
-      if ((before.tracked.has(path) && !before.dirty.has(path)) || !isRegular(listing)) continue;
+    // What git could not give back: untracked files, and tracked ones that differ from their objects.
+    for (const path of [...untracked, ...dirty]) {
+      const listing = manifest.get(path);
+      if (!listing || !isRegular(listing)) continue;
       const stored = this.#stored.get(path);
       if (stored && !changed(stored.listed, listing)) continue;
       if (listing.size > PER_FILE) before.skipped.set(path, `larger than ${PER_FILE / 1048576} MiB, not copied`);
@@ -168,10 +177,11 @@ export class Checkpoints {
     const after = listed.manifest;
     const made: string[] = [];
     const altered: string[] = [];
+    let stillThere = 0;
     for (const [path, listing] of after) {
       const was = before.manifest.get(path);
       if (!was) made.push(path);
-      else if (changed(was, listing)) altered.push(path);
+      else if (++stillThere && changed(was, listing)) altered.push(path);
     }
     // What the command made that git ignores (a build's output) is not its to track.
     const ignoredNow = git ? await git.whichIgnored(made.filter((path) => !before.tracked.has(path))) : new Set<string>();
@@ -215,8 +225,11 @@ export class Checkpoints {
       const hash = keepAfter(path, listing);
       effects.modified.push({ path: join(root, path), ...kept, ...(hash ? { after: hash } : {}), mode: listing.mode & 0o7777 });
     }
-    for (const [path, was] of before.manifest) {
+    // Nothing went away when every earlier path is still listed: the usual case, seen without a second pass.
+    const deleted = stillThere < before.manifest.size ? before.manifest : new Map<string, Listed>();
+    for (const [path, was] of deleted) {
       if (after.has(path)) continue;
+      before.untracked.delete(path);
       this.#stored.delete(path);
       effects.deleted.push({ path: join(root, path), ...keptBefore(path, was), after: null, mode: was.mode & 0o7777 });
     }
@@ -228,7 +241,8 @@ export class Checkpoints {
       if (differsFromGit(join(root, path), listing, oid)) dirty.add(path);
       else dirty.delete(path);
     }
-    this.#last = { manifest: after, ignored: before.ignored, dirty, tracked: before.tracked };
+    for (const path of made) if (after.has(path) && !before.tracked.has(path)) before.untracked.add(path);
+    this.#last = { manifest: after, ignored: before.ignored, dirty, untracked: before.untracked, tracked: before.tracked };
     if (effects.created.length + effects.modified.length + effects.deleted.length === 0) return;
     this.#session.appendBashEffects(effects);
   }
