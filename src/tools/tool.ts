@@ -68,9 +68,9 @@ export interface ToolOutput {
   /** Stopped by the abort signal after it started: it may have changed things. */
   interrupted?: boolean;
   /**
-   * What write or edit did to the file, for the person to see as a diff. Only
-   * the terminal shows it: the model reads `content`, the session keeps
-   * `content`, and this is never saved.
+   * What a call that writes a file did to it, for the person to see as a
+   * diff (the keys scrubbed). The model reads `content`; the session keeps the
+   * file's two versions through `beforeChange`, not this.
    */
   change?: FileChange;
 }

@@ -19,6 +19,8 @@ const fx = useAgentFixture();
 const model = { provider: "anthropic", model: "claude-sonnet-4-5" };
 const never = new AbortController().signal;
 const BUILD_MB = process.env.AWL_LONG_TEST ? 300 : 3;
+/** Each test runs the whole scripted session: 20 turns of real tools and git, on a machine that may be busy. */
+const LIMIT_MS = process.env.AWL_LONG_TEST ? 600_000 : 60_000;
 
 type Block = { type: "toolUse"; name: string; input: Record<string, unknown> };
 const bash = (command: string): Block => ({ type: "toolUse", name: "bash", input: { command } });
@@ -165,7 +167,7 @@ describe("checkpoints", () => {
     }
     const huge = effects.flatMap((e: { untracked: { path: string; reason: string }[] }) => e.untracked).find((u: { path: string }) => u.path.endsWith("huge.dat"));
     expect(huge?.reason).toContain("larger than 2 MiB");
-  });
+  }, LIMIT_MS);
 
   test("blobs are private and named by their bytes' SHA-256", async () => {
     const { agent } = await runSession();
@@ -176,7 +178,7 @@ describe("checkpoints", () => {
       expect(hash(readFileSync(join(dir, name)))).toBe(name);
     }
     expect(agent.session.sessionFile.startsWith(fx.sessions)).toBe(true);
-  });
+  }, LIMIT_MS);
 });
 
 describe("rewinding files", () => {
@@ -206,7 +208,7 @@ describe("rewinding files", () => {
     for (const [path, sha] of contents(latest)) expect([path, now.get(path)]).toEqual([path, sha]);
     expect(back.steps.filter((s) => s.action !== "restore")).toEqual([]);
     expect(gitDir()).toEqual(gitBefore);
-  });
+  }, LIMIT_MS);
 
   test("a file the person changed after the agent did is refused, and kept, unless forced", async () => {
     const { agent, leaves, states } = await runSession();
@@ -225,7 +227,7 @@ describe("rewinding files", () => {
     const lines = await logLines(agent.session.sessionFile);
     const forcedEntry = lines.findLast((l) => l.type === "file_change" && l.path.endsWith("a.txt"));
     expect(forcedEntry.before).toBe(hash(Buffer.from("the person's own words\n")));
-  });
+  }, LIMIT_MS);
 
   test("the preview says each path's lines added and removed, and writes nothing", async () => {
     const { agent, leaves } = await runSession();
@@ -236,7 +238,7 @@ describe("rewinding files", () => {
     expect(b).toEqual({ path: join(fx.project, "b.txt"), action: "restore", added: 1, removed: 1, removes: false });
     const moved = preview.steps.find((s) => s.path.endsWith("moved.txt"));
     expect(moved).toMatchObject({ action: "restore", removes: true });
-  });
+  }, LIMIT_MS);
 });
 
 /** The first prompt's entry: the state before any call changed anything. */
