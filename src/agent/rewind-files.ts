@@ -7,7 +7,7 @@
 // before it writes, so a rewind can itself be undone. What cannot be restored
 // (a version too large to have been kept, past the caps, gone) is listed with
 // the reason, never skipped in silence.
-import { chmodSync, lstatSync, mkdirSync, readFileSync, unlinkSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import type { SessionManager } from "../session";
 import { BlobStore, blobDir, sha256 } from "../session/blobs";
@@ -56,15 +56,23 @@ export async function rewindFiles(session: SessionManager, targetId: string, o: 
   const signal = o.signal ?? new AbortController().signal;
   for (const { plan, current, bytes } of ready) {
     session.appendFileChange({ path: plan.path, before: current && blobs.put(current), after: bytes && blobs.put(bytes), mode: plan.mode });
-    if (bytes === null) {
-      unlinkSync(plan.path);
-      continue;
+    try {
+      await writeBack(plan, current, bytes, signal);
+    } catch (error) {
+      // The entry stands: the file still holds what it replaced, which the next rewind recognises.
+      const at = steps.findIndex((step) => step.path === plan.path);
+      steps[at] = { path: plan.path, action: "not restorable", reason: `could not be written: ${error instanceof Error ? error.message : String(error)}` };
     }
-    mkdirSync(dirname(plan.path), { recursive: true });
-    await replaceFile(plan.path, bytes, signal);
-    if (current === null && plan.mode !== null) chmodSync(plan.path, plan.mode);
   }
   return { steps, refused: steps.some((s) => s.action === "refused") };
+}
+
+/** Puts one file's bytes back (null: removes it), as tools write; a file the rewind creates gets its recorded mode. */
+async function writeBack(plan: FilePlan, current: Buffer | null, bytes: Buffer | null, signal: AbortSignal): Promise<void> {
+  if (bytes === null) return rmSync(plan.path, { force: true });
+  mkdirSync(dirname(plan.path), { recursive: true });
+  await replaceFile(plan.path, bytes, signal);
+  if (current === null && plan.mode !== null) chmodSync(plan.path, plan.mode);
 }
 
 async function prepare(session: SessionManager, targetId: string, o: { force?: boolean; env?: Env }): Promise<{ steps: FileStep[]; ready: Ready[] }> {
