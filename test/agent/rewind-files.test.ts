@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { Agent } from "../../src/agent/agent";
+import { Checkpoints } from "../../src/agent/checkpoints";
 import { rewindFiles, previewRewind } from "../../src/agent/rewind-files";
 import { parseLine, serializeEntry, SessionManager, type WrittenEntry } from "../../src/session";
 import { useAgentFixture, logLines } from "./helpers";
@@ -266,4 +267,16 @@ describe("the checkpoint example in docs/session-format.md", () => {
     expect(effects.modified[0].git).toBe(createHash("sha1").update("blob 24\0Prices include 20% tax.\n").digest("hex"));
     expect(effects.deleted[0].before).toBe(hash(Buffer.from("old prices\n")));
   });
+});
+
+describe("a write that never reached the disk", () => {
+  test("its file still holds the version before, which a rewind recognises and is not refused", async () => {
+    const { agent, leaves, states } = await runSession();
+    // awl stopped between the entry and the write: the entry says "after", the file holds "before".
+    const path = join(fx.project, "a.txt");
+    new Checkpoints(agent.session, fx.project, fx.env).beforeChange({ path, before: readFileSync(path), after: Buffer.from("never written\n"), mode: 0o644 });
+    const done = await rewindFiles(agent.session, leaves[0]!);
+    expect(done.steps.filter((s) => s.action === "refused")).toEqual([]);
+    expect(contents(tree()).get("a.txt")).toBe(contents(states[1]!).get("a.txt"));
+  }, LIMIT_MS);
 });
