@@ -9,7 +9,7 @@ import pkg from "./package.json";
 
 const GENERATED = "./src/session/checks.generated.ts";
 /** The schemas whose checks are generated, by their export names in src/session/schema.ts. */
-const SCHEMAS = ["SessionHeader", "MessageEntry", "CompactionEntry", "FileChangeEntry", "BashEffectsEntry", "EntryBase"] as const;
+const SCHEMAS = ["SessionHeader", "MessageEntry", "CompactionEntry", "FileChangeEntry", "BashEffectsEntry", "SessionInfoEntry", "EntryBase"] as const;
 
 /**
  * The source of checks.generated.ts. arktype, unless told to be jitless (as

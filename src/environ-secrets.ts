@@ -5,9 +5,9 @@
 // and root any process's: a read-only `grep` run from bash (awl's child) could
 // read awl's keys back from there. So, once Bun has copied the environment
 // into process.env, awl overwrites the value of every variable bash does not
-// get (the provider keys and the secret-named ones, bash-env.ts) with `*` in
-// that block, in place: the file then shows `ANTHROPIC_API_KEY=****…`, and
-// process.env keeps the values awl needs.
+// get (the providers' key variables, from their table, and the secret-named
+// ones, bash-env.ts) with `*` in that block, in place: the file then shows
+// `<KEY VARIABLE>=****…`, and process.env keeps the values awl needs.
 //
 // The block's bounds are fields 50 and 51 (env_start, env_end) of
 // /proc/self/stat; the bytes are written through bun:ffi (as core-dumps.ts
@@ -15,13 +15,14 @@
 // or nothing awl can do, and it runs on.
 
 import { readFileSync } from "node:fs";
+import { keyVariables } from "./providers/registry";
 import { bashEnvironment } from "./tools/bash-env";
 
 const STAR = 0x2a;
 
 /** Overwrites, in awl's original environment block, the value of each variable in `env` that bash does not get. */
 export function hideSecretsFromProc(env: Record<string, string | undefined> = process.env): void {
-  const passed = bashEnvironment(env);
+  const passed = bashEnvironment(env, keyVariables());
   const hidden = new Set(Object.keys(env).filter((name) => env[name] !== undefined && !(name in passed)));
   if (hidden.size === 0) return;
   try {

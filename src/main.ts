@@ -13,8 +13,8 @@ import { hideSecretsFromProc } from "./environ-secrets";
 import { parseArgs } from "./cli/args";
 import { guardProcess, outputHasFailed } from "./cli/stop";
 import { UserError } from "./errors";
-import { safeText } from "./ui/safe-text";
-import { restoreTerminal } from "./ui/input-modes";
+import { safeText } from "./ui/render/safe-text";
+import { restoreTerminal } from "./ui/input/input-modes";
 
 guardProcess();
 
@@ -28,7 +28,7 @@ async function main(argv: string[]): Promise<number> {
       console.log(`awl ${typeof AWL_VERSION === "string" ? AWL_VERSION : "dev"}`);
       return 0;
     case "help":
-      console.log((await import("./cli/help")).HELP.trimEnd());
+      console.log((await import("./cli/help")).help().trimEnd());
       return 0;
   }
   disableCoreDumps();
@@ -38,6 +38,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./cli/sessions")).sessions(args, cwd);
     case "models":
       return (await import("./cli/models")).models(args);
+    case "export":
+      return (await import("./cli/export")).exportCommand(args, cwd);
     case "print":
       return (await import("./cli/print")).print(args, cwd);
     case "chat":

@@ -7,7 +7,7 @@
 
 import { Conversation, messageText, textMessage, toolUses, type ContentBlock, type Message } from "../conversation";
 import type { ModelRef, SessionManager } from "../session";
-import { messageToDisk, preloadSchemas } from "../session";
+import { addUsage, messageToDisk, preloadSchemas } from "../session";
 import { jsonByteLength } from "../json";
 import { createProvider } from "../providers";
 import { applyStreamEvent, finalizeMessage } from "../providers/assemble";
@@ -16,11 +16,12 @@ import { builtinModel } from "../providers/builtin-models";
 import { contextWindow, contextWindowFromEnv } from "../providers/models";
 import type { ContextOverflow, Provider, ProviderName, StreamEvent, Usage } from "../providers/provider";
 import { learnThinking, lessonOf, type Effort } from "../providers/thinking-forms";
+import { providerSecrets } from "../providers/registry";
 import { ANSWER_SHARE, type TurnPlan } from "../providers/thinking-plan";
-import { callEffect, providerSecrets, runTool, toolDefinitions, toolSummary } from "../tools";
+import { callEffect, runTool, toolDefinitions, toolSummary } from "../tools";
 import { Checkpoints } from "./checkpoints";
 import { compact, CompactionFailed, SUMMARY_INSTRUCTION_TOKENS, summaryMaxTokens, type Compaction } from "./compaction";
-import { addUsage, INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, interruptedAfterStart, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
+import { INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, interruptedAfterStart, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
 import type { ContextFiles } from "./context-files";
 import { Approvals, declined, NOBODY_TO_ASK, type ApprovalAnswer, type Ask } from "./approval";
 import { checkPromptSize } from "./prompt-size";

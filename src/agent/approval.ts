@@ -1,6 +1,6 @@
 // When a tool may act (`--approve ask|auto|read-only`, AWL_APPROVE, /approve):
 // the policy the agent consults before each tool call. It decides; whoever
-// shows the turn asks the person (ui/approval.ts in the REPL). Nothing here is
+// shows the turn asks the person (ui/session/approval.ts in the REPL). Nothing here is
 // written to the log: a refusal reaches it only as the call's tool result.
 //
 // Each call is judged by its effect (the tool's own account of what the call

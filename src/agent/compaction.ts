@@ -8,9 +8,9 @@
 import { Conversation, type Message } from "../conversation";
 import { UserError } from "../errors";
 import { jsonByteLength } from "../json";
-import { cutMiddle, isPrompt, type CompactionEntry, type CompactionFields, type ModelRef, type SessionEntry, type SessionManager } from "../session";
+import { addUsage, cutMiddle, isPrompt, type CompactionEntry, type CompactionFields, type ModelRef, type SessionEntry, type SessionManager } from "../session";
 import type { Provider, Usage } from "../providers/provider";
-import { addUsage, type AgentEvent } from "./events";
+import type { AgentEvent } from "./events";
 import { askForSummary, forkInstruction, SUMMARY_SYSTEM, summaryRequest, transcriptLines, transcriptParts, type SummaryParts } from "./summary";
 
 export interface CompactOptions {

@@ -47,7 +47,7 @@
 //     awl can tell. However many files there are, the prompt names at most 20
 //     of those it left out, and counts the rest.
 //   - The content is untrusted: it goes into the system prompt only, never to
-//     the terminal (context-prompt.ts writes it there; src/ui/instructions.ts
+//     the terminal (context-prompt.ts writes it there; src/ui/session/instructions.ts
 //     words the files for the screen, through safeText).
 
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from "node:fs";

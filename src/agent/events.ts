@@ -38,16 +38,6 @@ export interface TurnResult {
   effort?: string;
 }
 
-/** Adds `usage` into `sum`, cache figures included. */
-export function addUsage(sum: Usage, usage: Usage | undefined): void {
-  if (!usage) return;
-  sum.input += usage.input;
-  sum.output += usage.output;
-  if (usage.cacheRead) sum.cacheRead = (sum.cacheRead ?? 0) + usage.cacheRead;
-  if (usage.cacheWrite) sum.cacheWrite = (sum.cacheWrite ?? 0) + usage.cacheWrite;
-  if (usage.reasoning) sum.reasoning = (sum.reasoning ?? 0) + usage.reasoning;
-}
-
 /** For a call that never started: an abort (Ctrl+C, Esc, a signal) came first. */
 export const INTERRUPTED_NOT_RUN = "Interrupted: this tool call was not run.";
 export const INTERRUPTED_AFTER_START = "Interrupted after it started: it may have changed files.";

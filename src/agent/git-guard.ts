@@ -10,6 +10,7 @@
 // that does not answer in time makes the command one to ask about, saying why.
 
 import { resolve } from "node:path";
+import { keyVariables } from "../providers/registry";
 import { bashEnvironment } from "../tools/bash-env";
 import { gitInvocation, type Judged } from "./read-only";
 
@@ -108,7 +109,7 @@ async function runProbe(argv: string[], cwd: string, env: Record<string, string 
   let proc;
   try {
     // Without the keys, as bash gets it: a child's /proc/<pid>/environ is readable as long as it runs.
-    proc = Bun.spawn(argv, { cwd, env: bashEnvironment(env), stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+    proc = Bun.spawn(argv, { cwd, env: bashEnvironment(env, keyVariables()), stdin: "ignore", stdout: "pipe", stderr: "ignore" });
   } catch {
     return undefined; // no git, or the directory does not exist: git -C fails before it reads anything
   }

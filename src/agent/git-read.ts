@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
 import { join } from "node:path";
+import { keyVariables } from "../providers/registry";
 import { bashEnvironment } from "../tools/bash-env";
 import { GIT_CONFIG, repositoryFilters } from "./git-guard";
 
@@ -128,7 +129,7 @@ async function runGit(args: string[], cwd: string, env: Env, config: string[], s
   try {
     proc = Bun.spawn(["git", "--no-pager", "--no-optional-locks", ...config.flatMap((c) => ["-c", c]), ...args], {
       cwd,
-      env: { ...bashEnvironment(env), GIT_OPTIONAL_LOCKS: "0", GIT_NO_LAZY_FETCH: "1", GIT_ALLOW_PROTOCOL: "none", GIT_TERMINAL_PROMPT: "0" },
+      env: { ...bashEnvironment(env, keyVariables()), GIT_OPTIONAL_LOCKS: "0", GIT_NO_LAZY_FETCH: "1", GIT_ALLOW_PROTOCOL: "none", GIT_TERMINAL_PROMPT: "0" },
       stdin: stdin === undefined ? "ignore" : new TextEncoder().encode(stdin),
       stdout: "pipe",
       stderr: "ignore",

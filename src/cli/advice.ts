@@ -5,6 +5,7 @@
 import type { AgentEvent } from "../agent/events";
 import { UserError } from "../errors";
 import { AdvisedError, type Remedy } from "../providers";
+import { namesInWords } from "../providers/registry";
 
 export function commandLineAdvice(remedy: Remedy): string {
   switch (remedy.kind) {
@@ -13,7 +14,7 @@ export function commandLineAdvice(remedy: Remedy): string {
       return `the newest of its family: ${remedy.newer.join(", ")}; switch with --model ${remedy.newer[0]}`;
     case "key": {
       const local = remedy.orVariable ? ` set ${remedy.orVariable} for a local server,` : "";
-      return `export it,${local} or choose another provider with --provider ${remedy.other}`;
+      return `export it,${local} or choose another provider with --provider ${namesInWords(remedy.others)}`;
     }
   }
 }

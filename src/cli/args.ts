@@ -6,10 +6,12 @@
 
 import { APPROVAL_MODES, isApprovalMode, type ApprovalMode } from "../agent/approval-mode";
 import { UsageError } from "../errors";
+import { isProviderName, namesInWords } from "../providers/registry";
 import { EFFORTS, isEffort, type Effort } from "../providers/thinking-forms";
+import { checkSessionsArgs, SESSION_ACTIONS, type SessionAction } from "./args-sessions";
 
 export interface Args {
-  command: "chat" | "print" | "sessions" | "models" | "help" | "version";
+  command: "chat" | "print" | "sessions" | "models" | "export" | "help" | "version";
   /** -p text, or "-" for stdin. */
   prompt?: string;
   /** `awl "prompt"`: the REPL opens and sends it first. */
@@ -24,19 +26,35 @@ export interface Args {
   approve?: ApprovalMode;
   plain: boolean;
   json: boolean;
+  /** `awl sessions <action>`: rm, restore, prune, trash, purge, du, stats; none lists. */
+  action?: SessionAction;
+  /** The words after the action (ids), or after `export` (the id). */
+  targets: string[];
+  /** --older-than 90d (prune, purge), as given: checked by the command. */
+  olderThan?: string;
+  /** --since 30d (stats), as given. */
+  since?: string;
+  dryRun: boolean;
+  /** Every project's sessions, not only this directory's. */
+  all: boolean;
+  /** awl export: --md (default), --html or --jsonl. */
+  format?: "md" | "html" | "jsonl";
+  /** awl export -o FILE. */
+  output?: string;
 }
 
 const HINT = "(see awl --help)";
 
 /** Words that are commands when they come first: any other first word starts the prompt. */
-const COMMANDS = ["sessions", "models"] as const;
+const COMMANDS = ["sessions", "models", "export"] as const;
 /** Commands other versions of awl have or will have: never sent as a prompt by accident, so a script means the same everywhere. */
-const RESERVED = ["export", "rewind"];
+const RESERVED = ["rewind"];
 
 export function parseArgs(argv: string[]): Args {
-  const args: Args = { command: "chat", plain: false, json: false };
+  const args: Args = { command: "chat", plain: false, json: false, targets: [], dryRun: false, all: false };
   let sessions = false;
   let models = false;
+  let exporting = false;
   let help = false;
   let version = false;
   let continued = false;
@@ -123,11 +141,39 @@ export function parseArgs(argv: string[]): Args {
         noValue();
         args.json = true;
         break;
+      case "--older-than":
+        args.olderThan = value();
+        break;
+      case "--since":
+        args.since = value();
+        break;
+      case "--dry-run":
+        noValue();
+        args.dryRun = true;
+        break;
+      case "--all":
+        noValue();
+        args.all = true;
+        break;
+      case "--md":
+      case "--html":
+      case "--jsonl":
+        noValue();
+        if (args.format !== undefined) throw new UsageError(`choose one of --md, --html and --jsonl ${HINT}`);
+        args.format = flag.slice(2) as "md" | "html" | "jsonl";
+        break;
+      case "-o":
+      case "--output":
+        args.output = value();
+        break;
       default:
         if (token.startsWith("-")) throw new UsageError(`unknown option ${flag} ${HINT}`);
-        if (sessions || models) throw new UsageError(`unexpected argument '${token}': awl ${sessions ? "sessions" : "models"} takes none ${HINT}`);
-        if (words.length === 0 && token === "sessions") sessions = true;
+        if (models) throw new UsageError(`unexpected argument '${token}': awl models takes none ${HINT}`);
+        if (sessions && args.action === undefined && args.targets.length === 0 && (SESSION_ACTIONS as readonly string[]).includes(token)) args.action = token as SessionAction;
+        else if (sessions || exporting) args.targets.push(token);
+        else if (words.length === 0 && token === "sessions") sessions = true;
         else if (words.length === 0 && token === "models") models = true;
+        else if (words.length === 0 && token === "export") exporting = true;
         else if (words.length === 0 && RESERVED.includes(token)) {
           throw new UsageError(`'${token}' is not a command of this version of awl; to send it as a prompt: awl -- ${token} ${HINT}`);
         } else words.push(token);
@@ -144,21 +190,25 @@ export function parseArgs(argv: string[]): Args {
 
   if (help) return { ...args, command: "help" };
   if (version) return { ...args, command: "version" };
-  if (args.provider !== undefined && !["anthropic", "openai"].includes(args.provider)) {
-    throw new UsageError(`unknown provider '${args.provider}': use anthropic or openai ${HINT}`);
+  if (args.provider !== undefined && !isProviderName(args.provider)) {
+    throw new UsageError(`unknown provider '${args.provider}': use ${namesInWords()} ${HINT}`);
   }
   if (models) {
     const extra = args.prompt !== undefined || args.resume !== undefined || args.approve !== undefined || args.model !== undefined || args.effort !== undefined || continued || args.plain;
     if (extra) throw new UsageError(`awl models takes only --provider and --json ${HINT}`);
+    checkSessionsArgs(args, "chat", HINT);
     return { ...args, command: "models" };
   }
-  if (sessions) {
-    if (continued) throw new UsageError(`awl sessions takes no --continue ${HINT}`);
-    if (args.prompt !== undefined || args.resume !== undefined || args.approve !== undefined) throw new UsageError(`awl sessions takes no -p, --resume or --approve ${HINT}`);
+  if (sessions || exporting) {
+    const name = sessions ? "awl sessions" : "awl export";
+    if (continued) throw new UsageError(`${name} takes no --continue ${HINT}`);
+    if (args.prompt !== undefined || args.resume !== undefined || args.approve !== undefined) throw new UsageError(`${name} takes no -p, --resume or --approve ${HINT}`);
     if (args.plain && args.json) throw new UsageError(`choose one of --plain and --json ${HINT}`);
-    return { ...args, command: "sessions" };
+    checkSessionsArgs(args, sessions ? "sessions" : "export", HINT);
+    return { ...args, command: sessions ? "sessions" : "export" };
   }
   if (args.plain || args.json) throw new UsageError(`--plain and --json belong to awl sessions (and --json to awl models) ${HINT}`);
+  checkSessionsArgs(args, "chat", HINT);
   if (args.send !== undefined && !args.send.trim()) throw new UsageError(`the prompt is empty ${HINT}`);
   return { ...args, command: args.prompt !== undefined ? "print" : "chat" };
 }

@@ -21,15 +21,16 @@ import { loadContextFiles, type ContextFiles } from "../agent/context-files";
 import { UsageError, UserError } from "../errors";
 import { AdvisedError } from "../providers";
 import { findSession, listSessions, type ModelRef } from "../session";
-import { colorsFor, type Colors } from "../ui/colors";
+import { movedSessions } from "../session/moved";
+import { colorsFor, type Colors } from "../ui/render/colors";
 import { replAdvice, replMessage } from "../ui/advice";
-import { contextFilesLine, contextNotice } from "../ui/instructions";
+import { contextFilesLine, contextNotice } from "../ui/session/instructions";
 import { runRepl, type ReplEnd } from "../ui/repl";
-import { joinParts } from "../ui/format";
-import { messagesInFile } from "../ui/message-count";
-import { safeText } from "../ui/safe-text";
-import { sessionIdLength, shortSessionId } from "../ui/session-id";
-import { renderTranscript } from "../ui/transcript";
+import { joinParts, oneLine } from "../ui/render/format";
+import { messagesInFile } from "../ui/session/message-count";
+import { safeText } from "../ui/render/safe-text";
+import { sessionIdLength, shortSessionId } from "../ui/session/session-id";
+import { renderTranscript } from "../ui/session/transcript";
 import { onCommandLine } from "./advice";
 import { approvalMode, chosenEffort, type Args } from "./args";
 import { openSession, type OpenedSession } from "./open-session";
@@ -185,7 +186,7 @@ function nextAgent(current: Agent, opened: OpenedSession, contextFiles: ContextF
 
 /** The picker of `awl sessions`, for /resume: the chosen id, or undefined (Esc, or nothing to pick). */
 async function pick(current: Agent, { cwd, c, out }: Screen): Promise<string | undefined> {
-  const list = await listSessions(cwd);
+  const list = await listSessions(cwd, process.env, movedSessions(cwd));
   const here = current.session.sessionId;
   if (!list.some((s) => s.id !== here && !s.damaged)) {
     out.write(`${c.dim("No other session in this directory to resume.")}\n`);
@@ -193,10 +194,10 @@ async function pick(current: Agent, { cwd, c, out }: Screen): Promise<string | u
   }
   const length = sessionIdLength(cwd, [...list.map((s) => s.id), here]);
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
-    out.write(`${list.map((s) => plainLine(s, length)).join("\n")}\n${c.dim("/resume <id> continues one of them.")}\n`);
+    out.write(`${list.map((s) => plainLine(s, length, cwd)).join("\n")}\n${c.dim("/resume <id> continues one of them.")}\n`);
     return undefined;
   }
-  const { pickSession } = await import("../ui/session-picker");
+  const { pickSession } = await import("../ui/session/session-picker");
   return pickSession(list, length, { current: here, escape: "goes back" });
 }
 
@@ -206,13 +207,14 @@ function showTranscript(agent: Agent, { c, out }: Screen, catalogues: Catalogues
 }
 
 /**
- * `awl 0.1.0 · new session · anthropic/claude-sonnet-5-5 (default) · approve: ask · /help for commands`,
+ * `awl 0.1.0 · new session · <provider>/<model> (default) · approve: ask · /help for commands`,
  * and a new session's instructions. "(default)": nothing named the model, so
  * it is the provider's default (the newest of its default family it lists).
  */
 function showBanner(agent: Agent, resumed: boolean, contextFiles: ContextFiles | undefined, { cwd, c, out }: Screen, isDefault: boolean): void {
   const version = typeof AWL_VERSION === "string" ? AWL_VERSION : "dev";
-  const what = resumed ? `resumed ${shortSessionId(cwd, agent.session.sessionId)}` : "new session";
+  const title = agent.session.title()?.title;
+  const what = resumed ? `resumed ${shortSessionId(cwd, agent.session.sessionId)}${title ? ` "${oneLine(title, 40)}"` : ""}` : "new session";
   const model = safeText(`${agent.model.provider}/${agent.model.model}${isDefault ? " (default)" : ""}`);
   const effort = agent.effort ? [`effort: ${agent.effort}`] : [];
   out.write(`${c.dim(joinParts([`awl ${version}`, what, model, ...effort, `approve: ${agent.approvals.mode}`, "/help for commands"], out.columns ?? 100))}\n`);

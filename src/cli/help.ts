@@ -1,15 +1,82 @@
-export const HELP = `awl — a coding agent for the terminal
+// awl --help. The providers' names, variables and defaults come from their
+// table (providers/registry.ts), so a new provider shows here by itself.
+
+import { namesInWords, providerRows } from "../providers/registry";
+
+/** The column the options' and variables' descriptions start at, and the width they wrap within. */
+const COLUMN = 31;
+const WIDTH = 116;
+
+/** `name` and its description, wrapped under the description column. */
+function entry(name: string, text: string): string {
+  const indent = " ".repeat(COLUMN);
+  const head = `  ${name}`;
+  const lines: string[] = [];
+  let line = head.length < COLUMN ? head.padEnd(COLUMN) : (lines.push(head), indent);
+  for (const word of text.split(" ")) {
+    if (line.length + word.length > WIDTH && line.trim() !== "") {
+      lines.push(line.trimEnd());
+      line = indent;
+    }
+    line += `${word} `;
+  }
+  lines.push(line.trimEnd());
+  return lines.join("\n");
+}
+
+function providerOption(): string {
+  const rows = providerRows();
+  const local = rows.filter((row) => row.keyOptional).map((row) => row.name);
+  const orBase = local.length ? `, or for ${namesInWords(local)} base URL,` : "";
+  return entry("    --provider <name>", `${namesInWords()} (default: the first of them whose key${orBase} is set)`);
+}
+
+function modelOption(): string {
+  const rows = providerRows();
+  const examples = rows.map((row) => row.defaultModel).join(", ");
+  const families = rows.flatMap((row) => (row.defaultFamilyShown ? [row.defaultFamilyShown] : []));
+  const byDefault = families.length ? `${families.join(", or ")}, that the provider lists` : "the provider's default";
+  return entry("-m, --model <model>", `model id, e.g. ${examples}, or provider/model (default: ${byDefault})`);
+}
+
+function providerVariables(): string {
+  return providerRows()
+    .flatMap((row) => [entry(row.keyVariable, row.keyHelp), entry(row.baseUrlVariable, row.baseUrlHelp), ...(row.variables ?? []).map((v) => entry(v.name, v.help))])
+    .join("\n");
+}
+
+export const help = (): string => `awl — a coding agent for the terminal
 
 Usage:
   awl                          start a new interactive session in this directory
   awl "prompt"                 start one and send the prompt (the words after it are part of it)
   awl --resume [id] ["prompt"] resume the most recent session here, or the one whose id starts with id
+                               (else whose title holds it: --resume checklist)
   awl -c ["prompt"]            resume the most recent session here (and send the prompt)
   awl -p "prompt" [--resume [id]]
                                run one prompt to completion (tools included), print the answer
   awl -p -                     read the prompt from standard input
   awl sessions [--plain|--json]
                                list this directory's sessions (on a terminal, a picker, most recently active first)
+  awl sessions rm ID... | restore ID...
+                               move sessions to the trash / bring them back as they were
+  awl sessions prune --older-than 90d [--dry-run]
+                               move to the trash the sessions with no entry for that long (by the last
+                               entry's time, never the file's), naming each one
+  awl sessions trash           list the trash
+  awl sessions purge [--older-than 30d] [--dry-run]
+                               delete from the trash (age: since it was trashed), then the file
+                               checkpoints no session or trashed session refers to
+  awl sessions du              space used by sessions, the trash and file checkpoints
+  awl sessions stats [--since 30d] [--all] [--json]
+                               sessions, turns, tokens and cost per model
+  awl sessions search TEXT [--all] [--json]
+                               sessions whose titles, labels, prompts or answers hold TEXT, newest first
+                               (rm, restore, prune, trash, purge: this directory's sessions; --all: every one)
+  awl export ID [--md|--html|--jsonl] [-o FILE]
+                               a session as Markdown (default), one self-contained HTML file, or its raw
+                               log (--jsonl, not redacted); Markdown and HTML have API keys, common key
+                               shapes and the home directory redacted; -o never overwrites a file
   awl -- sessions              after --, every word is the prompt (this sends "sessions")
   awl models [--provider <name>] [--json]
                                the provider's models, newest first, where the list came from and how old it is
@@ -18,10 +85,8 @@ Options:
   -p, --print <prompt|->       non-interactive: answer on stdout, tool activity on stderr
   -r, --resume [id]            continue a session (id: full id or unique prefix)
   -c, --continue               continue the most recent session here (takes no value)
-      --provider <name>        anthropic or openai (default: the first of them whose key, or for
-                               openai base URL, is set)
-  -m, --model <model>          model id, e.g. claude-opus-5-5, gpt-5.5, or provider/model (default: the
-                               newest Sonnet, or gpt-…-mini, that the provider lists)
+${providerOption()}
+${modelOption()}
       --effort <level>         how hard the model thinks: off, low, medium, high, xhigh or max (unset: the
                                model's own default); a level the model does not take is refused before it is asked
       --thinking               the same as --effort high
@@ -33,16 +98,14 @@ Options:
   -v, --version                print the version
 
 Environment:
-  ANTHROPIC_API_KEY            key for Anthropic
-  OPENAI_API_KEY               key for OpenAI (not needed for a local server)
-  ANTHROPIC_BASE_URL           Anthropic API host (default https://api.anthropic.com); named when it cannot be reached
-  OPENAI_BASE_URL              OpenAI-compatible base URL, ending in /v1 (default https://api.openai.com/v1)
+${providerVariables()}
   AWL_PROVIDER, AWL_MODEL      default provider and model for new sessions
   AWL_APPROVE                  the approval mode when --approve is not given (ask, auto, read-only)
   AWL_EFFORT                   the effort when --effort is not given
   AWL_CONTEXT_WINDOW           the model's context window in tokens (e.g. 32768, 200k), instead of awl's table;
                                set it for local servers that truncate a long prompt silently
   AWL_SESSION_DIR              where sessions live, an absolute path (default $XDG_DATA_HOME/awl/sessions)
+  AWL_TITLES=off               no model-written session title after the first answer (the first prompt stands for it)
   AWL_BASH_PASS_ENV=A,B        API keys never reach bash nor tool output; other *KEY*/*SECRET*/*TOKEN*/*PASSWORD* only if listed
   XDG_DATA_HOME                base data directory (default ~/.local/share)
   XDG_CACHE_HOME               base cache directory, for the providers' model lists (default ~/.cache)

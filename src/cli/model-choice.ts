@@ -5,8 +5,9 @@
 // lists (`newest`), else the built-in default.
 
 import { defaultModel, parseModelSpec } from "../providers/models";
-import { providerFromEnvironment } from "../providers/order";
+import { firstProvider, providerFromEnvironment } from "../providers/order";
 import type { ProviderName } from "../providers/provider";
+import { isProviderName, namesInWords } from "../providers/registry";
 import { UsageError } from "../errors";
 import type { ModelRef } from "../session";
 
@@ -24,7 +25,7 @@ export function chooseModel(
     throw new UsageError(`--model ${flags.model} is not a ${flags.provider} model (see awl --help)`);
   }
   const base = resumed ?? fromEnvironment(env, newest);
-  const provider = (flags.provider ?? fromFlag?.provider ?? base.provider) as ProviderName;
+  const provider = flags.provider ?? fromFlag?.provider ?? base.provider;
   const model = fromFlag?.model ?? (provider === base.provider ? base.model : defaultModel(provider, {}, newest(provider)));
   return { provider, model };
 }
@@ -36,10 +37,8 @@ export function isDefaultModel(flags: { model?: string }, env: Record<string, st
 
 function fromEnvironment(env: Record<string, string | undefined>, newest: NewestDefault): ModelRef {
   const model = env.AWL_MODEL ? fromVariable("AWL_MODEL", env.AWL_MODEL) : undefined;
-  const provider = (env.AWL_PROVIDER || model?.provider || providerFromEnvironment(env) || "anthropic") as ProviderName;
-  if (provider !== "anthropic" && provider !== "openai") {
-    throw new UsageError(`AWL_PROVIDER=${provider} is not a provider awl knows: use anthropic or openai`);
-  }
+  const provider = env.AWL_PROVIDER || model?.provider || providerFromEnvironment(env) || firstProvider();
+  if (!isProviderName(provider)) throw new UsageError(`AWL_PROVIDER=${provider} is not a provider awl knows: use ${namesInWords()}`);
   return { provider, model: model?.model ?? defaultModel(provider, {}, newest(provider)) };
 }
 

@@ -3,8 +3,9 @@
 
 import { UsageError } from "../errors";
 import { SessionManager, describeSessions, findSession, type SessionInfo } from "../session";
-import { localDateTime, oneLine } from "../ui/format";
-import { sessionIdLength } from "../ui/session-id";
+import { findByTitle } from "../session/find-title";
+import { localDateTime, oneLine } from "../ui/render/format";
+import { sessionIdLength } from "../ui/session/session-id";
 
 export interface OpenedSession {
   session: SessionManager;
@@ -40,6 +41,7 @@ export async function openSession(
     session = await SessionManager.open(await pathForId(cwd, resume, options.listedBy ?? "awl sessions"));
   }
   const notices: string[] = [];
+  if (session.cwd !== cwd) notices.push(`This session was started in ${session.cwd}; its tools now run here, in ${cwd}.`);
   if (session.recovery) {
     notices.push(`Recovered from a crash: removed an incomplete last line (${session.recovery.trimmedBytes} bytes) from ${session.sessionFile}.`);
   }
@@ -47,21 +49,26 @@ export async function openSession(
   return { session, resumed: true, notices };
 }
 
-async function pathForId(cwd: string, id: string, listedBy: string): Promise<string> {
-  const { matches, elsewhere } = await findSession(cwd, id);
+/** An id prefix, else a part of a title (this directory's sessions; others are named in the error). */
+export async function pathForId(cwd: string, id: string, listedBy: string): Promise<string> {
+  const isId = /^[0-9a-fA-F-]+$/.test(id);
+  const { matches, elsewhere } = isId ? await findSession(cwd, id) : { matches: [], elsewhere: [] };
   if (matches.length === 1) return matches[0]!.path;
   if (matches.length > 1) throw new UsageError(ambiguous(id, describeSessions(matches.map((m) => m.path), cwd), cwd));
-  if (elsewhere.length > 0) {
-    const dirs = [...new Set(elsewhere.map((s) => s.cwd))];
-    throw new UsageError(`session ${id} is not from this directory; it belongs to ${dirs.join(", ")}: run awl --resume ${id} there`);
-  }
-  throw new UsageError(`no session in this directory matches '${id}' (${listedBy} lists them)`);
+  const titled = findByTitle(cwd, id);
+  if (titled.here.length === 1) return titled.here[0]!.path;
+  if (titled.here.length > 1) throw new UsageError(ambiguous(id, describeSessions(titled.here.map((m) => m.path), cwd), cwd, "titles"));
+  const where = (list: { cwd: string }[]) => [...new Set(list.map((s) => s.cwd))].join(", ");
+  if (elsewhere.length) throw new UsageError(`session ${id} is not from this directory; it belongs to ${where(elsewhere)}: run awl --resume ${id} there`);
+  if (titled.elsewhere.length) throw new UsageError(`no session of this directory has '${id}' in its title; a session of ${where(titled.elsewhere)} does: run awl --resume there`);
+  throw new UsageError(`no session in this directory matches '${id}' by id or title (${listedBy} lists them)`);
 }
 
-function ambiguous(id: string, matches: SessionInfo[], cwd: string): string {
+function ambiguous(id: string, matches: SessionInfo[], cwd: string, by = "id"): string {
   const length = sessionIdLength(cwd, matches.map((m) => m.id)); // as awl sessions shows them
   const rows = matches.map(
-    (m) => `  ${m.id.slice(0, length)}  ${localDateTime(m.created)}  ${m.firstPrompt ? oneLine(m.firstPrompt, 60) : "(no prompt)"}`,
+    (m) => `  ${m.id.slice(0, length)}  ${localDateTime(m.created)}  ${oneLine(m.title ?? m.firstPrompt ?? "(no prompt)", 60)}`,
   );
-  return [`'${id}' matches ${matches.length} sessions; give more of the id:`, ...rows].join("\n");
+  const more = by === "id" ? "give more of the id" : "give one of their ids";
+  return [`'${id}' matches ${matches.length} sessions${by === "id" ? "" : " by title"}; ${more}:`, ...rows].join("\n");
 }

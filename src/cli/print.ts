@@ -6,11 +6,11 @@ import { Agent } from "../agent/agent";
 import { Approvals } from "../agent/approval";
 import type { AgentEvent } from "../agent/events";
 import { UsageError, UserError } from "../errors";
-import { colorsFor } from "../ui/colors";
-import { compactedLine, oneLine, retryText } from "../ui/format";
+import { colorsFor } from "../ui/render/colors";
+import { compactedLine, oneLine, retryText } from "../ui/render/format";
 import { loadContextFiles } from "../agent/context-files";
-import { contextNotice } from "../ui/instructions";
-import { safeText } from "../ui/safe-text";
+import { contextNotice } from "../ui/session/instructions";
+import { safeText } from "../ui/render/safe-text";
 import { onCommandLine, remedyWatcher, withCommandLineAdvice } from "./advice";
 import { approvalMode, chosenEffort, type Args } from "./args";
 import { startModel } from "./start-model";
@@ -49,7 +49,7 @@ export async function print(args: Args, cwd: string): Promise<number> {
         failure.watch(event);
         reportActivity(event, err, c);
       });
-      // On a terminal the answer is shown made safe (src/ui/safe-text.ts); to a pipe or a file, exactly as the model wrote it.
+      // On a terminal the answer is shown made safe (src/ui/render/safe-text.ts); to a pipe or a file, exactly as the model wrote it.
       err.write(lineStart(err)); // a retry line the answer came after
       const answer = process.stdout.isTTY ? safeText(result.finalText) : result.finalText;
       if (answer) await written(answer.endsWith("\n") ? answer : `${answer}\n`);

@@ -18,8 +18,8 @@
 // Output that cannot be written is handled here as well: a closed pipe
 // (`awl -p … | head -1`) ends quietly, anything else (a full disk) is one line.
 
-import { mute, muteTerminal, restoreTerminal } from "../ui/input-modes";
-import { safeText } from "../ui/safe-text";
+import { mute, muteTerminal, restoreTerminal } from "../ui/input/input-modes";
+import { safeText } from "../ui/render/safe-text";
 
 export const STOP_SIGNALS = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGTERM: 15 } as const;
 export type StopSignal = keyof typeof STOP_SIGNALS;

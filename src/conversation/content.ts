@@ -5,7 +5,7 @@
 export interface TextBlock {
   type: "text";
   text: string;
-  /** OpenAI's label for an assistant message ("commentary", "final_answer"), sent back as it came. */
+  /** The Responses API's label for an assistant message ("commentary", "final_answer"), sent back as it came. */
   phase?: string;
 }
 
@@ -21,7 +21,7 @@ export interface ThinkingOrigin {
 
 /**
  * Model reasoning. `signature` is the provider's proof that the text is
- * unaltered (Anthropic requires it back verbatim) or, from OpenAI's Responses
+ * unaltered (the Messages API requires it back verbatim) or, from the Responses
  * API, the reasoning item's encrypted content (with its summary in
  * `thinking`); a redacted block carries its opaque payload in `signature` and
  * an empty `thinking`.

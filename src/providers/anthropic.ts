@@ -6,16 +6,15 @@
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { ThinkingOrigin } from "../conversation";
 import type { ApiIdentity } from "./api-errors";
-import { describeStreamError, parseApiError, StreamFailure } from "./api-errors";
+import { describeStreamError, identityOf, parseApiError, StreamFailure } from "./api-errors";
 import { INTERLEAVED_THINKING_BETA, interleavesThinking, requestBody } from "./anthropic-wire";
 import { jsonBody } from "./json-body";
 import { streamWithRetries, type StreamParser } from "./http-stream";
 import { originOf } from "./origins";
-import type { Provider, StopReason, StreamEvent, StreamRequest, Usage } from "./provider";
+import type { Connection, Provider, StopReason, StreamEvent, StreamRequest, Usage } from "./provider";
 import type { SseEvent } from "./sse";
 import { USER_AGENT } from "./user-agent";
 
-export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
 export const ANTHROPIC_VERSION = "2023-06-01";
 
 type End = Extract<StreamEvent, { type: "end" }>;
@@ -160,40 +159,28 @@ function parse(data: string, api: ApiIdentity): RawMessageStreamEvent | null {
   }
 }
 
-export interface AnthropicOptions {
-  apiKey: string;
-  baseUrl?: string;
-  env?: Record<string, string | undefined>;
+/** The headers that authenticate a request (and a catalogue fetch) to the Messages API. */
+export function anthropicHeaders(apiKey: string | undefined): Record<string, string> {
+  return { "x-api-key": apiKey ?? "", "anthropic-version": ANTHROPIC_VERSION, "user-agent": USER_AGENT };
 }
 
 export class AnthropicProvider implements Provider {
-  readonly name = "anthropic" as const;
+  readonly name: string;
   readonly api = "anthropic-messages" as const;
   readonly #api: ApiIdentity;
   readonly #url: string;
   readonly #origin: ThinkingOrigin;
 
-  constructor(private readonly options: AnthropicOptions) {
-    const base = (options.baseUrl || ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, "");
-    this.#url = `${base}/v1/messages`;
-    this.#origin = originOf(this.api, base, options.apiKey);
-    this.#api = {
-      label: "Anthropic",
-      keyVariable: "ANTHROPIC_API_KEY",
-      baseUrlVariable: "ANTHROPIC_BASE_URL",
-      secrets: [options.apiKey],
-    };
+  constructor(private readonly connection: Connection) {
+    this.name = connection.provider;
+    this.#url = `${connection.baseUrl}/v1/messages`;
+    this.#origin = originOf(this.api, connection.baseUrl, connection.apiKey);
+    this.#api = identityOf(connection);
   }
 
   stream(request: StreamRequest): AsyncIterable<StreamEvent> {
     const body = requestBody(request, this.#origin);
-    const headers: Record<string, string> = {
-      "content-type": "application/json",
-      accept: "text/event-stream",
-      "user-agent": USER_AGENT,
-      "x-api-key": this.options.apiKey,
-      "anthropic-version": ANTHROPIC_VERSION,
-    };
+    const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream", ...anthropicHeaders(this.connection.apiKey) };
     // Lets the model think after each tool result, not only once per turn.
     if (body.thinking?.type === "enabled" && interleavesThinking(request.model)) headers["anthropic-beta"] = INTERLEAVED_THINKING_BETA;
     return streamWithRetries({
@@ -203,7 +190,7 @@ export class AnthropicProvider implements Provider {
       body: jsonBody(body, "messages"),
       model: request.model,
       signal: request.signal,
-      env: this.options.env ?? process.env,
+      env: this.connection.env,
       createParser: () => new AnthropicStreamParser(this.#api, this.#origin),
     });
   }

@@ -4,16 +4,22 @@
 // older vLLM sends the fields at the top level, LM Studio a bare string.
 // Keys never reach a message: servers sometimes echo them back.
 
-import type { ContextOverflow, Remedy } from "./provider";
+import type { Connection, ContextOverflow, Remedy } from "./provider";
 
 /** Who is being talked to, for messages. */
 export interface ApiIdentity {
-  /** "Anthropic", "OpenAI". */
+  /** The provider's label, from its row ("Anthropic"). */
   label: string;
   keyVariable: string;
   baseUrlVariable: string;
   /** Strings that must never appear in a message (the API key). */
   secrets: string[];
+}
+
+/** A connection as its messages name it: the key is the one secret. */
+export function identityOf(connection: Connection): ApiIdentity {
+  const { label, keyVariable, baseUrlVariable, apiKey } = connection;
+  return { label, keyVariable, baseUrlVariable, secrets: apiKey ? [apiKey] : [] };
 }
 
 export interface ApiErrorInfo {

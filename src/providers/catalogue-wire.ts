@@ -51,9 +51,9 @@ function supportedKeys(object: Json): string[] {
  * `max_model_len`, OpenRouter `context_length`, LM Studio
  * `max_context_length`); OpenAI's own list states none.
  */
-export function openaiList(body: unknown): ModelInfo[] | undefined {
+export function openaiList(body: unknown): { models: ModelInfo[] } | undefined {
   if (!isObject(body) || !Array.isArray(body.data)) return undefined;
-  return body.data.flatMap((m) => {
+  const models = body.data.flatMap((m) => {
     if (!isObject(m) || typeof m.id !== "string" || !m.id) return [];
     const info: ModelInfo = { id: m.id };
     const created = count(m.created);
@@ -62,4 +62,5 @@ export function openaiList(body: unknown): ModelInfo[] | undefined {
     if (input) info.maxInputTokens = input;
     return [info];
   });
+  return { models };
 }

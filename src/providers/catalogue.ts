@@ -1,31 +1,27 @@
 // The model catalogue: what the provider says it serves, asked from its models
-// endpoint (Anthropic `GET /v1/models`, paginated; OpenAI and compatible
-// servers `GET {base}/models`) with the same key and headers as a request, and
+// endpoint (its row's `catalogue`: Anthropic `GET /v1/models`, paginated;
+// OpenAI and compatible servers `GET {base}/models`) with the same key and
+// headers as a request, and
 // cached (./catalogue-cache.ts). A fresh cache (24 h) is used as it is; a stale
 // one is used at once and refreshed in the background; with none, the list is
 // fetched before the first request, for 3 s at most. A server with no models
 // endpoint is remembered for a day, a failed fetch for an hour, so neither
 // costs a request (or 3 s) on every run. Whatever fails, the built-in table
-// (./builtin-models.ts) stands in, without a word: only `awl models` and
+// (the row's `models`) stands in, without a word: only `awl models` and
 // `/model` say where the list came from (describeSource).
 
-import { ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_VERSION } from "./anthropic";
-import { BUILTIN_MODELS, builtinModel } from "./builtin-models";
+import { builtinModel, builtinModels } from "./builtin-models";
 import { cacheFile, readCache, writeCache, type CachedCatalogue } from "./catalogue-cache";
-import { anthropicPage, openaiList } from "./catalogue-wire";
 import type { ModelInfo } from "./model-info";
 import { newestDefault, newestFirst, newestOfFamily } from "./model-family";
-import { OPENAI_DEFAULT_BASE_URL } from "./openai";
 import type { ProviderName, Remedy } from "./provider";
-import { USER_AGENT } from "./user-agent";
+import { connectionOf, findProvider, type CatalogueEndpoint } from "./registry";
 
 const HOUR = 3_600_000;
 /** How long each kind of answer is trusted before it is asked again. */
 const KEPT_FOR: Record<CachedCatalogue["status"], number> = { ok: 24 * HOUR, none: 24 * HOUR, failed: HOUR };
 /** The longest a fetch may take: before the first request when nothing is cached, and in the background. */
 const FETCH_LIMIT_MS = 3000;
-/** Anthropic's largest page (its docs: 1 to 1000). */
-const PAGE_SIZE = 1000;
 const MAX_PAGES = 20;
 
 type Env = Record<string, string | undefined>;
@@ -33,20 +29,15 @@ type Env = Record<string, string | undefined>;
 interface Endpoint {
   base: string;
   headers: Record<string, string>;
+  urls: CatalogueEndpoint;
 }
 
-/** Where the provider's models endpoint is and how to ask it, or undefined when the provider cannot be used (no key). */
+/** Where the provider's models endpoint is and how to ask it, or undefined when the provider cannot be used (no key, or unknown). */
 function endpoint(provider: ProviderName, env: Env): Endpoint | undefined {
-  if (provider === "anthropic") {
-    const key = env.ANTHROPIC_API_KEY;
-    if (!key) return undefined;
-    const base = (env.ANTHROPIC_BASE_URL || ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, "");
-    return { base, headers: { "x-api-key": key, "anthropic-version": ANTHROPIC_VERSION, "user-agent": USER_AGENT } };
-  }
-  const key = env.OPENAI_API_KEY || undefined;
-  if (!key && !env.OPENAI_BASE_URL) return undefined;
-  const base = (env.OPENAI_BASE_URL || OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, "");
-  return { base, headers: { "user-agent": USER_AGENT, ...(key ? { authorization: `Bearer ${key}` } : {}) } };
+  const row = findProvider(provider);
+  const connection = row && connectionOf(row, env);
+  if (!row || !connection) return undefined;
+  return { base: connection.baseUrl, headers: row.catalogue.headers(connection.apiKey), urls: row.catalogue };
 }
 
 /** The host of a base URL, never its credentials. */
@@ -102,7 +93,7 @@ export class ModelCatalogue {
   }
 
   async #fetch(): Promise<CachedCatalogue> {
-    const { base, headers } = this.#endpoint!;
+    const { base, headers, urls } = this.#endpoint!;
     const host = hostOf(base);
     const at = this.#now();
     const failed = (reason: string): CachedCatalogue => ({ status: "failed", fetchedAt: at, host, models: [], reason });
@@ -111,14 +102,13 @@ export class ModelCatalogue {
     try {
       let after: string | undefined;
       for (let page = 0; page < MAX_PAGES; page++) {
-        const url = this.provider === "anthropic" ? `${base}/v1/models?limit=${PAGE_SIZE}${after ? `&after_id=${encodeURIComponent(after)}` : ""}` : `${base}/models`;
-        const response = await fetch(url, { headers, signal });
+        const response = await fetch(urls.page(base, after), { headers, signal });
         if (response.status === 404 || response.status === 405) {
           return { status: "none", fetchedAt: at, host, models: [], reason: `${host} has no models endpoint (${response.status})` };
         }
         if (!response.ok) return failed(`${host} answered ${response.status}`);
         const body: unknown = await response.json().catch(() => undefined);
-        const read = this.provider === "anthropic" ? anthropicPage(body) : wrap(openaiList(body));
+        const read = urls.parse(body);
         if (!read) return failed(`${host} answered with something that is not a list of models`);
         models.push(...read.models);
         after = read.next;
@@ -138,7 +128,7 @@ export class ModelCatalogue {
 
   /** The models in force, newest first: the provider's list, else the built-in table. */
   models(): readonly ModelInfo[] {
-    return this.listed ?? BUILTIN_MODELS[this.provider];
+    return this.listed ?? builtinModels(this.provider);
   }
 
   /** What awl knows about `model`: the catalogue's row, with what the built-in table knows filling the gaps. */
@@ -159,25 +149,22 @@ export class ModelCatalogue {
   }
 
   /**
-   * Whether the provider still serves `model`, asked of `GET /v1/models/{id}`
-   * (Anthropic: it resolves aliases, which the list does not show): false only
-   * on a 404, undefined when the question could not be asked or answered.
+   * Whether the provider still serves `model`, asked of the model's own URL
+   * where the provider has one (Anthropic's `GET /v1/models/{id}`: it resolves
+   * aliases, which the list does not show): false only on a 404, undefined
+   * when the question could not be asked or answered.
    */
   async serves(model: string): Promise<boolean | undefined> {
-    if (this.provider !== "anthropic" || !this.#endpoint) return undefined;
+    const url = this.#endpoint?.urls.model?.(this.#endpoint.base, model);
+    if (!url) return undefined;
     try {
-      const url = `${this.#endpoint.base}/v1/models/${encodeURIComponent(model)}`;
-      const response = await fetch(url, { headers: this.#endpoint.headers, signal: AbortSignal.timeout(FETCH_LIMIT_MS) });
+      const response = await fetch(url, { headers: this.#endpoint!.headers, signal: AbortSignal.timeout(FETCH_LIMIT_MS) });
       await response.body?.cancel();
       return response.status === 404 ? false : response.ok ? true : undefined;
     } catch {
       return undefined;
     }
   }
-}
-
-function wrap(models: ModelInfo[] | undefined): { models: ModelInfo[]; next?: string } | undefined {
-  return models && { models };
 }
 
 /** "just now", "12 min ago", "3 h ago", "2 days ago". */

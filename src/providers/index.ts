@@ -3,28 +3,21 @@
 // that the command line and the REPL each word their own way.
 
 import { UsageError, UserError } from "../errors";
-import { AnthropicProvider } from "./anthropic";
 import { clean } from "./api-errors";
-import { OpenAIProvider, openaiApi } from "./openai";
 import { AdvisedError, type Provider, type ProviderName } from "./provider";
+import { connectionOf, findProvider, namesInWords, providerNames } from "./registry";
 
 export function createProvider(name: ProviderName, env: Record<string, string | undefined> = process.env): Provider {
-  if (name === "anthropic") {
-    const apiKey = env.ANTHROPIC_API_KEY;
-    if (!apiKey) throw new AdvisedError("ANTHROPIC_API_KEY is not set", { kind: "key", provider: name, variable: "ANTHROPIC_API_KEY", other: "openai" });
-    checkBaseUrl("ANTHROPIC_BASE_URL", env.ANTHROPIC_BASE_URL, [apiKey]);
-    return new AnthropicProvider({ apiKey, baseUrl: env.ANTHROPIC_BASE_URL, env });
+  const row = findProvider(name);
+  if (!row) throw new UserError(`Unknown provider "${name}": use ${namesInWords()}`);
+  const connection = connectionOf(row, env);
+  if (!connection) {
+    const others = providerNames().filter((other) => other !== name);
+    const orVariable = row.keyOptional ? row.baseUrlVariable : undefined;
+    throw new AdvisedError(`${row.keyVariable} is not set`, { kind: "key", provider: name, variable: row.keyVariable, orVariable, others });
   }
-  if (name === "openai") {
-    const apiKey = env.OPENAI_API_KEY || undefined;
-    // Local OpenAI-compatible servers (Ollama, llama.cpp) need no key; api.openai.com does.
-    if (!apiKey && !env.OPENAI_BASE_URL) {
-      throw new AdvisedError("OPENAI_API_KEY is not set", { kind: "key", provider: name, variable: "OPENAI_API_KEY", orVariable: "OPENAI_BASE_URL", other: "anthropic" });
-    }
-    checkBaseUrl("OPENAI_BASE_URL", env.OPENAI_BASE_URL, apiKey ? [apiKey] : []);
-    return new OpenAIProvider({ apiKey, baseUrl: env.OPENAI_BASE_URL, api: openaiApi(env), env });
-  }
-  throw new UserError(`Unknown provider "${name as string}": use anthropic or openai`);
+  checkBaseUrl(row.baseUrlVariable, env[row.baseUrlVariable], connection.apiKey ? [connection.apiKey] : []);
+  return row.connect(connection);
 }
 
 /**

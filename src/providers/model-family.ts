@@ -4,6 +4,7 @@
 
 import type { ModelInfo } from "./model-info";
 import type { ProviderName } from "./provider";
+import { findProvider } from "./registry";
 
 /**
  * The family an id belongs to: a Claude's name word ("claude-sonnet-5-5",
@@ -22,16 +23,9 @@ export function newestFirst(models: readonly ModelInfo[]): ModelInfo[] {
   return [...models].sort((a, b) => (b.created ?? 0) - (a.created ?? 0) || a.id.length - b.id.length || a.id.localeCompare(b.id));
 }
 
-/** The family awl picks its default from: Anthropic's Sonnet; OpenAI's gpt-<version>-mini, else gpt-<version>. */
-const DEFAULT_FAMILIES: Record<ProviderName, readonly RegExp[]> = {
-  anthropic: [/^claude-sonnet-\d+(?:-\d+)?$/],
-  // Anchored, so dated snapshots ("gpt-5-mini-2025-08-07"), audio and realtime ids never match.
-  openai: [/^gpt-\d+(?:\.\d+)?-mini$/, /^gpt-\d+(?:\.\d+)?$/],
-};
-
-/** The newest model of the provider's default family in `models`, when it lists one. */
+/** The newest model of the provider's default family in `models` (its row's `defaultFamilies`), when it lists one. */
 export function newestDefault(provider: ProviderName, models: readonly ModelInfo[]): string | undefined {
-  for (const pattern of DEFAULT_FAMILIES[provider]) {
+  for (const pattern of findProvider(provider)?.defaultFamilies ?? []) {
     const found = newestFirst(models.filter((m) => pattern.test(m.id)))[0];
     if (found) return found.id;
   }

@@ -1,13 +1,13 @@
 // Model names: parsing of "provider/model" specs, and how many input tokens a
 // model takes when neither an error, AWL_CONTEXT_WINDOW nor the provider's
-// catalogue said (docs/architecture.md, "Context windows"). Today's models
-// and the defaults are in builtin-models.ts; the catalogue in catalogue.ts.
+// catalogue said (docs/architecture.md, "Context windows"). Today's models,
+// the windows of older ones and the defaults are the providers' rows
+// (registry.ts); the catalogue is in catalogue.ts.
 
 import { UsageError } from "../errors";
-import { builtinModel, DEFAULT_MODELS } from "./builtin-models";
-import { PROVIDER_NAMES, type ProviderName } from "./provider";
-
-export { DEFAULT_MODELS } from "./builtin-models";
+import { builtinModel } from "./builtin-models";
+import type { ProviderName } from "./provider";
+import { findProvider, isProviderName, providerRows } from "./registry";
 
 /**
  * The provider's default model: AWL_MODEL when it names a model of this
@@ -17,11 +17,12 @@ export { DEFAULT_MODELS } from "./builtin-models";
 export function defaultModel(provider: ProviderName, env: Record<string, string | undefined> = {}, newest?: string): string {
   const fromEnv = env.AWL_MODEL ? parseModelSpec(env.AWL_MODEL) : undefined;
   if (fromEnv && (fromEnv.provider ?? provider) === provider) return fromEnv.model;
-  return newest ?? DEFAULT_MODELS[provider];
+  return newest ?? builtinDefault(provider);
 }
 
-export function isProviderName(name: string | undefined): name is ProviderName {
-  return (PROVIDER_NAMES as readonly (string | undefined)[]).includes(name);
+/** The provider's default when its catalogue cannot say ("" for a provider awl does not know: nothing can be sent to it). */
+export function builtinDefault(provider: ProviderName): string {
+  return findProvider(provider)?.defaultModel ?? "";
 }
 
 /**
@@ -37,28 +38,32 @@ export function isProviderName(name: string | undefined): name is ProviderName {
  */
 export function parseModelSpec(spec: string): { provider?: ProviderName; model: string } {
   const trimmed = spec.trim();
-  if (!trimmed) throw new UsageError(`no model given: ${ACCEPTED}`);
-  if (/\s/.test(trimmed)) throw new UsageError(`"${trimmed}" is not a model id (ids have no spaces): ${ACCEPTED}`);
+  if (!trimmed) throw new UsageError(`no model given: ${accepted()}`);
+  if (/\s/.test(trimmed)) throw new UsageError(`"${trimmed}" is not a model id (ids have no spaces): ${accepted()}`);
   const slash = trimmed.indexOf("/");
-  if (slash === 0) throw new UsageError(`"${trimmed}" names no provider before the slash: ${ACCEPTED}`);
+  if (slash === 0) throw new UsageError(`"${trimmed}" names no provider before the slash: ${accepted()}`);
   if (slash > 0) {
     const prefix = trimmed.slice(0, slash);
     const rest = trimmed.slice(slash + 1);
     const provider = prefix.toLowerCase();
     if (!rest) {
-      if (isProviderName(provider)) throw new UsageError(`"${trimmed}" names no model: write ${provider}/<model>, e.g. ${provider}/${DEFAULT_MODELS[provider]}`);
-      throw new UsageError(`"${trimmed}" names no model, and ${prefix} is not a provider: ${ACCEPTED}`);
+      if (isProviderName(provider)) throw new UsageError(`"${trimmed}" names no model: write ${provider}/<model>, e.g. ${provider}/${builtinDefault(provider)}`);
+      throw new UsageError(`"${trimmed}" names no model, and ${prefix} is not a provider: ${accepted()}`);
     }
     if (isProviderName(provider)) return { provider, model: rest };
     return { model: trimmed };
   }
-  if (/^claude/i.test(trimmed)) return { provider: "anthropic", model: trimmed };
-  if (/^(gpt|o[134]\b|o[134]-|chatgpt)/i.test(trimmed)) return { provider: "openai", model: trimmed };
-  return { model: trimmed };
+  const owner = providerRows().find((row) => row.ids?.pattern.test(trimmed));
+  return owner ? { provider: owner.name, model: trimmed } : { model: trimmed };
 }
 
-/** What a model spec may be, for the refusals above. */
-const ACCEPTED = `give provider/model (providers: ${PROVIDER_NAMES.join(", ")}; e.g. openai/${DEFAULT_MODELS.openai}), or a model id alone (claude-… is anthropic's, gpt-… and o… openai's, any other stays with the current provider)`;
+/** What a model spec may be, for the refusals above: "… (claude-… is anthropic's, gpt-… and o… openai's, …)". */
+function accepted(): string {
+  const rows = providerRows();
+  const owners = rows.filter((row) => row.ids).map((row, i) => `${row.ids!.shown} ${i === 0 ? "is " : ""}${row.name}'s`);
+  const example = `${rows[0]!.name}/${rows[0]!.defaultModel}`;
+  return `give provider/model (providers: ${rows.map((row) => row.name).join(", ")}; e.g. ${example}), or a model id alone (${[...owners, "any other stays with the current provider"].join(", ")})`;
+}
 
 /**
  * Why a parsed spec's model goes where it goes, when that is not plain from
@@ -75,44 +80,6 @@ export function foreignPrefix(spec: { provider?: ProviderName; model: string }):
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
 
 /**
- * The maximum input tokens of the models before today's (builtin-models.ts
- * has those), per the providers' model docs, matched by id prefix: the first
- * row whose prefix the id starts with wins, so the more specific rows come
- * first. Where input and output share one window the whole window is given
- * (the agent reserves room for the answer); where the input has a limit of its
- * own (gpt-5: 400k of context of which at most 272k input) that limit is.
- */
-export const CONTEXT_WINDOWS: Record<ProviderName, readonly (readonly [prefix: string, tokens: number])[]> = {
-  anthropic: [
-    ["claude-opus-4-8", 1_000_000],
-    ["claude-opus-4-7", 1_000_000],
-    ["claude-opus-4-6", 1_000_000],
-    ["claude-sonnet-4-6", 1_000_000],
-    // Opus 4.5/4.1/4, Sonnet 4.5/4 (1M only with a beta header awl does not send), 3.7, 3.5, 3.
-    ["claude-", 200_000],
-  ],
-  openai: [
-    ["gpt-5-chat", 128_000],
-    ["gpt-5.1-chat", 128_000],
-    ["gpt-5.2-chat", 128_000],
-    ["gpt-5.4", 922_000],
-    ["gpt-5", 272_000],
-    ["gpt-4.1", 1_047_576],
-    ["gpt-4o", 128_000],
-    ["chatgpt-4o", 128_000],
-    ["gpt-4-turbo", 128_000],
-    ["gpt-4", 8_192],
-    ["gpt-3.5-turbo", 16_385],
-    ["o1-mini", 128_000],
-    ["o1-preview", 128_000],
-    ["o1", 200_000],
-    ["o3", 200_000],
-    ["o4-mini", 200_000],
-    ["gpt-oss", 131_072],
-  ],
-};
-
-/**
  * The maximum input tokens of `model`: its row among today's models or in the
  * older models' table, the provider's first, else another provider's (a Claude
  * reached through OpenRouter's OpenAI-style API, "anthropic/claude-sonnet-4.5"),
@@ -121,11 +88,12 @@ export const CONTEXT_WINDOWS: Record<ProviderName, readonly (readonly [prefix: s
 export function contextWindow(provider: ProviderName, model: string): number {
   // OpenRouter's ids carry the vendor and spell Claude versions with a dot.
   const id = model.trim().toLowerCase().replace(/^[^/]*\//, "").replace(/^(claude-[a-z]+-\d+)\.(\d)/, "$1-$2");
-  const tables = [provider, ...PROVIDER_NAMES.filter((name) => name !== provider)];
-  for (const name of tables) {
-    const today = builtinModel(name, id)?.maxInputTokens;
+  const rows = providerRows();
+  const own = rows.filter((row) => row.name === provider);
+  for (const row of [...own, ...rows.filter((other) => !own.includes(other))]) {
+    const today = builtinModel(row.name, id)?.maxInputTokens;
     if (today) return today;
-    for (const [prefix, tokens] of CONTEXT_WINDOWS[name]) if (id.startsWith(prefix)) return tokens;
+    for (const [prefix, tokens] of row.windows) if (id.startsWith(prefix)) return tokens;
   }
   return DEFAULT_CONTEXT_WINDOW;
 }

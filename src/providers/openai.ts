@@ -7,19 +7,16 @@
 import type { ChatCompletionChunk } from "openai/resources/chat/completions/completions";
 import type { CompletionUsage } from "openai/resources/completions";
 import type { ApiErrorInfo, ApiIdentity } from "./api-errors";
-import { describeStreamError, parseApiError, RETRYABLE_STREAM_ERROR, StreamFailure } from "./api-errors";
+import { describeStreamError, identityOf, parseApiError, RETRYABLE_STREAM_ERROR, StreamFailure } from "./api-errors";
 import { jsonBody } from "./json-body";
 import { streamWithRetries, type StreamParser } from "./http-stream";
 import { requestBody } from "./openai-wire";
 import { originOf } from "./origins";
-import type { Provider, StopReason, StreamEvent, StreamRequest, Usage } from "./provider";
+import type { Connection, Provider, StopReason, StreamEvent, StreamRequest, Usage, WireApi } from "./provider";
 import { streamResponses } from "./responses";
 import { noLimits } from "./responses-wire";
 import type { SseEvent } from "./sse";
 import { USER_AGENT } from "./user-agent";
-import { UsageError } from "../errors";
-
-export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
 type End = Extract<StreamEvent, { type: "end" }>;
 type WireDelta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null; reasoning?: string | null };
@@ -181,59 +178,38 @@ function readUsage(wire: WireUsage): Usage {
   return usage;
 }
 
-export interface OpenAIOptions {
-  /** Undefined for local servers that need no key. */
-  apiKey?: string;
-  baseUrl?: string;
-  /** The protocol: the Responses API (OpenAI's own) or Chat Completions (what compatible servers speak). */
-  api: "openai-chat" | "openai-responses";
-  env?: Record<string, string | undefined>;
+/** The headers that authenticate a request (and a catalogue fetch): a bearer key, when there is one. */
+export function bearerHeaders(apiKey: string | undefined): Record<string, string> {
+  return { "user-agent": USER_AGENT, ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) };
 }
 
-/**
- * Which protocol the `openai` provider speaks: AWL_OPENAI_API when set
- * ("responses" or "chat"), else the Responses API for OpenAI's own base URL
- * and Chat Completions for any other (the compatible servers' common language).
- */
-export function openaiApi(env: Record<string, string | undefined>): OpenAIOptions["api"] {
-  const chosen = env.AWL_OPENAI_API?.trim().toLowerCase();
-  if (chosen === "responses") return "openai-responses";
-  if (chosen === "chat") return "openai-chat";
-  if (chosen) throw new UsageError(`AWL_OPENAI_API must be responses or chat, not "${env.AWL_OPENAI_API}"`);
-  const base = (env.OPENAI_BASE_URL || OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, "");
-  return base === OPENAI_DEFAULT_BASE_URL ? "openai-responses" : "openai-chat";
-}
+/** The two OpenAI protocols: the Responses API (OpenAI's own) or Chat Completions (what compatible servers speak). */
+export type OpenAIApi = Extract<WireApi, "openai-chat" | "openai-responses">;
 
 export class OpenAIProvider implements Provider {
-  readonly name = "openai" as const;
-  readonly api: OpenAIOptions["api"];
+  readonly name: string;
   readonly #api: ApiIdentity;
-  readonly #base: string;
   /** What the Responses API said this account's models do not take, for the provider's life. */
   readonly #limits = noLimits();
 
-  constructor(private readonly options: OpenAIOptions) {
-    this.api = options.api;
-    this.#base = (options.baseUrl || OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, "");
-    this.#api = {
-      label: "OpenAI",
-      keyVariable: "OPENAI_API_KEY",
-      baseUrlVariable: "OPENAI_BASE_URL",
-      secrets: options.apiKey ? [options.apiKey] : [],
-    };
+  constructor(
+    private readonly connection: Connection,
+    readonly api: OpenAIApi,
+  ) {
+    this.name = connection.provider;
+    this.#api = identityOf(connection);
   }
 
   stream(request: StreamRequest): AsyncIterable<StreamEvent> {
-    const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream", "user-agent": USER_AGENT };
-    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
-    const env = this.options.env ?? process.env;
+    const { baseUrl, apiKey, env } = this.connection;
+    const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream", ...bearerHeaders(apiKey) };
     if (this.api === "openai-responses") {
-      const origin = originOf(this.api, this.#base, this.options.apiKey);
-      return streamResponses(request, { api: this.#api, origin, url: `${this.#base}/responses`, headers, env, limits: this.#limits });
+      const origin = originOf(this.api, baseUrl, apiKey);
+      return streamResponses(request, { api: this.#api, origin, url: `${baseUrl}/responses`, headers, env, limits: this.#limits });
     }
     return streamWithRetries({
       api: this.#api,
-      url: `${this.#base}/chat/completions`,
+      url: `${baseUrl}/chat/completions`,
       headers,
       body: jsonBody(requestBody(request), "messages"),
       model: request.model,

@@ -6,8 +6,8 @@ import type { ContentBlock, Conversation, ThinkingOrigin } from "../conversation
 import { UserError } from "../errors";
 import type { ThinkingRequest } from "./thinking-plan";
 
-export type ProviderName = "anthropic" | "openai";
-export const PROVIDER_NAMES: readonly ProviderName[] = ["anthropic", "openai"];
+/** A provider's name as --provider, AWL_PROVIDER and the log say it: a row of the table in registry.ts. */
+export type ProviderName = string;
 
 /** The wire protocol a response came through, as the log's `api` records it. */
 export type WireApi = "anthropic-messages" | "openai-chat" | "openai-responses";
@@ -57,9 +57,9 @@ export type Remedy =
   /**
    * The provider cannot be used: `variable` (its API key) is not set, nor
    * `orVariable` when that would do instead (a local server's base URL). awl
-   * reads them when it starts; or choose `other`, another provider.
+   * reads them when it starts; or choose one of `others`, the other providers.
    */
-  | { kind: "key"; provider: ProviderName; variable: string; orVariable?: string; other: ProviderName };
+  | { kind: "key"; provider: ProviderName; variable: string; orVariable?: string; others: readonly ProviderName[] };
 
 /** A failure that comes with a remedy: `fact` is the line without advice, `message` the same until a front end adds its words. */
 export class AdvisedError extends UserError {
@@ -124,6 +124,20 @@ export type StreamEvent =
       /** Set when the prompt was too long for the model (never retried): the caller may compact and ask again. */
       overflow?: ContextOverflow;
     };
+
+/** What a wire protocol needs to reach one provider: who it is (its row) and where, with which key. */
+export interface Connection {
+  provider: ProviderName;
+  /** How messages name it ("Anthropic"). */
+  label: string;
+  keyVariable: string;
+  baseUrlVariable: string;
+  /** Undefined for a server that needs none. */
+  apiKey?: string;
+  /** The base URL, the row's default when the variable is unset, without a trailing slash. */
+  baseUrl: string;
+  env: Record<string, string | undefined>;
+}
 
 export interface Provider {
   readonly name: ProviderName;

@@ -5,6 +5,7 @@
 // Near the window awl compacts instead of lowering them.
 
 import type { ProviderName } from "./provider";
+import { findProvider } from "./registry";
 import type { Effort, ThinkingForms } from "./thinking-forms";
 
 /** What a request asks of the model's thinking, in terms each wire translates. */
@@ -37,13 +38,13 @@ const BUDGETS: Record<Exclude<Effort, "off" | "max">, number> = { low: 4_096, me
 
 /**
  * Why `effort` cannot be used with this model, in one line, or undefined. Said
- * before any request: `off` on a model that always thinks, and a level an
- * Anthropic model does not list (OpenAI's list names no levels: its own 400 says).
+ * before any request: `off` on a model that always thinks, and a level a
+ * Messages API model does not list (OpenAI's list names no levels: its own 400 says).
  */
 export function refuseEffort(effort: Effort | undefined, forms: ThinkingForms, provider: ProviderName, model: string): string | undefined {
   if (!effort) return undefined;
   if (effort === "off" && forms.alwaysOn) return `${model} always thinks: effort off is not possible (low thinks least)`;
-  if (provider !== "anthropic" || effort === "off" || !forms.levels || forms.levels.includes(effort)) return undefined;
+  if (!messagesThinking(provider) || effort === "off" || !forms.levels || forms.levels.includes(effort)) return undefined;
   return `${model} does not take effort ${effort}: it takes ${forms.levels.join(", ")}`;
 }
 
@@ -59,8 +60,8 @@ export function planTurn(o: { provider: ProviderName; effort?: Effort; forms: Th
   const plain: TurnPlan = { thinking: undefined, maxTokens: answer, budget: 0 };
   const { effort, forms } = o;
   // No effort chosen: nothing asked of the model's thinking, except to show it where it always thinks and hides the text.
-  if (!effort) return o.provider === "anthropic" && forms.alwaysOn && forms.hiddenText ? { ...plain, thinking: { form: "adaptive", display: "summarized" } } : plain;
-  if (o.provider === "openai") return { ...plain, thinking: { form: "level", level: openaiLevel(effort, forms.levels) } };
+  if (!effort) return messagesThinking(o.provider) && forms.alwaysOn && forms.hiddenText ? { ...plain, thinking: { form: "adaptive", display: "summarized" } } : plain;
+  if (!messagesThinking(o.provider)) return { ...plain, thinking: { form: "level", level: openaiLevel(effort, forms.levels) } };
   if (effort === "off") return { ...plain, thinking: { form: "off" } };
   // A level the model lists (or any, when nobody knows its list: the API then says).
   const level = !forms.levels || forms.levels.includes(effort) ? effort : undefined;
@@ -73,6 +74,11 @@ export function planTurn(o: { provider: ProviderName; effort?: Effort; forms: Th
   // Budget models list levels only when they take them beside the budget (Opus 4.5).
   const withLevel = forms.levels?.includes(effort) ? { level: effort } : {};
   return { thinking: { form: "budget", budget, ...withLevel }, maxTokens: budget + share, budget };
+}
+
+/** Whether the provider takes thinking as the Messages API does (a budget, or adaptive with a level); the others take a level alone (OpenAI's reasoning effort). */
+function messagesThinking(provider: ProviderName): boolean {
+  return findProvider(provider)?.apis.includes("anthropic-messages") ?? false;
 }
 
 /** OpenAI's `reasoning_effort` for a level: `off` is `none` where taken, else `minimal`; `xhigh` and `max` are `xhigh` where taken, else `high`. */

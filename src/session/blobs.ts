@@ -1,61 +1,120 @@
-// The blob store of file checkpoints: each version of a file a tool changed,
-// named by the SHA-256 of its bytes, in `<sessions root>/.blobs/` (beside the
-// per-directory folders, so moving the root moves them too). A version is
-// stored once however many sessions or calls hold it. Files are 0600 in a
-// 0700 folder, written to a temporary name, fsync'd and renamed: a blob that
-// exists is whole. This module is the only one that writes there; the session
-// file's own writer is manager.ts.
-import { createHash, randomBytes } from "node:crypto";
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fsyncDir, mkdirPrivate } from "./files";
+// Collecting file checkpoints no session needs any more. Blobs live in
+// `<sessions root>/.blobs/`, named by the SHA-256 (hex) of their bytes, and are
+// referred to by `file_change` and `bash_effects` entries. A blob is deleted
+// only when no line of those kinds, in any session or trashed session under
+// the root (every project: forks share blobs across folders), names its hash,
+// and it is more than an hour old (a `file_change` may be on its way: the
+// blob is stored before its entry is written). A session that cannot be read
+// stops the collection: what it refers to cannot be known.
+import { closeSync, fstatSync, openSync, readdirSync, statSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
+import { UserError } from "../errors";
+import { fsReason } from "./files";
+import { scanLines } from "./lines";
+import { sessionRoot } from "./paths";
 
-/** The blob folder of the sessions root a session file lives in (`<root>/<cwd folder>/<file>`). */
-export function blobDir(sessionFile: string): string {
-  return join(dirname(dirname(sessionFile)), ".blobs");
+type Env = Record<string, string | undefined>;
+
+export const blobsRoot = (env: Env = process.env) => join(sessionRoot(env), ".blobs");
+/** A blob written less than this long ago is kept whatever refers to it. */
+export const YOUNG_BLOB_MS = 60 * 60_000;
+
+const HASH = /^[0-9a-f]{64}$/;
+const HASHES = /[0-9a-f]{64}/g;
+const HEADS = ['{"type":"file_change"', '{"type":"bash_effects"'].map((h) => Buffer.from(h));
+
+export interface Blob {
+  path: string;
+  hash: string;
+  bytes: number;
+  modifiedMs: number;
 }
 
-export function sha256(bytes: Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("hex");
-}
-
-export class BlobStore {
-  constructor(readonly dir: string) {}
-
-  /** Stores `bytes` (unless a blob of them is already there) and returns their hash. */
-  put(bytes: Uint8Array, hash = sha256(bytes)): string {
-    const path = this.path(hash);
-    if (existsSync(path)) return hash;
-    mkdirPrivate(this.dir);
-    const temp = join(this.dir, `.${hash}.${randomBytes(6).toString("hex")}.tmp`);
-    const fd = openSync(temp, "wx", 0o600);
-    try {
-      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
-      fsyncSync(fd);
-    } catch (error) {
-      closeSync(fd);
-      unlinkSync(temp);
-      throw error;
-    }
-    closeSync(fd);
-    renameSync(temp, path);
-    fsyncDir(path);
-    return hash;
+/** Every blob file under the blobs folder (nested folders included, should a layout ever fan out). */
+export function listBlobs(env: Env = process.env): Blob[] {
+  const root = blobsRoot(env);
+  let names: string[];
+  try {
+    names = readdirSync(root, { recursive: true, encoding: "utf8" });
+  } catch {
+    return [];
   }
-
-  /** The bytes of a blob; undefined when it is not stored (or not whole: its bytes do not hash to its name). */
-  get(hash: string): Buffer | undefined {
-    let bytes: Buffer;
+  const blobs: Blob[] = [];
+  for (const name of names) {
+    const hash = name.slice(name.lastIndexOf("/") + 1);
+    if (!HASH.test(hash)) continue;
+    const path = join(root, name);
     try {
-      bytes = readFileSync(this.path(hash));
+      const stat = statSync(path);
+      if (stat.isFile()) blobs.push({ path, hash, bytes: stat.size, modifiedMs: stat.mtimeMs });
     } catch {
-      return undefined;
+      // gone meanwhile
     }
-    return sha256(bytes) === hash ? bytes : undefined;
   }
+  return blobs;
+}
 
-  path(hash: string): string {
-    if (!/^[0-9a-f]{64}$/.test(hash)) throw new Error(`not a blob name: ${hash}`);
-    return join(this.dir, hash);
+/** The hashes the checkpoint entries of these session files name. */
+export function referencedHashes(paths: readonly string[]): Set<string> {
+  const found = new Set<string>();
+  const block = Buffer.allocUnsafe(1 << 20);
+  for (const path of paths) {
+    let fd: number | undefined;
+    try {
+      fd = openSync(path, "r");
+      scanLines(
+        fd,
+        0,
+        fstatSync(fd).size,
+        ({ bytes }) => {
+          if (!HEADS.some((head) => startsWith(bytes, head))) return;
+          for (const [hash] of Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1").matchAll(HASHES)) found.add(hash);
+        },
+        (number) => {
+          throw new Error(`line ${number} is too long to read`);
+        },
+        block,
+      );
+    } catch (error) {
+      throw new UserError(`no blob was deleted: cannot read ${path} to learn which blobs it needs (${fsReason(error)})`);
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
   }
+  return found;
+}
+
+export interface Collected {
+  deleted: Blob[];
+  /** Unreferenced but younger than an hour: kept this time. */
+  young: number;
+  kept: number;
+}
+
+/** Deletes the blobs that `sessions` (every session and trashed session under the root) do not name; `dryRun` only counts them. */
+export function collectBlobs(sessions: readonly string[], env: Env = process.env, now = Date.now(), dryRun = false): Collected {
+  const blobs = listBlobs(env);
+  if (!blobs.length) return { deleted: [], young: 0, kept: 0 };
+  const needed = referencedHashes(sessions);
+  const result: Collected = { deleted: [], young: 0, kept: 0 };
+  for (const blob of blobs) {
+    if (needed.has(blob.hash)) result.kept++;
+    else if (now - blob.modifiedMs < YOUNG_BLOB_MS) result.young++;
+    else if (dryRun) result.deleted.push(blob);
+    else {
+      try {
+        unlinkSync(blob.path);
+        result.deleted.push(blob);
+      } catch (error) {
+        throw new UserError(`cannot delete blob ${blob.path}: ${fsReason(error)}`);
+      }
+    }
+  }
+  return result;
+}
+
+function startsWith(bytes: Uint8Array, head: Uint8Array): boolean {
+  if (bytes.length < head.length) return false;
+  for (let i = 0; i < head.length; i++) if (bytes[i] !== head[i]) return false;
+  return true;
 }

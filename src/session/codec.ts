@@ -3,7 +3,7 @@
 // compaction keeps from, by that head: docs/session-format.md), so the spec's
 // own example lines round-trip byte for byte. parseLine is the one judge of a
 // line: replay, resume from the tail, listing and "most recent" all ask it.
-import type { BashEffectsEntry, CompactionEntry, DiskContentBlock, DiskMessage, MessageEntry, PathEffect, SessionEntry, SessionHeader, Usage, WrittenEntry } from "./schema";
+import type { BashEffectsEntry, CompactionEntry, DiskContentBlock, DiskMessage, MessageEntry, PathEffect, SessionEntry, SessionHeader, SessionInfoEntry, Usage, WrittenEntry } from "./schema";
 
 import { allows } from "./checks.generated";
 
@@ -39,8 +39,8 @@ export class LineError extends Error {
 }
 
 export function serializeHeader(h: SessionHeader): string {
-  const { type, version, id, timestamp, cwd, provider, model } = h;
-  return JSON.stringify({ type, version, id, timestamp, cwd, provider, model });
+  const { type, version, id, timestamp, cwd, provider, model, project } = h;
+  return JSON.stringify(defined({ type, version, id, timestamp, cwd, provider, model, project: project && { root: project.root, path: project.path } }));
 }
 
 /** One line for an entry awl writes; every kind is spelled out, so a new kind does not compile until its order is decided. */
@@ -56,7 +56,14 @@ export function serializeEntry(e: WrittenEntry): string {
       return JSON.stringify({ type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp, path: e.path, before: e.before, after: e.after, mode: e.mode });
     case "bash_effects":
       return JSON.stringify(orderBashEffects(e));
+    case "session_info":
+      return JSON.stringify(orderSessionInfo(e));
   }
+}
+
+/** Bookkeeping entries hang off the leaf they were written at and never become the leaf. */
+export function isBookkeeping(e: SessionEntry): boolean {
+  return e.type === "session_info";
 }
 
 /** What follows the kind in an entry's line: `"id":"a1b2c3d4","parentId":` (resume tells an unreadable kept entry by it). */
@@ -109,6 +116,7 @@ export function validateValue(value: unknown): FileEntry {
     case "compaction":
     case "file_change":
     case "bash_effects":
+    case "session_info":
       return { kind: "entry", entry: checked(value, SCHEMA_OF[kind]) };
     default: {
       // Indexed for its place in the chain, otherwise opaque (forward compatibility).
@@ -118,7 +126,7 @@ export function validateValue(value: unknown): FileEntry {
   }
 }
 
-type Checked = "SessionHeader" | "MessageEntry" | "CompactionEntry" | "FileChangeEntry" | "BashEffectsEntry" | "EntryBase";
+type Checked = "SessionHeader" | "MessageEntry" | "CompactionEntry" | "FileChangeEntry" | "BashEffectsEntry" | "SessionInfoEntry" | "EntryBase";
 
 /** The schema of each kind awl writes: a new kind does not compile until it has one. */
 const SCHEMA_OF = {
@@ -126,6 +134,7 @@ const SCHEMA_OF = {
   compaction: "CompactionEntry",
   file_change: "FileChangeEntry",
   bash_effects: "BashEffectsEntry",
+  session_info: "SessionInfoEntry",
 } as const satisfies Record<WrittenEntry["type"], Checked>;
 
 /**
@@ -168,6 +177,11 @@ function orderBashEffects(e: BashEffectsEntry): BashEffectsEntry {
     created: e.created.map(effect), modified: e.modified.map(effect), deleted: e.deleted.map(effect),
     untracked: e.untracked.map((u) => ({ path: u.path, reason: u.reason })),
   };
+}
+
+function orderSessionInfo(e: SessionInfoEntry): SessionInfoEntry {
+  const { type, id, parentId, timestamp, title, source, provider, model, usage } = e;
+  return defined({ type, id, parentId, timestamp, title, source, provider, model, usage: usage && orderUsage(usage) });
 }
 
 function orderBlock(b: DiskContentBlock): DiskContentBlock {

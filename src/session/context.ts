@@ -20,6 +20,8 @@ export interface SessionContext {
   summary?: Message;
   /** Later compactions passed over because their first kept entry is not an earlier prompt. */
   ignored: CompactionEntry[];
+  /** Where on the branch the context's entries begin: the compaction in force's first kept entry, else 0. */
+  from: number;
 }
 
 /** How much of a shortened tool result stays at each end. */
@@ -69,7 +71,7 @@ export function buildSessionContext(branch: readonly SessionEntry[], o: ContextS
     if (cut.size && entry.message.role === "user") message.content = message.content.map((b) => (b.type === "toolResult" && cut.has(b.toolUseId) ? { ...b, content: cutMiddle(b.content) } : b));
     messages.push(message);
   }
-  return { messages, model: activeModel(branch, o.header), compaction, summary, ignored };
+  return { messages, model: activeModel(branch, o.header), compaction, summary, ignored, from };
 }
 
 /** A user message with text in it: a turn the person started (tool results alone are not one). */

@@ -6,7 +6,7 @@ import { readSync } from "node:fs";
 
 /**
  * The longest line awl reads (and writes). A real line is one message, and
- * every message must fit in a provider request (Anthropic refuses bodies over
+ * every message must fit in a provider request (the Messages API refuses bodies over
  * 32 MB), so 64 MB leaves room for JSON escaping while a hostile or corrupt
  * file (a 1 GB line) is rejected after reading at most this much.
  */

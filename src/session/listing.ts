@@ -10,8 +10,10 @@ import { LineError, parseLine } from "./codec";
 import { isPrompt } from "./context";
 import { readLineAt } from "./lines";
 import { encodeCwd, idFromFileName, sessionRoot } from "./paths";
+import { projectOf, sameProject } from "./project";
 import { DamagedLog, readLog, type Place } from "./replay";
-import type { SessionEntry } from "./schema";
+import type { ProjectRef, SessionEntry } from "./schema";
+import { titleFromPrompt } from "./title";
 
 export interface SessionInfo {
   path: string;
@@ -25,6 +27,8 @@ export interface SessionInfo {
   messageCount: number;
   compactions: number;
   firstPrompt?: string;
+  /** The latest session_info's title (a user title wins over an auto one), else the first prompt's first line. */
+  title?: string;
   /** ISO 8601: the last entry's timestamp. */
   lastActivity?: string;
   /** One-line reason this session cannot be opened as it is. */
@@ -38,6 +42,7 @@ interface HeaderView {
   id: string;
   cwd: string;
   timestamp: string;
+  project?: ProjectRef;
 }
 
 /** A block reused from file to file: fresh memory costs its page faults again (~3.7 ms per MB here). */
@@ -45,13 +50,18 @@ const BLOCK_BYTES = 1 << 20;
 /** A header holds an id, a cwd (at most PATH_MAX), a timestamp and a model name. */
 const MAX_HEADER_BYTES = 1 << 20;
 
-/** This directory's sessions, oldest first. Folders shared by look-alike cwds are filtered by the header's cwd. */
-export async function listSessions(cwd: string, env: Env = process.env): Promise<SessionInfo[]> {
+/**
+ * This directory's sessions, oldest first. Folders shared by look-alike cwds
+ * are filtered by the header's cwd. `moved`: sessions of this project from
+ * other paths (moved.ts), listed too, with their own cwd.
+ */
+export async function listSessions(cwd: string, env: Env = process.env, moved: readonly string[] = []): Promise<SessionInfo[]> {
   const dir = join(sessionRoot(env), encodeCwd(cwd));
+  const movedSet = new Set(moved);
   return describeSessions(
-    sessionFiles(dir).map((name) => join(dir, name)),
+    [...sessionFiles(dir).map((name) => join(dir, name)), ...moved],
     cwd,
-  ).filter((s) => s.cwd === cwd);
+  ).filter((s) => s.cwd === cwd || movedSet.has(s.path));
 }
 
 /** What `awl sessions` shows of these files, oldest first. */
@@ -99,6 +109,7 @@ export async function findSession(
   const named = (name: string) => !!idFromFileName(name)?.toLowerCase().startsWith(prefix);
   const matches: SessionMatch[] = [];
   const elsewhere: { id: string; cwd: string }[] = [];
+  let project: ProjectRef | undefined | null = null; // asked of git only when a match elsewhere needs it
   const consider = (folder: string, name: string): void => {
     const path = join(root, folder, name);
     const header = readHeader(path);
@@ -107,6 +118,7 @@ export async function findSession(
       if (folder === here && named(name)) matches.push({ path, id: idFromFileName(name)! });
     } else if (header.id.toLowerCase().startsWith(prefix)) {
       if (header.cwd === cwd) matches.push({ path, id: header.id });
+      else if (sameProject(header.project, project === null ? (project = projectOf(cwd, env)) : project)) matches.push({ path, id: header.id });
       else elsewhere.push({ id: header.id, cwd: header.cwd });
     }
   };
@@ -158,6 +170,7 @@ function inspect(fd: number, block: Buffer, path: string, cwd: string): SessionI
     messageCount: facts.messages,
     compactions: facts.compactions,
     firstPrompt: facts.firstPrompt,
+    title: facts.title ?? (facts.firstPrompt === undefined ? undefined : titleFromPrompt(facts.firstPrompt)),
     lastActivity: facts.lastTimestamp ?? header.timestamp,
   };
   const damage = facts.firstDamage;
@@ -171,6 +184,8 @@ class Facts {
   messages = 0;
   compactions = 0;
   firstPrompt: string | undefined;
+  title: string | undefined;
+  #userTitled = false;
   lastTimestamp: string | undefined;
   firstDamage: { place: Place; reason: string } | undefined;
   #lastDamage = -1;
@@ -188,6 +203,9 @@ class Facts {
     if (entry.type === "message") {
       this.messages++;
       if (this.firstPrompt === undefined && isPrompt(entry)) this.firstPrompt = promptText(entry.message.content);
+    } else if (entry.type === "session_info") {
+      if (entry.source === "user" || !this.#userTitled) this.title = entry.title;
+      this.#userTitled ||= entry.source === "user";
     } else if (entry.type === "compaction") {
       this.compactions++;
       const kept = this.#prompts.get(entry.firstKeptEntryId);
@@ -207,10 +225,12 @@ class Facts {
   }
 }
 
-function headerView(line: Uint8Array): HeaderView | undefined {
+export function headerView(line: Uint8Array): HeaderView | undefined {
   try {
     const parsed = parseLine(line);
-    return parsed?.kind === "header" ? { id: parsed.header.id, cwd: parsed.header.cwd, timestamp: parsed.header.timestamp } : undefined;
+    if (parsed?.kind !== "header") return undefined;
+    const { id, cwd, timestamp, project } = parsed.header;
+    return { id, cwd, timestamp, ...(project && { project }) };
   } catch (error) {
     if (error instanceof LineError) return undefined;
     throw error;

@@ -100,6 +100,12 @@ function liveHolder(file: string): number | undefined {
   }
 }
 
+/** The live process the sidecar names, where flock is not available to ask (then the sidecar is the lock). */
+export function sidecarHolder(file: string): number | undefined {
+  const pid = readHolder(file);
+  return pid !== undefined && alive(pid) ? pid : undefined;
+}
+
 function readHolder(file: string): number | undefined {
   try {
     const pid = Number.parseInt(readFileSync(lockPath(file), "utf8"), 10);

@@ -6,7 +6,7 @@ import { closeSync, fchmodSync, fstatSync, fsyncSync, ftruncateSync, openSync, r
 import { dirname, join } from "node:path";
 import { Conversation } from "../conversation";
 import { UserError } from "../errors";
-import { checkEntry, parseLine, serializeEntry, serializeHeader } from "./codec";
+import { checkEntry, isBookkeeping, parseLine, serializeEntry, serializeHeader } from "./codec";
 import { buildSessionContext, contextSize, type ContextSize, type ContextSources, type ModelRef, type SessionContext } from "./context";
 import { APPEND_FLAGS, CREATE_FLAGS, fsReason, fsyncDir, mkdirPrivate, openExisting, writeAll } from "./files";
 import { newEntryId, newSessionId } from "./ids";
@@ -15,10 +15,12 @@ import { listSessions, type SessionInfo } from "./listing";
 import { mostRecentSession } from "./recent";
 import { acquireLock } from "./lock";
 import { sessionDir, sessionFileName } from "./paths";
+import { projectOf } from "./project";
 import { DamagedLog, replay } from "./replay";
 import { findTail } from "./tail";
 import { checkFolder, checkTrusted, NO_FOLLOW, READ_FLAGS } from "./trust";
-import type { BashEffectsEntry, CompactionEntry, DiskMessage, FileChangeEntry, MessageEntry, SessionEntry, SessionHeader, WrittenEntry } from "./schema";
+import type { BashEffectsEntry, CompactionEntry, DiskMessage, FileChangeEntry, MessageEntry, SessionEntry, SessionHeader, SessionInfoEntry, Usage, WrittenEntry } from "./schema";
+import { readTitle, type Title } from "./title";
 
 export const FORMAT_VERSION = 1;
 
@@ -75,8 +77,10 @@ export class SessionManager {
   #system: MessageEntry | undefined;
   #messages = 0;
   #context: SessionContext | undefined;
-  /** The compaction in force, known once asked for; only appending a compaction changes it. */
-  #inForce: { entry?: CompactionEntry } | undefined;
+  /** The compaction in force and where the context begins, known once asked for; only appending a compaction changes them. */
+  #inForce: { entry?: CompactionEntry; from: number } | undefined;
+  /** The latest session_info read or written; undefined until one is (a file read from its tail is searched once). */
+  #title: Title | undefined;
 
   private constructor(s: State) {
     this.header = s.header;
@@ -169,6 +173,23 @@ export class SessionManager {
     const user = message.role === "user" && stamp ? { provider: stamp.provider, model: stamp.model, ...(stamp.effort ? { effort: stamp.effort } : {}) } : {};
     const hash = message.role === "assistant" && prefixHash ? { prefixHash } : {};
     return this.#appendEntry((base) => ({ type: "message", ...base, ...user, ...hash, message })).id;
+  }
+
+  /**
+   * Names the session (a bookkeeping entry: the leaf stays where it is). An
+   * auto title never replaces a user one: false, and nothing is written.
+   * `request`: the model request that wrote an auto title, with its usage.
+   */
+  setTitle(title: string, source: "auto" | "user", request?: { provider: string; model: string; usage?: Usage }): boolean {
+    if (source === "auto" && this.title()?.source === "user") return false;
+    this.#appendEntry((base) => ({ type: "session_info", ...base, title, source, ...request }) as SessionInfoEntry);
+    return true;
+  }
+
+  /** The session's title: the latest session_info in the file (none: the first prompt stands for it, see titleFromPrompt). */
+  title(): Title | undefined {
+    if (this.#title === undefined && this.readFrom > 0 && this.#fd !== undefined) this.#title = readTitle(this.#fd, this.#size);
+    return this.#title;
   }
 
   /** Appends a compaction as the child of the current leaf; it becomes the leaf, and the context is built from it on. */
@@ -265,7 +286,16 @@ export class SessionManager {
 
   /** The latest compaction in force (one that keeps from an earlier prompt), without rebuilding the context. */
   compaction(): CompactionEntry | undefined {
-    return (this.#inForce ??= { entry: this.context().compaction }).entry;
+    return this.#compactionInForce().entry;
+  }
+
+  /** Where on the branch the context begins (SessionContext's `from`), without rebuilding the context. */
+  contextFrom(): number {
+    return this.#compactionInForce().from;
+  }
+
+  #compactionInForce(): { entry?: CompactionEntry; from: number } {
+    return (this.#inForce ??= { entry: this.context().compaction, from: this.context().from });
   }
 
   /** What the context costs so far (see contextSize): read back from the leaf, so it costs what came since the last response. */
@@ -299,6 +329,8 @@ export class SessionManager {
     const kept = entry.type === "compaction" ? this.#byId.get(entry.firstKeptEntryId) : undefined;
     if (kept) this.#kept.set(entry as CompactionEntry, kept);
     this.#byId.set(entry.id, entry);
+    if (entry.type === "session_info") this.#title = { title: entry.title, source: entry.source };
+    if (isBookkeeping(entry)) return;
     this.#leaf = entry;
     this.#context = undefined;
     if (entry.type === "message") this.#messages++;
@@ -361,6 +393,9 @@ export class SessionManager {
     try {
       fchmodSync(fd, 0o600);
       this.#release = acquireLock(this.sessionFile, fd);
+      // Asked now, not when the session is made: starting awl and quitting never waits on git.
+      const project = projectOf(this.cwd);
+      if (project) this.header.project = project;
       const line = `${serializeHeader(this.header)}\n`;
       writeAll(fd, line);
       fsyncSync(fd);

@@ -15,6 +15,7 @@ import { LineError, parseLine } from "./codec";
 import { MAX_LINE_BYTES, readLineAt } from "./lines";
 import { encodeCwd, sessionRoot } from "./paths";
 import { createdFromName, readHeader, sessionFiles, type SessionInfo } from "./listing";
+import { movedSessions } from "./moved";
 
 type Env = Record<string, string | undefined>;
 const TAIL_CHUNK = 1 << 16;
@@ -24,14 +25,14 @@ export const FUTURE_SLACK_MS = 5 * 60_000;
 /** The path of the most recently active session of `cwd`, or undefined. Empty files (a crash before the header) are passed over. */
 export function mostRecentSession(cwd: string, env: Env = process.env, now = Date.now()): string | undefined {
   const dir = join(sessionRoot(env), encodeCwd(cwd));
+  const moved = new Set(movedSessions(cwd, env)); // this project's, from a path it had before
   let best: { path: string; when: number } | undefined;
-  for (const name of sessionFiles(dir)) {
-    const path = join(dir, name);
+  for (const path of [...sessionFiles(dir).map((name) => join(dir, name)), ...moved]) {
     const header = readHeader(path);
     let when: string | undefined;
     if (header) {
       // Folders shared by look-alike cwds are told apart by the header.
-      if (header.cwd !== cwd) continue;
+      if (header.cwd !== cwd && !moved.has(path)) continue;
       when = lastTimestamp(path) ?? header.timestamp;
     } else {
       // A SIGKILL between creating a file and writing its header leaves it
@@ -87,15 +88,20 @@ function modifiedAt(path: string): number {
   }
 }
 
-/** The timestamp of the file's last entry; a torn last line (what a crash leaves, and open trims) gives way to the one before it. */
-function lastTimestamp(path: string): string | undefined {
+/**
+ * The timestamp of the file's last entry; a torn last line (what a crash
+ * leaves, and open trims) gives way to the one before it. null: the file holds
+ * a header and no entry; undefined: it cannot be told (damage, unreadable).
+ */
+export function lastTimestamp(path: string): string | null | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(path, "r");
     const size = fstatSync(fd).size;
     for (let end = size, tries = 0; tries < 2; tries++) {
       const start = lastLineStart(fd, end);
-      if (start === undefined || start === 0) return undefined; // only the header
+      if (start === 0) return null; // only the header
+      if (start === undefined) return undefined;
       const line = readLineAt(fd, start, end);
       if (!line) return undefined;
       try {
@@ -122,12 +128,15 @@ function withoutNuls(line: Buffer): Buffer {
   return line.subarray(0, end);
 }
 
+/** Reused from call to call (the calls are synchronous): a fresh 64 KB per file of thousands is garbage that raises the peak. */
+let tailChunk: Buffer | undefined;
+
 /**
  * Offset of the last line holding anything but whitespace or NUL bytes (what a
  * power cut leaves), reading backwards in chunks; undefined past MAX_LINE_BYTES.
  */
 function lastLineStart(fd: number, size: number): number | undefined {
-  const chunk = Buffer.allocUnsafe(TAIL_CHUNK);
+  const chunk = (tailChunk ??= Buffer.allocUnsafe(TAIL_CHUNK));
   let contentSeen = false;
   let end = size;
   while (end > 0) {

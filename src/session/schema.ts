@@ -8,7 +8,7 @@ import { type } from "../ark";
 
 export { ArkErrors } from "../ark";
 
-/** `phase`: OpenAI's label of an assistant message ("commentary", "final_answer"), kept to be sent back. */
+/** `phase`: the Responses API's label of an assistant message ("commentary", "final_answer"), kept to be sent back. */
 export const TextBlock = type({ type: "'text'", text: "string", "phase?": "string" });
 /** Where a signed thinking block may be sent back: the API and a 12-hex fingerprint of its base URL and key. */
 export const ThinkingOrigin = type({ api: "string", fingerprint: "string" });
@@ -27,12 +27,15 @@ export const DiskMessage = type({
   content: DiskContentBlock.array(),
   "provider?": "string",
   "model?": "string",
-  /** The wire protocol that produced an assistant message: anthropic-messages, openai-chat, openai-responses. */
+  /** The wire protocol that produced an assistant message, as the provider names it (`WireApi` in providers/provider.ts). */
   "api?": "string",
   "stopReason?": StopReason,
   "usage?": Usage,
   "errorMessage?": "string",
 });
+
+/** The git repository a session was started in: its root commit's sha, and the directory relative to the repository's top (`.` at the top). */
+export const ProjectRef = type({ root: "string > 0", path: "string" });
 
 export const SessionHeader = type({
   type: "'session'",
@@ -42,6 +45,7 @@ export const SessionHeader = type({
   cwd: "string",
   provider: "string",
   model: "string",
+  "project?": ProjectRef,
 });
 
 /** What every entry has. Readers accept any non-empty id. An entry of a kind this version does not know is checked against this alone. */
@@ -137,6 +141,25 @@ export const BashEffectsEntry = type({
   untracked: Untracked.array(),
 });
 
+/**
+ * A session's title: bookkeeping, hung off the leaf it was written at, never
+ * the leaf itself. `source`: "auto" (the first prompt, or a model-written
+ * title, whose request's provider, model and usage it carries) or "user"
+ * (/rename); awl never writes an auto title after a user one, so the latest
+ * session_info in the file is the title.
+ */
+export const SessionInfoEntry = type({
+  type: "'session_info'",
+  id: "string > 0",
+  parentId: "string > 0 | null",
+  timestamp: "string",
+  title: "string",
+  source: "'auto' | 'user'",
+  "provider?": "string",
+  "model?": "string",
+  "usage?": Usage,
+});
+
 export type TextBlock = typeof TextBlock.infer;
 export type ThinkingBlock = typeof ThinkingBlock.infer;
 export type ThinkingOrigin = typeof ThinkingOrigin.infer;
@@ -147,12 +170,14 @@ export type StopReasonString = typeof StopReason.infer;
 export type Usage = typeof Usage.infer;
 export type DiskMessage = typeof DiskMessage.infer;
 export type SessionHeader = typeof SessionHeader.infer;
+export type ProjectRef = typeof ProjectRef.infer;
 export type MessageEntry = typeof MessageEntry.infer;
 export type CompactionEntry = typeof CompactionEntry.infer;
 export type FileChangeEntry = typeof FileChangeEntry.infer;
 export type PathEffect = typeof PathEffect.infer;
 export type Untracked = typeof Untracked.infer;
 export type BashEffectsEntry = typeof BashEffectsEntry.infer;
+export type SessionInfoEntry = typeof SessionInfoEntry.infer;
 /**
  * An entry of a kind this version does not know: indexed (so parent chains
  * through it still resolve) and otherwise skipped. Its own `type` is kept as
@@ -160,5 +185,5 @@ export type BashEffectsEntry = typeof BashEffectsEntry.infer;
  */
 export type OpaqueEntry = Omit<typeof EntryBase.infer, "type"> & { type: "opaque"; kind: string };
 /** The kinds awl writes. */
-export type WrittenEntry = MessageEntry | CompactionEntry | FileChangeEntry | BashEffectsEntry;
+export type WrittenEntry = MessageEntry | CompactionEntry | FileChangeEntry | BashEffectsEntry | SessionInfoEntry;
 export type SessionEntry = WrittenEntry | OpaqueEntry;

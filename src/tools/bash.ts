@@ -45,7 +45,7 @@ export const bash: Tool<BashInput> = {
   execute: (i, context) => run(i.command, i.timeout ?? DEFAULT_TIMEOUT_S, context),
 };
 
-async function run(command: string, timeoutS: number, { cwd, signal, onOutput, keepBackground }: ToolContext): Promise<ToolOutput> {
+async function run(command: string, timeoutS: number, { cwd, signal, onOutput, keepBackground, secrets }: ToolContext): Promise<ToolOutput> {
   // Spawning in a missing directory fails with an ENOENT that names /bin/sh, which would mislead.
   if (!(await stat(cwd).catch(() => undefined))?.isDirectory()) {
     return failure(`the working directory ${cwd} does not exist`);
@@ -58,7 +58,7 @@ async function run(command: string, timeoutS: number, { cwd, signal, onOutput, k
   // line numbers in error messages stay right.
   const proc = Bun.spawn(["/bin/sh", "-c", 'exec "$@" 2>&1', "sh", shell, "-c", command], {
     cwd,
-    env: { ...bashEnvironment(process.env), [CALL_MARK_VARIABLE]: mark },
+    env: { ...bashEnvironment(process.env, Object.keys(secrets ?? {})), [CALL_MARK_VARIABLE]: mark },
     detached: true,
     stdin: "ignore",
     stdout: "pipe",

@@ -6,7 +6,6 @@
 import { MIN_SCRUBBED_LENGTH, scrub, secretPartAtEnd } from "./secrets";
 import { failure, interrupted, isInvalid, notStarted, type CallEffect, type ProposedChange, type Tool, type ToolContext, type ToolOutput } from "./tool";
 
-export { providerSecrets } from "./secrets";
 export type { CallEffect, PendingChange, ProposedChange, Tool, ToolContext, ToolOutput } from "./tool";
 
 let loaded: readonly Tool[] | undefined;

@@ -1,13 +1,8 @@
 // The provider keys awl holds are the one secret it knows for sure: they must
-// never reach a tool, and never leave through one. Their values are scrubbed
-// from every tool's output in one place (runTool), before the output is shown,
-// saved in the session or sent to a model.
-
-/**
- * Every variable awl reads an API key from (src/providers/index.ts).
- * test/tools/secrets.test.ts fails if the providers read one not listed here.
- */
-export const PROVIDER_KEY_VARIABLES: readonly string[] = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY"];
+// never reach a tool, and never leave through one. Their values, handed to the
+// tools by the agent (ToolContext.secrets: the tools know no provider), are
+// scrubbed from every tool's output in one place (runTool), before the output
+// is shown, saved in the session or sent to a model.
 
 /**
  * Shorter values are not scrubbed: a key that short would also match ordinary
@@ -15,21 +10,11 @@ export const PROVIDER_KEY_VARIABLES: readonly string[] = ["ANTHROPIC_API_KEY", "
  */
 export const MIN_SCRUBBED_LENGTH = 8;
 
-/** The provider keys set in `env`, by variable name: what runTool scrubs (ToolContext.secrets). */
-export function providerSecrets(env: Record<string, string | undefined>): Record<string, string> {
-  const secrets: Record<string, string> = {};
-  for (const name of PROVIDER_KEY_VARIABLES) {
-    const value = env[name];
-    if (value) secrets[name] = value;
-  }
-  return secrets;
-}
-
 /**
  * Keys at least this long are also scrubbed in pieces: every run of
  * MIN_SCRUBBED_LENGTH or more characters of the key, wherever it stands (a key
  * printed eight characters a line, `grep -o .{8}`). Every real provider key is
- * far longer; a short value (a test's "test-anthropic-key") would have its
+ * far longer; a short value (a test's "test-api-key-1") would have its
  * pieces match ordinary words.
  */
 export const MIN_PIECED_LENGTH = 32;

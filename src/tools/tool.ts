@@ -10,8 +10,9 @@ export interface ToolContext {
   signal: AbortSignal;
   /**
    * Secret values by the name of the variable they came from (the provider keys
-   * awl uses, see secrets.ts). runTool replaces each in the output with
-   * `[redacted NAME]`, so a key a tool prints is never saved or sent.
+   * awl uses, given by the agent). runTool replaces each in the output with
+   * `[redacted NAME]`, so a key a tool prints is never saved or sent; bash
+   * never passes these variables to a command.
    */
   secrets?: Readonly<Record<string, string>>;
   /**

@@ -6,7 +6,8 @@
 
 import type { AgentEvent } from "../agent/events";
 import { AdvisedError, type Remedy } from "../providers";
-import { DEFAULT_MODELS } from "../providers/models";
+import { builtinDefault } from "../providers/models";
+import { namesInWords } from "../providers/registry";
 
 export function replAdvice(remedy: Remedy): string {
   switch (remedy.kind) {
@@ -15,7 +16,8 @@ export function replAdvice(remedy: Remedy): string {
       return `the newest of its family: ${remedy.newer.join(", ")}; switch with /model ${remedy.newer[0]}`;
     case "key": {
       const variables = remedy.orVariable ? `it (or ${remedy.orVariable}, for a local server)` : "it";
-      return `awl reads ${variables} when it starts (/quit, export it, start awl again); or choose another provider: /model ${remedy.other}/${DEFAULT_MODELS[remedy.other]}`;
+      const commands = remedy.others.map((other) => `/model ${other}/${builtinDefault(other)}`);
+      return `awl reads ${variables} when it starts (/quit, export it, start awl again); or choose another provider: ${namesInWords(commands)}`;
     }
   }
 }

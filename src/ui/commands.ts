@@ -4,25 +4,28 @@
 // prompt (parseCommand).
 
 import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import type { Agent } from "../agent/agent";
 import type { Catalogues } from "../providers/catalogue";
 import { resembling } from "../providers/model-family";
 import { foreignPrefix, parseModelSpec } from "../providers/models";
 import type { ProviderName } from "../providers/provider";
 import { UserError } from "../errors";
-import type { Colors } from "./colors";
+import type { Colors } from "./render/colors";
 import { contextFilesInPrompt } from "../agent/context-prompt";
 import { APPROVAL_MODES, describeMode, isApprovalMode } from "../agent/approval-mode";
 import { replMessage } from "./advice";
-import { compactNumber, meterText } from "./format";
-import { contextFilesLine } from "./instructions";
-import { safeText } from "./safe-text";
-import { messagesInFile } from "./message-count";
-import { shortSessionId } from "./session-id";
+import { compactNumber, meterText, oneLine } from "./render/format";
+import { contextFilesLine } from "./session/instructions";
+import { safeText } from "./render/safe-text";
+import { messagesInFile } from "./session/message-count";
+import { shortSessionId } from "./session/session-id";
 import { effortCommand, effortText } from "./effort-command";
 import { EFFORTS } from "../providers/thinking-forms";
 import { limitsText, modelRows } from "./model-list";
-import { wrapText } from "./wrap";
+import { wrapText } from "./render/wrap";
+import { cutToColumns } from "../session/title";
+import { exportText, JSONL_WARNING, writeNewFile, type ExportFormat } from "./session/export";
 
 /**
  * What to print, "quit", a compaction for the REPL to run (it streams and can
@@ -36,6 +39,8 @@ const COMMANDS: readonly [string, string][] = [
   ["/model [provider/]model", "switch model from the next prompt on (no argument: the provider's models, newest first)"],
   ["/effort [level]", "how hard the model thinks from the next prompt on: off, low, medium, high, xhigh, max"],
   ["/session", "this session's id, file, messages, tokens, cache reads and how full the context is"],
+  ["/rename <title>", "name this session (shown by awl sessions and the picker; --resume <part of it> finds it)"],
+  ["/export [--html|--jsonl] [file]", "write this session to a file (Markdown by default; keys and home paths redacted)"],
   ["/new", "start a new session here (this one is saved: /resume returns to it)"],
   ["/resume [id]", "pick a session of this directory to continue, most recent first (or the one whose id starts with id)"],
   ["/compact [what to keep]", "summarize every turn before the latest one, so the context has room again"],
@@ -125,6 +130,10 @@ export function runCommand(command: Command, agent: Agent, c: Colors, catalogues
       return { output: argument ? switchModel(agent, argument, c, catalogues) : showModels(agent, c, catalogues) };
     case "session":
       return { output: describeSession(agent) };
+    case "rename":
+      return { output: rename(agent, argument, c) };
+    case "export":
+      return { output: exportFromRepl(agent, argument, c) };
     case "new":
       if (argument) return { output: c.red("/new takes nothing after it: type /new, then your first prompt.") };
       return { open: "new" };
@@ -160,7 +169,7 @@ function showModels(agent: Agent, c: Colors, catalogues: Catalogues): string {
 /**
  * `/model spec`: from the next prompt on. The reply says which provider the
  * model goes to when the spec did not name one. A spec that names no model
- * ("anthropic/") is refused with what is accepted, and so is a provider that
+ * ("<provider>/") is refused with what is accepted, and so is a provider that
  * cannot be used (no key): the model in use stays.
  */
 function switchModel(agent: Agent, spec: string, c: Colors, catalogues: Catalogues): string {
@@ -184,6 +193,43 @@ function switchModel(agent: Agent, spec: string, c: Colors, catalogues: Catalogu
   }
 }
 
+/** `/rename <title>`: a user title, which no model-written title replaces. */
+function rename(agent: Agent, argument: string, c: Colors): string {
+  const title = cutToColumns(argument.replace(/\s+/g, " ").trim(), 200);
+  if (!title) return c.red("/rename needs a title: /rename fix the flaky date test");
+  if (agent.session.messageCount() === 0) return c.red("Nothing to name yet: send a first prompt, then /rename.");
+  try {
+    agent.session.setTitle(title, "user");
+  } catch (error) {
+    if (error instanceof UserError) return c.red(safeText(replMessage(error)));
+    throw error;
+  }
+  return `Renamed: ${c.bold(oneLine(title, 80))}`;
+}
+
+/** `/export [--md|--html|--jsonl] [file]`: default file `awl-<short id>.<ext>` here; never overwrites. */
+function exportFromRepl(agent: Agent, argument: string, c: Colors): string {
+  const words = argument.split(/\s+/).filter(Boolean);
+  const flags = words.filter((w) => w.startsWith("--"));
+  const names = words.filter((w) => !w.startsWith("--"));
+  const format = flags.length === 0 ? "md" : flags[0]!.slice(2);
+  if (flags.length > 1 || names.length > 1 || !["md", "html", "jsonl"].includes(format)) return c.red("Usage: /export [--md|--html|--jsonl] [file]");
+  if (agent.session.messageCount() === 0) return c.red("Nothing to export yet: send a first prompt.");
+  const target = resolve(agent.cwd, names[0] ?? `awl-${shortSessionId(agent.cwd, agent.session.sessionId)}.${format}`);
+  try {
+    writeNewFile(target, exportText(agent.session.sessionFile, format as ExportFormat));
+  } catch (error) {
+    if (error instanceof UserError) return c.red(safeText(replMessage(error)));
+    throw error;
+  }
+  return `Exported to ${safeText(target)}${format === "jsonl" ? c.yellow(` (${JSONL_WARNING})`) : " (keys and home paths redacted)"}`;
+}
+
+/** `  "fix the flaky test"` after the id, when the session has a title. */
+function titleText(title: { title: string } | undefined): string {
+  return title ? `  "${oneLine(title.title, 60)}"` : "";
+}
+
 function describeSession(agent: Agent): string {
   const session = agent.session;
   let input = 0;
@@ -191,10 +237,8 @@ function describeSession(agent: Agent): string {
   let cacheRead = 0;
   let inContext = 0;
   // What the context holds: from the compaction's first kept entry on (a resumed session has read no further back).
-  const branch = session.getBranch();
   const compaction = session.compaction();
-  const from = compaction ? branch.findLastIndex((e, i) => i < branch.indexOf(compaction) && e.id === compaction.firstKeptEntryId) : 0;
-  for (const entry of branch.slice(Math.max(0, from))) {
+  for (const entry of session.getBranch().slice(session.contextFrom())) {
     if (entry.type !== "message") continue;
     inContext++;
     const usage = entry.message.usage;
@@ -208,7 +252,7 @@ function describeSession(agent: Agent): string {
   const scope = compaction ? " (the turns in the context)" : "";
   // The model's id and the file's path came from a session file, the command line or the directory's name.
   return [
-    `Session  ${safeText(shortSessionId(agent.cwd, session.sessionId))}`,
+    `Session  ${safeText(shortSessionId(agent.cwd, session.sessionId))}${titleText(session.title())}`,
     `File     ${safeText(file)}`,
     `Model    ${safeText(`${agent.model.provider}/${agent.model.model}`)}${limitsText(agent.activeModelInfo) ? ` (${limitsText(agent.activeModelInfo)})` : ""}`,
     `Effort   ${effortText(agent)}`,

@@ -5,8 +5,8 @@
 import type { Agent } from "../agent/agent";
 import { UserError } from "../errors";
 import { EFFORTS, isEffort } from "../providers/thinking-forms";
-import type { Colors } from "./colors";
-import { safeText } from "./safe-text";
+import type { Colors } from "./render/colors";
+import { safeText } from "./render/safe-text";
 
 export function effortCommand(agent: Agent, argument: string, c: Colors): string {
   const level = argument.trim().toLowerCase();

@@ -2,8 +2,8 @@
 // newest first, each with its window and output limit when known.
 
 import type { ModelInfo } from "../providers/model-info";
-import { compactNumber } from "./format";
-import { safeText } from "./safe-text";
+import { compactNumber } from "./render/format";
+import { safeText } from "./render/safe-text";
 
 /** "window 1.0M · output 128k", as far as they are known ("" when neither is). */
 export function limitsText(info: ModelInfo | undefined): string {

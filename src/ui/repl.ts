@@ -17,18 +17,19 @@ import { Catalogues } from "../providers/catalogue";
 import type { ProviderName } from "../providers/provider";
 import { CompactionFailed } from "../agent/compaction";
 import { PromptTooLarge } from "../agent/prompt-size";
+import { wantsTitle, writeModelTitle } from "../agent/title";
 import { UserError } from "../errors";
-import type { Colors } from "./colors";
-import { terminalAsk } from "./approval";
+import type { Colors } from "./render/colors";
+import { terminalAsk } from "./session/approval";
 import { adviseInRepl, replMessage } from "./advice";
 import { commandArguments, commandNames, parseCommand, runCommand } from "./commands";
-import { appendHistory, loadHistory, mergeHistory } from "./history";
-import { readLine, watchInterrupt } from "./input";
-import { meterText } from "./format";
-import { TurnRenderer } from "./render";
-import { unfoldedRows } from "./folded";
-import { safeText } from "./safe-text";
-import { LiveArea } from "./live-area";
+import { appendHistory, loadHistory, mergeHistory } from "./input/history";
+import { readLine, watchInterrupt } from "./input/input";
+import { meterText, wrapLines } from "./render/format";
+import { TurnRenderer } from "./live/render";
+import { unfoldedRows } from "./session/folded";
+import { safeText } from "./render/safe-text";
+import { LiveArea } from "./live/live-area";
 
 type Out = NodeJS.WriteStream;
 
@@ -51,6 +52,16 @@ const QUIT: ReplEnd = { kind: "quit" };
  * built-in table does. `first` (awl "prompt") is sent as the REPL opens.
  */
 export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout, stop: StopControl = NO_STOP, catalogues = new Catalogues(), first?: string): Promise<ReplEnd> {
+  // A title request still out when the loop ends is given up: awl does not wait on it to exit or switch sessions.
+  const titles = new AbortController();
+  try {
+    return await loop(agent, c, out, stop, catalogues, first, titles.signal);
+  } finally {
+    titles.abort();
+  }
+}
+
+async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalogues: Catalogues, first: string | undefined, titles: AbortSignal): Promise<ReplEnd> {
   const summary = agent.session.context().summary; // never offered as something the person typed
   const sessionPrompts = agent.conversation.messages
     .filter((m) => m.role === "user" && m !== summary)
@@ -63,6 +74,7 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
 
   /** A prompt given back unsent: the next input box starts with it. */
   let unsent: string | undefined;
+  let titleAsked = false;
   for (;;) {
     const input = first !== undefined ? sentFirst(first, prompt, history, out) : await readLine({ prompt, history, completion, hintStyle: c.dim, text: unsent, unfold });
     first = unsent = undefined;
@@ -77,7 +89,7 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
       if (result === "quit") return QUIT;
       if ("open" in result) return result.open === "new" ? { kind: "new" } : { kind: "resume", id: result.id };
       if ("compact" in result) await compactNow(agent, result.compact, c, out, stop);
-      else out.write(`${result.output}\n`);
+      else out.write(`${wrapLines(result.output, out.columns)}\n`);
       if (stop.signal.aborted) return QUIT;
       continue;
     }
@@ -87,7 +99,7 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
     const watch = () => watchInterrupt(() => controller.abort(), process.stdin, out, { show: (row) => live.typeAhead(row), prompt, history, noteStyle: c.dim });
     let stopWatching = watch();
     const renderer = new TurnRenderer(out, c, live);
-    // --approve ask: the question reads keys itself, so Ctrl+C is not watched for meanwhile (ui/approval.ts).
+    // --approve ask: the question reads keys itself, so Ctrl+C is not watched for meanwhile (ui/session/approval.ts).
     const ask = terminalAsk({
       out,
       draw: live.stream, // what was typed ahead stays on view under the question, and never answers it
@@ -110,10 +122,14 @@ export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout
       };
       const result = await stop.hold(() => agent.runTurn(text, controller.signal, onEvent, ask));
       renderer.finish(result);
+      if (result.stopReason === "stop" && !titleAsked && wantsTitle(agent.session)) {
+        titleAsked = true; // one request per session, answered or not
+        void writeModelTitle(agent.session, agent.model, titles);
+      }
     } catch (error) {
       renderer.abandon();
       if (!(error instanceof UserError)) throw error;
-      live.stream.write(`${c.red(safeText(replMessage(error)))}\n`);
+      live.stream.write(`${wrapLines(c.red(safeText(replMessage(error))), out.columns)}\n`);
       if (error instanceof PromptTooLarge) unsent = text;
     } finally {
       stopWatching();
@@ -153,7 +169,7 @@ async function compactNow(agent: Agent, focus: string, c: Colors, out: Out, stop
   } catch (error) {
     renderer.abandon();
     if (!(error instanceof UserError)) throw error;
-    out.write(`${error instanceof CompactionFailed && error.aborted ? c.yellow("Interrupted: nothing was compacted.") : c.red(safeText(error.message))}\n`);
+    out.write(`${wrapLines(error instanceof CompactionFailed && error.aborted ? c.yellow("Interrupted: nothing was compacted.") : c.red(safeText(error.message)), out.columns)}\n`);
   } finally {
     stopWatching();
     live.close();

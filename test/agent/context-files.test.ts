@@ -1,5 +1,5 @@
 // Project context files (src/agent/context-files.ts, read back from the
-// prompt by context-prompt.ts, worded by src/ui/instructions.ts) on real files in a
+// prompt by context-prompt.ts, worded by src/ui/session/instructions.ts) on real files in a
 // temporary directory, with a fake HOME and XDG_CONFIG_HOME.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CONTEXT_LIMIT, globalContextPath, loadContextFiles, type ContextFiles } from "../../src/agent/context-files";
 import { contextFilesInPrompt } from "../../src/agent/context-prompt";
-import { contextFilesLine, contextNotice } from "../../src/ui/instructions";
+import { contextFilesLine, contextNotice } from "../../src/ui/session/instructions";
 import { systemPrompt } from "../../src/agent/system-prompt";
 
 let base: string;

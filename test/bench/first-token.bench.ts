@@ -12,8 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent } from "../../src/agent/agent";
 import { SessionManager } from "../../src/session";
-import { colorsFor } from "../../src/ui/colors";
-import { TurnRenderer } from "../../src/ui/render";
+import { colorsFor } from "../../src/ui/render/colors";
+import { TurnRenderer } from "../../src/ui/live/render";
 import { startTestServer } from "../support/server";
 
 const RUNS = 40;

@@ -9,9 +9,9 @@
 //
 //   bun run test/bench/input.bench.ts        (or: bun run bench input)
 
-import { createEditor, type EditorState, handleKey, viewOf } from "../../src/ui/editor";
-import { type Layout, layoutInput, redraw } from "../../src/ui/input-render";
-import { KeyDecoder } from "../../src/ui/keys";
+import { createEditor, type EditorState, handleKey, viewOf } from "../../src/ui/input/editor";
+import { type Layout, layoutInput, redraw } from "../../src/ui/input/input-render";
+import { KeyDecoder } from "../../src/ui/input/keys";
 
 const MB10 = 10 * 1024 * 1024;
 const COLUMNS = 120;

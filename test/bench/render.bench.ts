@@ -15,6 +15,8 @@
 // measured into /dev/null, where a write costs next to nothing: the renderer's
 // own cost, against the bare minimum of passing the deltas on. Also: the whole
 // answer rendered at once (the resume transcript, or an answer to a pipe).
+// And a word of 1 MB with no space in it (a hash, base64, minified code) in
+// one delta, plain and rendered: wrapping must stay linear in its length.
 // Printed, not asserted.
 //
 //   bun run test/bench/render.bench.ts        (or: bun run bench render)
@@ -23,17 +25,18 @@ import { closeSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentEvent } from "../../src/agent/events";
-import { colorsFor } from "../../src/ui/colors";
-import { LiveArea } from "../../src/ui/live-area";
-import { renderAnswer } from "../../src/ui/markdown-stream";
-import { TurnRenderer } from "../../src/ui/render";
-import { SafeTextStream } from "../../src/ui/safe-text";
+import { colorsFor } from "../../src/ui/render/colors";
+import { LiveArea } from "../../src/ui/live/live-area";
+import { renderAnswer } from "../../src/ui/render/markdown-stream";
+import { TurnRenderer } from "../../src/ui/live/render";
+import { SafeTextStream } from "../../src/ui/render/safe-text";
 import { deltas, longAnswer } from "./answer-data";
 
 const LINES = 3000;
 const RUNS = 9;
 
 const COLUMNS = 100;
+const LONG_WORD = "0123456789abcdef".repeat(65_536); // 1 MiB, no space
 const ROWS = 40;
 
 const resultsFile = process.argv[process.argv.indexOf("--measure") + 1];
@@ -58,6 +61,7 @@ async function onTerminal(): Promise<void> {
     console.log(`${line("/dev/null", r.devnull.plain, r.devnull.rendered)}  (the renderer's own cost)`);
     console.log(`  the whole answer streamed and rendered to the terminal: ${r.tty.renderedWall.toFixed(0)} ms wall  (bar: under 1 s)`);
     console.log(`  the whole answer rendered at once (transcript, pipe): ${r.whole.toFixed(0)} ms wall`);
+    console.log(`  a 1 MiB word in one delta: plain ${r.longWord.plain.toFixed(0)} ms, rendered ${r.longWord.rendered.toFixed(0)} ms CPU  (bar: well under 1 s)`);
     console.log(`  (${(received / 1e6).toFixed(0)} MB reached the terminal)`);
   } finally {
     terminal.close();
@@ -71,6 +75,7 @@ interface Results {
   tty: { plain: number; rendered: number; renderedWall: number; withRows: number };
   devnull: { plain: number; rendered: number };
   whole: number;
+  longWord: { plain: number; rendered: number };
 }
 
 function measure(file: string): void {
@@ -85,22 +90,22 @@ function measure(file: string): void {
   type Sink = (typeof sinks)["tty"];
 
   /** What awl did before: each delta written as safe text. */
-  const plain = (out: Sink) => () => {
+  const plain = (out: Sink, text = pieces) => () => {
     const safe = new SafeTextStream();
-    for (const piece of pieces) {
+    for (const piece of text) {
       const text = safe.push(piece);
       if (text) out.write(text);
     }
     out.write(`${safe.end()}\n`);
   };
   /** The REPL's renderer, colour on, on a terminal; `rows`: with the status line and a typed-ahead row under the output. */
-  const rendered = (out: Sink, rows = false) => () => {
+  const rendered = (out: Sink, rows = false, text = pieces) => () => {
     const live = rows ? new LiveArea(out as unknown as NodeJS.WriteStream) : undefined;
     live?.typeAhead("› typed ahead");
     const renderer = new TurnRenderer(out, colored, live);
     renderer.handle({ type: "blockStart", index: 0, block: { type: "text", text: "" } });
     const delta: AgentEvent = { type: "delta", index: 0, text: "" };
-    for (const piece of pieces) {
+    for (const piece of text) {
       delta.text = piece;
       renderer.handle(delta);
     }
@@ -119,7 +124,7 @@ function measure(file: string): void {
 
   plain(sinks.tty)();
   rendered(sinks.tty)(); // warm-up: JIT, Bun.markdown
-  const runs = { ttyPlain: [] as number[], ttyRendered: [] as number[], ttyWall: [] as number[], ttyRows: [] as number[], nullPlain: [] as number[], nullRendered: [] as number[], whole: [] as number[] };
+  const runs = { ttyPlain: [] as number[], ttyRendered: [] as number[], ttyWall: [] as number[], ttyRows: [] as number[], nullPlain: [] as number[], nullRendered: [] as number[], whole: [] as number[], wordPlain: [] as number[], wordRendered: [] as number[] };
   for (let i = 0; i < RUNS; i++) {
     // Side by side: each run measures every variant once, so load on the machine hits them alike.
     runs.ttyPlain.push(time(plain(sinks.tty)).cpu);
@@ -130,6 +135,8 @@ function measure(file: string): void {
     runs.nullPlain.push(time(plain(sinks.devnull)).cpu);
     runs.nullRendered.push(time(rendered(sinks.devnull)).cpu);
     runs.whole.push(time(() => writeSync(devnull, renderAnswer(answer, COLUMNS))).wall);
+    runs.wordPlain.push(time(plain(sinks.tty, [LONG_WORD])).cpu);
+    runs.wordRendered.push(time(rendered(sinks.tty, true, [LONG_WORD])).cpu);
   }
   closeSync(devnull);
   const results: Results = {
@@ -138,6 +145,7 @@ function measure(file: string): void {
     tty: { plain: median(runs.ttyPlain), rendered: median(runs.ttyRendered), renderedWall: median(runs.ttyWall), withRows: median(runs.ttyRows) },
     devnull: { plain: median(runs.nullPlain), rendered: median(runs.nullRendered) },
     whole: median(runs.whole),
+    longWord: { plain: median(runs.wordPlain), rendered: median(runs.wordRendered) },
   };
   writeFileSync(file, JSON.stringify(results));
 }

@@ -43,6 +43,28 @@ describe("command line", () => {
     expect(usage(["models", "sessions"])).toContain("unexpected argument 'sessions'");
   });
 
+  test("sessions actions take their own words and options, and no others", () => {
+    expect(parseArgs(["sessions", "rm", "019a", "019b"])).toMatchObject({ command: "sessions", action: "rm", targets: ["019a", "019b"] });
+    expect(parseArgs(["sessions", "prune", "--older-than", "90d", "--dry-run", "--all"])).toMatchObject({ action: "prune", olderThan: "90d", dryRun: true, all: true });
+    expect(parseArgs(["sessions", "purge"])).toMatchObject({ action: "purge", targets: [] });
+    expect(usage(["sessions", "rm"])).toContain("needs a session id");
+    expect(usage(["sessions", "prune"])).toContain("needs --older-than");
+    expect(usage(["sessions", "du", "x"])).toContain("unexpected argument 'x'");
+    expect(usage(["sessions", "rm", "019a", "--dry-run"])).toContain("awl sessions rm takes no --dry-run");
+    expect(usage(["--all"])).toContain("belongs to awl sessions");
+    expect(parseArgs(["explain", "prune"])).toMatchObject({ command: "chat", send: "explain prune" });
+  });
+
+  test("export takes one id, a format and -o; --json is not one of its formats", () => {
+    expect(parseArgs(["export", "019a", "--html", "-o", "x.html"])).toMatchObject({ command: "export", targets: ["019a"], format: "html", output: "x.html" });
+    expect(parseArgs(["export", "019a"]).format).toBeUndefined(); // Markdown
+    expect(usage(["export"])).toContain("needs one session id");
+    expect(usage(["export", "a", "b"])).toContain("needs one session id");
+    expect(usage(["export", "a", "--md", "--html"])).toContain("choose one of --md, --html and --jsonl");
+    expect(usage(["export", "a", "--json"])).toContain("--jsonl");
+    expect(usage(["-o", "x"])).toContain("belongs to awl sessions and awl export");
+  });
+
   test("help and version win over everything else", () => {
     expect(parseArgs(["--model", "x", "--help"]).command).toBe("help");
     expect(parseArgs(["-v"]).command).toBe("version");

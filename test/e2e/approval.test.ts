@@ -17,8 +17,8 @@ const text = (t: string) => ({ blocks: [{ type: "text" as const, text: t }] });
 /** The fixture's environment without AWL_APPROVE: the REPL's own default. */
 const defaultEnv = () => Object.fromEntries(Object.entries(fx.env).filter(([k]) => k !== "AWL_APPROVE"));
 
-async function startRepl(): Promise<string> {
-  term.start([AWL], { cwd: fx.project, env: defaultEnv(), width: 180 });
+async function startRepl(width = 180, height = 40): Promise<string> {
+  term.start([AWL], { cwd: fx.project, env: defaultEnv(), width, height });
   return term.waitFor(/\/help for commands/);
 }
 
@@ -200,6 +200,65 @@ describe.skipIf(!hasTmux)("the question in a real terminal (--approve ask, the R
     term.type("y");
     await term.waitFor(/Edited\./);
     expect(await Bun.file(join(fx.project, "app.ts")).text()).toBe("const a = 1;\nconst b = 3;\n");
+    term.keys("C-d");
+  });
+});
+
+describe.skipIf(!hasTmux)("the question on a narrow or short screen", () => {
+  test("at 40 columns every row of an edit's diff and every choice can be read: wrapped between words, nothing cut", async () => {
+    const added = "  return a - b; // subtract two numbers and give back the difference";
+    await Bun.write(join(fx.project, "math.ts"), "export function sub(a: number, b: number) {\n  return a + b;\n}\n");
+    fx.server.reply({ blocks: [{ type: "toolUse", name: "edit", input: { path: "math.ts", oldText: "  return a + b;", newText: added } }] }, text("Fixed."));
+    await startRepl(40, 30);
+    send("fix sub");
+    const screen = await term.waitFor(/Esc stop/);
+    expect(screen).not.toContain("…");
+    for (const row of screen.split("\n")) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(40);
+    // The added line, word for word, over the rows it wraps onto.
+    const shown = screen.slice(screen.indexOf("+  return a - b;")).replace(/\s+/g, " ");
+    expect(shown).toContain(added.trim().replace(/\s+/g, " "));
+    expect(screen).toContain("-  return a + b;");
+    expect(screen).toMatch(/Make this edit\? y yes/);
+    expect(screen).toMatch(/a always \(edit[^)]*\)/);
+    expect(screen).toMatch(/n no · Esc stop/);
+    term.type("y");
+    await term.waitFor(/Fixed\./);
+    expect(await Bun.file(join(fx.project, "math.ts")).text()).toContain(added);
+    term.keys("C-d");
+  });
+
+  test("a resize at the question draws it again at the new width: every choice readable, the old rows gone", async () => {
+    await Bun.write(join(fx.project, "notes.md"), "one\n");
+    fx.server.reply({ blocks: [{ type: "toolUse", name: "write", input: { path: "notes.md", content: "one\ntwo words that make a line longer than forty columns\n" } }] }, text("Noted."));
+    await startRepl(120, 30);
+    send("note it");
+    await term.waitFor(/Write it\? y yes · a always \(write[^)]*\) · n no · Esc stop/);
+    term.resize(40, 30);
+    const screen = await term.waitFor(/^ {2}n no · Esc stop$/m);
+    const visible = screen.split("\n").slice(-30);
+    for (const row of visible) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(40);
+    expect(visible.filter((row) => row.includes("Esc stop"))).toHaveLength(1);
+    expect(visible.join("\n")).toMatch(/\+two words that make a line longer\n +than forty columns/);
+    term.type("y");
+    await term.waitFor(/Noted\./);
+    term.keys("C-d");
+  });
+
+  test("a diff taller than the screen: a window with its size shown, the choices on screen; End shows its last rows", async () => {
+    const content = Array.from({ length: 80 }, (_, i) => `line number ${i + 1}`).join("\n");
+    fx.server.reply({ blocks: [{ type: "toolUse", name: "write", input: { path: "long.txt", content } }] }, text("Written."));
+    await startRepl(80, 20);
+    send("write it");
+    const first = await term.waitFor(/Esc stop/);
+    expect(first).toMatch(/rows 1-\d+ of 80 · ↑ ↓ PgUp PgDn to scroll/);
+    expect(first).toContain("+line number 1\n");
+    expect(first).not.toContain("+line number 80");
+    term.keys("End");
+    const last = await term.waitFor(/\+line number 80/);
+    expect(last).toMatch(/rows \d+-80 of 80/);
+    expect(last).toMatch(/Write it\? y yes/);
+    term.type("y");
+    await term.waitFor(/Written\./);
     term.keys("C-d");
   });
 });

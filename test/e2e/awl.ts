@@ -59,6 +59,9 @@ export async function e2eFixture(options: TestServerOptions = {}) {
     // The REPL asks before a tool acts; tests that are not about that let tools run, as -p does.
     // test/e2e/approval.test.ts takes it out to test the default.
     AWL_APPROVE: "auto",
+    // The REPL asks a model for a session title after the first answer: one more request than most tests script.
+    // test/e2e/titles.test.ts takes it out to test titles.
+    AWL_TITLES: "off",
   };
   return {
     server,

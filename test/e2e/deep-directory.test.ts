@@ -33,7 +33,7 @@ test("a prompt in a deep directory succeeds; awl sessions lists it and --resume 
   expect(listed.code).toBe(0);
   const rows = listed.stdout.trim().split("\n");
   expect(rows).toHaveLength(1);
-  expect(rows[0]).toMatch(/  3 messages$/);
+  expect(rows[0]).toMatch(/  3 messages  hello from deep$/);
 
   const resumed = await fx.run(["-p", "and again", "--resume"], { cwd: deep });
   expect([resumed.code, resumed.stdout]).toEqual([0, "second answer\n"]);

@@ -180,25 +180,35 @@ describe.skipIf(!hasTmux)("the input box", () => {
     await term.waitFor(/\[exited 0\]/);
   });
 
-  test("a 40-column window: a long prompt wraps on rows of its own, a resize redraws it once, and it is sent as typed", async () => {
+  test("a 40-column window: a long prompt wraps between words on rows of its own, a resize redraws it once, and it is sent as typed", async () => {
     fx.server.reply({ blocks: [{ type: "text", text: "narrow answer" }] });
     term.start([AWL], { cwd: fx.project, env: fx.env, width: 40, height: 20 });
     await term.waitFor(/^›/m); // the banner wraps at this width
     const prompt = "alpha bravo charlie delta echo foxtrot golf hotel india juliett kilo lima mike november oscar papa quebec zebra";
+    /** The prompt's rows at `width`, wrapped as a person expects: a word that does not fit starts the next row, the space between dropped. */
+    const rowsAt = (width: number) => {
+      const rows = ["›"];
+      for (const word of prompt.split(" ")) {
+        if (Bun.stringWidth(`${rows.at(-1)} ${word}`) <= width) rows[rows.length - 1] += ` ${word}`;
+        else rows.push(word);
+      }
+      return rows;
+    };
     term.type(prompt);
     let screen = await term.waitFor(/zebra/);
     expect(screen.split("\n").every((row) => Bun.stringWidth(row) <= 40)).toBe(true);
-    expect(screen).toContain("› alpha bravo charlie delta echo foxtrot\n golf hotel"); // cut by cells, not words
-    expect(term.cursor().x).toBe(Bun.stringWidth(`› ${prompt}`) % 40);
+    expect(screen).toContain("› alpha bravo charlie delta echo foxtrot\ngolf hotel india juliett kilo lima mike\nnovember oscar papa quebec zebra"); // never cut inside a word
+    expect(term.cursor().x).toBe(Bun.stringWidth(rowsAt(40).at(-1)!));
 
     for (const width of [80, 40, 63]) {
       term.resize(width, 20);
-      await term.waitFor(new RegExp(`› alpha bravo.{${width - 14}}`));
+      await term.waitFor(new RegExp(`^${rowsAt(width)[0]}$`, "m"));
       await Bun.sleep(200); // the redraw after the resize
       screen = term.screen();
       expect({ width, copies: occurrences(term.history(), "zebra") }).toEqual({ width, copies: 1 });
       expect({ width, copies: occurrences(screen, "› alpha") }).toEqual({ width, copies: 1 });
-      expect(term.cursor().x).toBe(Bun.stringWidth(`› ${prompt}`) % width);
+      expect(screen).toContain(rowsAt(width).join("\n"));
+      expect(term.cursor().x).toBe(Bun.stringWidth(rowsAt(width).at(-1)!));
     }
     term.keys("Enter");
     await term.waitFor(/narrow answer/);
@@ -282,7 +292,7 @@ describe.skipIf(!hasTmux)("history and completion", () => {
     term.keys("C-u");
     term.type("/");
     term.keys("Tab");
-    await term.waitFor(/\/compact {2}\/help {2}\/model {2}\/new {2}\/quit {2}\/resume {2}\/session/);
+    await term.waitFor(/\/compact {2}\/effort {2}\/export {2}\/help {2}\/model {2}\/new {2}\/quit {2}\/rename {2}\/resume {2}\/session/);
     term.keys("C-u");
     term.type("look at sr");
     term.keys("Tab");

@@ -39,7 +39,7 @@ describe("awl -p", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("The answer.\n");
     expect(run.stderr).not.toContain("musing");
-    expect(JSON.stringify(fx.server.requests[0]!.body.thinking)).toContain("enabled"); // it did think
+    expect(JSON.stringify(fx.server.requests[0]!.body.thinking)).toContain("adaptive"); // it did think (the default model takes adaptive thinking)
   });
 
   test("reads the prompt from stdin with -p -", async () => {

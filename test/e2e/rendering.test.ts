@@ -61,7 +61,8 @@ describe.skipIf(!hasTmux)("answers and edits in a real terminal", () => {
     await term.waitFor(/↑ .* in · ↓ .* out/);
     const screen = term.screen();
     expect(screen).toMatch(/^The plan\n═+$/m);
-    expect(screen).toContain("This is important, with inline code and a link.");
+    // The link's URL can be read (and copied) in a terminal without hyperlinks, as tmux 3.3 is.
+    expect(screen).toContain("This is important, with inline code and a link (https://example.com/docs).");
     expect(screen).toContain("  • first item\n  • second item");
     expect(screen).toMatch(/┌─ ts\n│ const answer = 42;\n└─/);
     expect(screen).toMatch(/│ a\.ts │ +12 │/);
@@ -126,5 +127,20 @@ describe.skipIf(!hasTmux)("answers and edits in a real terminal", () => {
     // The last paragraphs were rendered after the resize: at 50 columns, by awl.
     const last = history().slice(history().indexOf("Paragraph p15q"), history().indexOf("↑"));
     expect(last).toBe("Paragraph p15q has some words, enough of them to\nfill a row or more at either width.\n");
+  });
+
+  test("a table streaming while the window is resized ends rendered as a table, never as raw markdown", async () => {
+    const rows = Array.from({ length: 12 }, (_, i) => `| row${i} | value ${i} |`);
+    const text = `A table follows.\n\n| name | value |\n|---|---|\n${rows.join("\n")}\n\nDone with the table.`;
+    fx.server.reply({ blocks: [{ type: "text", text }], chunk: 2, delayMs: 8 });
+    await ask("table", 100, 40);
+    await waitInHistory(/\| row3 /); // the table is growing, shown as its source
+    term.resize(60, 40);
+    await waitInHistory(/↑ .* in · ↓ .* out/);
+    const all = history();
+    expect(all).toContain("Done with the table.");
+    expect(all).toMatch(/│ row11 +│ value 11 +│/);
+    expect(all).not.toMatch(/\|---|\| row\d+ \|/);
+    for (let i = 0; i < 12; i++) expect({ i, times: all.split(`row${i} `).length - 1 }).toEqual({ i, times: 1 });
   });
 });

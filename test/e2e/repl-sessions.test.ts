@@ -150,7 +150,7 @@ describe.skipIf(!hasTmux)("/new and /resume in a real terminal", () => {
       send(`/resume ${betaId}`);
       await term.waitFor(/by another awl process \(pid \d+\); close that one first/);
       send("/resume ffff");
-      await term.waitFor(/no session in this directory matches 'ffff' \(\/resume lists them\)/);
+      await term.waitFor(/no session in this directory matches 'ffff' by id or title \(\/resume lists them\)/);
       send("still alpha");
       await term.waitFor(/still here/);
       expect(await prompts(alpha!)).toEqual(["alpha prompt", "still alpha"]);

@@ -32,8 +32,8 @@ describe("awl sessions", () => {
     expect(run.code).toBe(0);
     const rows = run.stdout.trim().split("\n");
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toMatch(/^[0-9a-f-]{8,}  \d{4}-\d\d-\d\d \d\d:\d\d  3 messages$/);
-    expect(rows[1]).toMatch(/  5 messages$/);
+    expect(rows[0]).toMatch(/^[0-9a-f-]{8,}  \d{4}-\d\d-\d\d \d\d:\d\d  3 messages  first prompt$/);
+    expect(rows[1]).toMatch(/  5 messages  second prompt$/);
     const shortA = rows[0]!.split("  ")[0]!;
     const shortB = rows[1]!.split("  ")[0]!;
     expect(shortA.length).toBe(shortB.length);

@@ -81,7 +81,7 @@ export class ProbedTerminal {
     return this.tmux("capture-pane", "-p", "-J", "-S", "-500");
   }
 
-  waitFor(pattern: RegExp, limitMs = 15_000): Promise<string> {
+  waitFor(pattern: RegExp, limitMs = 40_000): Promise<string> {
     return waitForScreen(() => this.screen(), pattern, limitMs, 25);
   }
 

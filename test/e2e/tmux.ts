@@ -69,8 +69,12 @@ export class Terminal {
     return { x: x!, y: y! };
   }
 
-  /** Polls the screen until it matches, or fails with what it showed. */
-  waitFor(pattern: RegExp, limitMs = 15_000): Promise<string> {
+  /**
+   * Polls the screen until it matches, or fails with what it showed. A screen
+   * that matches returns at once: the 40 s limit only matters on a machine so
+   * loaded that one redraw takes seconds.
+   */
+  waitFor(pattern: RegExp, limitMs = 40_000): Promise<string> {
     return waitForScreen(() => this.screen(), pattern, limitMs, 50);
   }
 

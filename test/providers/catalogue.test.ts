@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BUILTIN_MODELS } from "../../src/providers/builtin-models";
+import { builtinModels } from "../../src/providers/builtin-models";
 import { Catalogues, ModelCatalogue } from "../../src/providers/catalogue";
 import { startTestServer, TODAYS_ANTHROPIC, type ServedModel, type TestServer, type TestServerOptions } from "../support/server";
 
@@ -117,7 +117,7 @@ describe("the cache", () => {
     const first = new ModelCatalogue("openai", env, time.read);
     await first.load();
     expect(first.listed).toBeUndefined();
-    expect(first.models()).toEqual(BUILTIN_MODELS.openai);
+    expect(first.models()).toEqual(builtinModels("openai"));
     expect(first.describeSource()).toBe(`built into awl (the provider's list could not be used: 127.0.0.1:${new URL(server!.url).port} has no models endpoint (404), just now)`);
     time.now.ms += 23 * HOUR;
     await new ModelCatalogue("openai", env, time.read).load();
@@ -132,7 +132,7 @@ describe("the cache", () => {
     const time = clock();
     const first = new ModelCatalogue("anthropic", env, time.read);
     await first.load();
-    expect(first.models()).toEqual(BUILTIN_MODELS.anthropic);
+    expect(first.models()).toEqual(builtinModels("anthropic"));
     expect(first.describeSource()).toContain("answered 401");
     time.now.ms += 0.5 * HOUR;
     await new ModelCatalogue("anthropic", env, time.read).load();
@@ -148,20 +148,20 @@ describe("the cache", () => {
     try {
       const catalogue = new ModelCatalogue("openai", { XDG_CACHE_HOME: cache, OPENAI_BASE_URL: `http://127.0.0.1:${garbage.port}/v1` });
       await catalogue.load();
-      expect(catalogue.models()).toEqual(BUILTIN_MODELS.openai);
+      expect(catalogue.models()).toEqual(builtinModels("openai"));
       expect(catalogue.describeSource()).toContain("something that is not a list of models");
     } finally {
       await garbage.stop(true);
     }
     const closed = new ModelCatalogue("openai", { XDG_CACHE_HOME: cache, OPENAI_BASE_URL: `http://127.0.0.1:${garbage.port}/v1` });
     await closed.load();
-    expect(closed.models()).toEqual(BUILTIN_MODELS.openai);
+    expect(closed.models()).toEqual(builtinModels("openai"));
   });
 
   test("a provider without its key is never asked", async () => {
     const catalogue = new ModelCatalogue("anthropic", { XDG_CACHE_HOME: cache });
     await catalogue.load();
-    expect(catalogue.models()).toEqual(BUILTIN_MODELS.anthropic);
+    expect(catalogue.models()).toEqual(builtinModels("anthropic"));
     expect(readdirSync(cache)).toEqual([]);
   });
 });

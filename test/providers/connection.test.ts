@@ -19,10 +19,13 @@ function closedPort(): number {
   return port;
 }
 
-const VARIABLES = { anthropic: ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "Anthropic"], openai: ["OPENAI_API_KEY", "OPENAI_BASE_URL", "OpenAI"] } as const;
+const VARIABLES: Record<ProviderName, readonly [key: string, base: string, label: string]> = {
+  anthropic: ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "Anthropic"],
+  openai: ["OPENAI_API_KEY", "OPENAI_BASE_URL", "OpenAI"],
+};
 
 async function ask(name: ProviderName, baseUrl: string): Promise<StreamEvent[]> {
-  const [key, base] = VARIABLES[name];
+  const [key, base] = VARIABLES[name]!;
   const provider = createProvider(name, { [key]: "sk-test-key-0123456789", [base]: baseUrl, AWL_RETRY_BASE_MS: "2" });
   return collect(
     provider.stream({ model: "m", system: "s", conversation: new Conversation([{ role: "user", content: [{ type: "text", text: "hi" }] }]), tools: [], maxTokens: 100, signal: new AbortController().signal }),
@@ -30,7 +33,7 @@ async function ask(name: ProviderName, baseUrl: string): Promise<StreamEvent[]> 
 }
 
 describe.each(["anthropic", "openai"] as ProviderName[])("%s", (name) => {
-  const [, variable, label] = VARIABLES[name];
+  const [, variable, label] = VARIABLES[name]!;
 
   test("a refused port on this machine: one retry that says it is attempt 1 of 2, then one line naming the host, the kind and the variable", async () => {
     const port = closedPort();

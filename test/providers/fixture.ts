@@ -35,7 +35,7 @@ export async function serverFixture(options: Parameters<typeof startTestServer>[
     const events: StreamEvent[] = [];
     const message: Message = { role: "assistant", content: [] };
     const stream = provider.stream({
-      model: options.model ?? MODELS[name],
+      model: options.model ?? MODELS[name]!,
       system: options.system ?? "You are a test.",
       conversation: new Conversation(messages),
       tools: TOOLS,

@@ -6,17 +6,15 @@ import { commandLineAdvice, onCommandLine, withCommandLineAdvice } from "../../s
 import { replAdvice, replMessage } from "../../src/ui/advice";
 import { applyStreamEvent, finalizeMessage } from "../../src/providers/assemble";
 import {
-  CONTEXT_WINDOWS,
   DEFAULT_CONTEXT_WINDOW,
-  DEFAULT_MODELS,
+  builtinDefault,
   contextWindow,
   contextWindowFromEnv,
   defaultModel,
   foreignPrefix,
   parseModelSpec,
 } from "../../src/providers/models";
-import { PROVIDER_NAMES } from "../../src/providers/provider";
-import { BUILTIN_MODELS } from "../../src/providers/builtin-models";
+import { providerRows } from "../../src/providers/registry";
 import type { StreamEvent } from "../../src/providers/provider";
 
 describe("model specs", () => {
@@ -69,7 +67,7 @@ describe("model specs", () => {
 
   test("a refusal of a prefix that is not a provider says what is accepted", () => {
     expect(() => parseModelSpec("google/")).toThrow(
-      '"google/" names no model, and google is not a provider: give provider/model (providers: anthropic, openai; e.g. openai/gpt-5.4-mini), or a model id alone (claude-… is anthropic\'s, gpt-… and o… openai\'s, any other stays with the current provider)',
+      '"google/" names no model, and google is not a provider: give provider/model (providers: anthropic, openai; e.g. anthropic/claude-sonnet-5-5), or a model id alone (claude-… is anthropic\'s, gpt-… and o… openai\'s, any other stays with the current provider)',
     );
   });
 
@@ -81,9 +79,9 @@ describe("model specs", () => {
   });
 
   test("each provider has a default; AWL_MODEL overrides it for its own provider", () => {
-    expect(defaultModel("openai")).toBe(DEFAULT_MODELS.openai);
+    expect(defaultModel("openai")).toBe(builtinDefault("openai"));
     expect(defaultModel("anthropic", { AWL_MODEL: "claude-opus-4-5" })).toBe("claude-opus-4-5");
-    expect(defaultModel("openai", { AWL_MODEL: "claude-opus-4-5" })).toBe(DEFAULT_MODELS.openai);
+    expect(defaultModel("openai", { AWL_MODEL: "claude-opus-4-5" })).toBe("gpt-5.4-mini");
   });
 });
 
@@ -132,9 +130,9 @@ describe("context windows", () => {
   });
 
   test("every default and suggested model has a row, and no row is shadowed by an earlier, shorter prefix", () => {
-    for (const provider of PROVIDER_NAMES) {
-      for (const model of [DEFAULT_MODELS[provider], ...BUILTIN_MODELS[provider].map((m) => m.id)]) expect(contextWindow(provider, model)).not.toBe(DEFAULT_CONTEXT_WINDOW);
-      const prefixes = CONTEXT_WINDOWS[provider].map(([prefix]) => prefix);
+    for (const row of providerRows()) {
+      for (const model of [row.defaultModel, ...row.models.map((m) => m.id)]) expect(contextWindow(row.name, model)).not.toBe(DEFAULT_CONTEXT_WINDOW);
+      const prefixes = row.windows.map(([prefix]) => prefix);
       prefixes.forEach((prefix, i) => expect(prefixes.slice(0, i).filter((earlier) => prefix.startsWith(earlier))).toEqual([]));
     }
   });
@@ -186,7 +184,7 @@ describe("createProvider", () => {
     const anthropic = thrown(() => createProvider("anthropic", {}));
     expect(anthropic).toBeInstanceOf(UserError);
     expect(anthropic.fact).toBe("ANTHROPIC_API_KEY is not set");
-    expect(anthropic.remedy).toEqual({ kind: "key", provider: "anthropic", variable: "ANTHROPIC_API_KEY", other: "openai" });
+    expect(anthropic.remedy).toEqual({ kind: "key", provider: "anthropic", variable: "ANTHROPIC_API_KEY", others: ["openai"] });
     expect(withCommandLineAdvice(anthropic.fact, anthropic.remedy)).toBe("ANTHROPIC_API_KEY is not set: export it, or choose another provider with --provider openai");
     expect(replMessage(anthropic)).toBe(
       "ANTHROPIC_API_KEY is not set: awl reads it when it starts (/quit, export it, start awl again); or choose another provider: /model openai/gpt-5.4-mini",

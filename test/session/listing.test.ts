@@ -37,6 +37,7 @@ describe("listing", () => {
       messageCount: 5,
       compactions: 0,
       firstPrompt: "first prompt",
+      title: "first prompt",
       lastActivity: a.getBranch().at(-1)!.timestamp,
     });
     expect(list[1]!.messageCount).toBe(3);

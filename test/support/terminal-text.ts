@@ -5,12 +5,12 @@
 import type { AgentEvent } from "../../src/agent/events";
 import { reportActivity } from "../../src/cli/print";
 import { Conversation, type Message } from "../../src/conversation";
-import { colorsFor, type Colors } from "../../src/ui/colors";
-import { LiveArea } from "../../src/ui/live-area";
-import { TurnRenderer } from "../../src/ui/render";
-import { StreamingCall, TurnStatus } from "../../src/ui/status-line";
-import { unfoldedRows } from "../../src/ui/folded";
-import { renderTranscript } from "../../src/ui/transcript";
+import { colorsFor, type Colors } from "../../src/ui/render/colors";
+import { LiveArea } from "../../src/ui/live/live-area";
+import { TurnRenderer } from "../../src/ui/live/render";
+import { StreamingCall, TurnStatus } from "../../src/ui/live/status-line";
+import { unfoldedRows } from "../../src/ui/session/folded";
+import { renderTranscript } from "../../src/ui/session/transcript";
 
 export const colored = colorsFor({ isTTY: true }, {});
 export const plain = colorsFor({ isTTY: false });

@@ -72,7 +72,7 @@ describe("bash", () => {
   test("an abort kills the whole process group and keeps the output so far", async () => {
     const controller = new AbortController();
     const dir = await tempDir();
-    const running = call("bash", { command: "sleep 30 & echo $! > child.pid; echo started; sleep 30" }, dir, controller.signal);
+    const running = call("bash", { command: "echo started; sleep 30 & echo $! > child.pid; sleep 30" }, dir, controller.signal);
     const childPid = async () => Number(await readFile(`${dir}/child.pid`, "utf8").catch(() => ""));
     while (!(await childPid())) await Bun.sleep(10);
     controller.abort();

@@ -4,6 +4,7 @@ import { afterEach } from "bun:test";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { providerSecrets } from "../../src/providers/registry";
 import { runTool } from "../../src/tools";
 import type { ToolOutput } from "../../src/tools/tool";
 
@@ -19,9 +20,9 @@ export async function tempDir(): Promise<string> {
   return dir;
 }
 
-/** Runs a tool the way the agent does: by name, with the model's raw JSON. */
+/** Runs a tool the way the agent does: by name, with the model's raw JSON, handed the provider keys set in the environment. */
 export function call(name: string, input: unknown, cwd: string, signal = new AbortController().signal): Promise<ToolOutput> {
-  return runTool(name, JSON.stringify(input), { cwd, signal });
+  return runTool(name, JSON.stringify(input), { cwd, signal, secrets: providerSecrets(process.env) });
 }
 
 /** A process that exited but was not reaped yet (a zombie) counts as gone. */

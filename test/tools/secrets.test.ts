@@ -3,9 +3,10 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { providerSecrets, runTool } from "../../src/tools";
+import { keyVariables, providerSecrets } from "../../src/providers/registry";
+import { runTool } from "../../src/tools";
 import { bashEnvironment } from "../../src/tools/bash-env";
-import { PROVIDER_KEY_VARIABLES, scrub } from "../../src/tools/secrets";
+import { scrub } from "../../src/tools/secrets";
 import { tempDir } from "./helpers";
 
 const ANTHROPIC = "sk-ant-api03-abcdefghijklmnop";
@@ -24,12 +25,12 @@ describe("the bash environment", () => {
       npm_config__authToken: "n",
       SSH_AUTH_SOCK: "/tmp/agent.sock",
     };
-    expect(bashEnvironment(env)).toEqual({ PATH: "/bin", HOME: "/home/ana", SSH_AUTH_SOCK: "/tmp/agent.sock" });
+    expect(bashEnvironment(env, keyVariables())).toEqual({ PATH: "/bin", HOME: "/home/ana", SSH_AUTH_SOCK: "/tmp/agent.sock" });
   });
 
   test("AWL_BASH_PASS_ENV passes named variables through, never a provider key", () => {
     const env = { GITHUB_TOKEN: "t", NPM_TOKEN: "n", OPENAI_API_KEY: OPENAI, AWL_BASH_PASS_ENV: " GITHUB_TOKEN ,OPENAI_API_KEY" };
-    expect(bashEnvironment(env)).toEqual({ GITHUB_TOKEN: "t", AWL_BASH_PASS_ENV: " GITHUB_TOKEN ,OPENAI_API_KEY" });
+    expect(bashEnvironment(env, keyVariables())).toEqual({ GITHUB_TOKEN: "t", AWL_BASH_PASS_ENV: " GITHUB_TOKEN ,OPENAI_API_KEY" });
   });
 });
 
@@ -89,7 +90,7 @@ describe("scrubbing tool output", () => {
     expect(out.content).toContain("[redacted OPENAI_API_KEY]");
   });
 
-  test("every variable the providers read a key from is one the tools know", () => {
+  test("every variable the providers read a key from is a row's key variable, which the agent hands to the tools", () => {
     const providers = join(import.meta.dir, "../../src/providers");
     const read = new Set<string>();
     for (const file of readdirSync(providers)) {
@@ -97,6 +98,6 @@ describe("scrubbing tool output", () => {
       for (const [, name] of source.matchAll(/\benv\.([A-Z0-9_]*KEY[A-Z0-9_]*)/g)) read.add(name!);
       for (const [, name] of source.matchAll(/keyVariable: "([A-Z0-9_]+)"/g)) read.add(name!);
     }
-    expect([...read].sort()).toEqual([...PROVIDER_KEY_VARIABLES].sort());
+    expect([...read].sort()).toEqual(keyVariables().sort());
   });
 });

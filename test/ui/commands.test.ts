@@ -5,9 +5,9 @@
 import { describe, expect, test } from "bun:test";
 import { Agent } from "../../src/agent/agent";
 import { describeSessions, messageToDisk, SessionManager, type ModelRef } from "../../src/session";
-import { sessionLabel } from "../../src/ui/session-picker";
+import { sessionLabel } from "../../src/ui/session/session-picker";
 import { textMessage } from "../../src/conversation";
-import { colorsFor } from "../../src/ui/colors";
+import { colorsFor } from "../../src/ui/render/colors";
 import { commandNames, helpText, parseCommand, runCommand, type Command } from "../../src/ui/commands";
 import { useSessionRoot } from "../session/helpers";
 import { Catalogues } from "../../src/providers/catalogue";
@@ -135,7 +135,7 @@ describe("/new and /resume", () => {
     expect(help).toMatch(/^ {2}\/new\s+start a new session/m);
     expect(help).toMatch(/^ {2}\/resume \[id\]\s+pick a session/m);
     expect(help).toContain("A line that starts with a path (/usr/bin/ls is slow?) is a prompt");
-    expect(commandNames()).toEqual(["model", "effort", "session", "new", "resume", "compact", "approve", "help", "quit"]);
+    expect(commandNames()).toEqual(["model", "effort", "session", "rename", "export", "new", "resume", "compact", "approve", "help", "quit"]);
   });
 
   test("/help's descriptions all start in one column, two spaces past the longest command", () => {
@@ -143,7 +143,7 @@ describe("/new and /resume", () => {
     expect(rows).toHaveLength(commandNames().length);
     const columns = rows.map((row) => /^ {2}\S+(?: \S+)*? {2,}/.exec(row)![0].length);
     expect(new Set(columns)).toEqual(new Set([columns[0]!]));
-    expect(rows.find((row) => row.startsWith("  /approve"))).toStartWith("  /approve [ask|auto|read-only]  when tools may act");
+    expect(rows.find((row) => row.startsWith("  /export"))).toStartWith("  /export [--html|--jsonl] [file]  write this session");
   });
 
   test("/help fits the terminal: every row within the width, wrapped between words, continuations under their column", () => {
@@ -157,7 +157,7 @@ describe("/new and /resume", () => {
     }
     const narrow = helpText(60).split("\n");
     const at = narrow.findIndex((row) => row.startsWith("  /model"));
-    expect(narrow[at + 1]).toMatch(/^ {33}\S/); // under the description column
+    expect(narrow[at + 1]).toMatch(/^ {35}\S/); // under the description column
   });
 });
 

@@ -1,6 +1,6 @@
 // A terminal small enough to check the live answer against: it keeps every
 // row ever written (scrollback and screen), follows the few controls the live
-// view uses (newline, CR, cursor up, erase down; SGR and OSC 8 are kept as
+// view uses (newline, CR, cursor up and down, erase down; SGR and OSC 8 are kept as
 // text) and those the rows under the output use (save and restore the cursor,
 // index down and up, erase a row, autowrap off and on), and records what a real terminal could not
 // do as awl meant it:
@@ -10,6 +10,8 @@
 //   - a row wider than the terminal (the terminal would wrap it, and the rows
 //     the live view counts would be wrong);
 //   - any other control.
+// A resize reflows the rows as tmux does: a row wider than the new width is
+// split into several, the cursor following its character; rows never join.
 
 const STYLE = /^(?:\x1b\[[0-9;:]*m|\x1b\]8;[^\x07\x1b]*(?:\x1b\\|\x07))/;
 
@@ -24,9 +26,32 @@ export class VirtualTerminal {
   #saved: { row: number; col: number } | undefined;
 
   constructor(
-    readonly width: number,
+    public width: number,
     readonly height: number,
   ) {}
+
+  /** The terminal made `columns` wide: rows wider than that are split (reflowed), none is joined. */
+  resize(columns: number): void {
+    const rows: string[] = [];
+    let top = 0;
+    let row = 0;
+    let col = this.#col;
+    for (const [i, text] of this.rows.entries()) {
+      if (i === this.#top) top = rows.length;
+      const pieces = Bun.stringWidth(text) > columns ? Bun.wrapAnsi(text, columns, { hard: true, trim: false, wordWrap: false }).split("\n") : [text];
+      if (i === this.#row) {
+        const k = Math.min(pieces.length - 1, Math.max(0, Math.ceil(this.#col / columns) - 1));
+        row = rows.length + k;
+        col = this.#col - k * columns;
+      }
+      rows.push(...pieces);
+    }
+    this.rows.splice(0, this.rows.length, ...rows);
+    this.width = columns;
+    this.#row = row;
+    this.#col = col;
+    this.#top = Math.max(top, row - this.height + 1);
+  }
 
   write(bytes: string): void {
     let i = 0;
@@ -44,6 +69,13 @@ export class VirtualTerminal {
         if (this.#row < this.#top) this.problems.push(`cursor up into the scrollback (row ${this.#row}, screen top ${this.#top})`);
         this.#row = Math.max(this.#row, this.#top);
         i += up[0].length;
+        continue;
+      }
+      const down = /^\x1b\[(\d*)B/.exec(rest); // cursor down: stops at the screen's last row, never scrolls
+      if (down) {
+        this.#row = Math.min(this.#row + Number(down[1] || 1), this.#top + this.height - 1);
+        while (this.#row >= this.rows.length) this.rows.push("");
+        i += down[0].length;
         continue;
       }
       const esc = /^\x1b([78DM])/.exec(rest);

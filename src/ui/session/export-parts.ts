@@ -1,0 +1,64 @@
+// A session's active path as the pieces an export shows, in order, every text
+// already redacted: the person's prompts, the model's answers (thinking
+// apart), tool calls (an edit as a diff, a write as the text it wrote) and
+// their results, and compaction summaries. The system prompt is awl's own and
+// left out; entry kinds this version does not know are left out.
+import type { ActivePath } from "../../session/active-path";
+import type { Redact } from "./redact";
+
+export type Part =
+  | { kind: "prompt"; text: string; time: string }
+  | { kind: "answer"; text: string; model?: string }
+  | { kind: "thinking"; text: string }
+  | { kind: "call"; name: string; summary: string; body: string; language: string }
+  | { kind: "result"; text: string; isError: boolean }
+  | { kind: "summary"; text: string; n: number };
+
+export interface Document {
+  title: string;
+  id: string;
+  cwd: string;
+  created: string;
+  parts: Part[];
+}
+
+export function documentOf(path: ActivePath, title: string | undefined, redact: Redact): Document {
+  const parts: Part[] = [];
+  for (const { entry } of path.entries) {
+    if (entry.type === "compaction") parts.push({ kind: "summary", text: redact(entry.summary), n: entry.n });
+    if (entry.type !== "message") continue;
+    const { message } = entry;
+    if (message.role === "system") continue;
+    const model = message.provider && message.model ? `${message.provider}/${message.model}` : undefined;
+    for (const block of message.content) {
+      if (block.type === "text" && block.text.trim()) {
+        parts.push(message.role === "user" ? { kind: "prompt", text: redact(block.text), time: entry.timestamp } : { kind: "answer", text: redact(block.text), model });
+      } else if (block.type === "thinking" && block.thinking.trim()) parts.push({ kind: "thinking", text: redact(block.thinking) });
+      else if (block.type === "toolUse") parts.push(callPart(block.name, block.input, redact));
+      else if (block.type === "toolResult") parts.push({ kind: "result", text: redact(block.content), isError: block.isError === true });
+    }
+  }
+  const firstPrompt = parts.find((p) => p.kind === "prompt")?.text.split("\n").find((l) => l.trim());
+  return { title: redact(title ?? firstPrompt ?? "Untitled session"), id: path.header.id, cwd: redact(path.header.cwd), created: path.header.timestamp, parts };
+}
+
+/** A tool call as a person reads it: the command to run, the edit as a diff, the file written. */
+function callPart(name: string, input: string, redact: Redact): Part {
+  let args: Record<string, unknown> = {};
+  try {
+    const parsed = JSON.parse(input) as unknown;
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) args = parsed as Record<string, unknown>;
+  } catch {
+    return { kind: "call", name, summary: "", body: redact(input), language: "" };
+  }
+  const text = (key: string) => (typeof args[key] === "string" ? (args[key] as string) : undefined);
+  const path = redact(text("path") ?? "");
+  if (name === "bash" && text("command") !== undefined) return { kind: "call", name, summary: "", body: redact(text("command")!), language: "sh" };
+  if (name === "edit" && text("oldText") !== undefined && text("newText") !== undefined) {
+    const lines = (t: string, sign: string) => redact(t).split("\n").map((l) => `${sign}${l}`);
+    return { kind: "call", name, summary: path, body: [...lines(text("oldText")!, "-"), ...lines(text("newText")!, "+")].join("\n"), language: "diff" };
+  }
+  if (name === "write" && text("content") !== undefined) return { kind: "call", name, summary: path, body: redact(text("content")!), language: "" };
+  if (name === "read" && path) return { kind: "call", name, summary: path, body: "", language: "" };
+  return { kind: "call", name, summary: "", body: redact(JSON.stringify(args, null, 2)), language: "json" };
+}
