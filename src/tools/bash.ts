@@ -42,6 +42,7 @@ export const bash: Tool<BashInput> = {
   summary: (i) => i.command,
   summaryField: "command",
   effect: (i) => ({ kind: "exec", command: i.command }),
+  shown: (i) => ({ summary: "", body: i.command, language: "sh" }),
   execute: (i, context) => run(i.command, i.timeout ?? DEFAULT_TIMEOUT_S, context),
 };
 

@@ -37,6 +37,8 @@ export const edit: Tool<EditInput> = {
   summary: (i) => i.path,
   summaryField: "path",
   effect: (i, cwd) => ({ kind: "write", path: resolve(cwd, i.path) }),
+  // The text replaced and the text put there, as a diff.
+  shown: (i) => ({ summary: i.path, body: [...i.oldText.split("\n").map((l) => `-${l}`), ...i.newText.split("\n").map((l) => `+${l}`)].join("\n"), language: "diff" }),
   propose: (i, cwd) => propose(resolve(cwd, i.path), i.oldText, i.newText),
   execute: (i, context) => editFile(i.path, resolve(context.cwd, i.path), i.oldText, i.newText, context),
 };

@@ -95,6 +95,12 @@ export function toolSummary(name: string, rawInputJson: string): string {
   return call ? call.tool.summary(call.input) : "";
 }
 
+/** How a call reads in a transcript written out for people; undefined when the tool would refuse it unrun. */
+export function shownCall(name: string, rawInputJson: string): { summary: string; body: string; language: string } | undefined {
+  const call = validCall(name, rawInputJson);
+  return call?.tool.shown(call.input);
+}
+
 /** What a call would do (its effect, see CallEffect); undefined when the tool would refuse it unrun (unknown tool, invalid input). */
 export function callEffect(name: string, rawInputJson: string, cwd: string): CallEffect | undefined {
   const call = validCall(name, rawInputJson);

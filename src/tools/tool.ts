@@ -88,6 +88,8 @@ export interface Tool<Input = unknown> {
   /** The input field summary() shows: read from the call's input while it still streams, before it can be validated. */
   summaryField: string;
   effect(input: Input, cwd: string): CallEffect;
+  /** How a call reads in a transcript written out for people (awl export): a one-line summary, and the body shown under it with its language. */
+  shown(input: Input): { summary: string; body: string; language: string };
   /** For a `write` effect: the change the call would make, read now and changed in nothing; undefined when it cannot be shown. */
   propose?(input: Input, cwd: string): Promise<ProposedChange | undefined>;
   execute(input: Input, context: ToolContext): Promise<ToolOutput>;

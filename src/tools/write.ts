@@ -27,6 +27,7 @@ export const write: Tool<WriteInput> = {
   summary: (i) => i.path,
   summaryField: "path",
   effect: (i, cwd) => ({ kind: "write", path: resolve(cwd, i.path) }),
+  shown: (i) => ({ summary: i.path, body: i.content, language: "" }),
   propose: (i, cwd) => propose(resolve(cwd, i.path), i.content),
   execute: (i, context) => writeTo(i.path, resolve(context.cwd, i.path), i.content, context),
 };
