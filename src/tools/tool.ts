@@ -61,6 +61,8 @@ export interface ProposedChange {
   change: FileChange;
   /** Why the change shown is not the whole file's (the text was not found as given). */
   note?: string;
+  /** The call gives the file its whole content (rather than changing a part of it). */
+  whole?: boolean;
 }
 
 export interface ToolOutput {

@@ -65,7 +65,7 @@ async function propose(path: string, content: string): Promise<ProposedChange | 
   const existing = await stat(path).catch(() => undefined);
   if (existing && !existing.isFile()) return undefined;
   const old = existing && existing.size <= MAX_KEPT_BYTES ? await oldContent(path, new AbortController().signal) : undefined;
-  return { change: { created: !existing, ...(old ? { before: old } : {}), after: Buffer.from(content) } };
+  return { change: { created: !existing, ...(old ? { before: old } : {}), after: Buffer.from(content) }, whole: true };
 }
 
 /** The file's bytes before it is replaced; undefined if they cannot be read (write goes on regardless). */

@@ -105,7 +105,7 @@ export function questionRows(request: ApprovalRequest, c: Colors, width: number)
 }
 
 function choices(request: ApprovalRequest, c: Colors): string[] {
-  const verb = request.effect.kind === "exec" ? "Run it?" : request.proposed?.change.created ? "Write it?" : "Make this edit?";
+  const verb = request.effect.kind === "exec" ? "Run it?" : request.proposed?.whole ? "Write it?" : "Make this edit?";
   const key = (k: string) => c.bold(k);
   const always = request.always ? [`${key("a")} always (${safeText(request.always.join(", "))}, until awl exits)`] : [];
   return [`${c.yellow(verb)} ${key("y")} yes`, ...always, `${key("n")} no`, `${key("Esc")} stop`];
