@@ -11,7 +11,7 @@ const GENERATED = "./src/session/checks.generated.ts";
 const JSON_SCHEMA = "./docs/session-format.schema.json";
 const TOOL_DEFINITIONS = "./src/tools/definitions.generated.ts";
 /** The schemas whose checks are generated, by their export names in src/session/schema.ts. */
-const SCHEMAS = ["SessionHeader", "MessageEntry", "CompactionEntry", "SessionInfoEntry", "LeafEntry", "LabelEntry", "BranchSummaryEntry", "EntryBase"] as const;
+const SCHEMAS = ["SessionHeader", "MessageEntry", "CompactionEntry", "FileChangeEntry", "BashEffectsEntry", "SessionInfoEntry", "LeafEntry", "LabelEntry", "BranchSummaryEntry", "EntryBase"] as const;
 
 /**
  * The source of checks.generated.ts. arktype, unless told to be jitless (as

@@ -18,7 +18,8 @@ import type { ContextOverflow, Provider, ProviderName, StreamEvent, Usage } from
 import { learnThinking, lessonOf, type Effort } from "../providers/thinking-forms";
 import { providerSecrets } from "../providers/registry";
 import { ANSWER_SHARE, type TurnPlan } from "../providers/thinking-plan";
-import { runTool, toolDefinitions, tools, toolSummary } from "../tools";
+import { callEffect, runTool, toolDefinitions, tools, toolSummary } from "../tools";
+import { Checkpoints } from "./checkpoints";
 import { compact, CompactionFailed, type Compaction } from "./compaction";
 import { reserve, summaryAllowance, windowOf } from "./window";
 import { INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, interruptedAfterStart, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
@@ -73,6 +74,8 @@ export class Agent {
   #toolBytes: number | undefined;
   #contextFiles: ContextFiles | undefined;
   readonly #modelInfo: (provider: ProviderName, model: string) => ModelInfo | undefined;
+  /** What a rewind restores files from: the versions tools and commands changed. */
+  readonly #checkpoints: Checkpoints;
 
   constructor(options: AgentOptions) {
     this.session = options.session;
@@ -87,6 +90,7 @@ export class Agent {
     this.#thinking = new ThinkingSettings(options.effort, (provider, model) => this.#modelInfo(provider as ProviderName, model));
     this.#model = options.model;
     this.#provider = createProvider(options.model.provider as Provider["name"], this.#env);
+    this.#checkpoints = new Checkpoints(options.session, options.cwd, this.#env);
   }
 
   /** The project instructions read for this new session, until its first turn writes them into the system prompt. */
@@ -408,8 +412,12 @@ export class Agent {
       }
       onEvent({ type: "toolStart", id: call.id, name: call.name, summary });
       const onOutput = (tail: string) => onEvent({ type: "toolOutput", id: call.id, name: call.name, tail });
-      const output = await runTool(call.name, input, { cwd: this.cwd, signal, secrets: providerSecrets(this.#env), keepBackground }, onOutput);
-      onEvent({ type: "toolEnd", id: call.id, name: call.name, output });
+      const effect = callEffect(call.name, input, this.cwd);
+      const context = { cwd: this.cwd, signal, secrets: providerSecrets(this.#env), keepBackground, beforeChange: this.#checkpoints.beforeChange };
+      const run = () => runTool(call.name, input, context, onOutput);
+      // A command that may change files runs between two listings of the working tree (checkpoints.ts).
+      const output = effect && !Approvals.readOnly(effect) && effect.kind === "exec" ? await this.#checkpoints.around(run, (text) => onEvent({ type: "notice", text })) : await run();
+      onEvent({ type: "toolEnd", id: call.id, name: call.name, output, ...(effect ? { effect: effect.kind } : {}) });
       // Stopped after it started (Ctrl+C, Esc, a signal): the model must not take it for a call that never ran.
       const content = output.interrupted ? interruptedAfterStart(output.content) : output.content;
       results.push({ type: "toolResult", toolUseId: call.id, content, ...(output.isError || output.interrupted ? { isError: true } : {}) });

@@ -11,7 +11,7 @@ export function isApprovalMode(value: string): value is ApprovalMode {
 
 /** One line on what a mode does, for /approve and /session. */
 export function describeMode(mode: ApprovalMode): string {
-  if (mode === "ask") return "write, edit and bash ask first; read and read-only commands run";
+  if (mode === "ask") return "calls that change files or run commands ask first; reading and read-only commands run";
   if (mode === "auto") return "every tool runs without asking";
-  return "write, edit and commands that may change files are refused";
+  return "calls that change files and commands that may change them are refused";
 }

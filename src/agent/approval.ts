@@ -3,13 +3,18 @@
 // shows the turn asks the person (ui/session/approval.ts in the REPL). Nothing here is
 // written to the log: a refusal reaches it only as the call's tool result.
 //
-// - ask: read and read-only bash commands (read-only.ts) run; write, edit and
-//   any other bash command are asked about, unless the person answered
-//   "always" for that tool, or for that command's scope (approval-scope.ts:
-//   program + subcommand, or the exact command), earlier in this process.
+// Each call is judged by its effect (the tool's own account of what the call
+// does, tools/tool.ts), never by the tool's name, and fails closed: anything
+// whose effect is not `read` needs the mode's leave.
+//
+// - ask: `read` calls, and `exec` calls whose command the read-only rules pass
+//   (read-only.ts), run; every other call is asked about, unless the person
+//   answered "always" for that tool, or for that command's scope
+//   (approval-scope.ts: program + subcommand, or the exact command), earlier
+//   in this process.
 // - auto: everything runs, as it is.
-// - read-only: write, edit and bash commands that are not read-only are
-//   refused with a tool error the model can read.
+// - read-only: calls that are not `read` are refused with a tool error the
+//   model can read.
 //
 // A read-only command that runs without being asked about runs with git's
 // configured programs off (git-guard.ts).
@@ -17,19 +22,21 @@
 import type { ApprovalMode } from "./approval-mode";
 import { alwaysScope, describeScope, subcommandKey, type AlwaysScope } from "./approval-scope";
 import { guardGit } from "./git-guard";
-import { judge, READ_ONLY_PROGRAMS } from "./read-only";
+import { isReadOnlyCommand, judge, READ_ONLY_PROGRAMS } from "./read-only";
 import type { SimpleCommand } from "./shell-words";
+import { callEffect, proposeCall, type CallEffect, type ProposedChange } from "../tools";
 
 export { APPROVAL_MODES, describeMode, isApprovalMode, type ApprovalMode } from "./approval-mode";
 
-/** The tools that can change something, and so may need asking about. */
-type ActingTool = "bash" | "write" | "edit";
-const ACTING = new Set<string>(["bash", "write", "edit"]);
+/** What a call that may change something does. */
+export type ActingEffect = Exclude<CallEffect, { kind: "read" }>;
 
 export interface ApprovalRequest {
-  tool: ActingTool;
-  /** The call's input, parsed (`command`; `path`, `content`; `path`, `oldText`, `newText`). */
-  input: Record<string, unknown>;
+  /** The tool's name, as the person sees it. */
+  tool: string;
+  effect: ActingEffect;
+  /** For a `write` effect: the change as it would be made, from the file as it is now. */
+  proposed?: ProposedChange;
   /** What answering "always" allows until awl exits, as the person reads it: the tool's name, `git add …` (that subcommand, with any arguments), or only this exact command; undefined when it cannot be offered. */
   always?: string[];
   /** Why a command that would otherwise have run unasked is asked about. */
@@ -55,7 +62,7 @@ export class Approvals {
   readonly #subcommands = new Set<string>();
   readonly #exact = new Set<string>();
   /** What each question's "always" would allow: the tool, or the command's scope. */
-  readonly #offered = new WeakMap<ApprovalRequest, AlwaysScope | ActingTool>();
+  readonly #offered = new WeakMap<ApprovalRequest, AlwaysScope | { tool: string }>();
 
   constructor(
     mode: ApprovalMode,
@@ -72,46 +79,48 @@ export class Approvals {
   /** What to do with a call of `name` whose input is `rawInput` (JSON, as the model sent it). */
   async decide(name: string, rawInput: string, cwd: string): Promise<Decision> {
     const run: Decision = { action: "run", input: rawInput };
-    if (this.mode === "auto" || !ACTING.has(name)) return run;
-    const input = parseObject(rawInput);
+    const effect = callEffect(name, rawInput, cwd);
     // Input the tool will refuse anyway runs nothing: let the tool say what is wrong with it.
-    if (!input) return run;
-    const tool = name as ActingTool;
-    if (tool !== "bash") {
-      if (typeof input.path !== "string") return run;
-      if (this.mode === "read-only") return { action: "refuse", content: readOnlyRefusal(tool) };
-      if (this.#tools.has(tool)) return run;
-      const request: ApprovalRequest = { tool, input, always: [tool] };
-      this.#offered.set(request, tool);
+    if (this.mode === "auto" || !effect || effect.kind === "read") return run;
+    if (effect.kind === "write") {
+      if (this.mode === "read-only") return { action: "refuse", content: readOnlyRefusal(effect) };
+      if (this.#tools.has(name)) return run;
+      const proposed = await proposeCall(name, rawInput, cwd);
+      const request: ApprovalRequest = { tool: name, effect, ...(proposed ? { proposed } : {}), always: [name] };
+      this.#offered.set(request, { tool: name });
       return { action: "ask", request };
     }
 
-    const command = input.command;
-    if (typeof command !== "string") return run;
+    const { command } = effect;
     const judged = judge(command);
     const readOnly = judged !== undefined && judged.commands.length > 0 && judged.readOnly.every(Boolean);
-    if (this.mode === "read-only" && !readOnly) return { action: "refuse", content: readOnlyRefusal("bash", judged === undefined) };
+    if (this.mode === "read-only" && !readOnly) return { action: "refuse", content: readOnlyRefusal(effect, judged === undefined) };
     const allowed = (part: SimpleCommand, i: number) => judged!.readOnly[i] || this.#subcommands.has(subcommandKey(part) ?? "");
     const covered = readOnly || (this.mode === "ask" && judged !== undefined && (this.#exact.has(command) || judged.commands.every(allowed)));
     let note: string | undefined;
     if (covered && judged) {
       // It runs without the person seeing it: git's configured programs go off.
       const guarded = await guardGit(command, judged, cwd, this.env);
-      if ("command" in guarded) return { action: "run", input: guarded.command === command ? rawInput : JSON.stringify({ ...input, command: guarded.command }) };
-      if (this.mode === "read-only") return { action: "refuse", content: `${readOnlyRefusal("bash", false)} This command was refused because ${guarded.ask}.` };
+      if ("command" in guarded) return { action: "run", input: guarded.command === command ? rawInput : withCommand(rawInput, command, guarded.command) };
+      if (this.mode === "read-only") return { action: "refuse", content: `${readOnlyRefusal(effect, false)} This command was refused because ${guarded.ask}.` };
       note = guarded.ask;
     }
     const scope = alwaysScope(command, judged);
-    const request: ApprovalRequest = { tool, input, ...(scope ? { always: describeScope(scope) } : {}), ...(note ? { note } : {}) };
+    const request: ApprovalRequest = { tool: name, effect, ...(scope ? { always: describeScope(scope) } : {}), ...(note ? { note } : {}) };
     if (scope) this.#offered.set(request, scope);
     return { action: "ask", request };
+  }
+
+  /** Whether a call runs without asking in this mode: its effect is `read`, or it is a command the read-only rules pass. */
+  static readOnly(effect: CallEffect): boolean {
+    return effect.kind === "read" || (effect.kind === "exec" && isReadOnlyCommand(effect.command));
   }
 
   /** The person answered "always" to this request. */
   allowAlways(request: ApprovalRequest): void {
     const scope = this.#offered.get(request);
     if (scope === undefined) return;
-    if (typeof scope === "string") this.#tools.add(scope);
+    if ("tool" in scope) this.#tools.add(scope.tool);
     else if (scope.kind === "exact") this.#exact.add(scope.command);
     else for (const key of scope.keys) this.#subcommands.add(key);
   }
@@ -124,21 +133,18 @@ export function declined(reason?: string): string {
 }
 
 /** The result the model reads when read-only mode refuses a call. */
-export function readOnlyRefusal(tool: ActingTool, unparseable = false): string {
-  const what = tool === "bash" ? "commands that may change files" : `${tool}`;
+export function readOnlyRefusal(effect: ActingEffect, unparseable = false): string {
+  const what = effect.kind === "exec" ? "commands that may change files" : "tools that change files";
   const commands = READ_ONLY_PROGRAMS.map((p) => (p === "git" ? "git status/diff/log/show" : p)).join(", ");
-  const detail = tool === "bash" ? ` Only these run: ${commands}, in any combination, without redirecting output to a file or putting a job in the background (&)${unparseable ? "; this command could not be parsed" : ""}.` : "";
-  return `Not run: awl is in read-only mode, which refuses ${what}.${detail} The read tool works as usual.`;
+  const detail = effect.kind === "exec" ? ` Only these run: ${commands}, in any combination, without redirecting output to a file or putting a job in the background (&)${unparseable ? "; this command could not be parsed" : ""}.` : "";
+  return `Not run: awl is in read-only mode, which refuses ${what}.${detail} Tools that only read work as usual.`;
 }
 
 /** The result the model reads when no one can be asked. */
 export const NOBODY_TO_ASK = "Not run: this tool call needs the user's approval and awl cannot ask for it here.";
 
-function parseObject(raw: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(raw.trim() === "" ? "{}" : raw);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
+/** The call's input with the command replaced by its guarded form; the input is valid JSON (its effect was judged from it). */
+function withCommand(rawInput: string, command: string, guarded: string): string {
+  const input = JSON.parse(rawInput) as Record<string, unknown>;
+  return JSON.stringify(Object.fromEntries(Object.entries(input).map(([k, v]) => [k, v === command ? guarded : v])));
 }

@@ -47,7 +47,7 @@ export function renderSection(files: ContextFile[], chunks: string[], limit: num
     ...(incomplete
       ? [
           `Project instructions are limited to ${kib(limit)}: the files marked "cut to" or "not included" are incomplete here. ` +
-            "Read them with the read tool when they may matter to the task.",
+            "Read them when they may matter to the task.",
           "",
         ]
       : []),

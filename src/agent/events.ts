@@ -1,4 +1,4 @@
-import type { ToolOutput } from "../tools/tool";
+import type { CallEffect, ToolOutput } from "../tools/tool";
 import type { StreamEvent, Usage } from "../providers/provider";
 
 /** What a turn reports to whoever shows it (terminal renderer, print mode). */
@@ -8,7 +8,8 @@ export type AgentEvent =
   | { type: "toolStart"; id: string; name: string; summary: string }
   /** A running tool's output so far, as it arrives (bash): its last few KB, the keys scrubbed. Only for watching: toolEnd has the result. */
   | { type: "toolOutput"; id: string; name: string; tail: string }
-  | { type: "toolEnd"; id: string; name: string; output: ToolOutput }
+  /** `effect`: what the call did, as its tool judged it (undefined: the tool refused it unrun). */
+  | { type: "toolEnd"; id: string; name: string; output: ToolOutput; effect?: CallEffect["kind"] }
   /** A compaction begins: the summary request is on its way. */
   | { type: "compacting"; reason: "auto" | "overflow" | "manual" }
   /** The compaction entry is on disk; the conversation was rebuilt from it. */

@@ -29,7 +29,7 @@ const GIT_ENV = "GIT_NO_LAZY_FETCH=1 GIT_ALLOW_PROTOCOL=none";
  * look into submodules (whose own configuration the command line does not
  * reach), and merges shown without re-merging them (which runs merge drivers).
  */
-const GIT_CONFIG = [
+export const GIT_CONFIG = [
   "core.fsmonitor=",
   "core.hooksPath=/dev/null",
   "diff.external=",

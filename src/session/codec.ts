@@ -3,7 +3,7 @@
 // compaction keeps from, by that head: docs/session-format.md), so the spec's
 // own example lines round-trip byte for byte. parseLine is the one judge of a
 // line: replay, resume from the tail, listing and "most recent" all ask it.
-import type { BranchSummaryEntry, CompactionEntry, DiskContentBlock, DiskMessage, MessageEntry, SessionEntry, SessionHeader, SessionInfoEntry, Usage, WrittenEntry } from "./schema";
+import type { BashEffectsEntry, BranchSummaryEntry, CompactionEntry, DiskContentBlock, DiskMessage, MessageEntry, PathEffect, SessionEntry, SessionHeader, SessionInfoEntry, Usage, WrittenEntry } from "./schema";
 
 import { allows } from "./checks.generated";
 
@@ -54,6 +54,10 @@ export function serializeEntry(e: WrittenEntry): string {
       );
     case "compaction":
       return JSON.stringify(orderCompaction(e));
+    case "file_change":
+      return JSON.stringify({ type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp, path: e.path, before: e.before, after: e.after, mode: e.mode });
+    case "bash_effects":
+      return JSON.stringify(orderBashEffects(e));
     case "session_info":
       return JSON.stringify(orderSessionInfo(e));
     case "leaf":
@@ -113,6 +117,8 @@ export function validateValue(value: unknown): FileEntry {
     case "message":
       return { kind: "entry", entry: checked(value, "MessageEntry") };
     case "compaction":
+    case "file_change":
+    case "bash_effects":
     case "session_info":
     case "leaf":
     case "label":
@@ -126,12 +132,14 @@ export function validateValue(value: unknown): FileEntry {
   }
 }
 
-type Checked = "SessionHeader" | "MessageEntry" | "CompactionEntry" | "SessionInfoEntry" | "LeafEntry" | "LabelEntry" | "BranchSummaryEntry" | "EntryBase";
+type Checked = "SessionHeader" | "MessageEntry" | "CompactionEntry" | "FileChangeEntry" | "BashEffectsEntry" | "SessionInfoEntry" | "LeafEntry" | "LabelEntry" | "BranchSummaryEntry" | "EntryBase";
 
 /** The schema of each kind awl writes: a new kind does not compile until it has one. */
 const SCHEMA_OF = {
   message: "MessageEntry",
   compaction: "CompactionEntry",
+  file_change: "FileChangeEntry",
+  bash_effects: "BashEffectsEntry",
   session_info: "SessionInfoEntry",
   leaf: "LeafEntry",
   label: "LabelEntry",
@@ -169,6 +177,15 @@ function orderCompaction(e: CompactionEntry): CompactionEntry {
     type, id, parentId, timestamp, n, summary, firstKeptEntryId, keptPrompts: [...keptPrompts], cutToolResults: [...cutToolResults],
     window, tokensBefore, tokensAfter, provider, model, usage: usage && orderUsage(usage), summarizedTurns,
   });
+}
+
+function orderBashEffects(e: BashEffectsEntry): BashEffectsEntry {
+  const effect = (p: PathEffect): PathEffect => defined({ path: p.path, before: p.before, after: p.after, git: p.git, mode: p.mode });
+  return {
+    type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp,
+    created: e.created.map(effect), modified: e.modified.map(effect), deleted: e.deleted.map(effect),
+    untracked: e.untracked.map((u) => ({ path: u.path, reason: u.reason })),
+  };
 }
 
 function orderSessionInfo(e: SessionInfoEntry): SessionInfoEntry {

@@ -22,6 +22,8 @@ export function isBookkeeping(entry: SessionEntry): entry is LeafEntry | LabelEn
     case "message":
     case "compaction":
     case "branch_summary":
+    case "file_change":
+    case "bash_effects":
     case "opaque":
       return false;
   }
@@ -88,6 +90,8 @@ export class EntryIndex {
       case "message":
       case "compaction":
       case "branch_summary":
+      case "file_change":
+      case "bash_effects":
       case "opaque":
         this.#leaf = entry;
         this.#lostLeaf = false;

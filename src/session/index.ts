@@ -6,6 +6,7 @@ export { CUT_KEEP_BYTES, cutMiddle, isPrompt, summaryMessage, type ContextSize, 
 export { addUsage, contextAt, heldEntries, usageOf, type ContextThen, type HeldEntry } from "./context-facts";
 export { newEntryId, newSessionId } from "./ids";
 export { describeSessions, findSession, listSessions, sessionIdsByName, shortIdLength, type SessionInfo, type SessionMatch } from "./listing";
-export { FORMAT_VERSION, SessionManager, type CompactionFields, type ModelRef } from "./manager";
+export { BlobStore, blobDir, sha256 } from "./blob-store";
+export { FORMAT_VERSION, SessionManager, type BashEffectsFields, type CompactionFields, type FileChangeFields, type ModelRef } from "./manager";
 export { encodeCwd, idFromFileName, sessionDir, sessionFileName, sessionRoot } from "./paths";
 export type * from "./schema";

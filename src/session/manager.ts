@@ -21,7 +21,7 @@ import { FORMAT_VERSION, headerVersion, newerFormat, tooLarge } from "./refusals
 import { readActivePath } from "./tail";
 import { EntryIndex, isTarget } from "./entry-index";
 import { checkFolder, checkTrusted, NO_FOLLOW, READ_FLAGS } from "./trust";
-import type { BranchSummaryEntry, CompactionEntry, DiskMessage, LabelEntry, LeafEntry, MessageEntry, SessionEntry, SessionHeader, SessionInfoEntry, Usage, WrittenEntry } from "./schema";
+import type { BashEffectsEntry, BranchSummaryEntry, CompactionEntry, DiskMessage, FileChangeEntry, LabelEntry, LeafEntry, MessageEntry, SessionEntry, SessionHeader, SessionInfoEntry, Usage, WrittenEntry } from "./schema";
 import { readTitle, type Title } from "./title";
 
 export { FORMAT_VERSION };
@@ -32,6 +32,10 @@ export type { ModelRef };
 export type CompactionFields = Omit<CompactionEntry, "type" | "id" | "parentId" | "timestamp">;
 /** What a branch summary says, apart from what every entry has. */
 export type BranchSummaryFields = Omit<BranchSummaryEntry, "type" | "id" | "parentId" | "timestamp">;
+/** What a file_change entry says, apart from what every entry has. */
+export type FileChangeFields = Omit<FileChangeEntry, "type" | "id" | "parentId" | "timestamp">;
+/** What a bash_effects entry says, apart from what every entry has. */
+export type BashEffectsFields = Omit<BashEffectsEntry, "type" | "id" | "parentId" | "timestamp">;
 
 interface State {
   header: SessionHeader;
@@ -196,6 +200,16 @@ export class SessionManager {
   /** Appends a compaction as the child of the current leaf; it becomes the leaf, and the context is built from it on. */
   appendCompaction(fields: CompactionFields): CompactionEntry {
     return this.#appendEntry((base) => ({ type: "compaction", ...base, ...fields })) as CompactionEntry;
+  }
+
+  /** Records a file a tool (or a rewind) is about to change; it continues the conversation, as a message does. */
+  appendFileChange(fields: FileChangeFields): FileChangeEntry {
+    return this.#appendEntry((base) => ({ type: "file_change", ...base, ...fields })) as FileChangeEntry;
+  }
+
+  /** Records what a shell command changed in the working tree. */
+  appendBashEffects(fields: BashEffectsFields): BashEffectsEntry {
+    return this.#appendEntry((base) => ({ type: "bash_effects", ...base, ...fields })) as BashEffectsEntry;
   }
 
   /**

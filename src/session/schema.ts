@@ -106,6 +106,43 @@ export const CompactionEntry = type({
 /** The fields every entry awl writes starts with, in this order. */
 const base = { id: "string > 0", parentId: "string > 0 | null", timestamp: "string" } as const;
 
+/** A file's version in a checkpoint: the SHA-256 (hex) of its bytes, stored as a blob in `<sessions root>/.blobs/`; null: the file did not exist. */
+const Version = "string | null";
+
+/**
+ * A file write or edit (or a rewind) is about to change: its bytes before
+ * and after, as blobs (null: absent), and its permission bits. Written
+ * before the file changes, so a file still holding `before` shows the write
+ * never happened. Not part of the model's context.
+ */
+export const FileChangeEntry = type({
+  type: "'file_change'",
+  ...base,
+  path: "string > 0",
+  before: Version,
+  after: Version,
+  mode: "number.integer >= 0 | null",
+});
+
+/**
+ * A path a shell command changed: the blobs of its bytes before and after
+ * where they were kept, or (`git`) the object id of the clean tracked file it
+ * was before, which git itself keeps.
+ */
+export const PathEffect = type({ path: "string > 0", "before?": Version, "after?": Version, "git?": "string", "mode?": "number.integer >= 0" });
+/** A path a checkpoint cannot bring back, and why (too large, past the caps, not a regular file). */
+export const Untracked = type({ path: "string > 0", reason: "string" });
+
+/** What one shell command changed in the working tree, found by comparing listings of it taken before and after. */
+export const BashEffectsEntry = type({
+  type: "'bash_effects'",
+  ...base,
+  created: PathEffect.array(),
+  modified: PathEffect.array(),
+  deleted: PathEffect.array(),
+  untracked: Untracked.array(),
+});
+
 /**
  * A session's title: bookkeeping, hung off the leaf it was written at, never
  * the leaf itself. `source`: "auto" (the first prompt, or a model-written
@@ -162,6 +199,10 @@ export type SessionHeader = typeof SessionHeader.infer;
 export type ProjectRef = typeof ProjectRef.infer;
 export type MessageEntry = typeof MessageEntry.infer;
 export type CompactionEntry = typeof CompactionEntry.infer;
+export type FileChangeEntry = typeof FileChangeEntry.infer;
+export type PathEffect = typeof PathEffect.infer;
+export type Untracked = typeof Untracked.infer;
+export type BashEffectsEntry = typeof BashEffectsEntry.infer;
 export type SessionInfoEntry = typeof SessionInfoEntry.infer;
 export type ForkedFrom = typeof ForkedFrom.infer;
 export type LeafEntry = typeof LeafEntry.infer;
@@ -174,5 +215,5 @@ export type BranchSummaryEntry = typeof BranchSummaryEntry.infer;
  */
 export type OpaqueEntry = Omit<typeof EntryBase.infer, "type"> & { type: "opaque"; kind: string };
 /** The kinds awl writes. */
-export type WrittenEntry = MessageEntry | CompactionEntry | SessionInfoEntry | LeafEntry | LabelEntry | BranchSummaryEntry;
+export type WrittenEntry = MessageEntry | CompactionEntry | FileChangeEntry | BashEffectsEntry | SessionInfoEntry | LeafEntry | LabelEntry | BranchSummaryEntry;
 export type SessionEntry = WrittenEntry | OpaqueEntry;

@@ -180,6 +180,12 @@ function firstLine(entry: SessionEntry): string {
       return entry.label ? `label ${entry.targetId}: ${line(entry.label)}` : `label of ${entry.targetId} removed`;
     case "session_info":
       return `title: ${line(entry.title)}`;
+    case "file_change":
+      return `file ${line(entry.path)}`;
+    case "bash_effects": {
+      const changed = entry.created.length + entry.modified.length + entry.deleted.length;
+      return `${changed} path${changed === 1 ? "" : "s"} changed by a command`;
+    }
     case "opaque":
       return "";
   }

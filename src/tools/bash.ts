@@ -41,6 +41,8 @@ export const bash: Tool<BashInput> = {
   ...input,
   summary: (i) => i.command,
   summaryField: "command",
+  effect: (i) => ({ kind: "exec", command: i.command }),
+  shown: (i) => ({ summary: "", body: i.command, language: "sh" }),
   execute: (i, context) => run(i.command, i.timeout ?? DEFAULT_TIMEOUT_S, context),
 };
 

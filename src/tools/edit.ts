@@ -3,14 +3,14 @@
 // The file is edited as bytes, never decoded and re-encoded: every byte outside
 // the replaced range, valid UTF-8 or not, stays as it was.
 
-import { stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { type } from "../ark";
 import { replaceFile } from "./atomic-write";
 import { toolInput } from "./input";
 import { reason } from "./os-error";
 import { openRegular, readAll, specialKind } from "./regular-file";
-import { failure, fileChange, interrupted, type Tool, type ToolContext, type ToolOutput } from "./tool";
+import { failure, fileChange, interrupted, MAX_KEPT_BYTES, type ProposedChange, type Tool, type ToolContext, type ToolOutput } from "./tool";
 
 const Input = type({ "+": "reject", path: "string > 0", oldText: "string > 0", newText: "string" });
 type EditInput = typeof Input.infer;
@@ -36,6 +36,10 @@ export const edit: Tool<EditInput> = {
   ...input,
   summary: (i) => i.path,
   summaryField: "path",
+  effect: (i, cwd) => ({ kind: "write", path: resolve(cwd, i.path) }),
+  // The text replaced and the text put there, as a diff.
+  shown: (i) => ({ summary: i.path, body: [...i.oldText.split("\n").map((l) => `-${l}`), ...i.newText.split("\n").map((l) => `+${l}`)].join("\n"), language: "diff" }),
+  propose: (i, cwd) => propose(resolve(cwd, i.path), i.oldText, i.newText),
   execute: (i, context) => editFile(i.path, resolve(context.cwd, i.path), i.oldText, i.newText, context),
 };
 
@@ -75,6 +79,7 @@ async function editFile(shown: string, path: string, oldText: string, newText: s
 
   const updated = Buffer.concat([bytes.subarray(0, at), replacement, bytes.subarray(at + search.length)]);
   try {
+    await context.beforeChange?.({ path, before: bytes, after: updated, mode: info.mode & 0o7777 });
     await replaceFile(path, updated, signal);
   } catch (error) {
     if (signal.aborted) return interrupted(`interrupted before the edit was saved; ${shown} is unchanged`);
@@ -88,6 +93,19 @@ async function editFile(shown: string, path: string, oldText: string, newText: s
     // The bytes as they were and as they are now: the diff shows what was written, endings and all.
     change: fileChange({ created: false, before: bytes, after: updated }, context.secrets),
   };
+}
+
+/** The file as the edit would leave it, from the file as it is now; the two texts alone when oldText is not found as given. */
+async function propose(path: string, oldText: string, newText: string): Promise<ProposedChange | undefined> {
+  const info = await stat(path).catch(() => undefined);
+  if (info && !info.isFile()) return undefined;
+  const before = info && info.size <= MAX_KEPT_BYTES ? await readFile(path).catch(() => undefined) : undefined;
+  const old = Buffer.from(oldText);
+  const at = before ? before.indexOf(old) : -1;
+  if (before && at !== -1) {
+    return { change: { created: false, before, after: Buffer.concat([before.subarray(0, at), Buffer.from(newText), before.subarray(at + old.length)]) } };
+  }
+  return { change: { created: false, before: old, after: Buffer.from(newText) }, note: "the text to replace and its replacement; line numbers are the text's own" };
 }
 
 /** Why oldText was not found, with a hint where the bytes explain it. */

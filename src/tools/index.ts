@@ -5,9 +5,9 @@
 
 import { TOOL_DEFINITIONS } from "./definitions.generated";
 import { MIN_SCRUBBED_LENGTH, scrub, secretPartAtEnd } from "./secrets";
-import { failure, interrupted, isInvalid, notStarted, type Tool, type ToolContext, type ToolOutput } from "./tool";
+import { failure, interrupted, isInvalid, notStarted, type CallEffect, type ProposedChange, type Tool, type ToolContext, type ToolOutput } from "./tool";
 
-export type { Tool, ToolContext, ToolOutput } from "./tool";
+export type { CallEffect, PendingChange, ProposedChange, Tool, ToolContext, ToolOutput } from "./tool";
 
 let loaded: readonly Tool[] | undefined;
 
@@ -98,11 +98,34 @@ export function summaryField(name: string): string | undefined {
 
 /** The main argument of a call for its one-line display; "" when it cannot tell. */
 export function toolSummary(name: string, rawInputJson: string): string {
+  const call = validCall(name, rawInputJson);
+  return call ? call.tool.summary(call.input) : "";
+}
+
+/** How a call reads in a transcript written out for people; undefined when the tool would refuse it unrun. */
+export function shownCall(name: string, rawInputJson: string): { summary: string; body: string; language: string } | undefined {
+  const call = validCall(name, rawInputJson);
+  return call?.tool.shown(call.input);
+}
+
+/** What a call would do (its effect, see CallEffect); undefined when the tool would refuse it unrun (unknown tool, invalid input). */
+export function callEffect(name: string, rawInputJson: string, cwd: string): CallEffect | undefined {
+  const call = validCall(name, rawInputJson);
+  return call?.tool.effect(call.input, cwd);
+}
+
+/** The change a `write` call would make, for the person to judge before it runs; undefined when there is none to show. */
+export async function proposeCall(name: string, rawInputJson: string, cwd: string): Promise<ProposedChange | undefined> {
+  const call = validCall(name, rawInputJson);
+  return call?.tool.propose?.(call.input, cwd).catch(() => undefined);
+}
+
+function validCall(name: string, rawInputJson: string): { tool: Tool; input: unknown } | undefined {
   const tool = tools().find((t) => t.name === name);
   const parsed = parseInput(rawInputJson);
-  if (!tool || parsed instanceof Error) return "";
+  if (!tool || parsed instanceof Error) return undefined;
   const input = tool.validate(parsed);
-  return isInvalid(input) ? "" : tool.summary(input);
+  return isInvalid(input) ? undefined : { tool, input };
 }
 
 // Some providers send no arguments at all for a call; that is an empty object,

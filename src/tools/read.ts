@@ -34,6 +34,8 @@ export const read: Tool<ReadInput> = {
   ...input,
   summary: (i) => i.path,
   summaryField: "path",
+  effect: () => ({ kind: "read" }),
+  shown: (i) => ({ summary: i.path, body: "", language: "" }),
   execute: (i, context) =>
     readFile(i.path, resolve(context.cwd, i.path), i.offset ?? 1, Math.min(i.limit ?? MAX_LINES, MAX_LINES), context.signal),
 };

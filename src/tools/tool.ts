@@ -1,4 +1,5 @@
-// A tool is one small file: its name, its input schema, its execute.
+// A tool is one small file: its name, its input schema, what a call of it
+// does (its effect, judged per call), its execute.
 
 import { MIN_SCRUBBED_LENGTH, scrub } from "./secrets";
 
@@ -26,6 +27,42 @@ export interface ToolContext {
    * Otherwise it is ended with the call. awl ends it when it exits either way.
    */
   keepBackground?: boolean;
+  /**
+   * Called by a tool that changes a file, with the file's bytes as they are
+   * and as they will be, just before it changes them (the checkpoint a rewind
+   * restores from). If it throws, the file is left as it is and the call fails.
+   */
+  beforeChange?(change: PendingChange): Promise<void> | void;
+}
+
+/** A change a tool is about to make to one file. */
+export interface PendingChange {
+  /** Absolute. */
+  path: string;
+  /** null: the file does not exist yet. */
+  before: Uint8Array | null;
+  /** null: the file will be removed. */
+  after: Uint8Array | null;
+  /** The file's permission bits, when it exists. */
+  mode: number | null;
+}
+
+/**
+ * What one call does, judged from its input before it runs. Approvals,
+ * checkpoints and the transcript go by this, never by a tool's name or its
+ * words: `read` only looks; `write` changes the one file at `path`
+ * (absolute); `exec` runs `command`, which may do anything (whether it only
+ * looks is the approvals' to judge).
+ */
+export type CallEffect = { kind: "read" } | { kind: "write"; path: string } | { kind: "exec"; command: string };
+
+/** A write call's change as the person is asked about it: the file as the call would leave it, from the file as it is now. */
+export interface ProposedChange {
+  change: FileChange;
+  /** Why the change shown is not the whole file's (the text was not found as given). */
+  note?: string;
+  /** The call gives the file its whole content (rather than changing a part of it). */
+  whole?: boolean;
 }
 
 export interface ToolOutput {
@@ -34,9 +71,9 @@ export interface ToolOutput {
   /** Stopped by the abort signal after it started: it may have changed things. */
   interrupted?: boolean;
   /**
-   * What write or edit did to the file, for the person to see as a diff. Only
-   * the terminal shows it: the model reads `content`, the session keeps
-   * `content`, and this is never saved.
+   * What a call that writes a file did to it, for the person to see as a
+   * diff (the keys scrubbed). The model reads `content`; the session keeps the
+   * file's two versions through `beforeChange`, not this.
    */
   change?: FileChange;
 }
@@ -52,6 +89,11 @@ export interface Tool<Input = unknown> {
   summary(input: Input): string;
   /** The input field summary() shows: read from the call's input while it still streams, before it can be validated. */
   summaryField: string;
+  effect(input: Input, cwd: string): CallEffect;
+  /** How a call reads in a transcript written out for people (awl export): a one-line summary, and the body shown under it with its language. */
+  shown(input: Input): { summary: string; body: string; language: string };
+  /** For a `write` effect: the change the call would make, read now and changed in nothing; undefined when it cannot be shown. */
+  propose?(input: Input, cwd: string): Promise<ProposedChange | undefined>;
   execute(input: Input, context: ToolContext): Promise<ToolOutput>;
 }
 

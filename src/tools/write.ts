@@ -7,7 +7,7 @@ import { replaceFile } from "./atomic-write";
 import { toolInput } from "./input";
 import { reason } from "./os-error";
 import { openRegular, readAll, specialKind } from "./regular-file";
-import { failure, fileChange, interrupted, MAX_KEPT_BYTES, type Tool, type ToolContext, type ToolOutput } from "./tool";
+import { failure, fileChange, interrupted, MAX_KEPT_BYTES, type ProposedChange, type Tool, type ToolContext, type ToolOutput } from "./tool";
 
 const Input = type({ "+": "reject", path: "string > 0", content: "string" });
 type WriteInput = typeof Input.infer;
@@ -26,6 +26,9 @@ export const write: Tool<WriteInput> = {
   ...input,
   summary: (i) => i.path,
   summaryField: "path",
+  effect: (i, cwd) => ({ kind: "write", path: resolve(cwd, i.path) }),
+  shown: (i) => ({ summary: i.path, body: i.content, language: "" }),
+  propose: (i, cwd) => propose(resolve(cwd, i.path), i.content),
   execute: (i, context) => writeTo(i.path, resolve(context.cwd, i.path), i.content, context),
 };
 
@@ -37,10 +40,12 @@ async function writeTo(shown: string, path: string, content: string, context: To
   if (kind) return failure(`${shown} is ${kind}, not a regular file; write does not replace it`);
   await mkdir(dirname(path), { recursive: true });
   const bytes = Buffer.from(content);
-  // Only to show the person a diff: the old bytes, when there are not too many of them.
-  const old = existing && existing.size <= MAX_KEPT_BYTES ? await oldContent(path, signal) : undefined;
+  // Kept as the checkpoint's before (all of it), and shown as a diff (when there are not too many).
+  const old = existing && (context.beforeChange || existing.size <= MAX_KEPT_BYTES) ? await oldContent(path, signal) : undefined;
+  if (existing && context.beforeChange && !old) return failure(`could not read ${shown} to keep what it holds now; it is unchanged`);
   let before;
   try {
+    await context.beforeChange?.({ path, before: old ?? null, after: bytes, mode: existing ? existing.mode & 0o7777 : null });
     before = await replaceFile(path, bytes, signal);
   } catch (error) {
     const unchanged = existing ? `${shown} is unchanged` : `${shown} was not created`;
@@ -51,8 +56,16 @@ async function writeTo(shown: string, path: string, content: string, context: To
   return {
     content: `${before ? "overwrote" : "created"} ${shown} (${size})`,
     isError: false,
-    change: fileChange({ created: !before, ...(before && old ? { before: old } : {}), after: bytes }, context.secrets),
+    change: fileChange({ created: !before, ...(before && old && old.length <= MAX_KEPT_BYTES ? { before: old } : {}), after: bytes }, context.secrets),
   };
+}
+
+/** The file as a write of `content` would leave it; the old bytes shown when there are not too many. */
+async function propose(path: string, content: string): Promise<ProposedChange | undefined> {
+  const existing = await stat(path).catch(() => undefined);
+  if (existing && !existing.isFile()) return undefined;
+  const old = existing && existing.size <= MAX_KEPT_BYTES ? await oldContent(path, new AbortController().signal) : undefined;
+  return { change: { created: !existing, ...(old ? { before: old } : {}), after: Buffer.from(content) }, whole: true };
 }
 
 /** The file's bytes before it is replaced; undefined if they cannot be read (write goes on regardless). */

@@ -303,7 +303,7 @@ function approve(agent: Agent, argument: string, c: Colors): string {
   return `Approval mode ${c.bold(mode)} from now on: ${describeMode(mode)}.`;
 }
 
-/** "ask (write, edit and bash ask first; …) · always allowed: edit, npm test". */
+/** "ask (calls that change files or run commands ask first; …) · always allowed: edit, npm test". */
 function approvalText(agent: Agent): string {
   const { mode, allowed } = agent.approvals;
   const always = allowed.length && mode === "ask" ? ` · always allowed until awl exits: ${safeText(allowed.join(", "))}` : "";

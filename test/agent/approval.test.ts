@@ -4,7 +4,7 @@
 // answers come from a scripted Ask, as the REPL's question would give them.
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { Agent } from "../../src/agent/agent";
 import { Approvals, type ApprovalAnswer, type ApprovalMode, type ApprovalRequest, type Ask } from "../../src/agent/approval";
 import { SessionManager } from "../../src/session";
@@ -24,7 +24,7 @@ function answers(...list: ApprovalAnswer[]): Ask & { asked: ApprovalRequest[] } 
   const ask = async (request: ApprovalRequest) => {
     asked.push(request);
     const answer = list.shift();
-    if (!answer) throw new Error(`not expected to ask about ${JSON.stringify(request.input)}`);
+    if (!answer) throw new Error(`not expected to ask about ${JSON.stringify(request.effect)}`);
     return answer;
   };
   return Object.assign(ask, { asked });
@@ -78,7 +78,7 @@ describe("ask", () => {
     );
     const ask = answers({ kind: "always" }, { kind: "no" }, { kind: "always" });
     await agent.runTurn("go", never, () => {}, ask);
-    expect(ask.asked.map((r) => [r.tool, r.input.command ?? r.input.path, r.always])).toEqual([
+    expect(ask.asked.map((r) => [r.tool, r.effect.kind === "exec" ? r.effect.command : relative(fx.project, r.effect.path), r.always])).toEqual([
       ["bash", "mkdir -p a && touch a/one", ["only this exact command"]],
       ["bash", "mkdir -p b && touch a/one", ["only this exact command"]],
       ["write", "w1.txt", ["write"]],
@@ -162,7 +162,7 @@ describe("read-only", () => {
     expect(results[1].content).toStartWith("Not run: awl is in read-only mode");
     expect(results[1].content).toContain("git status/diff/log/show");
     expect(results[2].content).toContain("could not be parsed");
-    expect(results[3].content).toContain("refuses write");
+    expect(results[3].content).toContain("refuses tools that change files");
     expect(existsSync(join(fx.project, "made"))).toBe(false);
     expect(existsSync(join(fx.project, "w.txt"))).toBe(false);
     expect(await Bun.file(join(fx.project, "notes.txt")).text()).toBe("hello\n");

@@ -56,8 +56,8 @@ describe.skipIf(!hasTmux)("the question in a real terminal (--approve ask, the R
     expect(after).toContain("● bash echo made > made.txt");
     expect(await Bun.file(join(fx.project, "made.txt")).text()).toBe("made\n");
     expect((await lastResults())[0]).toMatchObject({ type: "toolResult", content: "(no output)\nexit code: 0" });
-    // Nothing but the header and messages: the question and its answer are not in the log.
-    expect(new Set((await log()).map((l) => l.type))).toEqual(new Set(["session", "message"]));
+    // The question and its answer are not in the log: only the messages and what the command changed.
+    expect(new Set((await log()).map((l) => l.type))).toEqual(new Set(["session", "message", "bash_effects"]));
     term.keys("C-d");
     await term.waitFor(/\[exited 0\]/);
   });
@@ -82,7 +82,7 @@ describe.skipIf(!hasTmux)("the question in a real terminal (--approve ask, the R
     send("/session");
     await term.waitFor(/Approve\s+ask .* always allowed until awl exits: rm -rf d1/);
     send("/approve");
-    await term.waitFor(/Approve\s+ask \(write, edit and bash ask first/);
+    await term.waitFor(/Approve\s+ask \(calls that change files or run commands ask first/);
     term.keys("C-d");
     await term.waitFor(/\[exited 0\]/);
   });

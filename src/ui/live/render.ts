@@ -208,7 +208,7 @@ export class TurnRenderer {
         status?.output(event.tail);
         return;
       case "toolEnd":
-        this.#lines(toolResultRows(event.output, this.c, this.#width, event.name));
+        this.#lines(toolResultRows(event.output, this.c, this.#width, event.effect));
         status?.phase("Working…");
         return;
       case "end":

@@ -8,7 +8,7 @@
 
 import { INTERRUPTED_NOT_RUN, type ContextMeter } from "../../agent/events";
 import type { Usage } from "../../providers/provider";
-import type { FileChange } from "../../tools/tool";
+import type { CallEffect, FileChange } from "../../tools/tool";
 import type { Colors } from "../render/colors";
 import { renderChange } from "../render/diff-view";
 import { compactedLine, fitWidth, joinParts, meterText, oneLine, previewLines, usageParts } from "../render/format";
@@ -39,8 +39,6 @@ export interface ShownResult {
   isError: boolean;
   /** What write or edit changed, shown as a diff. */
   change?: FileChange;
-  /** The line of the file `change.before` starts at, when it is an excerpt (1: the whole file). */
-  changeAt?: number;
   /** A dim line after the preview (why there is no diff). */
   note?: string;
 }
@@ -51,13 +49,13 @@ const lines = (n: number, which: string) => `${n.toLocaleString("en-US")} ${whic
 /**
  * A result under its call's line, as it would look in a terminal
  * (indentation and columns kept, cut by display width), red for an error: a
- * command's (`tool` bash) last lines, after how many came before them; any
+ * command's (an `exec` call's) last lines, after how many came before them; any
  * other tool's first lines, then how many follow; and for write and edit, the
  * diff of what they changed. Ctrl+O shows the latest turn's in full.
  */
-export function toolResultRows(result: ShownResult, c: Colors, width: number, tool = ""): string[] {
-  const diff = result.change && !result.isError ? renderChange(result.change, c, width, undefined, result.changeAt) : undefined;
-  const fromEnd = tool === "bash" && !diff;
+export function toolResultRows(result: ShownResult, c: Colors, width: number, effect?: CallEffect["kind"]): string[] {
+  const diff = result.change && !result.isError ? renderChange(result.change, c, width) : undefined;
+  const fromEnd = effect === "exec" && !diff;
   const shown = previewLines(result.content, diff ? 1 : fromEnd ? TAIL_PREVIEW_LINES : PREVIEW_LINES, width, fromEnd ? "end" : "start");
   const rows: string[] = [];
   const row = (text: string, style: (s: string) => string) => rows.push(style(`${rows.length === 0 ? "  ⎿ " : "    "}${text}`));

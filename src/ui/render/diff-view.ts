@@ -27,10 +27,9 @@ const decoder = new TextDecoder("utf-8"); // not fatal: a byte that is not UTF-8
 
 /**
  * The diff as rows to print (not indented), at most `maxRows` plus one saying
- * how much is left out. `firstLine`: the line of the file `change.before`
- * starts at, when the change is an excerpt of it (a resumed edit's texts).
+ * how much is left out.
  */
-export function renderChange(change: FileChange, c: Colors, width: number, maxRows = DIFF_ROWS, firstLine = 1): string[] {
+export function renderChange(change: FileChange, c: Colors, width: number, maxRows = DIFF_ROWS): string[] {
   const textWidth = Math.max(10, width - 1);
   /** A diff line's rows: its mark, then its text wrapped; later rows hang under the text. */
   const lineRows = (line: DiffLine) => {
@@ -71,7 +70,7 @@ export function renderChange(change: FileChange, c: Colors, width: number, maxRo
   let added = 0;
   let removed = 0;
   let full = false; // a line did not fit: every later one is counted instead
-  for (const hunk of hunks(lines, CONTEXT_LINES, excerpt.firstLine + firstLine - 1)) {
+  for (const hunk of hunks(lines, CONTEXT_LINES, excerpt.firstLine)) {
     const header = c.cyan(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`);
     if (!full && rows.length < maxRows) rows.push(header);
     else full = true;

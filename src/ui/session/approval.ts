@@ -1,5 +1,5 @@
 // The REPL's question before a tool acts (`--approve ask`): what the call will
-// do (the command; for write and edit the diff it would make), then one key,
+// do (the command; for a call that writes a file, the diff it would make), then one key,
 // no Enter: y yes, a always (until awl exits), n no, then one optional line
 // of reason for the model (Enter skips it). Esc or Ctrl+C interrupts the
 // turn. Every row is wrapped between words to the terminal's width, never
@@ -14,11 +14,10 @@
 // Without a terminal on both ends (input piped in), the answer is a line:
 // y, a or n, and after n one more line for the reason.
 
-import { readFileSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { isAbsolute, relative } from "node:path";
 import type { ApprovalAnswer, ApprovalRequest, Ask } from "../../agent/approval";
 import { providerSecrets } from "../../providers/registry";
-import { fileChange, MAX_KEPT_BYTES, type FileChange } from "../../tools/tool";
+import { fileChange } from "../../tools/tool";
 import type { Colors } from "../render/colors";
 import { renderChange } from "../render/diff-view";
 import { eraseRows } from "../render/erase-rows";
@@ -71,15 +70,15 @@ export function terminalAsk(options: AskOptions): Ask {
 export function describeCall(request: ApprovalRequest, c: Colors, width: number, cwd: string, maxRows = MAX_DIFF_ROWS, env: Record<string, string | undefined> = process.env): string[] {
   const head = `${c.cyan("●")} ${c.bold(request.tool)} `;
   const wrap = (text: string) => wrapLine(text, width, "    ");
-  if (request.tool === "bash") {
-    const command = safeText(String(request.input.command ?? ""));
+  if (request.effect.kind === "exec") {
+    const command = safeText(request.effect.command);
     // Why a command that would have run unasked is asked about (a git probe that did not answer in time).
     const note = request.note ? wrap(`    ${c.dim(`asked because ${safeText(request.note)}`)}`) : [];
     if (!command.includes("\n")) return [...wrap(head + command), ...note];
     return [head.trimEnd(), ...command.split("\n").flatMap((line) => wrap(`    ${expandTabs(line)}`)), ...note];
   }
-  const rows = wrap(head + safeText(String(request.input.path ?? "")));
-  const proposed = proposedChange(request, cwd);
+  const rows = wrap(head + safeText(relativePath(request.effect.path, cwd)));
+  const proposed = request.proposed;
   if (!proposed) return rows;
   if (proposed.note) rows.push(...wrap(`    ${c.dim(`(${proposed.note})`)}`));
   const change = fileChange(proposed.change, providerSecrets(env));
@@ -87,33 +86,10 @@ export function describeCall(request: ApprovalRequest, c: Colors, width: number,
   return rows;
 }
 
-/** The file as write or edit would leave it, from the file as it is now (read, not changed). */
-function proposedChange(request: ApprovalRequest, cwd: string): { change: FileChange; note?: string } | undefined {
-  const { path, content, oldText, newText } = request.input;
-  if (typeof path !== "string") return undefined;
-  const file = resolve(cwd, path);
-  let before: Buffer | undefined;
-  let exists = false;
-  try {
-    const info = statSync(file);
-    exists = true;
-    if (!info.isFile()) return undefined;
-    if (info.size <= MAX_KEPT_BYTES) before = readFileSync(file);
-  } catch {
-    // Unreadable or missing: a write creates it; an edit will say it is missing.
-  }
-  if (request.tool === "write") {
-    if (typeof content !== "string") return undefined;
-    return { change: { created: !exists, ...(before ? { before } : {}), after: Buffer.from(content) } };
-  }
-  if (typeof oldText !== "string" || typeof newText !== "string") return undefined;
-  const old = Buffer.from(oldText);
-  const at = before ? before.indexOf(old) : -1;
-  if (before && at !== -1) {
-    return { change: { created: false, before, after: Buffer.concat([before.subarray(0, at), Buffer.from(newText), before.subarray(at + old.length)]) } };
-  }
-  // Not found as given (line endings differ, or it is not there): the text and its replacement alone.
-  return { change: { created: false, before: old, after: Buffer.from(newText) }, note: "the text to replace and its replacement; line numbers are the text's own" };
+/** A path as the person gave it, near enough: relative to the working directory when it is inside it. */
+function relativePath(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
 }
 
 /** The question's own line: what each key does. */
@@ -129,7 +105,7 @@ export function questionRows(request: ApprovalRequest, c: Colors, width: number)
 }
 
 function choices(request: ApprovalRequest, c: Colors): string[] {
-  const verb = request.tool === "bash" ? "Run it?" : request.tool === "write" ? "Write it?" : "Make this edit?";
+  const verb = request.effect.kind === "exec" ? "Run it?" : request.proposed?.whole ? "Write it?" : "Make this edit?";
   const key = (k: string) => c.bold(k);
   const always = request.always ? [`${key("a")} always (${safeText(request.always.join(", "))}, until awl exits)`] : [];
   return [`${c.yellow(verb)} ${key("y")} yes`, ...always, `${key("n")} no`, `${key("Esc")} stop`];

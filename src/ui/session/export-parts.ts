@@ -5,6 +5,7 @@
 // left out; entry kinds this version does not know are left out.
 import type { ActivePath } from "../../session/active-path";
 import type { Redact } from "./redact";
+import { shownCall } from "../../tools";
 
 export type Part =
   | { kind: "prompt"; text: string; time: string }
@@ -42,23 +43,13 @@ export function documentOf(path: ActivePath, title: string | undefined, redact: 
   return { title: redact(title ?? firstPrompt ?? "Untitled session"), id: path.header.id, cwd: redact(path.header.cwd), created: path.header.timestamp, parts };
 }
 
-/** A tool call as a person reads it: the command to run, the edit as a diff, the file written. */
+/** A tool call as a person reads it, as its tool shows it (the command to run, the edit as a diff, the file written); its input as JSON when the tool would not have run it. */
 function callPart(name: string, input: string, redact: Redact): Part {
-  let args: Record<string, unknown> = {};
+  const shown = shownCall(name, input);
+  if (shown) return { kind: "call", name, summary: redact(shown.summary), body: redact(shown.body), language: shown.language };
   try {
-    const parsed = JSON.parse(input) as unknown;
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) args = parsed as Record<string, unknown>;
+    return { kind: "call", name, summary: "", body: redact(JSON.stringify(JSON.parse(input), null, 2)), language: "json" };
   } catch {
     return { kind: "call", name, summary: "", body: redact(input), language: "" };
   }
-  const text = (key: string) => (typeof args[key] === "string" ? (args[key] as string) : undefined);
-  const path = redact(text("path") ?? "");
-  if (name === "bash" && text("command") !== undefined) return { kind: "call", name, summary: "", body: redact(text("command")!), language: "sh" };
-  if (name === "edit" && text("oldText") !== undefined && text("newText") !== undefined) {
-    const lines = (t: string, sign: string) => redact(t).split("\n").map((l) => `${sign}${l}`);
-    return { kind: "call", name, summary: path, body: [...lines(text("oldText")!, "-"), ...lines(text("newText")!, "+")].join("\n"), language: "diff" };
-  }
-  if (name === "write" && text("content") !== undefined) return { kind: "call", name, summary: path, body: redact(text("content")!), language: "" };
-  if (name === "read" && path) return { kind: "call", name, summary: path, body: "", language: "" };
-  return { kind: "call", name, summary: "", body: redact(JSON.stringify(args, null, 2)), language: "json" };
 }

@@ -9,14 +9,12 @@
 // long it took is not recorded; Ctrl+O shows the latest turn's in full);
 // retries are left out, since the session does not record them.
 //
-// write and edit were shown live as diffs of the bytes before and after, which
-// the session does not keep (only what the model sent and what it was told).
-// On resume an edit is shown as the diff of the text it replaced and the text
-// it put there, from the call's input, at the line its result names: the same
-// changed lines, with whatever context the model quoted rather than the file's
-// three lines. A write that created its file is shown as the live view showed
-// it, its first lines added, from the call's input; one that overwrote a file
-// cannot be (what it replaced is gone), so it is its result line and a note.
+// A call that changed a file was shown live as the diff of the bytes before
+// and after; on resume it is shown from the same two versions, which the
+// session's file_change entry for it names (blobs in the store). A session
+// without them (or a version gone from the store) shows the result line and a
+// note. Which calls change which file is their effect (tools/tool.ts), never
+// their name or what they printed.
 //
 // A long session shows its latest turns only, whole, with a line saying how
 // many came before: all 24,000 messages of a 100 MB session were 72,000 lines
@@ -32,10 +30,11 @@ import type { ModelInfo } from "../../providers/model-info";
 import type { ProviderName } from "../../providers/provider";
 import { INTERRUPTED_AFTER_START, INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, interruptedAfterStart } from "../../agent/events";
 import type { Conversation, Message, ToolResultBlock, ToolUseBlock } from "../../conversation";
-import { contextAt, heldEntries, usageOf, type CompactionEntry, type HeldEntry, type MessageMeta, type SessionContext, type SessionEntry } from "../../session";
+import { contextAt, heldEntries, usageOf, type CompactionEntry, type FileChangeEntry, type HeldEntry, type MessageMeta, type SessionContext, type SessionEntry } from "../../session";
 import { providerSecrets } from "../../providers/registry";
-import { fileChange } from "../../tools/tool";
-import { toolSummary } from "../../tools";
+import { fileChange, MAX_KEPT_BYTES } from "../../tools/tool";
+import { callEffect, toolSummary } from "../../tools";
+import { BlobStore, blobDir } from "../../session/blob-store";
 import type { Colors } from "../render/colors";
 import { meterText, oneLine } from "../render/format";
 import { showAnswer } from "../render/markdown-stream";
@@ -49,11 +48,14 @@ export const TRANSCRIPT_LINES = 150;
 export interface TranscriptSession {
   getBranch(): SessionEntry[];
   context(): SessionContext;
+  readonly cwd: string;
+  readonly sessionFile: string;
 }
 
 /** One thing the transcript shows: a message with what the log kept about it, or a compaction. */
 type Item =
-  | { kind: "message"; message: Message; meta: MessageMeta }
+  /** `changes`: the file_change entries of the calls an assistant message made, in order. */
+  | { kind: "message"; message: Message; meta: MessageMeta; changes?: FileChangeEntry[] }
   | { kind: "compaction"; entry: CompactionEntry };
 
 type Env = Record<string, string | undefined>;
@@ -73,7 +75,8 @@ export function renderTranscript(
 ): string {
   const { items, compaction, held } = "getBranch" in from ? sessionItems(from) : conversationItems(from, compacted);
   const turns = splitTurns(items);
-  const view: View = { c, width, env, results: new Map(), items, held, modelInfo };
+  const files = "getBranch" in from ? { cwd: from.cwd, blobs: new BlobStore(blobDir(from.sessionFile)) } : undefined;
+  const view: View = { c, width, env, results: new Map(), items, held, modelInfo, ...(files ? { files } : {}) };
   const shown: string[][] = [];
   let lines = 0;
   let resultsFrom = items.length;
@@ -98,15 +101,29 @@ export function renderTranscript(
 /** The entries the context holds (heldEntries: from the compaction in force's first kept one), uncut, one item each. */
 function sessionItems(session: TranscriptSession): { items: Item[]; compaction?: CompactionEntry; held: HeldEntry[] } {
   const context = session.context();
-  const held = heldEntries(session.getBranch(), context);
+  const branch = session.getBranch();
+  const held = heldEntries(branch, context);
+  const changes = callChanges(branch);
   const items = held.map((entry): Item => {
     if (entry.type === "compaction") return { kind: "compaction", entry };
     const { provider = entry.provider, model = entry.model, stopReason, usage, errorMessage } = entry.message;
     // The entry's own message (its blocks have the in-memory shape): only read here, never changed, so not copied.
     const message: Message = entry.message;
-    return { kind: "message", message, meta: { provider, model, stopReason, usage, errorMessage } };
+    const made = changes.get(entry);
+    return { kind: "message", message, meta: { provider, model, stopReason, usage, errorMessage }, ...(made ? { changes: [...made] } : {}) };
   });
   return { items, compaction: context.compaction, held };
+}
+
+/** Each message's file_change entries: a call's come after the message that made it. */
+function callChanges(branch: readonly SessionEntry[]): Map<SessionEntry, FileChangeEntry[]> {
+  const out = new Map<SessionEntry, FileChangeEntry[]>();
+  let message: SessionEntry | undefined;
+  for (const entry of branch) {
+    if (entry.type === "message") message = entry;
+    else if (entry.type === "file_change" && message) out.set(message, [...(out.get(message) ?? []), entry]);
+  }
+  return out;
 }
 
 function conversationItems(conversation: Conversation, compacted: Pick<SessionContext, "summary" | "compaction">): { items: Item[]; compaction?: CompactionEntry; held?: undefined } {
@@ -146,6 +163,8 @@ interface View {
   items: readonly Item[];
   /** The session's entries, one per item; none for a bare Conversation, which records no usage and no compaction, so shows no usage line or meter. */
   held?: readonly HeldEntry[];
+  /** Where a session's calls ran and its file versions are: absent for a bare conversation. */
+  files?: { cwd: string; blobs: BlobStore };
 }
 
 /**
@@ -164,7 +183,7 @@ function renderTurn(turn: readonly number[], view: View): string[] {
       if (i > lastMessage && view.held) out.push(c.dim(meterText(meterAt(i, view.held, view))));
       continue;
     }
-    out.push(...renderMessage(item.message, item.meta, view));
+    out.push(...renderMessage(item.message, item.meta, view, item.changes));
     if (i === lastMessage) {
       if (interrupted(item)) out.push(interruptedRow(c));
       if (item.message.role === "assistant" && item.meta.stopReason === "error" && !keptAnything(item.message.content)) out.push(unansweredRow(c, view.width));
@@ -218,7 +237,7 @@ function meterAt(at: number, held: readonly HeldEntry[], view: View): { tokens: 
   return { tokens: size.tokens + Math.ceil(size.bytesSince / 4), window };
 }
 
-function renderMessage(message: Message, meta: MessageMeta, view: View): string[] {
+function renderMessage(message: Message, meta: MessageMeta, view: View, changes: FileChangeEntry[] = []): string[] {
   const { c, width } = view;
   const out: string[] = [];
   if (message.role === "user") {
@@ -233,7 +252,7 @@ function renderMessage(message: Message, meta: MessageMeta, view: View): string[
   for (const block of message.content) {
     if (block.type !== "toolUse") continue;
     out.push(toolLine(block.name, toolSummary(block.name, block.input), c, toolWidth(width)));
-    out.push(...resultRows(block, view.results.get(block.id), meta, view));
+    out.push(...resultRows(block, view.results.get(block.id), meta, view, changes));
   }
   if (meta.stopReason === "error" && meta.errorMessage && meta.errorMessage !== INTERRUPTED_BY_USER) out.push(errorRow(meta.errorMessage, c));
   if (meta.stopReason === "length") out.push(lengthRow(c));
@@ -260,36 +279,31 @@ function answerRows(text: string, c: Colors, width: number): string[] {
  * when its response asked for it, awl stopped while it ran, and nothing was
  * shown after its line.
  */
-function resultRows(use: ToolUseBlock, result: ToolResultBlock | undefined, meta: MessageMeta, view: View): string[] {
+function resultRows(use: ToolUseBlock, result: ToolResultBlock | undefined, meta: MessageMeta, view: View, changes: FileChangeEntry[]): string[] {
   const { c, width } = view;
   if (!result) return meta.stopReason && meta.stopReason !== "toolUse" ? [notRunRow(c)] : [];
   const interruptedPrefix = interruptedAfterStart("");
   const content = result.content.startsWith(interruptedPrefix) ? result.content.slice(interruptedPrefix.length) : result.content;
   const isError = result.isError ?? false;
-  const shown: ShownResult = { content, isError, ...(isError ? {} : changeOf(use, content, view.env)) };
-  return toolResultRows(shown, c, toolWidth(width), use.name);
+  const effect = callEffect(use.name, use.input, view.files?.cwd ?? "/");
+  const shown: ShownResult = { content, isError, ...(isError || effect?.kind !== "write" ? {} : changeOf(effect.path, changes, view)) };
+  return toolResultRows(shown, c, toolWidth(width), effect?.kind);
 }
 
-/** What the log tells of a write's or an edit's change (see the top of this file). */
-function changeOf(use: ToolUseBlock, content: string, env: Env): Partial<ShownResult> {
-  if (use.name !== "edit" && use.name !== "write") return {};
-  let input: Record<string, unknown>;
-  try {
-    input = JSON.parse(use.input);
-  } catch {
-    return {};
-  }
-  const secrets = providerSecrets(env);
-  if (use.name === "edit" && content.startsWith("edited ") && typeof input.oldText === "string" && typeof input.newText === "string") {
-    const at = Number(/: lines? (\d+)/.exec(content)?.[1] ?? 1);
-    // Lines out of the file, not its end: a last line without a newline is only where the quote stopped.
-    const cut = !input.oldText.endsWith("\n") && !input.newText.endsWith("\n") ? "\n" : "";
-    const change = { created: false, before: Buffer.from(input.oldText + cut), after: Buffer.from(input.newText + cut) };
-    return { change: fileChange(change, secrets), changeAt: at };
-  }
-  if (use.name === "write" && content.startsWith("created ") && typeof input.content === "string") {
-    return { change: fileChange({ created: true, after: Buffer.from(input.content) }, secrets) };
-  }
-  if (use.name === "write" && content.startsWith("overwrote ")) return { note: "(no diff: what it replaced is not kept in the session)" };
-  return {};
+/** The change a call made to `path`, from its file_change entry's two versions (each entry is taken once, in call order). */
+function changeOf(path: string, changes: FileChangeEntry[], view: View): Partial<ShownResult> {
+  const at = changes.findIndex((e) => e.path === path);
+  const entry = at === -1 ? undefined : changes.splice(at, 1)[0];
+  const missing = { note: "(no diff: the file's versions are not kept)" };
+  if (!entry || !view.files) return missing;
+  const version = (hash: string | null) => (hash === null ? null : blobUpTo(view.files!.blobs, hash, MAX_KEPT_BYTES));
+  const [before, after] = [version(entry.before), version(entry.after)];
+  if (before === undefined || !after) return missing;
+  return { change: fileChange({ created: before === null, ...(before ? { before } : {}), after }, providerSecrets(view.env)) };
+}
+
+/** A blob's bytes when it is stored and not larger than `max` (a diff of more is not shown). */
+function blobUpTo(blobs: BlobStore, hash: string, max: number): Buffer | undefined {
+  const size = Bun.file(blobs.path(hash)).size;
+  return size <= max ? blobs.get(hash) : undefined;
 }

@@ -138,7 +138,7 @@ describe("what a turn looks like on a terminal", () => {
 
   test("a command's preview is its last lines, after how many came before: where a test run's failures and summary are", () => {
     const content = `${Array.from({ length: 40 }, (_, i) => `test ${i + 1} ok`).join("\n")}\n2 failed, 38 passed\nexit code: 1`;
-    const lines = render([{ type: "toolEnd", id: "t", name: "bash", output: { content, isError: true } }]).split("\n");
+    const lines = render([{ type: "toolEnd", id: "t", name: "bash", output: { content, isError: true }, effect: "exec" }]).split("\n");
     expect(lines).toEqual([
       "  ⎿ … 37 earlier lines (ctrl+o shows all)",
       "    test 38 ok",
@@ -151,11 +151,11 @@ describe("what a turn looks like on a terminal", () => {
     // On a narrow terminal the row still fits: the key's hint gives way first.
     let written = "";
     const narrow = new TurnRenderer({ write: (s: string) => (written += s), isTTY: false, columns: 40 }, plain);
-    narrow.handle({ type: "toolEnd", id: "t", name: "bash", output: { content, isError: true } });
+    narrow.handle({ type: "toolEnd", id: "t", name: "bash", output: { content, isError: true }, effect: "exec" });
     expect(written.split("\n")[0]).toBe("  ⎿ … 37 earlier lines");
     for (const row of written.split("\n")) expect(Bun.stringWidth(row)).toBeLessThan(40);
     // Short output is shown whole, with nothing said about lines hidden.
-    expect(render([{ type: "toolEnd", id: "t", name: "bash", output: { content: "a\nexit code: 0", isError: false } }])).toBe("  ⎿ a\n    exit code: 0\n");
+    expect(render([{ type: "toolEnd", id: "t", name: "bash", output: { content: "a\nexit code: 0", isError: false }, effect: "exec" }])).toBe("  ⎿ a\n    exit code: 0\n");
   });
 
   test("a prompt that got no answer: a line says it stays and goes with the next one, wrapped between words on a narrow terminal", () => {

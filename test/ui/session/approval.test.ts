@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { ApprovalRequest } from "../../../src/agent/approval";
 import { colorsFor } from "../../../src/ui/render/colors";
 import { describeCall, questionLine, questionRows, questionScreen, terminalAsk } from "../../../src/ui/session/approval";
+import { callEffect, proposeCall } from "../../../src/tools";
 import { fakeTerminal } from "../fake-terminal";
 
 const plain = colorsFor({ isTTY: false });
@@ -40,7 +41,15 @@ function fakeTty(tty = true) {
   };
 }
 
-const command = (c: string, always?: string[]): ApprovalRequest => ({ tool: "bash", input: { command: c }, ...(always ? { always } : {}) });
+const command = (c: string, always?: string[]): ApprovalRequest => ({ tool: "bash", effect: { kind: "exec", command: c }, ...(always ? { always } : {}) });
+/** The question about a call that writes a file, as the approvals make it: its effect and the change it would make. */
+async function fileCall(tool: string, input: Record<string, unknown>, cwd: string, always?: string[]): Promise<ApprovalRequest> {
+  const raw = JSON.stringify(input);
+  const effect = callEffect(tool, raw, cwd);
+  if (effect?.kind !== "write") throw new Error(`${tool} does not write`);
+  const proposed = await proposeCall(tool, raw, cwd);
+  return { tool, effect, ...(proposed ? { proposed } : {}), ...(always ? { always } : {}) };
+}
 const never = () => new AbortController().signal;
 
 describe("the question on a terminal", () => {
@@ -173,28 +182,28 @@ describe("what the question shows", () => {
 
   test("an edit: the diff it would make, from the file as it is; the file is not touched", async () => {
     writeFileSync(join(dir, "a.ts"), "one\ntwo\nthree\n");
-    const rows = describeCall({ tool: "edit", input: { path: "a.ts", oldText: "two", newText: "TWO" }, always: ["edit"] }, plain, 80, dir);
+    const rows = describeCall(await fileCall("edit", { path: "a.ts", oldText: "two", newText: "TWO" }, dir, ["edit"]), plain, 80, dir);
     expect(rows).toEqual(["● edit a.ts", "    @@ -1,3 +1,3 @@", "     one", "    -two", "    +TWO", "     three"]);
     expect(await Bun.file(join(dir, "a.ts")).text()).toBe("one\ntwo\nthree\n");
   });
 
-  test("an edit whose text is not in the file: the text and its replacement, said so", () => {
+  test("an edit whose text is not in the file: the text and its replacement, said so", async () => {
     writeFileSync(join(dir, "a.ts"), "one\n");
-    const rows = describeCall({ tool: "edit", input: { path: "a.ts", oldText: "gone", newText: "new" } }, plain, 80, dir);
+    const rows = describeCall(await fileCall("edit", { path: "a.ts", oldText: "gone", newText: "new" }, dir), plain, 80, dir);
     expect(rows.slice(0, 2)).toEqual(["● edit a.ts", "    (the text to replace and its replacement; line numbers are the text's own)"]);
     expect(rows).toContain("    -gone");
     expect(rows).toContain("    +new");
   });
 
-  test("a write: a new file's lines, or the diff against the file it replaces", () => {
-    expect(describeCall({ tool: "write", input: { path: "new.txt", content: "a\nb\n" } }, plain, 80, dir)).toEqual(["● write new.txt", "    +a", "    +b"]);
+  test("a write: a new file's lines, or the diff against the file it replaces", async () => {
+    expect(describeCall(await fileCall("write", { path: "new.txt", content: "a\nb\n" }, dir), plain, 80, dir)).toEqual(["● write new.txt", "    +a", "    +b"]);
     writeFileSync(join(dir, "old.txt"), "a\nb\n");
-    expect(describeCall({ tool: "write", input: { path: "old.txt", content: "a\nc\n" } }, plain, 80, dir)).toEqual(["● write old.txt", "    @@ -1,2 +1,2 @@", "     a", "    -b", "    +c"]);
+    expect(describeCall(await fileCall("write", { path: "old.txt", content: "a\nc\n" }, dir), plain, 80, dir)).toEqual(["● write old.txt", "    @@ -1,2 +1,2 @@", "     a", "    -b", "    +c"]);
   });
 
-  test("an API key in the file is not shown", () => {
+  test("an API key in the file is not shown", async () => {
     writeFileSync(join(dir, ".env"), "KEY=sk-ant-secret-value-123\n");
-    const rows = describeCall({ tool: "write", input: { path: ".env", content: "KEY=\n" } }, plain, 80, dir, 20, { ANTHROPIC_API_KEY: "sk-ant-secret-value-123" });
+    const rows = describeCall(await fileCall("write", { path: ".env", content: "KEY=\n" }, dir), plain, 80, dir, 20, { ANTHROPIC_API_KEY: "sk-ant-secret-value-123" });
     expect(rows.join("\n")).not.toContain("sk-ant-secret-value-123");
     expect(rows.join("\n")).toContain("[redacted ANTHROPIC_API_KEY]");
   });
@@ -202,13 +211,13 @@ describe("what the question shows", () => {
   test("a long or multi-line command in full, control characters made safe", () => {
     const rows = describeCall(command("cd build &&\nrm -rf *\x1b[2J"), plain, 80, dir);
     expect(rows).toEqual(["● bash", "    cd build &&", "    rm -rf *␛[2J"]);
-    expect(questionLine({ tool: "edit", input: {}, always: ["edit"] }, plain)).toBe("  Make this edit? y yes · a always (edit, until awl exits) · n no · Esc stop");
+    expect(questionLine({ tool: "edit", effect: { kind: "write", path: join(dir, "a.ts") }, always: ["edit"] }, plain)).toBe("  Make this edit? y yes · a always (edit, until awl exits) · n no · Esc stop");
   });
 
-  test("at 40 columns every row of an edit's diff, the path and the choices fits, and nothing is cut: every word is there", () => {
+  test("at 40 columns every row of an edit's diff, the path and the choices fits, and nothing is cut: every word is there", async () => {
     const long = "  return a - b; // subtract two numbers and give back what is left over";
     writeFileSync(join(dir, "arithmetic-operations-lib.ts"), `export function sub(a, b) {\n  return a + b;\n}\n`);
-    const request: ApprovalRequest = { tool: "edit", input: { path: "arithmetic-operations-lib.ts", oldText: "  return a + b;", newText: long }, always: ["edit"] };
+    const request = await fileCall("edit", { path: "arithmetic-operations-lib.ts", oldText: "  return a + b;", newText: long }, dir, ["edit"]);
     const rows = [...describeCall(request, plain, 39, dir), ...questionRows(request, plain, 39)];
     for (const row of rows) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(39);
     const shown = rows.join(" ");
@@ -252,7 +261,7 @@ describe("scrolling a tall question", () => {
     try {
       const tty = fakeTty();
       const content = Array.from({ length: 60 }, (_, i) => `line ${i + 1}`).join("\n");
-      const answer = tty.ask(dir)({ tool: "write", input: { path: "new.txt", content } }, never());
+      const answer = tty.ask(dir)(await fileCall("write", { path: "new.txt", content }, dir), never());
       await tty.shown();
       expect(tty.written()).toContain("rows 1-");
       expect(tty.written()).not.toContain("+line 60");

@@ -97,15 +97,14 @@ describe.each([
   });
 });
 
-test("an overwriting write is its result line on resume, with a note: what it replaced is not in the session", async () => {
+test("an overwriting write is shown on resume as live: the diff of the versions its checkpoint kept", async () => {
   await Bun.write(join(fx.project, "a.txt"), "old\n");
   const agent = new Agent({ session: SessionManager.init({ cwd: fx.project, ...model }), cwd: fx.project, model, env: fx.env });
   fx.server.reply({ blocks: [{ type: "toolUse", name: "write", input: { path: "a.txt", content: "new\n" } }] }, { blocks: [{ type: "text", text: "ok" }] });
   const live = await liveTurn(agent, "rewrite", plain);
   expect(live.slice(1, 5)).toEqual(["● write a.txt", "  ⎿ overwrote a.txt (4 bytes)", "    @@ -1,1 +1,1 @@", "    -old"]);
   const transcript = await resumed(agent, plain);
-  expect(transcript.slice(1, 4)).toEqual(["● write a.txt", "  ⎿ overwrote a.txt (4 bytes)", "    (no diff: what it replaced is not kept in the session)"]);
-  expect(transcript.slice(4)).toEqual(live.slice(6));
+  expect(transcript).toEqual(live);
   expect(readFileSync(join(fx.project, "a.txt"), "utf8")).toBe("new\n");
 });
 
