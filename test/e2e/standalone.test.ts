@@ -31,6 +31,6 @@ test("the executable alone in an empty directory runs without bun, node or node_
   expect(await prompt.exited).toBe(0);
 
   const sessions = run(["sessions", "--plain"]);
-  expect(await new Response(sessions.stdout).text()).toMatch(/ 3 messages\n$/);
+  expect(await new Response(sessions.stdout).text()).toMatch(/ 3 messages  hello\n$/);
   expect(await sessions.exited).toBe(0);
 });
