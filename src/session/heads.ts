@@ -23,7 +23,6 @@ const LINE_BYTES = 2 * FIRST_LINE_CHARS;
 /** What a kept message's content is reduced to, shared by all (never changed): a prompt's one text, or nothing. */
 const PROMPT = [{ type: "text" as const, text: "." }];
 const NONE: [] = [];
-const MESSAGE = Buffer.from(`{"type":"message",`);
 /** Where the head ends: the first `"content":[` of a message line is its own (a quote inside a string is escaped). */
 const CONTENT = Buffer.from(`"content":[`);
 const TEXT_BLOCK = Buffer.from(`{"type":"text","text":"`);
@@ -33,8 +32,10 @@ const TOOL_RESULT = Buffer.from(`{"type":"toolResult","toolUseId":`);
 export interface Head {
   /** The entry as the tree keeps it: a message's content is reduced to whether it is a prompt. */
   entry: SessionEntry;
-  /** The first line of its first text (or what stands for it). */
+  /** The first line of its first text (or what stands for it); empty when the reader asked for no text. */
   text: string;
+  /** A user message with the person's words. */
+  prompt: boolean;
   toolCalls: boolean;
 }
 
@@ -42,29 +43,35 @@ export interface Head {
  * The head of a message line in awl's own key order, or undefined (parse it
  * whole). A quote inside a JSON string is always escaped, so the block
  * markers searched for cannot occur inside a text: what is found is structure.
+ * Without `withText` only a user message's text is looked at (whether it is a
+ * prompt): a fork or a target needs places, not words.
  */
-export function messageHead(line: Uint8Array): Head | undefined {
+export function messageHead(line: Uint8Array, withText = true): Head | undefined {
   const bytes = Buffer.from(line.buffer, line.byteOffset, line.byteLength);
-  if (!bytes.subarray(0, MESSAGE.length).equals(MESSAGE)) return undefined;
   const open = bytes.indexOf(CONTENT);
   if (open === -1 || open > HEAD_BYTES) return undefined;
-  const m = HEAD.exec(bytes.toString("utf8", 0, open + CONTENT.length));
-  if (!m) return undefined;
+  // Latin-1 decodes ASCII exactly and costs less than UTF-8; a head with anything else (a model name, say) is parsed whole.
+  const head = bytes.toString("latin1", 0, open + CONTENT.length);
+  const m = HEAD.exec(head);
+  if (!m || NON_ASCII.test(head)) return undefined;
   const role = m[6] as "system" | "user" | "assistant";
-  const textAt = bytes.indexOf(TEXT_BLOCK);
+  const textAt = role === "user" || withText ? bytes.indexOf(TEXT_BLOCK, open) : -1;
   const text = textAt === -1 ? undefined : stringStart(bytes, textAt + TEXT_BLOCK.length);
-  const toolCalls = role === "assistant" && bytes.indexOf(TOOL_USE) !== -1;
+  const toolCalls = role === "assistant" && bytes.indexOf(TOOL_USE, open) !== -1;
   const prompt = role === "user" && text !== undefined && text.trim() !== "";
   const entry: SessionEntry = {
     type: "message",
     id: unquote(m[1]!),
     parentId: m[2] === "null" ? null : unquote(m[2]!),
     timestamp: unquote(m[3]!),
-    ...(m[4] ? { provider: unquote(m[4]), model: unquote(m[5]!) } : {}),
+    provider: m[4] && unquote(m[4]),
+    model: m[5] && unquote(m[5]),
     message: { role, content: prompt ? PROMPT : NONE },
   };
-  return { entry, text: firstLine(text ?? otherText(bytes)), toolCalls };
+  return { entry, text: withText ? firstLine(text ?? otherText(bytes)) : prompt ? firstLine(text!) : "", prompt, toolCalls };
 }
+
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /** A tool call's name and input, or a tool result's text, when there is no text block. */
 function otherText(bytes: Buffer): string {

@@ -51,9 +51,11 @@ export interface SessionTree {
  * Reads the tree of the session file at `path`. Message lines in awl's own
  * key order are read by their head (heads.ts); every other line is parsed and
  * checked whole. A damaged line is an error naming it; a torn last line (what
- * a crash leaves, and the next open trims) is left out.
+ * a crash leaves, and the next open trims) is left out. Without `text`, a
+ * node's text is only a prompt's (a fork or a move needs places, not words,
+ * and the words are most of the reading).
  */
-export function readSessionTree(path: string): SessionTree {
+export function readSessionTree(path: string, { text = true }: { text?: boolean } = {}): SessionTree {
   const fd = openSync(path, "r");
   try {
     const index = new EntryIndex();
@@ -61,31 +63,34 @@ export function readSessionTree(path: string): SessionTree {
     const nodes: TreeNode[] = [];
     const nodeOf = new Map<SessionEntry, TreeNode>();
     let header: SessionHeader | undefined;
-    const add = (entry: SessionEntry, offset: number, text: string, toolCalls: boolean) => {
+    const add = (entry: SessionEntry, offset: number, text: string, prompt: boolean, toolCalls: boolean) => {
       index.add(entry);
+      const message = entry.type === "message";
+      const parent = index.parent(entry);
+      // One shape for every node (no spreads): 24,000 of them are made before the JIT has warmed up.
       const node: TreeNode = {
         id: entry.id,
         parentId: entry.parentId,
         kind: entry.type === "opaque" ? entry.kind : entry.type,
-        ...(entry.type === "message" ? { role: entry.message.role } : {}),
+        role: message ? entry.message.role : undefined,
         text,
+        label: undefined,
         time: entry.timestamp,
         active: false,
         bookkeeping: isBookkeeping(entry),
-        prompt: isPrompt(entry),
+        prompt,
         toolCalls,
-        ...(entry.type === "message" && entry.provider && entry.model ? { model: { provider: entry.provider, model: entry.model } } : {}),
+        model: message && entry.provider && entry.model ? { provider: entry.provider, model: entry.model } : undefined,
         offset,
+        parent: parent && nodeOf.get(parent),
       };
       nodes.push(node);
       nodeOf.set(entry, node);
-      const parent = index.parent(entry);
-      if (parent) node.parent = nodeOf.get(parent);
     };
     const take = (bytes: Uint8Array, offset: number, number: number, last = false) => {
       // A last line with no newline may be torn (open trims it): only a whole parse tells.
-      const head = header && !last && messageHead(bytes);
-      if (head) return add(head.entry, offset, head.text, head.toolCalls);
+      const head = header && !last && messageHead(bytes, text);
+      if (head) return add(head.entry, offset, head.text, head.prompt, head.toolCalls);
       let parsed: ReturnType<typeof parseLine>;
       try {
         parsed = parseLine(bytes);
@@ -99,7 +104,8 @@ export function readSessionTree(path: string): SessionTree {
         header = parsed.header;
       } else if (parsed.kind === "entry") {
         const entry = parsed.entry;
-        add(slimEntry(entry), offset, firstLine(entry), entry.type === "message" && entry.message.content.some((b) => b.type === "toolUse"));
+        const toolCalls = entry.type === "message" && entry.message.content.some((b) => b.type === "toolUse");
+        add(slimEntry(entry), offset, firstLine(entry), isPrompt(entry), toolCalls);
       } else throw new UsageError(`${path}:${number}: a second session header`);
     };
     const tooLong = (number: number): never => {
@@ -112,7 +118,7 @@ export function readSessionTree(path: string): SessionTree {
       if (!(error instanceof UsageError)) throw error; // a torn last line: left out
     }
     if (!header) throw new UsageError(`${path}: empty file, not a session (no header line)`);
-    for (const entry of index.ancestors()) nodeOf.get(entry)!.active = true;
+    for (let entry = index.leaf; entry; entry = index.parent(entry)) nodeOf.get(entry)!.active = true;
     const byId = new Map<string, TreeNode>();
     for (const [entry, node] of nodeOf) {
       const label = index.get(entry.id) === entry ? index.label(entry.id) : undefined;
