@@ -51,9 +51,11 @@ export interface SessionTree {
  * Reads the tree of the session file at `path`. Message lines in awl's own
  * key order are read by their head (heads.ts); every other line is parsed and
  * checked whole. A damaged line is an error naming it; a torn last line (what
- * a crash leaves, and the next open trims) is left out. Without `text`, a
- * node's text is only a prompt's (a fork or a move needs places, not words,
- * and the words are most of the reading).
+ * a crash leaves, and the next open trims) is left out. Without `text`, only
+ * what /tree draws unless asked for all has its words (prompts, the leaf,
+ * labelled entries, compactions and summaries): a fork, a move or a drawing
+ * of prompts needs places, not the first line of every tool result, and those
+ * words are most of the reading.
  */
 export function readSessionTree(path: string, { text = true }: { text?: boolean } = {}): SessionTree {
   const fd = openSync(path, "r");
@@ -125,7 +127,10 @@ export function readSessionTree(path: string, { text = true }: { text?: boolean 
       if (label !== undefined) node.label = label;
       byId.set(node.id, node);
     }
-    return { header, nodes, leafId: index.leaf?.id ?? null, byId };
+    const leafId = index.leaf?.id ?? null;
+    // Without text, the words a drawing shows besides prompts (the leaf's, a label's entry's) are read from their lines.
+    if (!text) for (const node of nodes) if (node.kind === "message" && !node.prompt && (node.id === leafId || node.label !== undefined)) node.text = textAt(fd, node);
+    return { header, nodes, leafId, byId };
   } finally {
     closeSync(fd);
   }
@@ -150,12 +155,21 @@ export function findTarget(tree: SessionTree, prefix: string): TreeNode {
 export function readEntry(path: string, node: TreeNode): SessionEntry | undefined {
   const fd = openSync(path, "r");
   try {
-    const line = readLineAt(fd, node.offset, fstatSync(fd).size);
-    const parsed = line && parseLine(line);
-    return parsed && parsed.kind === "entry" ? parsed.entry : undefined;
+    return entryAt(fd, node);
   } finally {
     closeSync(fd);
   }
+}
+
+function entryAt(fd: number, node: TreeNode): SessionEntry | undefined {
+  const line = readLineAt(fd, node.offset, fstatSync(fd).size);
+  const parsed = line && parseLine(line);
+  return parsed && parsed.kind === "entry" ? parsed.entry : undefined;
+}
+
+function textAt(fd: number, node: TreeNode): string {
+  const entry = entryAt(fd, node);
+  return entry ? firstLine(entry) : "";
 }
 
 /** The root-to-`end` path, by each entry's resolved parent. */
