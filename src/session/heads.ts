@@ -8,9 +8,10 @@
 // lines this way; open judges every line it reads in full.
 import type { SessionEntry } from "./schema";
 
-const STRING = String.raw`"(?:[^"\\]|\\.)*"`;
+/** A JSON string, its content captured (still escaped). */
+const STRING = String.raw`"((?:[^"\\]|\\.)*)"`;
 const HEAD = new RegExp(
-  String.raw`^\{"type":"message","id":(${STRING}),"parentId":(null|${STRING}),"timestamp":(${STRING})(?:,"provider":(${STRING}),"model":(${STRING}))?,"message":\{"role":"(system|user|assistant)","content":\[`,
+  String.raw`^\{"type":"message","id":${STRING},"parentId":(?:null|${STRING}),"timestamp":${STRING}(?:,"provider":${STRING},"model":${STRING})?,"message":\{"role":"(system|user|assistant)","content":\[`,
 );
 /** How much of a line the head is looked for in: ids, times and model names are short (a longer head is parsed whole). */
 const HEAD_BYTES = 512;
@@ -47,7 +48,7 @@ export interface Head {
  * prompt): a fork or a target needs places, not words.
  */
 export function messageHead(line: Uint8Array, withText = true): Head | undefined {
-  const bytes = Buffer.from(line.buffer, line.byteOffset, line.byteLength);
+  const bytes = line instanceof Buffer ? line : Buffer.from(line.buffer, line.byteOffset, line.byteLength);
   const open = bytes.indexOf(CONTENT);
   if (open === -1 || open > HEAD_BYTES) return undefined;
   // Latin-1 decodes ASCII exactly and costs less than UTF-8; a head with anything else (a model name, say) is parsed whole.
@@ -59,13 +60,15 @@ export function messageHead(line: Uint8Array, withText = true): Head | undefined
   const text = textAt === -1 ? undefined : stringStart(bytes, textAt + TEXT_BLOCK.length);
   const toolCalls = role === "assistant" && bytes.indexOf(TOOL_USE, open) !== -1;
   const prompt = role === "user" && text !== undefined && text.trim() !== "";
+  const escaped = head.includes("\\");
+  const value = (inner: string) => (escaped ? unescape(inner) : inner);
   const entry: SessionEntry = {
     type: "message",
-    id: unquote(m[1]!),
-    parentId: m[2] === "null" ? null : unquote(m[2]!),
-    timestamp: unquote(m[3]!),
-    provider: m[4] && unquote(m[4]),
-    model: m[5] && unquote(m[5]),
+    id: value(m[1]!),
+    parentId: m[2] === undefined ? null : value(m[2]),
+    timestamp: value(m[3]!),
+    provider: m[4] === undefined ? undefined : value(m[4]),
+    model: m[5] === undefined ? undefined : value(m[5]),
     message: { role, content: prompt ? PROMPT : NONE },
   };
   return { entry, text: withText ? firstLine(text ?? otherText(bytes)) : prompt ? firstLine(text!) : "", prompt, toolCalls };
@@ -120,9 +123,9 @@ function unescaped(text: string, needle: string, from: number): number {
   return text.length;
 }
 
-/** A JSON string's value: most ids and times have no escapes, and need no parse. */
-function unquote(json: string): string {
-  return json.includes("\\") ? JSON.parse(json) : json.slice(1, -1);
+/** A captured string's value: most heads hold no escape, and their strings are what the pattern captured. */
+function unescape(inner: string): string {
+  return JSON.parse(`"${inner}"`);
 }
 
 /** The first line with anything on it, cut to FIRST_LINE_CHARS. */

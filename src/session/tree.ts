@@ -113,7 +113,8 @@ export function readSessionTree(path: string, { text = true }: { text?: boolean 
     const tooLong = (number: number): never => {
       throw new UsageError(`${path}:${number}: the line is longer than any session line awl writes`);
     };
-    const rest = scanLines(fd, 0, fstatSync(fd).size, (line) => take(line.bytes, line.offset, line.number), tooLong);
+    // A block of 1 MB, not the reader's 4: lines are a few KB, and a fork's peak memory is mostly this reading.
+    const rest = scanLines(fd, 0, fstatSync(fd).size, (line) => take(line.bytes, line.offset, line.number), tooLong, Buffer.allocUnsafe(1 << 20));
     try {
       if (rest.bytes.length) take(rest.bytes, rest.offset, rest.number, true);
     } catch (error) {
