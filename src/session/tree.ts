@@ -63,12 +63,14 @@ export function readSessionTree(path: string, { text = true }: { text?: boolean 
     const index = new EntryIndex();
     // Nodes are made as lines are read, and finished (path, labels, parents) at the end: no second copy of 24,000 entries.
     const nodes: TreeNode[] = [];
-    const nodeOf = new Map<SessionEntry, TreeNode>();
+    // The latest node with each id, as the index resolves a parentId or a leaf's target: the index decides, this names its node.
+    const byId = new Map<string, TreeNode>();
+    let leaf: { entry: SessionEntry; node: TreeNode } | undefined;
     let header: SessionHeader | undefined;
     const add = (entry: SessionEntry, offset: number, text: string, prompt: boolean, toolCalls: boolean) => {
+      const parent = entry.parentId === null ? undefined : byId.get(entry.parentId);
       index.add(entry);
       const message = entry.type === "message";
-      const parent = index.parent(entry);
       // One shape for every node (no spreads): 24,000 of them are made before the JIT has warmed up.
       const node: TreeNode = {
         id: entry.id,
@@ -84,10 +86,11 @@ export function readSessionTree(path: string, { text = true }: { text?: boolean 
         toolCalls,
         model: message && entry.provider && entry.model ? { provider: entry.provider, model: entry.model } : undefined,
         offset,
-        parent: parent && nodeOf.get(parent),
+        parent,
       };
       nodes.push(node);
-      nodeOf.set(entry, node);
+      byId.set(node.id, node);
+      if (index.leaf !== leaf?.entry) leaf = index.leaf && { entry: index.leaf, node: index.leaf === entry ? node : byId.get(index.leaf.id)! };
     };
     const take = (bytes: Uint8Array, offset: number, number: number, last = false) => {
       // A last line with no newline may be torn (open trims it): only a whole parse tells.
@@ -121,14 +124,9 @@ export function readSessionTree(path: string, { text = true }: { text?: boolean 
       if (!(error instanceof UsageError)) throw error; // a torn last line: left out
     }
     if (!header) throw new UsageError(`${path}: empty file, not a session (no header line)`);
-    for (let entry = index.leaf; entry; entry = index.parent(entry)) nodeOf.get(entry)!.active = true;
-    const byId = new Map<string, TreeNode>();
-    for (const [entry, node] of nodeOf) {
-      const label = index.get(entry.id) === entry ? index.label(entry.id) : undefined;
-      if (label !== undefined) node.label = label;
-      byId.set(node.id, node);
-    }
-    const leafId = index.leaf?.id ?? null;
+    for (let node = leaf?.node; node; node = node.parent) node.active = true;
+    for (const node of byId.values()) node.label = index.label(node.id);
+    const leafId = leaf?.node.id ?? null;
     // Without text, the words a drawing shows besides prompts (the leaf's, a label's entry's) are read from their lines.
     if (!text) for (const node of nodes) if (node.kind === "message" && !node.prompt && (node.id === leafId || node.label !== undefined)) node.text = textAt(fd, node);
     return { header, nodes, leafId, byId };
