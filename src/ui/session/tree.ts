@@ -30,7 +30,8 @@ export function treeRows(tree: SessionTree, filter: TreeFilter, width: number, c
     else children.set(node.parent, [node]);
   }
   const rows: TreeRow[] = [];
-  const today = new Date().toDateString();
+  const now = new Date();
+  const today: Today = { from: new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime(), to: new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1).getTime() };
   const shows = (n: TreeNode) => filter === "all" || n.id === tree.leafId || n.label !== undefined || (filter === "prompts" && (n.prompt || n.kind === "compaction" || n.kind === "branch_summary"));
   // Iterative: a session is one long chain, thousands deep; along a chain (one child) nothing is allocated.
   const stack: { node: TreeNode; depth: number }[] = (children.get(undefined) ?? []).map((node) => ({ node, depth: 0 })).reverse();
@@ -57,7 +58,7 @@ export function treeRows(tree: SessionTree, filter: TreeFilter, width: number, c
 }
 
 /** `○ 3da774e8 17:41 you  Why is the offset ignored?  [before the refactor]` */
-function line(n: TreeNode, depth: number, leafId: string | null, width: number, today: string, c?: Colors): string {
+function line(n: TreeNode, depth: number, leafId: string | null, width: number, today: Today, c?: Colors): string {
   const mark = n.id === leafId ? "◉" : n.active ? "●" : "○";
   const head = `${"  ".repeat(depth)}${mark} ${n.id} ${clock(n.time, today)} ${who(n).padEnd(7)}`;
   const label = n.label === undefined ? "" : `  [${safeText(oneLine(n.label, 40))}]`;
@@ -91,12 +92,19 @@ function who(n: TreeNode): string {
   return n.kind;
 }
 
-/** `17:41`, local time; the date when it is not `today` (a Date's toDateString). */
-function clock(iso: string, today: string): string {
+/** Today's local midnight and the next, in ms: one comparison per row, not a date string per row. */
+interface Today {
+  from: number;
+  to: number;
+}
+
+/** `17:41`, local time; the date when it is not today. */
+function clock(iso: string, today: Today): string {
   const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return "--:--";
+  const at = d.getTime();
+  if (Number.isNaN(at)) return "--:--";
   const time = `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
-  return d.toDateString() === today ? time : `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")} ${time}`;
+  return at >= today.from && at < today.to ? time : `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")} ${time}`;
 }
 
 /** One JSON array, file order: what `awl sessions tree --json` prints for scripts. */
