@@ -58,7 +58,8 @@ export function messageHead(line: Uint8Array, withText = true): Head | undefined
   const role = m[6] as "system" | "user" | "assistant";
   const textAt = role === "user" || withText ? bytes.indexOf(TEXT_BLOCK, open) : -1;
   const text = textAt === -1 ? undefined : stringStart(bytes, textAt + TEXT_BLOCK.length);
-  const toolCalls = role === "assistant" && bytes.indexOf(TOOL_USE, open) !== -1;
+  const use = role === "assistant" ? bytes.indexOf(TOOL_USE, open) : -1;
+  const toolCalls = use !== -1;
   const prompt = role === "user" && text !== undefined && text.trim() !== "";
   const escaped = head.includes("\\");
   const value = (inner: string) => (escaped ? unescape(inner) : inner);
@@ -71,19 +72,19 @@ export function messageHead(line: Uint8Array, withText = true): Head | undefined
     model: m[5] === undefined ? undefined : value(m[5]),
     message: { role, content: prompt ? PROMPT : NONE },
   };
-  return { entry, text: withText ? firstLine(text ?? otherText(bytes)) : prompt ? firstLine(text!) : "", prompt, toolCalls };
+  return { entry, text: withText ? firstLine(text ?? otherText(bytes, role, use)) : prompt ? firstLine(text!) : "", prompt, toolCalls };
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /** A tool call's name and input, or a tool result's text, when there is no text block. */
-function otherText(bytes: Buffer): string {
-  const use = bytes.indexOf(TOOL_USE);
+function otherText(bytes: Buffer, role: string, use: number): string {
+  // Calls are an assistant's, results a user's (the provider protocols have them so): one search of the line, not two.
   if (use !== -1) {
     const name = /^,"id":"(?:[^"\\]|\\.)*","name":("(?:[^"\\]|\\.)*"),"input":"/.exec(bytes.toString("utf8", use + TOOL_USE.length, use + TOOL_USE.length + 512));
     if (name) return `${JSON.parse(name[1]!)} ${stringStart(bytes, use + TOOL_USE.length + name[0].length)}`;
   }
-  const result = bytes.indexOf(TOOL_RESULT);
+  const result = role === "user" ? bytes.indexOf(TOOL_RESULT) : -1;
   if (result === -1) return "";
   const content = /^"(?:[^"\\]|\\.)*","content":"/.exec(bytes.toString("utf8", result + TOOL_RESULT.length, result + TOOL_RESULT.length + 512));
   return content ? stringStart(bytes, result + TOOL_RESULT.length + content[0].length) : "";
@@ -100,6 +101,7 @@ function stringStart(bytes: Buffer, from: number): string {
   const slice = bytes.toString("utf8", from, Math.min(bytes.length, from + LINE_BYTES));
   const start = LEADING_BLANKS.exec(slice)![0].length;
   const raw = slice.slice(start, Math.min(unescaped(slice, '"', start), unescaped(slice, "\\n", start)));
+  if (!raw.includes("\\")) return raw; // nothing escaped: the JSON is the text
   // A cut inside an escape (`\`, `\u00`) would not parse: drop the broken end.
   for (const cut of [raw, raw.replace(/\\(u[0-9a-fA-F]{0,3})?$/, "")]) {
     try {

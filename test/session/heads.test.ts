@@ -36,9 +36,11 @@ describe("message heads", () => {
       expect(bare.entry).toEqual(head.entry);
       expect([bare.prompt, bare.toolCalls]).toEqual([head.prompt, head.toolCalls]);
       expect(bare.text).toBe(head.prompt ? head.text : "");
-      const text = m.content.find((b) => b.type === "text");
-      if (text?.type === "text") {
-        const first = text.text.trimStart().split("\n", 1)[0]!.slice(0, FIRST_LINE_CHARS);
+      // What stands for the entry: its first text, else its tool call (name and input), else its tool result.
+      const block = m.content.find((b) => b.type === "text") ?? m.content.find((b) => b.type === "toolUse") ?? m.content.find((b) => b.type === "toolResult");
+      const said = block?.type === "text" ? block.text : block?.type === "toolUse" ? `${block.name} ${block.input}` : block?.type === "toolResult" ? block.content : undefined;
+      if (said !== undefined) {
+        const first = said.trimStart().split("\n", 1)[0]!.slice(0, FIRST_LINE_CHARS);
         expect(first.startsWith(head.text.replace(/\uFFFD$/, ""))).toBe(true);
         expect(head.text.length).toBeGreaterThanOrEqual(Math.min(first.length, 60));
       }
