@@ -60,10 +60,11 @@ export function treeRows(tree: SessionTree, filter: TreeFilter, width: number, c
 /** `○ 3da774e8 17:41 you  Why is the offset ignored?  [before the refactor]` */
 function line(n: TreeNode, depth: number, leafId: string | null, width: number, today: Today, c?: Colors): string {
   const mark = n.id === leafId ? "◉" : n.active ? "●" : "○";
-  const head = `${"  ".repeat(depth)}${mark} ${n.id} ${clock(n.time, today)} ${who(n).padEnd(7)}`;
-  const label = n.label === undefined ? "" : `  [${safeText(oneLine(n.label, 40))}]`;
+  // Ids and kinds come from the file like any text: shown safe (oneLine's text already is).
+  const head = `${"  ".repeat(depth)}${mark} ${safeText(n.id)} ${clock(n.time, today)} ${safeText(who(n)).padEnd(7)}`;
+  const label = n.label === undefined ? "" : `  [${oneLine(n.label, 40)}]`;
   const room = Math.max(10, width - Bun.stringWidth(head) - Bun.stringWidth(label) - 1);
-  const text = `${head} ${safeText(oneLine(n.text, room))}${label}`;
+  const text = `${head} ${oneLine(n.text, room)}${label}`;
   if (!c) return text;
   return n.active ? (n.id === leafId ? c.bold(text) : text) : c.dim(text);
 }
@@ -80,9 +81,9 @@ function folded(start: TreeNode, children: Map<TreeNode | undefined, TreeNode[]>
     if (node.kind === "message" || node.kind === "compaction" || node.kind === "branch_summary") if (!node.toolCalls && (!newest || node.offset > newest.offset)) newest = node;
     stack.push(...(children.get(node) ?? []));
   }
-  const head = `${"  ".repeat(depth)}└ ${start.id} branch of ${size} entr${size === 1 ? "y" : "ies"}`;
+  const head = `${"  ".repeat(depth)}└ ${safeText(start.id)} branch of ${size} entr${size === 1 ? "y" : "ies"}`;
   const room = Math.max(10, width - Bun.stringWidth(head) - 3);
-  const text = `${head}${prompt ? `: ${safeText(oneLine(prompt.text, room))}` : ""}`;
+  const text = `${head}${prompt ? `: ${oneLine(prompt.text, room)}` : ""}`;
   return { node: newest, text: c ? c.dim(text) : text };
 }
 
