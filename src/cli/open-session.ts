@@ -62,7 +62,8 @@ export async function openSession(
 async function openAt(cwd: string, resume: true | string, options: OpenOptions): Promise<OpenedSession> {
   const parent = resume === true ? mostRecentSession(cwd) : await pathForId(cwd, resume, options.listedBy ?? "awl sessions");
   if (!parent) throw new UsageError(`no earlier session in this directory to ${options.fork ? "fork" : "go back in"}`);
-  const tree = readSessionTree(parent);
+  // A move's notice quotes the target's words; a fork needs only places.
+  const tree = readSessionTree(parent, { text: !options.fork });
   const target = options.at === undefined ? undefined : findTarget(tree, options.at);
   if (options.fork) {
     const end = target ?? (tree.leafId === null ? undefined : tree.byId.get(tree.leafId));

@@ -2,13 +2,14 @@
 // parent and the entry the fork was taken at) and then the parent's path to
 // that entry as the parent's own line bytes, never parsed and written again.
 // When the path is the start of the file (no branch before the entry), it is
-// one contiguous byte range, copied in blocks; otherwise line by line. The
+// one contiguous byte range, copied by the kernel where it can (copy-range.ts); otherwise line by line. The
 // copy goes to a temporary file that is fsync'd and renamed into place, so a
 // crash leaves either no fork or a whole one; the parent file is only read.
-import { closeSync, fchmodSync, fstatSync, fsyncSync, openSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, fstatSync, fsyncSync, openSync, renameSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { UsageError, UserError } from "../errors";
 import { serializeHeader } from "./codec";
+import { copyRange, write } from "./copy-range";
 import { CREATE_FLAGS, fsReason, fsyncDir, mkdirPrivate } from "./files";
 import { newSessionId } from "./ids";
 import { readLineAt } from "./lines";
@@ -29,8 +30,6 @@ export interface ForkOptions {
   /** The model the child starts with: the parent's active one unless the person chose another. */
   model: { provider: string; model: string };
 }
-
-const BLOCK = 1 << 20;
 
 /** Writes the fork; returns its file. */
 export function forkSession(o: ForkOptions): string {
@@ -83,17 +82,3 @@ export function forkSession(o: ForkOptions): string {
 }
 
 const NEWLINE = Buffer.from("\n");
-
-function copyRange(from: number, to: number, start: number, end: number): void {
-  const block = Buffer.allocUnsafe(BLOCK);
-  for (let at = start; at < end; ) {
-    const read = readSync(from, block, 0, Math.min(BLOCK, end - at), at);
-    if (read === 0) throw new UserError("the session file became shorter while it was being forked");
-    write(to, block.subarray(0, read));
-    at += read;
-  }
-}
-
-function write(fd: number, bytes: Uint8Array): void {
-  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
-}

@@ -51,41 +51,51 @@ export interface SessionTree {
  * Reads the tree of the session file at `path`. Message lines in awl's own
  * key order are read by their head (heads.ts); every other line is parsed and
  * checked whole. A damaged line is an error naming it; a torn last line (what
- * a crash leaves, and the next open trims) is left out.
+ * a crash leaves, and the next open trims) is left out. Without `text`, only
+ * what /tree draws unless asked for all has its words (prompts, the leaf,
+ * labelled entries, compactions and summaries): a fork, a move or a drawing
+ * of prompts needs places, not the first line of every tool result, and those
+ * words are most of the reading.
  */
-export function readSessionTree(path: string): SessionTree {
+export function readSessionTree(path: string, { text = true }: { text?: boolean } = {}): SessionTree {
   const fd = openSync(path, "r");
   try {
     const index = new EntryIndex();
     // Nodes are made as lines are read, and finished (path, labels, parents) at the end: no second copy of 24,000 entries.
     const nodes: TreeNode[] = [];
-    const nodeOf = new Map<SessionEntry, TreeNode>();
+    // The latest node with each id, as the index resolves a parentId or a leaf's target: the index decides, this names its node.
+    const byId = new Map<string, TreeNode>();
+    let leaf: { entry: SessionEntry; node: TreeNode } | undefined;
     let header: SessionHeader | undefined;
-    const add = (entry: SessionEntry, offset: number, text: string, toolCalls: boolean) => {
+    const add = (entry: SessionEntry, offset: number, text: string, prompt: boolean, toolCalls: boolean) => {
+      const parent = entry.parentId === null ? undefined : byId.get(entry.parentId);
       index.add(entry);
+      const message = entry.type === "message";
+      // One shape for every node (no spreads): 24,000 of them are made before the JIT has warmed up.
       const node: TreeNode = {
         id: entry.id,
         parentId: entry.parentId,
         kind: entry.type === "opaque" ? entry.kind : entry.type,
-        ...(entry.type === "message" ? { role: entry.message.role } : {}),
+        role: message ? entry.message.role : undefined,
         text,
+        label: undefined,
         time: entry.timestamp,
         active: false,
         bookkeeping: isBookkeeping(entry),
-        prompt: isPrompt(entry),
+        prompt,
         toolCalls,
-        ...(entry.type === "message" && entry.provider && entry.model ? { model: { provider: entry.provider, model: entry.model } } : {}),
+        model: message && entry.provider && entry.model ? { provider: entry.provider, model: entry.model } : undefined,
         offset,
+        parent,
       };
       nodes.push(node);
-      nodeOf.set(entry, node);
-      const parent = index.parent(entry);
-      if (parent) node.parent = nodeOf.get(parent);
+      byId.set(node.id, node);
+      if (index.leaf !== leaf?.entry) leaf = index.leaf && { entry: index.leaf, node: index.leaf === entry ? node : byId.get(index.leaf.id)! };
     };
     const take = (bytes: Uint8Array, offset: number, number: number, last = false) => {
       // A last line with no newline may be torn (open trims it): only a whole parse tells.
-      const head = header && !last && messageHead(bytes);
-      if (head) return add(head.entry, offset, head.text, head.toolCalls);
+      const head = header && !last && messageHead(bytes, text);
+      if (head) return add(head.entry, offset, head.text, head.prompt, head.toolCalls);
       let parsed: ReturnType<typeof parseLine>;
       try {
         parsed = parseLine(bytes);
@@ -99,27 +109,27 @@ export function readSessionTree(path: string): SessionTree {
         header = parsed.header;
       } else if (parsed.kind === "entry") {
         const entry = parsed.entry;
-        add(slimEntry(entry), offset, firstLine(entry), entry.type === "message" && entry.message.content.some((b) => b.type === "toolUse"));
+        const toolCalls = entry.type === "message" && entry.message.content.some((b) => b.type === "toolUse");
+        add(slimEntry(entry), offset, firstLine(entry), isPrompt(entry), toolCalls);
       } else throw new UsageError(`${path}:${number}: a second session header`);
     };
     const tooLong = (number: number): never => {
       throw new UsageError(`${path}:${number}: the line is longer than any session line awl writes`);
     };
-    const rest = scanLines(fd, 0, fstatSync(fd).size, (line) => take(line.bytes, line.offset, line.number), tooLong);
+    // A block of 1 MB, not the reader's 4: lines are a few KB, and a fork's peak memory is mostly this reading.
+    const rest = scanLines(fd, 0, fstatSync(fd).size, (line) => take(line.bytes, line.offset, line.number), tooLong, Buffer.allocUnsafe(1 << 20));
     try {
       if (rest.bytes.length) take(rest.bytes, rest.offset, rest.number, true);
     } catch (error) {
       if (!(error instanceof UsageError)) throw error; // a torn last line: left out
     }
     if (!header) throw new UsageError(`${path}: empty file, not a session (no header line)`);
-    for (const entry of index.ancestors()) nodeOf.get(entry)!.active = true;
-    const byId = new Map<string, TreeNode>();
-    for (const [entry, node] of nodeOf) {
-      const label = index.get(entry.id) === entry ? index.label(entry.id) : undefined;
-      if (label !== undefined) node.label = label;
-      byId.set(node.id, node);
-    }
-    return { header, nodes, leafId: index.leaf?.id ?? null, byId };
+    for (let node = leaf?.node; node; node = node.parent) node.active = true;
+    for (const node of byId.values()) node.label = index.label(node.id);
+    const leafId = leaf?.node.id ?? null;
+    // Without text, the words a drawing shows besides prompts (the leaf's, a label's entry's) are read from their lines.
+    if (!text) for (const node of nodes) if (node.kind === "message" && !node.prompt && (node.id === leafId || node.label !== undefined)) node.text = textAt(fd, node);
+    return { header, nodes, leafId, byId };
   } finally {
     closeSync(fd);
   }
@@ -144,12 +154,21 @@ export function findTarget(tree: SessionTree, prefix: string): TreeNode {
 export function readEntry(path: string, node: TreeNode): SessionEntry | undefined {
   const fd = openSync(path, "r");
   try {
-    const line = readLineAt(fd, node.offset, fstatSync(fd).size);
-    const parsed = line && parseLine(line);
-    return parsed && parsed.kind === "entry" ? parsed.entry : undefined;
+    return entryAt(fd, node);
   } finally {
     closeSync(fd);
   }
+}
+
+function entryAt(fd: number, node: TreeNode): SessionEntry | undefined {
+  const line = readLineAt(fd, node.offset, fstatSync(fd).size);
+  const parsed = line && parseLine(line);
+  return parsed && parsed.kind === "entry" ? parsed.entry : undefined;
+}
+
+function textAt(fd: number, node: TreeNode): string {
+  const entry = entryAt(fd, node);
+  return entry ? firstLine(entry) : "";
 }
 
 /** The root-to-`end` path, by each entry's resolved parent. */

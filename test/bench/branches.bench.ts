@@ -1,8 +1,10 @@
-// Branch figures (issue 19), printed, not asserted: a fork of a 100 MB session
-// (time and peak RSS of a process that does only that, as `awl --resume ID
-// --fork` does before its first prompt) and the tree of a 100 MB,
-// 24,000-entry session, read and drawn as /tree draws it, and printed by the
-// compiled `awl sessions tree ID --json`. `bun run bench branches`.
+// Branch figures (issue 19), printed, not asserted, each beside its floor: a
+// fork of a 100 MB session (time and peak RSS of a process that does only
+// that, as `awl --resume ID --fork` does before its first prompt) beside a
+// bare kernel copy of the same bytes with its fsync; the tree of a 100 MB,
+// 24,000-entry session, read and drawn as /tree draws it, beside a bare read
+// of the file; and the compiled `awl sessions tree ID [--json]` beside
+// `awl --version`. `bun run bench branches`.
 import { rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { idFromFileName, sessionFileName } from "../../src/session";
@@ -22,7 +24,7 @@ console.log(`session: ${mb(statSync(file).size)}, ${entries} entries`);
 /** Runs `script` in its own bun process with the session modules at hand; its stdout is one JSON line of figures, and its peak RSS is polled. */
 async function inProcess(script: string): Promise<{ figures: Record<string, number>; peakRss: number }> {
   const src = join(import.meta.dir, "../../src");
-  const code = `import { readSessionTree } from "${src}/session/tree"; import { forkSession } from "${src}/session/fork"; import { treeRows } from "${src}/ui/session/tree";\n${script}`;
+  const code = `import { readSessionTree } from "${src}/session/tree"; import { forkSession } from "${src}/session/fork"; import { copyRange } from "${src}/session/copy-range"; import { treeRows } from "${src}/ui/session/tree"; import * as fs from "node:fs";\n${script}`;
   const child = Bun.spawn(["bun", "-e", code], { env: { ...process.env, AWL_SESSION_DIR: env.AWL_SESSION_DIR!, FILE: file, CWD: cwd }, stdout: "pipe", stderr: "inherit" });
   let peak = 0;
   const poll = setInterval(() => (peak = Math.max(peak, vmHwm(child.pid) ?? 0)), 5);
@@ -31,38 +33,73 @@ async function inProcess(script: string): Promise<{ figures: Record<string, numb
   return { figures: JSON.parse(out), peakRss: Math.max(peak, vmHwm(child.pid) ?? 0) };
 }
 
-const forks: { ms: number; peakRss: number; baseRss: number }[] = [];
+const ms = (xs: number[]) => `${median(xs).toFixed(0)} ms`;
+
+// Floors and figures alternate run by run, so a busy machine weighs on both alike.
+const floorCopy: number[] = [];
+const forks: { ms: number; tree: number; peakRss: number; baseRss: number }[] = [];
+const floorRead: number[] = [];
+const trees: number[] = [];
+const treesAll: number[] = [];
 for (let i = 0; i < RUNS; i++) {
+  // A copy of the same bytes by the kernel, fsync'd, in a process that reads nothing else: what no fork can beat.
+  const copy = await inProcess(`
+    const t = performance.now();
+    const from = fs.openSync(process.env.FILE, "r"), to = fs.openSync(process.env.FILE + ".copy", "w");
+    copyRange(from, to, 0, fs.fstatSync(from).size);
+    fs.fsyncSync(to);
+    const ms = performance.now() - t;
+    fs.rmSync(process.env.FILE + ".copy");
+    console.log(JSON.stringify({ ms }));`);
+  floorCopy.push(copy.figures.ms!);
   const { figures, peakRss } = await inProcess(`
     const base = process.memoryUsage().rss;
     const t = performance.now();
-    const tree = readSessionTree(process.env.FILE);
+    // As \`awl --resume ID --fork\` reads it: places, not words.
+    const tree = readSessionTree(process.env.FILE, { text: false });
+    const read = performance.now() - t;
     // The newest entry a fork may end at (the generated session may stop at a tool call): nearly the whole file, one byte range.
     const at = tree.nodes.findLast((n) => !n.toolCalls && !n.bookkeeping);
     const child = forkSession({ tree, parentFile: process.env.FILE, cwd: process.env.CWD, at, model: { provider: "anthropic", model: "m" } });
     const ms = performance.now() - t;
-    require("node:fs").rmSync(child);
-    console.log(JSON.stringify({ ms, base }));`);
-  forks.push({ ms: figures.ms!, peakRss, baseRss: figures.base! });
+    fs.rmSync(child);
+    console.log(JSON.stringify({ ms, tree: read, base }));`);
+  forks.push({ ms: figures.ms!, tree: figures.tree!, peakRss, baseRss: figures.base! });
+  const read = await inProcess(`
+    const t = performance.now();
+    const fd = fs.openSync(process.env.FILE, "r"), block = Buffer.allocUnsafe(1 << 22);
+    for (let at = 0, n; (n = fs.readSync(fd, block, 0, block.length, at)); at += n);
+    console.log(JSON.stringify({ ms: performance.now() - t }));`);
+  floorRead.push(read.figures.ms!);
+  const prompts = await inProcess(`
+    const t = performance.now();
+    const rows = treeRows(readSessionTree(process.env.FILE, { text: false }), "prompts", 120);
+    console.log(JSON.stringify({ ms: performance.now() - t, rows: rows.length }));`);
+  trees.push(prompts.figures.ms!);
+  const all = await inProcess(`
+    const t = performance.now();
+    const rows = treeRows(readSessionTree(process.env.FILE), "all", 120);
+    console.log(JSON.stringify({ ms: performance.now() - t, rows: rows.length }));`);
+  treesAll.push(all.figures.ms!);
 }
+console.log(`floor: a kernel copy of the file and its fsync: ${ms(floorCopy)}; a bare read of the file: ${ms(floorRead)} (medians of ${RUNS})`);
 console.log(
-  `fork of the path (a 100 MB byte range): ${median(forks.map((f) => f.ms)).toFixed(0)} ms (median of ${RUNS}; bar 300 ms), ` +
+  `fork of the path (a 100 MB byte range): ${ms(forks.map((f) => f.ms))} (the tree read ${ms(forks.map((f) => f.tree))}, the copy and its fsync the rest; bar 300 ms), ` +
     `peak RSS ${mb(Math.max(...forks.map((f) => f.peakRss)))} (the process's own start ${mb(median(forks.map((f) => f.baseRss)))}; bar 100 MB)`,
 );
+console.log(`/tree, read and drawn: prompts (the default) ${ms(trees)}, all ${ms(treesAll)} (bar 300 ms)`);
 
-const trees: number[] = [];
+// The compiled binary, start to exit, beside the start of one that does nothing.
+const version: number[] = [];
+const cliAll: { ms: number; peakRss: number }[] = [];
+const cliJson: { ms: number; peakRss: number }[] = [];
 for (let i = 0; i < RUNS; i++) {
-  const { figures } = await inProcess(`
-    const t = performance.now();
-    const rows = treeRows(readSessionTree(process.env.FILE), "prompts", 120);
-    console.log(JSON.stringify({ ms: performance.now() - t, rows: rows.length }));`);
-  trees.push(figures.ms!);
+  version.push((await runPlain(env, cwd, ["--version"])).ms);
+  cliAll.push(await runPlain(env, cwd, ["sessions", "tree", id]));
+  cliJson.push(await runPlain(env, cwd, ["sessions", "tree", id, "--json"]));
 }
-console.log(`/tree, read and drawn (prompts): ${median(trees).toFixed(0)} ms (median of ${RUNS}; bar 300 ms)`);
-
-const cli: { ms: number; peakRss: number }[] = [];
-for (let i = 0; i < RUNS; i++) cli.push(await runPlain(env, cwd, ["sessions", "tree", id, "--json"]));
-console.log(`awl sessions tree --json (compiled, start to exit): ${median(cli.map((r) => r.ms)).toFixed(0)} ms (median of ${RUNS}), peak RSS ${mb(Math.max(...cli.map((r) => r.peakRss)))}`);
+const cli = (xs: { ms: number; peakRss: number }[]) => `${ms(xs.map((r) => r.ms))}, peak RSS ${mb(Math.max(...xs.map((r) => r.peakRss)))}`;
+console.log(`compiled awl (medians of ${RUNS}): --version ${ms(version)}; sessions tree ${cli(cliAll)}; sessions tree --json ${cli(cliJson)}`);
 
 rmSync(file, { force: true });
 await world.cleanup();

@@ -6,6 +6,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { SessionManager, type CompactionFields } from "../../src/session";
 import { forkSession } from "../../src/session/fork";
 import { findTarget, readSessionTree } from "../../src/session/tree";
+import { treeRows } from "../../src/ui/session/tree";
 import { docExample, expectWrittenByAwl, useSessionRoot, writeExample } from "./helpers";
 
 useSessionRoot();
@@ -146,6 +147,22 @@ describe("the tree and its targets", () => {
     expect(() => findTarget(tree, "zzzz")).toThrow(/no entry/);
     expect(() => findTarget(tree, "")).toThrow();
     expect(tree.nodes.find((n) => n.id === answers[1])?.label).toBe("named");
+  });
+
+  test("read without every entry's words (a fork, /tree of prompts, /rewind), the tree draws the same prompts and labels", () => {
+    const { s, answers } = session(3);
+    s.setLabel("named", answers[0]!);
+    s.moveLeaf(answers[1]!);
+    s.appendMessage({ role: "user", content: text("another way") }, MODEL);
+    s.appendMessage({ role: "assistant", content: text("answer on the branch"), stopReason: "stop", usage: { input: 10, output: 5 } });
+    s.close();
+    const whole = readSessionTree(s.sessionFile);
+    const bare = readSessionTree(s.sessionFile, { text: false });
+    const drawn = (tree: typeof whole, filter: "prompts" | "labelled") => treeRows(tree, filter, 100).map((row) => [row.node?.id, row.text]);
+    for (const filter of ["prompts", "labelled"] as const) expect(drawn(bare, filter)).toEqual(drawn(whole, filter));
+    expect(drawn(bare, "prompts").map(([, row]) => row).join("\n")).toContain("answer on the branch"); // the leaf's words
+    expect(bare.nodes.find((n) => n.id === answers[2])?.text).toBe(""); // an answer no such drawing shows
+    expect(bare.nodes.map((n) => [n.id, n.parentId, n.kind, n.active, n.prompt, n.offset])).toEqual(whole.nodes.map((n) => [n.id, n.parentId, n.kind, n.active, n.prompt, n.offset]));
   });
 });
 

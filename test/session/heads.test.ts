@@ -31,9 +31,16 @@ describe("message heads", () => {
       if (parsed.kind !== "entry") throw new Error("not an entry");
       expect(head.entry).toEqual(slimEntry(parsed.entry));
       expect(head.toolCalls).toBe(m.role === "assistant" && m.content.some((b) => b.type === "toolUse"));
-      const text = m.content.find((b) => b.type === "text");
-      if (text?.type === "text") {
-        const first = text.text.trimStart().split("\n", 1)[0]!.slice(0, FIRST_LINE_CHARS);
+      // Without text (a fork, a target): the same entry, prompt and tool calls; only a prompt's words are read.
+      const bare = messageHead(Buffer.from(line), false)!;
+      expect(bare.entry).toEqual(head.entry);
+      expect([bare.prompt, bare.toolCalls]).toEqual([head.prompt, head.toolCalls]);
+      expect(bare.text).toBe(head.prompt ? head.text : "");
+      // What stands for the entry: its first text, else its tool call (name and input), else its tool result.
+      const block = m.content.find((b) => b.type === "text") ?? m.content.find((b) => b.type === "toolUse") ?? m.content.find((b) => b.type === "toolResult");
+      const said = block?.type === "text" ? block.text : block?.type === "toolUse" ? `${block.name} ${block.input}` : block?.type === "toolResult" ? block.content : undefined;
+      if (said !== undefined) {
+        const first = said.trimStart().split("\n", 1)[0]!.slice(0, FIRST_LINE_CHARS);
         expect(first.startsWith(head.text.replace(/\uFFFD$/, ""))).toBe(true);
         expect(head.text.length).toBeGreaterThanOrEqual(Math.min(first.length, 60));
       }
@@ -42,6 +49,8 @@ describe("message heads", () => {
 
   test("a line in another key order, or of another kind, is left to the full parse", () => {
     expect(messageHead(Buffer.from('{"id":"a","type":"message","parentId":null,"timestamp":"t","message":{"role":"user","content":[]}}'))).toBeUndefined();
+    // A head that is not all ASCII (here a model's name) is read whole too, so nothing is decoded wrongly.
+    expect(messageHead(Buffer.from('{"type":"message","id":"a","parentId":null,"timestamp":"t","provider":"p","model":"modèle","message":{"role":"user","content":[]}}'))).toBeUndefined();
     expect(messageHead(Buffer.from('{"type":"leaf","id":"a","parentId":null,"timestamp":"t","targetId":"b"}'))).toBeUndefined();
   });
 });

@@ -21,7 +21,7 @@ export async function treeScreen(agent: Agent, argument: string, c: Colors, out:
   const filter = (argument.trim() || "prompts") as TreeFilter;
   if (!TREE_FILTERS.includes(filter)) return c.red(`/tree shows ${TREE_FILTERS.join(", ")}: not ${safeText(argument)}.`);
   if (agent.session.messageCount() === 0) return c.dim("Nothing to go back to yet.");
-  const tree = readSessionTree(agent.session.sessionFile);
+  const tree = readSessionTree(agent.session.sessionFile, { text: filter === "all" });
   const width = (out.columns || 100) - 6; // select's "│  ● " before each label
   const options = treeRows(tree, filter, width).map((row, i) => (row.node ? { value: row.node.id, label: row.text } : { value: `\0${i}`, label: row.text, disabled: true }));
   const picked = await select({
@@ -36,7 +36,7 @@ export async function treeScreen(agent: Agent, argument: string, c: Colors, out:
   if (isCancel(summarize)) return c.dim("Staying where you are.");
   const move = await moveTo(agent, node.id, { summarize });
   const note = move.summaryFailed ? c.yellow(` The summary failed (${safeText(move.summaryFailed)}): moved without it.`) : move.summarized ? " The path you left is summarized for the model." : "";
-  return `Went to ${node.id}: ${safeText(oneLine(node.text, 60))}. The conversation goes on from there; /tree returns to the path you left.${note}`;
+  return `Went to ${node.id}${node.text ? `: ${safeText(oneLine(node.text, 60))}` : ""}. The conversation goes on from there; /tree returns to the path you left.${note}`;
 }
 
 /**
@@ -47,7 +47,7 @@ export async function treeScreen(agent: Agent, argument: string, c: Colors, out:
 export async function rewindScreen(agent: Agent, c: Colors, out: Out): Promise<{ output: string; prompt?: string }> {
   const file = agent.session.sessionFile;
   if (agent.session.messageCount() === 0) return { output: c.dim("No prompt to go back to yet.") };
-  const tree = readSessionTree(file);
+  const tree = readSessionTree(file, { text: false }); // only prompts are listed
   const prompts = tree.nodes.filter((n) => n.active && n.prompt && n.parent).reverse();
   if (!prompts.length) return { output: c.dim("No prompt to go back to yet.") };
   const width = (out.columns || 100) - 20;

@@ -25,36 +25,46 @@ export function treeRows(tree: SessionTree, filter: TreeFilter, width: number, c
   const children = new Map<TreeNode | undefined, TreeNode[]>();
   for (const node of tree.nodes) {
     if (node.bookkeeping) continue;
-    const list = children.get(node.parent) ?? [];
-    list.push(node);
-    children.set(node.parent, list);
+    const list = children.get(node.parent);
+    if (list) list.push(node);
+    else children.set(node.parent, [node]);
   }
   const rows: TreeRow[] = [];
+  const now = new Date();
+  const today: Today = { from: new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime(), to: new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1).getTime() };
   const shows = (n: TreeNode) => filter === "all" || n.id === tree.leafId || n.label !== undefined || (filter === "prompts" && (n.prompt || n.kind === "compaction" || n.kind === "branch_summary"));
-  // Iterative: a session is one long chain, thousands deep.
+  // Iterative: a session is one long chain, thousands deep; along a chain (one child) nothing is allocated.
   const stack: { node: TreeNode; depth: number }[] = (children.get(undefined) ?? []).map((node) => ({ node, depth: 0 })).reverse();
   while (stack.length) {
-    const { node, depth } = stack.pop()!;
-    if (shows(node)) rows.push({ node, text: line(node, depth, tree.leafId, width, c) });
-    const next = children.get(node) ?? [];
-    const main = next.find((n) => n.active) ?? next[0];
-    const others = next.filter((n) => n !== main);
-    stack.push(...(main ? [{ node: main, depth }] : []));
-    for (const other of others.reverse()) {
-      if (filter === "all") stack.push({ node: other, depth: depth + 1 });
-      else rows.push(folded(other, children, depth + 1, width, c));
+    let { node, depth } = stack.pop()!;
+    for (;;) {
+      if (shows(node)) rows.push({ node, text: line(node, depth, tree.leafId, width, today, c) });
+      const next = children.get(node);
+      if (!next) break;
+      const main = next.length === 1 ? next[0]! : (next.find((n) => n.active) ?? next[0]!);
+      if (next.length > 1) {
+        // The other paths come right under the branch point, before the main one goes on: in full (indented), or folded.
+        const others = next.filter((n) => n !== main).reverse();
+        if (filter === "all") {
+          stack.push({ node: main, depth }, ...others.map((other) => ({ node: other, depth: depth + 1 })));
+          break;
+        }
+        for (const other of others) rows.push(folded(other, children, depth + 1, width, c));
+      }
+      node = main;
     }
   }
   return rows;
 }
 
 /** `○ 3da774e8 17:41 you  Why is the offset ignored?  [before the refactor]` */
-function line(n: TreeNode, depth: number, leafId: string | null, width: number, c?: Colors): string {
+function line(n: TreeNode, depth: number, leafId: string | null, width: number, today: Today, c?: Colors): string {
   const mark = n.id === leafId ? "◉" : n.active ? "●" : "○";
-  const head = `${"  ".repeat(depth)}${mark} ${n.id} ${clock(n.time)} ${who(n).padEnd(7)}`;
-  const label = n.label === undefined ? "" : `  [${safeText(oneLine(n.label, 40))}]`;
+  // Ids and kinds come from the file like any text: shown safe (oneLine's text already is).
+  const head = `${"  ".repeat(depth)}${mark} ${safeText(n.id)} ${clock(n.time, today)} ${safeText(who(n)).padEnd(7)}`;
+  const label = n.label === undefined ? "" : `  [${oneLine(n.label, 40)}]`;
   const room = Math.max(10, width - Bun.stringWidth(head) - Bun.stringWidth(label) - 1);
-  const text = `${head} ${safeText(oneLine(n.text, room))}${label}`;
+  const text = `${head} ${oneLine(n.text, room)}${label}`;
   if (!c) return text;
   return n.active ? (n.id === leafId ? c.bold(text) : text) : c.dim(text);
 }
@@ -71,9 +81,9 @@ function folded(start: TreeNode, children: Map<TreeNode | undefined, TreeNode[]>
     if (node.kind === "message" || node.kind === "compaction" || node.kind === "branch_summary") if (!node.toolCalls && (!newest || node.offset > newest.offset)) newest = node;
     stack.push(...(children.get(node) ?? []));
   }
-  const head = `${"  ".repeat(depth)}└ ${start.id} branch of ${size} entr${size === 1 ? "y" : "ies"}`;
+  const head = `${"  ".repeat(depth)}└ ${safeText(start.id)} branch of ${size} entr${size === 1 ? "y" : "ies"}`;
   const room = Math.max(10, width - Bun.stringWidth(head) - 3);
-  const text = `${head}${prompt ? `: ${safeText(oneLine(prompt.text, room))}` : ""}`;
+  const text = `${head}${prompt ? `: ${oneLine(prompt.text, room)}` : ""}`;
   return { node: newest, text: c ? c.dim(text) : text };
 }
 
@@ -83,12 +93,19 @@ function who(n: TreeNode): string {
   return n.kind;
 }
 
+/** Today's local midnight and the next, in ms: one comparison per row, not a date string per row. */
+interface Today {
+  from: number;
+  to: number;
+}
+
 /** `17:41`, local time; the date when it is not today. */
-function clock(iso: string): string {
+function clock(iso: string, today: Today): string {
   const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return "--:--";
+  const at = d.getTime();
+  if (Number.isNaN(at)) return "--:--";
   const time = `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
-  return d.toDateString() === new Date().toDateString() ? time : `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")} ${time}`;
+  return at >= today.from && at < today.to ? time : `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")} ${time}`;
 }
 
 /** One JSON array, file order: what `awl sessions tree --json` prints for scripts. */
