@@ -15,7 +15,7 @@ import { Checkpoints } from "../../src/agent/checkpoints";
 import { rewindFiles, previewRewind } from "../../src/agent/rewind-files";
 import { parseLine, serializeEntry, SessionManager, type WrittenEntry } from "../../src/session";
 import { useAgentFixture, logLines } from "./helpers";
-import { contents, gitFiles, makeRepository, projectFiles, sha } from "../support/checkpoint-repo";
+import { bash, contents, edit, gitFiles, makeRepository, projectFiles, sha, write, type Block } from "../support/checkpoint-repo";
 
 const fx = useAgentFixture();
 const model = { provider: "anthropic", model: "claude-sonnet-4-5" };
@@ -24,10 +24,6 @@ const BUILD_MB = process.env.AWL_LONG_TEST ? 300 : 3;
 /** Each test runs the whole scripted session: 20 turns of real tools and git, on a machine that may be busy. */
 const LIMIT_MS = process.env.AWL_LONG_TEST ? 600_000 : 60_000;
 
-type Block = { type: "toolUse"; name: string; input: Record<string, unknown> };
-const bash = (command: string): Block => ({ type: "toolUse", name: "bash", input: { command } });
-const edit = (path: string, oldText: string, newText: string): Block => ({ type: "toolUse", name: "edit", input: { path, oldText, newText } });
-const write = (path: string, content: string): Block => ({ type: "toolUse", name: "write", input: { path, content } });
 
 /** The scripted session: 20 turns, one per row. */
 const TURNS: Block[][] = [

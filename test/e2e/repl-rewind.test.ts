@@ -7,39 +7,34 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AWL, useE2eFixture } from "./awl";
 import { hasTmux, useTerminal } from "./tmux";
-import { gitFiles, makeRepository, projectFiles } from "../support/checkpoint-repo";
+import { bash, edit, gitFiles, makeRepository, projectFiles, write } from "../support/checkpoint-repo";
 
 const fx = useE2eFixture();
 const term = useTerminal();
 
-const text = (t: string) => ({ blocks: [{ type: "text" as const, text: t }] });
-
-function send(line: string): void {
-  term.type(line);
-  term.keys("Enter");
-}
+const answer = (t: string) => ({ blocks: [{ type: "text" as const, text: t }] });
 
 describe.skipIf(!hasTmux)("/rewind with files", () => {
   test("goes back before a prompt (a file changed since kept unless the person says yes), then undoes itself", async () => {
     await makeRepository(fx.project);
     const gitStart = gitFiles(fx.project);
     fx.server.reply(
-      { blocks: [{ type: "toolUse", name: "edit", input: { path: "a.txt", oldText: "alpha", newText: "ALPHA" } }] },
-      text("done one"),
-      { blocks: [{ type: "toolUse", name: "write", input: { path: "new.txt", content: "fresh\n" } }, { type: "toolUse", name: "bash", input: { command: "sed -i 's/two/TWO/' b.txt" } }] },
-      text("done two"),
+      { blocks: [edit("a.txt", "alpha", "ALPHA")] },
+      answer("done one"),
+      { blocks: [write("new.txt", "fresh\n"), bash("sed -i 's/two/TWO/' b.txt")] },
+      answer("done two"),
     );
     term.start([AWL], { cwd: fx.project, env: fx.env, width: 140, height: 45 });
     await term.waitFor(/\/help for commands/);
-    send("turn one");
+    term.send("turn one");
     await term.waitFor(/done one/);
     const afterOne = projectFiles(fx.project);
-    send("turn two");
+    term.send("turn two");
     await term.waitFor(/done two/);
     const afterTwo = projectFiles(fx.project);
     writeFileSync(join(fx.project, "b.txt"), "the person's own words\n");
 
-    send("/rewind");
+    term.send("/rewind");
     const list = await term.waitFor(/Go back to before which prompt[\s\S]*turn one/);
     expect(list).toMatch(/turn two\s+new\.txt, b\.txt/);
     expect(list).toMatch(/turn one\s+a\.txt/);
@@ -60,7 +55,7 @@ describe.skipIf(!hasTmux)("/rewind with files", () => {
     expect(projectFiles(fx.project).get("a.txt")).toBe(afterOne.get("a.txt"));
 
     term.keys("C-u");
-    send("/rewind");
+    term.send("/rewind");
     await term.waitFor(/undo this rewind[\s\S]*turn one/);
     term.keys("Enter"); // the rewind, the newest
     await term.waitFor(/◆ {2}What goes back\?/);

@@ -8,14 +8,10 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sessionFiles, useE2eFixture } from "./awl";
-import { contents, gitFiles, makeRepository, projectFiles } from "../support/checkpoint-repo";
+import { bash, contents, edit, gitFiles, makeRepository, projectFiles, write, type Block } from "../support/checkpoint-repo";
 
 const fx = useE2eFixture();
 
-type Block = { type: "toolUse"; name: string; input: Record<string, unknown> };
-const bash = (command: string): Block => ({ type: "toolUse", name: "bash", input: { command } });
-const edit = (path: string, oldText: string, newText: string): Block => ({ type: "toolUse", name: "edit", input: { path, oldText, newText } });
-const write = (path: string, content: string): Block => ({ type: "toolUse", name: "write", input: { path, content } });
 
 const TURNS: Block[][] = [
   [edit("a.txt", "alpha", "ALPHA")],

@@ -14,18 +14,17 @@ const text = (role: "user" | "assistant", t: string) => ({ role, content: [{ typ
 const change = (path: string) => ({ path, before: null, after: "a".repeat(64), mode: null });
 
 /** prompt 1 (edits /p/a through a tool call), prompt 2 (no tools). */
-function twoTurns(): { session: SessionManager; ids: Record<string, string> } {
+function twoTurns() {
   const session = SessionManager.init({ cwd: "/p", ...model });
-  const ids: Record<string, string> = {};
-  ids.system = session.appendMessage({ role: "system", content: [{ type: "text", text: "system" }] });
-  ids.prompt1 = session.appendMessage(text("user", "prompt 1"), model);
-  ids.call = session.appendMessage({ role: "assistant", content: [{ type: "toolUse", id: "t1", name: "write", input: "{}" }] });
+  const system = session.appendMessage({ role: "system", content: [{ type: "text", text: "system" }] });
+  session.appendMessage(text("user", "prompt 1"), model);
+  session.appendMessage({ role: "assistant", content: [{ type: "toolUse", id: "t1", name: "write", input: "{}" }] });
   session.appendFileChange(change("/p/a"));
   session.appendMessage({ role: "user", content: [{ type: "toolResult", toolUseId: "t1", content: "ok" }] }, model);
-  ids.answer1 = session.appendMessage(text("assistant", "answer 1"));
-  ids.prompt2 = session.appendMessage(text("user", "prompt 2"), model);
-  ids.answer2 = session.appendMessage(text("assistant", "answer 2"));
-  return { session, ids };
+  const answer1 = session.appendMessage(text("assistant", "answer 1"));
+  session.appendMessage(text("user", "prompt 2"), model);
+  const answer2 = session.appendMessage(text("assistant", "answer 2"));
+  return { session, ids: { system, answer1, answer2 } };
 }
 
 const points = (session: SessionManager) => rewindPoints(readWholeLog(session.sessionFile), session.getLeafId());

@@ -1,10 +1,16 @@
 // The git repository the file-checkpoint tests work in (tracked files, an
 // ignored build folder and log, one untracked file), and the two views of it
 // they compare: every file a rewind answers for, and every file under .git,
-// which awl must never change.
+// which awl must never change; and the tool calls their sessions make.
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+
+/** The tool calls the scripted sessions make. */
+export type Block = { type: "toolUse"; name: string; input: Record<string, unknown> };
+export const bash = (command: string): Block => ({ type: "toolUse", name: "bash", input: { command } });
+export const edit = (path: string, oldText: string, newText: string): Block => ({ type: "toolUse", name: "edit", input: { path, oldText, newText } });
+export const write = (path: string, content: string): Block => ({ type: "toolUse", name: "write", input: { path, content } });
 
 export const sha = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
