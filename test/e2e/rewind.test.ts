@@ -62,11 +62,15 @@ describe("awl rewind, the conversation and the files", () => {
       expect(added.at(-1)).toMatchObject({ type: "leaf", targetId: s.entries[k] });
       expect(added.slice(0, -1).every((e) => e.type === "file_change")).toBe(true);
     }
-    // The conversation went with the files: the next turn follows the last entry gone back to.
-    fx.server.reply({ blocks: [{ type: "text", text: "after" }] });
+    // The conversation went with the files: the next turn follows the last entry gone back to, on a new branch.
+    fx.server.reply({ blocks: [bash("echo new > y.txt && sed -i 's/ALPHA/again/' a.txt")] }, { blocks: [{ type: "text", text: "after" }] });
     expect((await fx.run(["--resume", s.id, "-p", "next"])).code).toBe(0);
     const sent = fx.server.requests.at(-1)!.body.messages.flatMap((m: any) => m.content.flatMap((b: any) => (b.type === "text" ? [b.text] : [])));
     expect(sent).toEqual(["turn 1", "done 1", "turn 2", "done 2", "turn 3", "done 3", "next"]);
+    // The branch left behind is reachable with its files: bash's changes on the new branch are undone too.
+    expect((await fx.run(["rewind", s.id, "--to", s.entries[4]!, "--yes"])).code).toBe(0);
+    expect(projectFiles(fx.project)).toEqual(s.states[4]!);
+    expect(gitFiles(fx.project)).toEqual(gitStart);
   }, 120_000);
 
   test("a file the person changed since is refused (exit 1, the rest restored) until --force; --dry-run changes nothing", async () => {

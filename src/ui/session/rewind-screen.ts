@@ -56,7 +56,7 @@ export async function rewindScreen(agent: Agent, c: Colors, out: Out): Promise<{
   if (isCancel(go) || !go) return { output: c.dim(STAY) };
   const done = await rewindTo(session, point.targetId, { scope, force });
   if (scope !== "files") agent.reloadConversation();
-  const files = scope === "conversation" ? [] : ["The files:", ...rewindPreview(done, session.cwd, c)];
+  const files = scope === "conversation" ? ["The files stay as they are."] : ["The files:", ...rewindPreview(done, session.cwd, c)];
   const said = scope === "files" ? "The files went back; the conversation goes on where it was." : point.kind === "prompt" ? "Went back to before that prompt." : "Undid that rewind.";
   const output = [`${said} /rewind lists this rewind too, to undo it.`, ...files].join("\n");
   return point.kind === "prompt" && scope !== "files" ? { output, prompt: point.text } : { output };
