@@ -1,7 +1,8 @@
-// Going back within a session (/tree, /rewind, `awl rewind`): the leaf moves
-// to an earlier entry with one `leaf` entry, and, when the person asks, the
-// path left behind is summarized first into a `branch_summary`, the child of
-// the new leaf, which the model then reads in place of that path. Nothing is
+// Going back within a session with /tree (the conversation only; /rewind and
+// `awl rewind`, which take the files too, are rewind.ts): the leaf moves to an
+// earlier entry with one `leaf` entry, and, when the person asks, the path
+// left behind is summarized first into a `branch_summary`, the child of the
+// new leaf, which the model then reads in place of that path. Nothing is
 // removed: the abandoned path stays in the file, and /tree can go back to it.
 
 import { diskMessageToInternal, type SessionEntry } from "../session";

@@ -17,6 +17,8 @@ import { replaceFile } from "../tools/atomic-write";
 import { gitBlobHash, GitReader } from "./git-read";
 
 type Env = Record<string, string | undefined>;
+/** Overwrite files changed since: all of them (true), or only the paths named. */
+type Force = boolean | ReadonlySet<string>;
 
 /** One file in a rewind's preview. */
 export type FileStep =
@@ -39,7 +41,7 @@ interface Ready {
 }
 
 /** What a rewind of the files to `targetId` would do, changing nothing. */
-export async function previewRewind(session: SessionManager, targetId: string, o: { force?: boolean; env?: Env } = {}): Promise<RewindFiles> {
+export async function previewRewind(session: SessionManager, targetId: string, o: { force?: Force; env?: Env } = {}): Promise<RewindFiles> {
   const { steps } = await prepare(session, targetId, o);
   return { steps, refused: steps.some((s) => s.action === "refused") };
 }
@@ -50,7 +52,7 @@ export async function previewRewind(session: SessionManager, targetId: string, o
  * them), appending a file_change entry before each write. Returns what was
  * done, refused and not restorable.
  */
-export async function rewindFiles(session: SessionManager, targetId: string, o: { force?: boolean; env?: Env; signal?: AbortSignal } = {}): Promise<RewindFiles> {
+export async function rewindFiles(session: SessionManager, targetId: string, o: { force?: Force; env?: Env; signal?: AbortSignal } = {}): Promise<RewindFiles> {
   const { steps, ready } = await prepare(session, targetId, o);
   const blobs = new BlobStore(blobDir(session.sessionFile));
   const signal = o.signal ?? new AbortController().signal;
@@ -75,7 +77,7 @@ async function writeBack(plan: FilePlan, current: Buffer | null, bytes: Buffer |
   if (current === null && plan.mode !== null) chmodSync(plan.path, plan.mode);
 }
 
-async function prepare(session: SessionManager, targetId: string, o: { force?: boolean; env?: Env }): Promise<{ steps: FileStep[]; ready: Ready[] }> {
+async function prepare(session: SessionManager, targetId: string, o: { force?: Force; env?: Env }): Promise<{ steps: FileStep[]; ready: Ready[] }> {
   const log = readWholeLog(session.sessionFile);
   if (!log.get(targetId)) throw new Error(`no entry ${targetId} in ${session.sessionFile}`);
   const plans = planFiles(log.pathTo(session.getLeafId()), log.pathTo(targetId));
@@ -102,14 +104,15 @@ async function prepare(session: SessionManager, targetId: string, o: { force?: b
       steps.push({ path, action: "not restorable", reason: bytes });
       continue;
     }
+    const force = o.force === true || (o.force instanceof Set && o.force.has(path));
     const asLeft = matches(plan.expected, current);
     const known = asLeft === true || (plan.alsoBefore !== undefined && matches(plan.alsoBefore, current) === true) ? true : asLeft;
-    if (known === undefined && !o.force) {
+    if (known === undefined && !force) {
       const why = "unknown" in plan.expected ? plan.expected.unknown : "not kept";
       steps.push({ path, action: "not restorable", reason: `awl cannot tell whether it changed since: its later version was ${why.replace(/^its (new|later) version (was |is )?/, "")}` });
       continue;
     }
-    if (known === false && !o.force) {
+    if (known === false && !force) {
       steps.push({ path, action: "refused", reason: "changed since awl last changed it" });
       continue;
     }

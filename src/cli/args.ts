@@ -56,6 +56,10 @@ export interface Args {
   to?: string;
   /** awl rewind: --yes. */
   yes: boolean;
+  /** awl rewind --files or --conversation: only that half goes back (both by default). */
+  only?: "files" | "conversation";
+  /** awl rewind --force: overwrite files changed since awl last changed them. */
+  force: boolean;
 }
 
 const HINT = "(see awl --help)";
@@ -64,7 +68,7 @@ const HINT = "(see awl --help)";
 const COMMANDS = ["sessions", "models", "export", "rewind"] as const;
 
 export function parseArgs(argv: string[]): Args {
-  const args: Args = { command: "chat", plain: false, json: false, noStdin: false, targets: [], dryRun: false, all: false, fork: false, yes: false };
+  const args: Args = { command: "chat", plain: false, json: false, noStdin: false, targets: [], dryRun: false, all: false, fork: false, yes: false, force: false };
   let sessions = false;
   let tree = false;
   let rewind = false;
@@ -186,10 +190,17 @@ export function parseArgs(argv: string[]): Args {
         args.fork = true;
         break;
       case "--conversation":
-        noValue(); // what awl rewind restores: the only choice this version has
+      case "--files": {
+        noValue();
+        const only = flag === "--files" ? "files" : "conversation";
+        if (args.only && args.only !== only) throw new UsageError(`awl rewind takes --files or --conversation, not both (without either, both go back) ${HINT}`);
+        args.only = only;
         break;
-      case "--files":
-        throw new UsageError(`awl rewind ${flag}: restoring files is not in this version of awl yet; --conversation moves the conversation back ${HINT}`);
+      }
+      case "--force":
+        noValue();
+        args.force = true;
+        break;
       case "--dry-run":
         noValue();
         args.dryRun = true;
@@ -253,7 +264,7 @@ export function parseArgs(argv: string[]): Args {
     return { ...args, command: "models" };
   }
   if (rewind) return rewindArgs(args);
-  if (args.to !== undefined || args.yes) throw new UsageError(`--to and --yes belong to awl rewind ${HINT}`);
+  if (args.to !== undefined || args.yes || args.only || args.force) throw new UsageError(`--to, --yes, --files, --conversation and --force belong to awl rewind ${HINT}`);
   if (tree) {
     if (args.session === undefined) throw new UsageError(`awl sessions tree needs a session id (awl sessions lists them) ${HINT}`);
     if (args.prompt !== undefined || args.resume !== undefined || args.at !== undefined || args.fork) throw new UsageError(`awl sessions tree takes only a session id and --json ${HINT}`);
@@ -281,11 +292,11 @@ export function parseArgs(argv: string[]): Args {
   return { ...args, command: print ? "print" : "chat" };
 }
 
-/** `awl rewind [ID] --to ENTRY [--conversation] [--dry-run] [--yes]`. */
+/** `awl rewind [ID] --to ENTRY [--files | --conversation] [--dry-run] [--yes] [--force]`. */
 function rewindArgs(args: Args): Args {
   if (args.to === undefined) throw new UsageError(`awl rewind needs --to <entry> (awl sessions tree <id> lists the entries) ${HINT}`);
   if (args.prompt !== undefined || args.resume !== undefined || args.send !== undefined || args.at !== undefined || args.fork || args.plain || args.json) {
-    throw new UsageError(`awl rewind takes a session id, --to, --conversation, --dry-run and --yes ${HINT}`);
+    throw new UsageError(`awl rewind takes a session id, --to, --files or --conversation, --dry-run, --yes and --force ${HINT}`);
   }
   return { ...args, command: "rewind" };
 }

@@ -85,8 +85,11 @@ Usage:
                                go on from an earlier entry (a message, compaction or branch summary, by id prefix)
   awl --resume <id> --fork [--at <entry>]
                                continue in a copy of the session (up to the entry); the original is not touched
-  awl rewind [id] --to <entry> [--conversation] [--dry-run] [--yes]
-                               move a session's conversation back to an entry (files are not restored yet)
+  awl rewind [id] --to <entry> [--files | --conversation] [--dry-run] [--yes] [--force]
+                               take a session back to its state at an entry: the conversation goes on from
+                               it and the files the tools changed return to how they were (--files,
+                               --conversation: one half only); --dry-run shows what each file would become;
+                               a file changed since is refused (exit 1) unless --force
   awl -- sessions              after --, every word is the prompt (this sends "sessions")
   awl models [--provider <name>] [--json]
                                the provider's models, newest first, where the list came from and how old it is
@@ -143,7 +146,8 @@ A session never runs into the context window: earlier turns are summarized (comp
 into one more line of its log when the next request would not fit; /compact in the REPL
 does it on request. Sessions are JSONL files; awl sessions lists them, and in the REPL
 /new starts another and /resume picks one to continue. Going back appends, never removes:
-/rewind (or Esc Esc) goes back before a prompt, /tree to any entry, /fork continues in a copy.
+/rewind (or Esc Esc) goes back before a prompt, files too, /tree to any entry, /fork continues
+in a copy.
 
 Exit codes: 0 ok, 1 failure, 2 usage error, 4 --max-turns reached, 128 + n when signal n
 stopped awl (130: Ctrl+C under -p; 141 under -p --json when stdout's reader left); what it

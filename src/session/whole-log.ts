@@ -7,6 +7,8 @@ import type { SessionEntry } from "./schema";
 import { NO_FOLLOW, READ_FLAGS } from "./trust";
 
 export interface WholeLog {
+  /** Every entry, in file order. */
+  entries: readonly SessionEntry[];
   /** The latest entry with this id (a parentId names the nearest earlier one, as when the file is opened). */
   get(id: string): SessionEntry | undefined;
   /** Root-to-entry path ending at `id`; empty for an unknown id. */
@@ -29,6 +31,7 @@ export function readWholeLog(file: string): WholeLog {
     byId.set(entry.id, entry);
   }
   return {
+    entries,
     get: (id) => byId.get(id),
     pathTo: (id) => {
       const path: SessionEntry[] = [];

@@ -53,7 +53,7 @@ const COMMANDS: readonly [string, string][] = [
   ["/new", "start a new session here (this one is saved: /resume returns to it)"],
   ["/resume [id]", "pick a session of this directory to continue, most recent first (or the one whose id starts with id)"],
   ["/compact [what to keep]", "summarize every turn before the latest one, so the context has room again"],
-  ["/rewind", "go back to before one of your prompts (Esc Esc on an empty prompt too); the prompt comes back to edit"],
+  ["/rewind", "go back to before one of your prompts, files too, or undo a rewind (Esc Esc on an empty prompt too); the prompt comes back to edit"],
   ["/tree [prompts|all|labelled]", "the session's paths as a tree: pick any entry to go on from there"],
   ["/label [text]", "name where you are, for /tree (no text: remove the name)"],
   ["/fork", "continue in a copy of this session (this one stays as it is)"],

@@ -30,7 +30,8 @@ import { TurnRenderer } from "./live/render";
 import { unfoldedRows } from "./session/folded";
 import { safeText } from "./render/safe-text";
 import { LiveArea } from "./live/live-area";
-import { rewindScreen, treeScreen } from "./session/go-back";
+import { treeScreen } from "./session/go-back";
+import { rewindScreen } from "./session/rewind-screen";
 
 type Out = NodeJS.WriteStream;
 

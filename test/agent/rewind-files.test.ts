@@ -8,13 +8,14 @@
 // AWL_LONG_TEST=1 makes the ignored build output 300 MB instead of 3 MB.
 import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { Agent } from "../../src/agent/agent";
 import { Checkpoints } from "../../src/agent/checkpoints";
 import { rewindFiles, previewRewind } from "../../src/agent/rewind-files";
 import { parseLine, serializeEntry, SessionManager, type WrittenEntry } from "../../src/session";
 import { useAgentFixture, logLines } from "./helpers";
+import { bash, contents, edit, gitFiles, makeRepository, projectFiles, sha, write, type Block } from "../support/checkpoint-repo";
 
 const fx = useAgentFixture();
 const model = { provider: "anthropic", model: "claude-sonnet-4-5" };
@@ -23,10 +24,6 @@ const BUILD_MB = process.env.AWL_LONG_TEST ? 300 : 3;
 /** Each test runs the whole scripted session: 20 turns of real tools and git, on a machine that may be busy. */
 const LIMIT_MS = process.env.AWL_LONG_TEST ? 600_000 : 60_000;
 
-type Block = { type: "toolUse"; name: string; input: Record<string, unknown> };
-const bash = (command: string): Block => ({ type: "toolUse", name: "bash", input: { command } });
-const edit = (path: string, oldText: string, newText: string): Block => ({ type: "toolUse", name: "edit", input: { path, oldText, newText } });
-const write = (path: string, content: string): Block => ({ type: "toolUse", name: "write", input: { path, content } });
 
 /** The scripted session: 20 turns, one per row. */
 const TURNS: Block[][] = [
@@ -52,61 +49,12 @@ const TURNS: Block[][] = [
   [bash("git status --short > status.txt && rm x.txt")],
 ];
 
-function git(...args: string[]): string {
-  const proc = Bun.spawnSync(["git", ...args], { cwd: fx.project, env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" } });
-  if (proc.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${proc.stderr.toString()}`);
-  return proc.stdout.toString();
-}
-
-async function repository(): Promise<void> {
-  git("init", "-q");
-  git("config", "user.email", "t@example.com");
-  git("config", "user.name", "t");
-  writeFileSync(join(fx.project, "a.txt"), "alpha\nbeta\n");
-  writeFileSync(join(fx.project, "b.txt"), "one\ntwo\n");
-  await Bun.write(join(fx.project, "src", "c.txt"), "see\n");
-  writeFileSync(join(fx.project, ".gitignore"), "build/\n*.log\n");
-  git("add", "-A");
-  git("commit", "-qm", "start");
-  writeFileSync(join(fx.project, "notes.txt"), "mine, untracked\n");
-}
-
-/** Every file under `dir` but .git and what the repository ignores, path -> sha256 of its bytes. */
-function tree(dir = fx.project): Map<string, string> {
-  const out = new Map<string, string>();
-  const visit = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const full = join(d, name);
-      const rel = relative(fx.project, full);
-      if (name === ".git" || rel === "build" || rel.endsWith(".log")) continue;
-      if (lstatSync(full).isDirectory()) visit(full);
-      else out.set(rel, `${hash(readFileSync(full))} ${statSync(full).mode & 0o777}`);
-    }
-  };
-  visit(dir);
-  return out;
-}
-
-/** Every file under .git, path -> sha256: what awl must never change. */
-function gitDir(): Map<string, string> {
-  const out = new Map<string, string>();
-  const visit = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const full = join(d, name);
-      if (lstatSync(full).isDirectory()) visit(full);
-      else out.set(relative(fx.project, full), hash(readFileSync(full)));
-    }
-  };
-  visit(join(fx.project, ".git"));
-  return out;
-}
-
-const hash = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
-/** Contents only (the mode is checked where a rewind restores it). */
-const contents = (t: Map<string, string>) => new Map([...t].map(([k, v]) => [k, v.split(" ")[0]!]));
+const tree = () => projectFiles(fx.project);
+const gitDir = () => gitFiles(fx.project);
+const hash = sha;
 
 async function runSession(): Promise<{ agent: Agent; leaves: string[]; states: Map<string, string>[]; gitStart: Map<string, string> }> {
-  await repository();
+  await makeRepository(fx.project);
   const gitStart = gitDir();
   const agent = new Agent({ session: SessionManager.init({ cwd: fx.project, ...model }), cwd: fx.project, model, env: fx.env });
   const leaves: string[] = [];

@@ -46,7 +46,8 @@ describe("command line", () => {
     expect(parseArgs(["rewind", "--to", "6844ff", "--yes"])).toMatchObject({ command: "rewind", to: "6844ff", yes: true });
     expect(parseArgs(["rewind", "019dc5ba", "--to", "6844ff", "--conversation", "--dry-run"])).toMatchObject({ command: "rewind", session: "019dc5ba", dryRun: true });
     expect(usage(["rewind", "019dc5ba"])).toContain("--to");
-    expect(usage(["rewind", "--to", "6844ff", "--files"])).toContain("not in this version");
+    expect(parseArgs(["rewind", "--to", "6844ff", "--files", "--force"])).toMatchObject({ only: "files", force: true });
+    expect(usage(["rewind", "--to", "6844ff", "--files", "--conversation"])).toContain("not both");
     expect(usage(["--to", "6844ff"])).toContain("belong to awl rewind");
   });
 

@@ -43,6 +43,10 @@ describe.skipIf(!hasTmux)("going back in the REPL", () => {
     expect(list.indexOf("prompt three")).toBeLessThan(list.indexOf("prompt two"));
     expect(list.indexOf("prompt two")).toBeLessThan(list.indexOf("prompt one"));
     term.keys("Down", "Enter"); // prompt two
+    await term.waitFor(/◆ {2}What goes back\?/);
+    term.keys("Enter"); // the conversation and the files
+    await term.waitFor(/no file to change[\s\S]*Go back to before that prompt\?/);
+    term.keys("Enter");
     await term.waitFor(/Went back to before that prompt/);
     await term.waitFor(/› prompt two/);
     expect(readFileSync(file).subarray(0, before.length).equals(before)).toBe(true);

@@ -32,6 +32,12 @@ export class Terminal {
     this.#tmux("new-session", "-d", "-x", String(options.width ?? 110), "-y", String(options.height ?? 40), "bash", "-c", line);
   }
 
+  /** A line typed and sent with Enter. */
+  send(line: string): void {
+    this.type(line);
+    this.keys("Enter");
+  }
+
   /** Keys in tmux's notation (Enter, C-c, C-d, M-Enter, Up). */
   keys(...keys: string[]): void {
     this.#tmux("send-keys", ...keys);

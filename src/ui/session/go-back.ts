@@ -1,16 +1,15 @@
-// The REPL's ways back within a session: /tree (go to any entry of any path),
-// /rewind and Esc Esc (back to before one of the person's prompts, which
-// goes back into the input box to be edited), /label (name where you are).
-// A move appends one `leaf` entry and removes nothing; /tree can go back to
-// the path left, which may first be summarized for the model (asked, no by
-// default: it costs a request). Files are not restored by this version.
+// The REPL's ways about a session's tree: /tree (go to any entry of any
+// path: the conversation only), /label (name where you are). A move appends
+// one `leaf` entry and removes nothing; /tree can go back to the path left,
+// which may first be summarized for the model (asked, no by default: it costs
+// a request). /rewind, which takes the files back too, is rewind-screen.ts.
 
 import { confirm, isCancel, select } from "@clack/prompts";
 import type { Agent } from "../../agent/agent";
 import { moveTo } from "../../agent/branch";
-import { readEntry, readSessionTree } from "../../session/tree";
+import { readSessionTree } from "../../session/tree";
 import type { Colors } from "../render/colors";
-import { age, oneLine } from "../render/format";
+import { oneLine } from "../render/format";
 import { safeText } from "../render/safe-text";
 import { TREE_FILTERS, treeRows, type TreeFilter } from "./tree";
 
@@ -39,39 +38,10 @@ export async function treeScreen(agent: Agent, argument: string, c: Colors, out:
   return `Went to ${node.id}${node.text ? `: ${safeText(oneLine(node.text, 60))}` : ""}. The conversation goes on from there; /tree returns to the path you left.${note}`;
 }
 
-/**
- * `/rewind` and Esc Esc: the person's prompts on the active path, newest
- * first; choosing one goes back to just before it. Returns what to print and
- * the prompt to put back in the input box.
- */
-export async function rewindScreen(agent: Agent, c: Colors, out: Out): Promise<{ output: string; prompt?: string }> {
-  const file = agent.session.sessionFile;
-  if (agent.session.messageCount() === 0) return { output: c.dim("No prompt to go back to yet.") };
-  const tree = readSessionTree(file, { text: false }); // only prompts are listed
-  const prompts = tree.nodes.filter((n) => n.active && n.prompt && n.parent).reverse();
-  if (!prompts.length) return { output: c.dim("No prompt to go back to yet.") };
-  const width = (out.columns || 100) - 20;
-  const picked = await select({
-    message: "Go back to before which prompt? It comes back into the input box; only the conversation goes back (Esc stays)",
-    options: prompts.map((n) => ({ value: n.id, label: `${age(n.time).padEnd(12)} ${safeText(oneLine(n.text, width))}` })),
-    maxItems: Math.max(5, (out.rows || 24) - 8),
-  });
-  if (isCancel(picked)) return { output: c.dim("Staying where you are.") };
-  const node = tree.byId.get(picked)!;
-  await moveTo(agent, node.parent!.id);
-  const entry = readEntry(file, node);
-  const prompt = entry?.type === "message" ? promptText(entry.message.content) : node.text;
-  return { output: c.dim(`Went back to before that prompt (the conversation only: this version does not restore files). The turns after it stay in the session: /tree reaches them.`), prompt };
-}
-
 /** `/label [text]`: names where you are (the leaf); with no text, removes its name. */
 export function labelLeaf(agent: Agent, text: string, c: Colors): string {
   const leaf = agent.session.getLeafId();
   if (leaf === null) return c.dim("Nothing to label yet.");
   agent.session.setLabel(text.trim(), leaf);
   return text.trim() ? `Labelled ${leaf}: ${safeText(text.trim())} (/tree labelled lists labels).` : `Removed the label of ${leaf}.`;
-}
-
-function promptText(content: readonly { type: string; text?: string }[]): string {
-  return content.flatMap((b) => (b.type === "text" && b.text ? [b.text] : [])).join("\n\n");
 }

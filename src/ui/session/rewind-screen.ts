@@ -1,0 +1,74 @@
+// `/rewind` and Esc Esc on an empty prompt: the person's prompts on the
+// active path and the earlier rewinds, newest first, each with its time and
+// the files it changed. Choosing a prompt goes back to just before it (the
+// prompt comes back into the input box to be edited); choosing a rewind goes
+// back to just before that rewind, which undoes it. Conversation and files go
+// back together unless the person picks one; the files' preview comes first,
+// and a file changed since awl last changed it is overwritten only when the
+// person says yes at a question naming it.
+
+import { confirm, isCancel, select } from "@clack/prompts";
+import type { Agent } from "../../agent/agent";
+import { previewScope, rewindTo, type RewindScope } from "../../agent/rewind";
+import { rewindPoints, type RewindPoint } from "../../session/rewind-points";
+import { readWholeLog } from "../../session/whole-log";
+import type { Colors } from "../render/colors";
+import { age, oneLine } from "../render/format";
+import { refusedPaths, rewindPreview, shownPath } from "../render/rewind-preview";
+import { safeText } from "../render/safe-text";
+
+type Out = NodeJS.WriteStream;
+
+const STAY = "Staying where you are.";
+
+/** Returns what to print, and the prompt to put back in the input box. */
+export async function rewindScreen(agent: Agent, c: Colors, out: Out): Promise<{ output: string; prompt?: string }> {
+  const session = agent.session;
+  const points = session.messageCount() === 0 ? [] : rewindPoints(readWholeLog(session.sessionFile), session.getLeafId());
+  if (!points.length) return { output: c.dim("No prompt to go back to yet.") };
+  const width = (out.columns || 100) - 20;
+  const picked = await select({
+    message: "Go back to before which prompt, or undo which rewind? (Esc stays)",
+    options: points.map((point, i) => ({ value: i, label: pointLabel(point, session.cwd, width, c) })),
+    maxItems: Math.max(5, (out.rows || 24) - 8),
+  });
+  if (isCancel(picked)) return { output: c.dim(STAY) };
+  const point = points[picked]!;
+  const scope = await select<RewindScope>({
+    message: "What goes back?",
+    options: [
+      { value: "both", label: "the conversation and the files" },
+      { value: "conversation", label: "the conversation only" },
+      { value: "files", label: "the files only" },
+    ],
+    initialValue: "both",
+  });
+  if (isCancel(scope)) return { output: c.dim(STAY) };
+  const preview = await previewScope(session, point.targetId, { scope });
+  if (scope !== "conversation") out.write(`${["The files:", ...rewindPreview(preview, session.cwd, c)].join("\n")}\n`);
+  const force = new Set<string>();
+  for (const path of refusedPaths(preview)) {
+    const answer = await confirm({ message: `${shownPath(path, session.cwd)} changed since awl last changed it: overwrite it anyway?`, initialValue: false });
+    if (isCancel(answer)) return { output: c.dim(STAY) };
+    if (answer) force.add(path);
+  }
+  const go = await confirm({ message: point.kind === "prompt" ? "Go back to before that prompt?" : "Undo that rewind?", initialValue: true });
+  if (isCancel(go) || !go) return { output: c.dim(STAY) };
+  const done = await rewindTo(session, point.targetId, { scope, force });
+  if (scope !== "files") agent.reloadConversation();
+  const files = scope === "conversation" ? ["The files stay as they are."] : ["The files:", ...rewindPreview(done, session.cwd, c)];
+  const said = scope === "files" ? "The files went back; the conversation goes on where it was." : point.kind === "prompt" ? "Went back to before that prompt." : "Undid that rewind.";
+  const output = [`${said} /rewind lists this rewind too, to undo it.`, ...files].join("\n");
+  return point.kind === "prompt" && scope !== "files" ? { output, prompt: point.text } : { output };
+}
+
+function pointLabel(point: RewindPoint, cwd: string, width: number, c: Colors): string {
+  const files = point.files.length ? c.dim(`  ${filesText(point.files, cwd)}`) : "";
+  const what = point.kind === "prompt" ? safeText(oneLine(point.text, width)) : c.yellow("↶ undo this rewind (back to how it was before it)");
+  return `${age(point.time).padEnd(12)} ${what}${files}`;
+}
+
+function filesText(files: readonly string[], cwd: string): string {
+  const shown = files.slice(0, 3).map((path) => shownPath(path, cwd));
+  return files.length > 3 ? `${shown.join(", ")} +${files.length - 3} more` : shown.join(", ");
+}

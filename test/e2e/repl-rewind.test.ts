@@ -1,0 +1,71 @@
+// /rewind with files in a real terminal (tmux), through the compiled binary:
+// the prompts listed with the files each turn changed, the preview, the
+// question that names a file the person changed since (no by default), the
+// prompt given back, and the rewind listed in turn so that it can be undone.
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { AWL, useE2eFixture } from "./awl";
+import { hasTmux, useTerminal } from "./tmux";
+import { bash, edit, gitFiles, makeRepository, projectFiles, write } from "../support/checkpoint-repo";
+
+const fx = useE2eFixture();
+const term = useTerminal();
+
+const answer = (t: string) => ({ blocks: [{ type: "text" as const, text: t }] });
+
+describe.skipIf(!hasTmux)("/rewind with files", () => {
+  test("goes back before a prompt (a file changed since kept unless the person says yes), then undoes itself", async () => {
+    await makeRepository(fx.project);
+    const gitStart = gitFiles(fx.project);
+    fx.server.reply(
+      { blocks: [edit("a.txt", "alpha", "ALPHA")] },
+      answer("done one"),
+      { blocks: [write("new.txt", "fresh\n"), bash("sed -i 's/two/TWO/' b.txt")] },
+      answer("done two"),
+    );
+    term.start([AWL], { cwd: fx.project, env: fx.env, width: 140, height: 45 });
+    await term.waitFor(/\/help for commands/);
+    term.send("turn one");
+    await term.waitFor(/done one/);
+    const afterOne = projectFiles(fx.project);
+    term.send("turn two");
+    await term.waitFor(/done two/);
+    const afterTwo = projectFiles(fx.project);
+    writeFileSync(join(fx.project, "b.txt"), "the person's own words\n");
+
+    term.send("/rewind");
+    const list = await term.waitFor(/Go back to before which prompt[\s\S]*turn one/);
+    expect(list).toMatch(/turn two\s+new\.txt, b\.txt/);
+    expect(list).toMatch(/turn one\s+a\.txt/);
+    term.keys("Enter"); // turn two, the newest
+    await term.waitFor(/◆ {2}What goes back\?/);
+    term.keys("Enter"); // the conversation and the files
+    const preview = await term.waitFor(/overwrite it anyway\?/);
+    expect(preview).toMatch(/new\.txt {2}removed \+0 -1/);
+    expect(preview).toMatch(/b\.txt {2}refused: changed since awl last changed it/);
+    expect(preview).toContain("b.txt changed since awl last changed it: overwrite it anyway?");
+    term.keys("Enter"); // no, the default
+    await term.waitFor(/Go back to before that prompt\?/);
+    term.keys("Enter");
+    await term.waitFor(/Went back to before that prompt/);
+    await term.waitFor(/› turn two/);
+    expect(existsSync(join(fx.project, "new.txt"))).toBe(false);
+    expect(readFileSync(join(fx.project, "b.txt"), "utf8")).toBe("the person's own words\n");
+    expect(projectFiles(fx.project).get("a.txt")).toBe(afterOne.get("a.txt"));
+
+    term.keys("C-u");
+    term.send("/rewind");
+    await term.waitFor(/undo this rewind[\s\S]*turn one/);
+    term.keys("Enter"); // the rewind, the newest
+    await term.waitFor(/◆ {2}What goes back\?/);
+    term.keys("Enter");
+    await term.waitFor(/◆ {2}b\.txt changed since awl last changed it: overwrite it anyway\?/); // the question asked now, not the one above
+    term.keys("Left", "Enter"); // yes, this time
+    await term.waitFor(/Undo that rewind\?/);
+    term.keys("Enter");
+    await term.waitFor(/Undid that rewind/);
+    expect(projectFiles(fx.project)).toEqual(afterTwo);
+    expect(gitFiles(fx.project)).toEqual(gitStart);
+  }, 120_000);
+});
