@@ -74,27 +74,16 @@ export class EntryIndex {
     if (offset !== undefined) this.#offsets.set(entry, offset);
     this.#byId.set(entry.id, entry);
     this.#count++;
-    switch (entry.type) {
-      case "leaf": {
-        const target = this.#byId.get(entry.targetId);
-        this.#lostLeaf = !target;
-        if (target) this.#leaf = target;
-        break;
-      }
-      case "label":
-        if (entry.label) this.#labels.set(entry.targetId, entry.label);
-        else this.#labels.delete(entry.targetId);
-        break;
-      case "session_info":
-        break; // bookkeeping: the leaf stays
-      case "message":
-      case "compaction":
-      case "branch_summary":
-      case "file_change":
-      case "bash_effects":
-      case "opaque":
-        this.#leaf = entry;
-        this.#lostLeaf = false;
+    if (!isBookkeeping(entry)) {
+      this.#leaf = entry;
+      this.#lostLeaf = false;
+    } else if (entry.type === "leaf") {
+      const target = this.#byId.get(entry.targetId);
+      this.#lostLeaf = !target;
+      if (target) this.#leaf = target;
+    } else if (entry.type === "label") {
+      if (entry.label) this.#labels.set(entry.targetId, entry.label);
+      else this.#labels.delete(entry.targetId);
     }
   }
 
