@@ -1,0 +1,53 @@
+// The session picker as a person uses it in a terminal: typing filters the
+// list by title (or first prompt) as it is typed, the highlighted session's
+// last prompts and answers show under the list and follow the highlight, a
+// search that matches nothing says so and Enter then opens nothing, and Enter
+// on a filtered list resumes the session shown.
+import { expect, test } from "bun:test";
+import { AWL, useE2eFixture } from "./awl";
+import { hasTmux, useTerminal } from "./tmux";
+
+const fx = useE2eFixture();
+const term = useTerminal();
+const text = (t: string) => ({ blocks: [{ type: "text" as const, text: t }] });
+
+test.skipIf(!hasTmux)("the picker filters as the person types and previews the highlighted session's last turns", async () => {
+  fx.server.reply(text("The parser drops the offset."), text("Docs are rebuilt."), text("Cache entries now expire."), text("welcome back"));
+  await fx.run(["-p", "Why does parseDate drop the offset?"]);
+  await fx.run(["-p", "Rebuild the docs site"]);
+  await fx.run(["-p", "Fix cache eviction"]);
+
+  term.start([AWL, "sessions"], { cwd: fx.project, env: fx.env, width: 120, height: 30 });
+  // The most recent session is highlighted; its last prompt and answer show under the list.
+  let screen = await term.waitFor(/you: Fix cache eviction[\s\S]*awl: Cache entries now expire\./);
+  expect(screen).toContain("Search:");
+  expect(screen).toContain("Rebuild the docs site");
+  expect(screen).toContain("Why does parseDate drop the offset?");
+
+  // The preview follows the highlight.
+  term.keys("Down");
+  await term.waitFor(/awl: Docs are rebuilt\./);
+
+  // Typing filters, case-insensitive, by title; the preview is the one session left.
+  term.type("PARSE");
+  screen = await term.waitFor(/\(1 of 3\)[\s\S]*awl: The parser drops the offset\./);
+  expect(screen).not.toContain("Rebuild the docs site");
+  expect(screen).not.toContain("Fix cache eviction");
+
+  // Nothing matches: it says so, and Enter opens nothing.
+  term.type("zzz");
+  await term.waitFor(/No session matches/);
+  term.keys("Enter");
+  await term.waitFor(/No session to open/);
+  term.keys("BSpace", "BSpace", "BSpace");
+  await term.waitFor(/\(1 of 3\)/);
+  term.keys("Enter");
+  screen = await term.waitFor(/resumed [0-9a-f-]+ · [\s\S]*\/help for commands/);
+  expect(screen).toContain("The parser drops the offset."); // its transcript
+  term.type("and now?");
+  term.keys("Enter");
+  await term.waitFor(/welcome back/);
+  expect(fx.server.requests.at(-1)!.body.messages[0].content[0].text).toBe("Why does parseDate drop the offset?");
+  term.keys("C-d");
+  await term.waitFor(/\[exited 0\]/);
+});
