@@ -101,7 +101,7 @@ describe("forks", () => {
     const parentLines = parentBytes.toString("utf8").split("\n");
     expect(JSON.parse(childLines[0]!).forkedFrom).toEqual({ session: id, entry: firstAnswer.id });
     // system, prompt 1, answer 1 (prompt 1's title, the parent's line 4, is bookkeeping, not on the path)
-    expect(childLines.slice(1, 4)).toEqual([1, 2, 4].map((i) => parentLines[i]));
+    expect(childLines.slice(1, 4)).toEqual([1, 2, 4].map((i) => parentLines[i]!));
     expect(sentTexts(fx.server.requests.at(-1)!.body)).toEqual(["prompt 1", "answer 1", "fork prompt"]);
     const listed = await fx.run(["sessions", "--plain"]);
     expect(listed.stdout).toContain(`fork of ${id.slice(0, 8)} at ${firstAnswer.id}`);
