@@ -2,8 +2,12 @@
 // list by title (or first prompt) as it is typed, the highlighted session's
 // last prompts and answers show under the list and follow the highlight, a
 // search that matches nothing says so and Enter then opens nothing, and Enter
-// on a filtered list resumes the session shown.
+// on a filtered list resumes the session shown. The first screen is drawn from
+// the sessions modified last; the rest fill in after.
 import { expect, test } from "bun:test";
+import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { encodeCwd, sessionFileName } from "../../src/session/paths";
 import { AWL, useE2eFixture } from "./awl";
 import { hasTmux, useTerminal } from "./tmux";
 
@@ -51,3 +55,29 @@ test.skipIf(!hasTmux)("the picker filters as the person types and previews the h
   term.keys("C-d");
   await term.waitFor(/\[exited 0\]/);
 }, 30_000);
+
+test.skipIf(!hasTmux)("with more sessions than the first screen reads, the rest fill in: the one modified longest ago is found by its title", async () => {
+  const dir = join(fx.sessions, encodeCwd(fx.project));
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const write = (i: number, title: string) => {
+    const timestamp = new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString();
+    const id = Bun.randomUUIDv7();
+    const header = { type: "session", version: 1, id, timestamp, cwd: fx.project, provider: "anthropic", model: "claude-sonnet-5-5" };
+    const prompt = { type: "message", id: "p1", parentId: null, timestamp, provider: "anthropic", model: "claude-sonnet-5-5", message: { role: "user", content: [{ type: "text", text: title }] } };
+    const info = { type: "session_info", id: "t1", parentId: "p1", timestamp, title, source: "auto" };
+    const path = join(dir, sessionFileName(timestamp, id));
+    writeFileSync(path, [header, prompt, info].map((l) => JSON.stringify(l)).join("\n") + "\n", { mode: 0o600 });
+    return path;
+  };
+  const oldest = write(0, "Ancient zeppelin notes");
+  utimesSync(oldest, new Date(0), new Date(0)); // modified in 1970: never among the sessions modified last
+  for (let i = 1; i <= 40; i++) write(i, `session number ${i}`);
+
+  term.start([AWL, "sessions"], { cwd: fx.project, env: fx.env, width: 120, height: 30 });
+  await term.waitFor(/session number 40/);
+  term.type("zeppelin");
+  const screen = await term.waitFor(/\(1 of 41\)[\s\S]*Ancient zeppelin notes/);
+  expect(screen).toContain("you: Ancient zeppelin notes");
+  term.keys("Escape");
+  await term.waitFor(/\[exited 0\]/);
+});

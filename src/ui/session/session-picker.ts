@@ -22,6 +22,12 @@ export interface PickOptions {
   /** What Esc does, for the question: "leaves", "goes back". */
   escape?: string;
   now?: number;
+  /**
+   * The whole list, when `list` holds only the sessions modified last (what
+   * fits the first screen): read after the first screen is drawn, then the
+   * list fills in, ranked as --resume ranks them.
+   */
+  rest?: () => Promise<SessionInfo[]>;
 }
 
 interface Choice {
@@ -44,24 +50,36 @@ export async function pickSession(list: SessionInfo[], idLength: number, options
   const c = colorsFor(process.stdout);
   const now = options.now ?? Date.now();
   const width = (process.stdout.columns || 100) - 6; // "│  ● " before each label, and a column to spare
-  const choices: Choice[] = newestFirst(list, now).map((s) => {
-    const current = s.id === options.current;
-    const label = sessionLabelIn(s, idLength, current ? width - HINT.length - 3 : width, c, now);
-    const haystack = [s.id, s.title, s.firstPrompt].filter(Boolean).join("\n").toLowerCase();
-    return { value: s.id, label, disabled: Boolean(s.damaged) || current, haystack, path: s.path, ...(current ? { hint: HINT } : {}) };
-  });
+  const choicesOf = (sessions: SessionInfo[]): Choice[] =>
+    newestFirst(sessions, now).map((s) => {
+      const current = s.id === options.current;
+      const label = sessionLabelIn(s, idLength, current ? width - HINT.length - 3 : width, c, now);
+      const haystack = [s.id, s.title, s.firstPrompt].filter(Boolean).join("\n").toLowerCase();
+      return { value: s.id, label, disabled: Boolean(s.damaged) || current, haystack, path: s.path, ...(current ? { hint: HINT } : {}) };
+    });
+  const choices = choicesOf(list);
   const first = choices.find((o) => !o.disabled);
+  const filter = (search: string, o: Choice) => o.haystack.includes(search.toLowerCase());
   const message = `Sessions in ${safeText(process.cwd())}, most recent first: pick one to resume (Esc ${options.escape ?? "leaves"})`;
   const prompt = new AutocompletePrompt<Choice>({
     options: choices,
     ...(first ? { initialValue: [first.value] } : {}),
-    filter: (search, o) => o.haystack.includes(search.toLowerCase()),
+    filter,
     validate: (value) => (value === undefined || (Array.isArray(value) && value.length === 0) ? "No session to open: type less, or Esc" : undefined),
     render() {
       return frame(this, message, c, width);
     },
   });
-  const choice = await prompt.prompt();
+  const answer = prompt.prompt();
+  if (options.rest) {
+    // The prompt keeps this array: filled in place, then the shown rows follow the search box, and it is drawn again
+    // (render is private in clack's types, public at run time: the resize handler calls it too).
+    const all = choicesOf(await options.rest());
+    choices.splice(0, choices.length, ...all);
+    prompt.filteredOptions = choices.filter((o) => !prompt.userInput || filter(prompt.userInput, o));
+    if (prompt.state === "active" || prompt.state === "error") (prompt as unknown as { render(): void }).render();
+  }
+  const choice = await answer;
   return isCancel(choice) || typeof choice !== "string" ? undefined : choice;
 }
 
@@ -76,11 +94,13 @@ function frame(p: Omit<AutocompletePrompt<Choice>, "prompt">, message: string, c
   const search = [`${bar}${c.dim("Search:")} ${p.isNavigating ? c.dim(p.userInput) : p.userInputWithCursor}${count}`];
   if (p.state === "error") search.push(`${bar}${c.yellow(p.error)}`);
   else if (p.filteredOptions.length === 0) search.push(`${bar}${c.yellow("No session matches")}`);
-  const focused = p.filteredOptions[p.cursor];
+  // The highlight is the focused session's row (clack's cursor index is stale for a moment after the list fills in).
+  const at = Math.max(0, p.filteredOptions.findIndex((o) => o.value === p.focusedValue));
+  const focused = p.filteredOptions[at];
   const preview = focused && !focused.disabled ? previewOf(focused.path, PREVIEW_LINES, width).map((l) => `${bar}${c.dim(l)}`) : [];
   const tail = [...(preview.length ? [`${bar}${c.dim("─".repeat(Math.min(width, 40)))}`, ...preview] : []), `${bar}${c.dim(FOOTER)}`, c.cyan(S_BAR_END)];
   const rows = limitOptions({
-    cursor: p.cursor,
+    cursor: at,
     options: p.filteredOptions,
     maxItems: MAX_ITEMS,
     columnPadding: 3,
