@@ -33,7 +33,9 @@ try {
   };
   const firstScreen = async () => {
     const t = performance.now();
-    const child = Bun.spawn(["script", "-qfec", `${AWL} sessions`, "/dev/null"], { cwd, env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    // A terminal of 0x0 would wrap every character: give it a size first.
+    const child = Bun.spawn(["script", "-qfec", `stty cols 120 rows 40; ${AWL} sessions`, "/dev/null"], { cwd, env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    const limit = setTimeout(() => child.kill(), 20_000); // a picker that never shows fails below, it does not hang the bench
     let out = "";
     const decoder = new TextDecoder();
     for await (const chunk of child.stdout) {
@@ -41,6 +43,7 @@ try {
       if (out.includes("Search:") && out.includes("msgs")) break;
     }
     const ms = performance.now() - t;
+    clearTimeout(limit);
     child.kill();
     await child.exited;
     if (!out.includes("Search:")) throw new Error(`no picker on the screen: ${out.slice(0, 500)}`);
