@@ -22,9 +22,9 @@ const EXCERPT_CHARS = 2000;
 
 type Env = Record<string, string | undefined>;
 
-/** Whether a model-written title is wanted now: titles on, the session's first prompt just answered, no title yet. */
+/** Whether a model-written title is wanted now: titles on, the session's first prompt just answered, no title the person gave. */
 export function wantsTitle(session: SessionManager, env: Env = process.env): boolean {
-  return env.AWL_TITLES?.trim().toLowerCase() !== "off" && session.getBranch().filter(isPrompt).length === 1 && session.title() === undefined;
+  return env.AWL_TITLES?.trim().toLowerCase() !== "off" && session.getBranch().filter(isPrompt).length === 1 && session.title()?.source !== "user";
 }
 
 /** Asks for a title and writes it; resolves either way, never throws. */

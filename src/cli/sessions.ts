@@ -1,16 +1,21 @@
 // `awl sessions`: this directory's sessions. Plain lines when piped (or
 // --plain), oldest first; JSON with --json; on a terminal, a picker, most
-// recently active first, that resumes the choice.
+// recently active first, that resumes the choice: its first screen is drawn
+// from the few sessions modified last, and the whole list fills in after.
 // Listing judges every line as open does (src/session/listing.ts), so what it
 // calls fine opens, and what it calls damaged names the line open refuses.
 
 import { isatty } from "node:tty";
+import { lastModifiedSessions } from "../session/first-screen";
 import { listSessions, type SessionInfo } from "../session/listing";
 import { movedSessions } from "../session/moved";
 import { localDateTime, oneLine } from "../ui/render/format";
 import { sessionIdLength } from "../ui/session/session-id";
 import { safeText } from "../ui/render/safe-text";
 import type { Args } from "./args";
+
+/** Sessions read for the picker's first screen: its rows (12), and room for look-alike folders' files passed over. */
+const FIRST_SCREEN = 24;
 
 export async function sessions(args: Args, cwd: string): Promise<number> {
   switch (args.action) {
@@ -27,6 +32,7 @@ export async function sessions(args: Args, cwd: string): Promise<number> {
     case "search":
       return (await import("./sessions-search")).search(args, cwd);
   }
+  if (!args.json && !args.plain && isatty(1) && isatty(0)) return pickAndResume(args, cwd);
   const list = await listSessions(cwd, process.env, movedSessions(cwd));
   // console.log, not process.stdout: see main.ts (start-up cost).
   if (args.json) {
@@ -39,12 +45,27 @@ export async function sessions(args: Args, cwd: string): Promise<number> {
   }
   // The same prefixes as the banner, /session and the exit hint show (ui/session/session-id.ts).
   const length = sessionIdLength(cwd, list.map((s) => s.id));
-  if (args.plain || !isatty(1) || !isatty(0)) {
-    console.log(list.map((s) => plainLine(s, length, cwd)).join("\n"));
+  console.log(list.map((s) => plainLine(s, length, cwd)).join("\n"));
+  return 0;
+}
+
+/** The picker: its first screen from the sessions modified last, then the whole list (moved sessions too) fills in. */
+async function pickAndResume(args: Args, cwd: string): Promise<number> {
+  const first = lastModifiedSessions(cwd, FIRST_SCREEN);
+  const whole = () => listSessions(cwd, process.env, movedSessions(cwd));
+  const all = first.length ? undefined : await whole(); // none here: perhaps some from a moved checkout
+  if (all?.length === 0) {
+    console.log(`No sessions in ${cwd} yet. Start one with: awl`);
     return 0;
   }
   const { pickSession } = await import("../ui/session/session-picker");
-  const picked = await pickSession(list, length);
+  // The ids of file names, as the banner's; a moved session's may need more, rarely: ids are random.
+  const length = sessionIdLength(cwd, (all ?? first).map((s) => s.id));
+  const rest = async () => {
+    await Bun.sleep(0); // the first screen is out before the whole list is read
+    return whole();
+  };
+  const picked = await pickSession(all ?? first, length, all ? {} : { rest });
   if (!picked) return 0;
   const { chat } = await import("./chat");
   return chat({ ...args, resume: picked }, cwd);

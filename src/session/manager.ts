@@ -4,10 +4,10 @@
 // context built from it. Everything else in awl goes through it.
 import { closeSync, fchmodSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { Conversation } from "../conversation";
+import { Conversation, messageText } from "../conversation";
 import { UserError } from "../errors";
 import { checkEntry, serializeEntry, serializeHeader } from "./codec";
-import { buildSessionContext, contextSize, type ContextSize, type ContextSources, type ModelRef, type SessionContext } from "./context";
+import { buildSessionContext, contextSize, isPrompt, type ContextSize, type ContextSources, type ModelRef, type SessionContext } from "./context";
 import { APPEND_FLAGS, CREATE_FLAGS, fsReason, fsyncDir, mkdirPrivate, openExisting, writeAll } from "./files";
 import { newEntryId, newSessionId } from "./ids";
 import { MAX_LINE_BYTES } from "./lines";
@@ -22,7 +22,7 @@ import { readActivePath } from "./tail";
 import { EntryIndex, isTarget } from "./entry-index";
 import { checkFolder, checkTrusted, NO_FOLLOW, READ_FLAGS } from "./trust";
 import type { BashEffectsEntry, BranchSummaryEntry, CompactionEntry, DiskMessage, FileChangeEntry, LabelEntry, LeafEntry, MessageEntry, SessionEntry, SessionHeader, SessionInfoEntry, Usage, WrittenEntry } from "./schema";
-import { readTitle, type Title } from "./title";
+import { readTitle, titleFromPrompt, type Title } from "./title";
 
 export { FORMAT_VERSION };
 
@@ -80,6 +80,8 @@ export class SessionManager {
   /** The session's first entry when it is a system message (a compacted context opens with it). */
   #system: MessageEntry | undefined;
   #messages = 0;
+  /** Prompts read or written: the first one written to a session without any names it. */
+  #prompts = 0;
   #context: SessionContext | undefined;
   /** The compaction in force and where the context begins, known once asked for; only appending a compaction changes them. */
   #inForce: { entry?: CompactionEntry; from: number } | undefined;
@@ -177,7 +179,12 @@ export class SessionManager {
     if (message.role === "user" && !stamp) throw new Error("a user message needs the provider/model stamp");
     const user = message.role === "user" && stamp ? { provider: stamp.provider, model: stamp.model, ...(stamp.effort ? { effort: stamp.effort } : {}) } : {};
     const hash = message.role === "assistant" && prefixHash ? { prefixHash } : {};
-    return this.#appendEntry((base) => ({ type: "message", ...base, ...user, ...hash, message })).id;
+    const entry = this.#appendEntry((base) => ({ type: "message", ...base, ...user, ...hash, message }));
+    // A new session is named by its first prompt at once, so a log that ends
+    // here (a failed or killed run) is already findable; a model-written title
+    // may replace it later. Sessions that had prompts before titles existed stay unnamed.
+    if (isPrompt(entry) && this.#prompts === 1 && this.title() === undefined) this.setTitle(titleFromPrompt(messageText(entry.message)), "auto");
+    return entry.id;
   }
 
   /**
@@ -379,6 +386,7 @@ export class SessionManager {
     this.#context = undefined;
     if (entry.type === "compaction" || entry.type === "leaf") this.#inForce = undefined; // only these change it
     if (entry.type === "message") this.#messages++;
+    if (isPrompt(entry)) this.#prompts++;
   }
 
   #sources(): ContextSources {

@@ -50,13 +50,16 @@ describe("a turn with tool calls", () => {
     expect(result.finalText).toBe("notes.txt holds alpha and beta.");
     expect(result.usage).toEqual({ input: 420, output: 42 });
     const lines = await logLines(agent.session.sessionFile);
-    expect(lines.map((l) => (l.type === "session" ? "session" : l.message.role))).toEqual([
-      "session", "system", "user", "assistant", "user", "assistant",
+    expect(lines.map((l) => (l.type === "message" ? l.message.role : l.type))).toEqual([
+      "session", "system", "user", "session_info", "assistant", "user", "assistant",
     ]);
-    const [header, system, user, toolCall, results, answer] = lines;
+    const [header, system, user, title, toolCall, results, answer] = lines;
     expect(header).toMatchObject({ type: "session", version: 1, cwd: fx.project, provider: "anthropic", model: "claude-sonnet-4-5" });
     expect(system.parentId).toBeNull();
-    for (let i = 2; i < lines.length; i++) expect(lines[i].parentId).toBe(lines[i - 1].id);
+    // the first prompt names the session at once; the title hangs off the prompt, and the answer follows the prompt
+    expect(title).toMatchObject({ parentId: user.id, title: "What is in notes.txt?", source: "auto" });
+    const conversation = lines.filter((l) => l.type === "message");
+    for (let i = 1; i < conversation.length; i++) expect(conversation[i].parentId).toBe(conversation[i - 1].id);
     expect(user).toMatchObject({ provider: "anthropic", model: "claude-sonnet-4-5", message: { content: [{ type: "text", text: "What is in notes.txt?" }] } });
     expect(toolCall.message).toMatchObject({ provider: "anthropic", model: "claude-sonnet-4-5", stopReason: "toolUse", usage: { input: 120, output: 30 } });
     expect(toolCall.message.content.map((b: any) => b.type)).toEqual(["text", "toolUse", "toolUse"]);
@@ -65,8 +68,8 @@ describe("a turn with tool calls", () => {
     expect(results.message.content[0].content).toContain("alpha");
     expect(results.message.content[1].content).toContain("hi");
     expect(answer.message).toMatchObject({ stopReason: "stop", content: [{ type: "text", text: "notes.txt holds alpha and beta." }] });
-    // header + system + every message the request carried were on disk when it arrived
-    expect(diskAtRequest).toEqual(sentAtRequest.map((n) => n + 2));
+    // header + system + title + every message the request carried were on disk when it arrived
+    expect(diskAtRequest).toEqual(sentAtRequest.map((n) => n + 3));
     expect(fx.server.requests.every((r) => r.status === undefined || r.status === 200)).toBe(true);
   });
 
@@ -86,7 +89,7 @@ describe("a turn with tool calls", () => {
     );
     const { result } = await run(agent, "try things");
     expect(result.stopReason).toBe("stop");
-    const results = (await logLines(agent.session.sessionFile))[4].message.content;
+    const results = (await logLines(agent.session.sessionFile))[5].message.content; // header, system, prompt, title, calls, results
     expect(results.map((r: any) => r.isError)).toEqual([true, true, true, true]);
     expect(results[1].content).toContain("3");
     expect(results[2].content).toMatch(/2/);
@@ -159,7 +162,7 @@ describe("interruptions", () => {
     const agent = new Agent({ session, cwd: fx.project, model: session.activeModel() as typeof anthropic, env: fx.env });
     fx.server.reply({ blocks: [{ type: "text", text: "understood" }] });
     await run(agent, "what happened?");
-    const user = (await logLines(path))[4].message.content;
+    const user = (await logLines(path))[5].message.content; // header, system, prompt, title, calls, then this
     expect(user[0]).toMatchObject({ type: "toolResult", isError: true, content: expect.stringContaining("may or may not have run") });
     expect(user[1]).toMatchObject({ type: "text", text: "what happened?" });
     session.close();

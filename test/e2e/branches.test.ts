@@ -100,7 +100,8 @@ describe("forks", () => {
     const childLines = readFileSync(child, "utf8").split("\n");
     const parentLines = parentBytes.toString("utf8").split("\n");
     expect(JSON.parse(childLines[0]!).forkedFrom).toEqual({ session: id, entry: firstAnswer.id });
-    expect(childLines.slice(1, 4)).toEqual(parentLines.slice(1, 4)); // system, prompt 1, answer 1
+    // system, prompt 1, answer 1 (prompt 1's title, the parent's line 4, is bookkeeping, not on the path)
+    expect(childLines.slice(1, 4)).toEqual([1, 2, 4].map((i) => parentLines[i]!));
     expect(sentTexts(fx.server.requests.at(-1)!.body)).toEqual(["prompt 1", "answer 1", "fork prompt"]);
     const listed = await fx.run(["sessions", "--plain"]);
     expect(listed.stdout).toContain(`fork of ${id.slice(0, 8)} at ${firstAnswer.id}`);
@@ -112,7 +113,10 @@ describe("awl sessions tree and awl rewind", () => {
     const id = await started(2);
     const file = sessionFiles(fx.sessions)[0]!;
     const nodes = await treeOf(id);
-    expect(nodes.every((n) => n.active)).toBe(true);
+    // the conversation is all on the active path; the first prompt's title hangs off it
+    expect(nodes.filter((n) => n.kind !== "session_info").every((n) => n.active)).toBe(true);
+    const title = nodes.find((n) => n.kind === "session_info")!;
+    expect(title).toMatchObject({ text: "title: prompt 1", active: false, parentId: nodes.find((n) => n.text === "prompt 1")!.id });
     const firstAnswer = nodes.find((n) => n.text === "answer 1")!;
     const size = readFileSync(file).length;
     expect((await fx.run(["rewind", id, "--to", firstAnswer.id, "--dry-run"])).code).toBe(0);

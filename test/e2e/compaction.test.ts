@@ -52,7 +52,7 @@ describe("compaction through the binary", () => {
     expect(fx.server.requests.every((r) => r.status === 200)).toBe(true);
 
     const listed = await fx.run(["sessions", "--plain"]);
-    expect(listed.stdout).toMatch(new RegExp(`${lines(file!).filter((l) => l.type === "message").length} messages, ${said} compactions?\\b`)); // then the title
+    expect(listed.stdout).toMatch(new RegExp(`${lines(file!).filter((l) => l.type === "message").length} messages, ${said} compactions?  turn 0: read notes\\.txt\\n`)); // and the first prompt's title
   });
 
   test.skipIf(!hasTmux)("/compact in the REPL: a spinner, one line for the compaction, and a resume that opens with it", async () => {

@@ -65,8 +65,9 @@ describe("a model the provider no longer serves", () => {
       'awl: Anthropic does not serve the model "claude-sonnet-4-5" (404: retired, or never an id): the newest of its family: claude-sonnet-6, claude-sonnet-5-5, claude-sonnet-5; switch with --model claude-sonnet-6\n',
     );
     const entries = await lines(sessionFiles(f.sessions)[0]!);
-    expect(entries.map((e) => e.message?.role ?? e.type)).toEqual(["session", "system", "user", "assistant"]);
-    expect(entries[3].message).toMatchObject({ model: "claude-sonnet-4-5", stopReason: "error" });
+    expect(entries.map((e) => e.message?.role ?? e.type)).toEqual(["session", "system", "user", "session_info", "assistant"]);
+    expect(entries[3]).toMatchObject({ title: "hi", source: "auto" }); // the first prompt's title, written at once
+    expect(entries[4].message).toMatchObject({ model: "claude-sonnet-4-5", stopReason: "error" });
     expect(f.server.requests).toHaveLength(1); // awl never switches models by itself
   });
 

@@ -21,7 +21,8 @@ describe("awl -p --json: the log as a stream", () => {
     expect(run.code).toBe(0);
     expect(result).toMatchObject({ status: "ok", exitCode: 0, stopReason: "stop", usage: { input: 30, output: 12, cacheRead: 3 } });
     expect(result.error).toBeUndefined();
-    expect(lines.map((l) => JSON.parse(l).message?.role ?? JSON.parse(l).type)).toEqual(["session", "system", "user", "assistant", "user", "assistant", "result"]);
+    // every appended line, the first prompt's title included
+    expect(lines.map((l) => JSON.parse(l).message?.role ?? JSON.parse(l).type)).toEqual(["session", "system", "user", "session_info", "assistant", "user", "assistant", "result"]);
   });
 
   test("--resume: the header is the file's own first line; the stream is what this run appended, across a provider switch", async () => {

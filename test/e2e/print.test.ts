@@ -28,8 +28,9 @@ describe("awl -p", () => {
     expect(file).toMatch(new RegExp(`/${encoded}/\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\d-\\d{3}Z_[0-9a-f-]{36}\\.jsonl$`));
     expect(statSync(file!).mode & 0o777).toBe(0o600);
     expect(statSync(join(fx.sessions, encoded)).mode & 0o777).toBe(0o700);
-    const roles = (await Bun.file(file!).text()).trim().split("\n").map((l) => JSON.parse(l).message?.role ?? "header");
-    expect(roles).toEqual(["header", "system", "user", "assistant", "user", "assistant"]);
+    const lines = (await Bun.file(file!).text()).trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.message?.role ?? l.type)).toEqual(["session", "system", "user", "session_info", "assistant", "user", "assistant"]);
+    expect(lines[3]).toMatchObject({ title: "run echo", source: "auto" }); // the first prompt's title, and no model's
   });
 
   test("--thinking: the thought is never printed, on stdout or stderr; the answer alone is", async () => {

@@ -111,8 +111,8 @@ describe.skipIf(!hasTmux)("/new and /resume in a real terminal", () => {
     await Bun.sleep(200);
     term.keys("Enter");
     const betaId = (await log(beta!))[0].id as string;
-    screen = await term.waitFor(/resumed [0-9a-f-]+ · anthropic\/claude-sonnet-5-5 .*\/help for commands/);
-    const resumed = /resumed ([0-9a-f-]+) ·/.exec(screen.slice(screen.lastIndexOf("Left session")))![1]!;
+    screen = await term.waitFor(/resumed [0-9a-f-]+ "beta prompt" · anthropic\/claude-sonnet-5-5 .*\/help for commands/);
+    const resumed = /resumed ([0-9a-f-]+) "beta prompt" ·/.exec(screen.slice(screen.lastIndexOf("Left session")))![1]!;
     expect(betaId.startsWith(resumed)).toBe(true);
     expect(screen.slice(screen.lastIndexOf("Left session"))).toContain("beta prompt"); // its transcript
 
@@ -157,7 +157,7 @@ describe.skipIf(!hasTmux)("/new and /resume in a real terminal", () => {
       other.keys("C-d");
       await other.waitFor(/\[exited 0\]/);
       send(`/resume ${betaId}`);
-      await term.waitFor(/resumed [0-9a-f-]+ · /);
+      await term.waitFor(/resumed [0-9a-f-]+ "beta prompt" · /); // the banner names it by its first prompt's title
       term.keys("C-d");
       await term.waitFor(/\[exited 0\]/);
     } finally {
@@ -173,7 +173,7 @@ describe.skipIf(!hasTmux)("/new and /resume in a real terminal", () => {
     term.start([AWL], { cwd: fx.project, env: { ...fx.env, OPENAI_API_KEY: "", OPENAI_BASE_URL: "" }, width: 200 });
     await term.waitFor(/\/help for commands/);
     send(`/resume ${id}`);
-    const screen = await term.waitFor(/resumed [0-9a-f-]+ · anthropic\/claude-sonnet-5-5/);
+    const screen = await term.waitFor(/resumed [0-9a-f-]+ "made with openai" · anthropic\/claude-sonnet-5-5/);
     expect(screen).toContain(
       "This session last used openai/gpt-4o, but OPENAI_API_KEY is not set (awl reads it when it starts): it continues with anthropic/claude-sonnet-5-5.",
     );

@@ -164,7 +164,8 @@ describe.skipIf(!hasTmux)("the REPL in a real terminal", () => {
     term.keys("C-d");
     await term.waitFor(/\[exited 0\]/);
     const lines = (await Bun.file(sessionFiles(fx.sessions)[0]!).text()).trim().split("\n").map((l) => JSON.parse(l));
-    const partial = lines[3].message;
+    expect(lines[3]).toMatchObject({ type: "session_info", title: "talk" }); // the first prompt's title, right after it
+    const partial = lines[4].message;
     expect(partial).toMatchObject({ role: "assistant", stopReason: "error" });
     expect(partial.content[0].text).toStartWith("word word");
     expect(fx.server.requests.every((r) => (r.status ?? 200) === 200)).toBe(true);

@@ -18,7 +18,7 @@ describe("--resume", () => {
   test("continues the latest session: the next request carries the whole conversation, thinking signatures included", async () => {
     fx.server.reply({ blocks: [{ type: "thinking", thinking: "Let me think about 2+2." }, { type: "text", text: "4" }] });
     expect((await fx.run(["-p", "2+2?", "--thinking"])).code).toBe(0);
-    const firstResponseThinking = (await lines(sessionFiles(fx.sessions)[0]!))[3].message.content[0];
+    const firstResponseThinking = (await lines(sessionFiles(fx.sessions)[0]!))[4].message.content[0]; // header, system, prompt, its title, answer
     expect(firstResponseThinking.signature).toBeString();
 
     fx.server.reply({ blocks: [{ type: "text", text: "8" }] });

@@ -1,5 +1,6 @@
 // Session titles through the binary: the REPL asks the provider's cheapest
 // current model for a title after the first answer and records that request;
+// the first prompt names a session at once, the model's title replaces it;
 // /rename gives a title no model replaces; the title shows in `awl sessions`
 // and finds the session for --resume, after 10 MB more of conversation.
 import { describe, expect, test } from "bun:test";
@@ -26,10 +27,15 @@ describe.skipIf(!hasTmux)("session titles", () => {
     send("why does parseDate ignore the +02:00 offset?");
     await term.waitFor(/slice\(0, 19\)/);
     const [file] = sessionFiles(fx.sessions);
-    // The title request is the second one, to the cheapest current Anthropic model.
-    for (let i = 0; i < 200 && !log(file!).some((l) => l.type === "session_info"); i++) await Bun.sleep(25);
+    const infos = () => log(file!).filter((l) => l.type === "session_info");
+    // The first prompt named the session at once, right after its entry.
+    expect(log(file!)[3]).toMatchObject({ type: "session_info", title: "why does parseDate ignore the +02:00 offset?", source: "auto" });
+    expect(log(file!)[3].model).toBeUndefined();
+    // The title request is the second one, to the cheapest current Anthropic model; its title is the later one.
+    for (let i = 0; i < 200 && infos().length < 2; i++) await Bun.sleep(25);
     expect(fx.server.requests[1]!.body.model).toBe("claude-haiku-4-5");
-    expect(log(file!).find((l) => l.type === "session_info")).toMatchObject({
+    expect(infos()).toHaveLength(2);
+    expect(infos()[1]).toMatchObject({
       title: "Date offset parsing bug",
       source: "auto",
       provider: "anthropic",
@@ -67,12 +73,15 @@ describe.skipIf(!hasTmux)("session titles", () => {
 });
 
 describe("titles without a terminal", () => {
-  test("-p writes no model title: the first prompt stands for it in the listing and for --resume", async () => {
+  test("-p writes only the first prompt's title, which the listing shows and --resume finds", async () => {
     fx.server.reply(text("one"), text("two"), text("three"), text("four"));
-    await fx.run(["-p", "Investigate the cache eviction bug"], { env: titles });
+    await fx.run(["-p", "Investigate the cache eviction bug\nand the rest of the prompt"], { env: titles });
     await fx.run(["-p", "Unrelated work on docs"], { env: titles });
-    expect(fx.server.requests).toHaveLength(2);
-    for (const file of sessionFiles(fx.sessions)) expect(log(file).some((l) => l.type === "session_info")).toBe(false);
+    expect(fx.server.requests).toHaveLength(2); // no title request
+    const written = sessionFiles(fx.sessions).map((file) => log(file).filter((l) => l.type === "session_info"));
+    expect(written.map((infos) => infos.map((l) => [l.title, l.source, l.model]))).toEqual(
+      expect.arrayContaining([[["Investigate the cache eviction bug", "auto", undefined]], [["Unrelated work on docs", "auto", undefined]]]),
+    );
     expect((await fx.run(["sessions"])).stdout).toMatch(/  3 messages  Investigate the cache eviction bug$/m);
     const resumed = await fx.run(["-p", "more", "--resume", "eviction"]);
     expect(resumed).toMatchObject({ code: 0, stdout: "three\n" });

@@ -232,7 +232,7 @@ describe("disk and file faults", () => {
     expectOneLineFailure(run, /deleted/i);
     expect(existsSync(file)).toBe(true);
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(entries(file).map((e) => e.message?.content[0].text ?? "header").slice(2)).toEqual(["first", "first answer", "second", "answer after the delete"]);
+    expect(entries(file).map((e) => e.message?.content[0].text ?? e.title ?? "header").slice(2)).toEqual(["first", "first", "first answer", "second", "answer after the delete"]); // the first prompt, its title, ...
     expectServerSawOnlySaved(file);
     await expectResumes(file);
     console.log("disk-faults: deleted file: noticed at the next append, written back with all 6 lines; resumed");

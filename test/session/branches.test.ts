@@ -190,8 +190,8 @@ describe("forks", () => {
     const child = forkSession({ tree, parentFile: s.sessionFile, cwd: CWD, model: MODEL });
     const childLines = readFileSync(child, "utf8").trimEnd().split("\n");
     expect(JSON.parse(childLines[0]!).forkedFrom).toEqual({ session: s.sessionId, entry: tree.leafId });
-    // system, prompt 1, answer 1 (the file's lines 2-4), then "branch", the line after the leaf entry
-    expect(childLines.slice(1)).toEqual([1, 2, 3, 9].map((i) => parentLines[i]!));
+    // system, prompt 1, answer 1 (the file's lines 2, 3 and 5: prompt 1's title, line 4, is bookkeeping, off the path), then "branch", the line after the leaf entry
+    expect(childLines.slice(1)).toEqual([1, 2, 4, 10].map((i) => parentLines[i]!));
     rmSync(s.sessionFile);
     const opened = await SessionManager.open(child);
     expect(said(opened)).toEqual(["You are awl.", "prompt 1", "answer 1", "branch"]);

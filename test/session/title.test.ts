@@ -1,5 +1,6 @@
-// Titles: a session_info line names a session (until one does, its first
-// prompt stands for it); it hangs off the leaf and never
+// Titles: a session_info line names a session, written from its first prompt
+// at once (a session from before titles is named by its first prompt when
+// listed); it hangs off the leaf and never
 // becomes it; a user title is never replaced by an auto one; and the title is
 // found from the end of the file however much was written after it.
 import { describe, expect, test } from "bun:test";
@@ -8,7 +9,7 @@ import { textMessage } from "../../src/conversation";
 import { listSessions, messageToDisk, SessionManager } from "../../src/session";
 import { findByTitle } from "../../src/session/find-title";
 import { readTitle, titleFromPrompt } from "../../src/session/title";
-import { useSessionRoot } from "./helpers";
+import { SPEC, useSessionRoot, writeExample } from "./helpers";
 
 useSessionRoot();
 const M = { provider: "anthropic", model: "m" };
@@ -32,13 +33,28 @@ function fileTitle(path: string) {
 }
 
 describe("titles", () => {
-  test("until one is written, a session's title is its first prompt's first line, cut by display width; nothing more is written", async () => {
+  test("a new session's first prompt names it at once: its first line, cut by display width, written off the prompt", async () => {
     const s = started("\n  fix   the flaky\tdate test\nand more lines");
+    const prompt = s.getLeafId();
+    s.appendMessage(messageToDisk(textMessage("assistant", "done")));
+    s.appendMessage(messageToDisk(textMessage("user", "and another thing")), M);
     s.close();
-    expect(lines(s).map((l) => l.type)).toEqual(["session", "message", "message"]);
+    expect(lines(s).map((l) => l.type)).toEqual(["session", "message", "message", "session_info", "message", "message"]);
+    expect(lines(s)[3]).toEqual({ type: "session_info", id: expect.any(String), parentId: prompt, timestamp: expect.any(String), title: "fix the flaky date test", source: "auto" });
+    expect(fileTitle(s.sessionFile)).toEqual({ title: "fix the flaky date test", source: "auto" });
     expect((await listSessions("/proj"))[0]!.title).toBe("fix the flaky date test");
     expect(findByTitle("/proj", "FLAKY").here).toHaveLength(1);
     expect(titleFromPrompt("界".repeat(100))).toBe(`${"界".repeat(39)}…`); // 80 columns, wide characters count two
+  });
+
+  test("a session written before titles existed is named by its first prompt when listed; resuming it writes no title", async () => {
+    const path = writeExample([SPEC.header, SPEC.system, SPEC.stampedUser, SPEC.assistant.replace('"stopReason":"toolUse"', '"stopReason":"stop"')]);
+    const s = await SessionManager.open(path);
+    s.appendMessage(messageToDisk(textMessage("user", "and now?")), M);
+    s.close();
+    expect(lines(s).map((l) => l.type)).toEqual(["session", "message", "message", "message", "message"]);
+    const cwd = JSON.parse(SPEC.header).cwd;
+    expect((await listSessions(cwd))[0]!.title).toBe("What files are in this directory?");
   });
 
   test("a title hangs off the leaf and never becomes it: the answer follows the prompt, not the title", () => {

@@ -1,15 +1,20 @@
 // The terminal list of `awl sessions` and of /resume in the REPL: this
 // directory's sessions, most recently active first as --resume ranks them
 // (session/recent.ts), each with its id (the shortest unique prefix), how long
-// ago it was last active, its size and its first prompt. Enter picks one to
-// resume; Esc or Ctrl+C leaves.
+// ago it was last active, its size and its title. Typing filters the list (by
+// title, first prompt or id, case-insensitive); under it, the highlighted
+// session's last prompts and answers. Up/Down move, Enter picks one to resume;
+// Esc or Ctrl+C leaves. Built on clack's autocomplete prompt, drawn here so the
+// current session stays listed (not offered) and the preview fits the screen.
 
-import { isCancel, select } from "@clack/prompts";
+import { AutocompletePrompt } from "@clack/core";
+import { isCancel, limitOptions, S_BAR, S_BAR_END, S_RADIO_ACTIVE, S_RADIO_INACTIVE, symbol } from "@clack/prompts";
 import type { SessionInfo } from "../../session/listing";
 import { newestFirst } from "../../session/recent";
-import { colorsFor } from "../render/colors";
+import { colorsFor, type Colors } from "../render/colors";
 import { age, fitWidth, oneLine } from "../render/format";
 import { safeText } from "../render/safe-text";
+import { previewOf } from "./session-preview";
 
 export interface PickOptions {
   /** The session open in this REPL: listed, but not offered. */
@@ -17,32 +22,106 @@ export interface PickOptions {
   /** What Esc does, for the question: "leaves", "goes back". */
   escape?: string;
   now?: number;
+  /**
+   * The whole list, when `list` holds only the sessions modified last (what
+   * fits the first screen): read after the first screen is drawn, then the
+   * list fills in, ranked as --resume ranks them.
+   */
+  rest?: () => Promise<SessionInfo[]>;
+}
+
+interface Choice {
+  value: string;
+  label: string;
+  disabled: boolean;
+  hint?: string;
+  /** What the search box is matched against, lower-cased. */
+  haystack: string;
+  path: string;
 }
 
 const HINT = "open here";
+const MAX_ITEMS = 12;
+/** Lines of preview under the list: the last prompts and answers, one line each. */
+const PREVIEW_LINES = 4;
+const FOOTER = "↑/↓ to select • Enter: confirm • Type: to search • Esc";
 
 export async function pickSession(list: SessionInfo[], idLength: number, options: PickOptions = {}): Promise<string | undefined> {
   const c = colorsFor(process.stdout);
   const now = options.now ?? Date.now();
-  const width = (process.stdout.columns || 100) - 6; // select's "│  ● " before each label, and a column to spare
-  const choice = await select({
-    message: `Sessions in ${safeText(process.cwd())}, most recent first: pick one to resume (Esc ${options.escape ?? "leaves"})`,
-    options: newestFirst(list, now).map((s) => {
+  const width = (process.stdout.columns || 100) - 6; // "│  ● " before each label, and a column to spare
+  const choicesOf = (sessions: SessionInfo[]): Choice[] =>
+    newestFirst(sessions, now).map((s) => {
       const current = s.id === options.current;
-      const text = label(s, idLength, current ? width - HINT.length - 3 : width, c, now);
-      return { value: s.id, disabled: Boolean(s.damaged) || current, label: text, ...(current ? { hint: HINT } : {}) };
-    }),
-    maxItems: 12,
+      const label = sessionLabelIn(s, idLength, current ? width - HINT.length - 3 : width, c, now);
+      const haystack = [s.id, s.title, s.firstPrompt].filter(Boolean).join("\n").toLowerCase();
+      return { value: s.id, label, disabled: Boolean(s.damaged) || current, haystack, path: s.path, ...(current ? { hint: HINT } : {}) };
+    });
+  const choices = choicesOf(list);
+  const first = choices.find((o) => !o.disabled);
+  const filter = (search: string, o: Choice) => o.haystack.includes(search.toLowerCase());
+  const message = `Sessions in ${safeText(process.cwd())}, most recent first: pick one to resume (Esc ${options.escape ?? "leaves"})`;
+  const prompt = new AutocompletePrompt<Choice>({
+    options: choices,
+    ...(first ? { initialValue: [first.value] } : {}),
+    filter,
+    validate: (value) => (value === undefined || (Array.isArray(value) && value.length === 0) ? "No session to open: type less, or Esc" : undefined),
+    render() {
+      return frame(this, message, c, width);
+    },
   });
-  return isCancel(choice) ? undefined : choice;
+  const answer = prompt.prompt();
+  if (options.rest) {
+    // The prompt keeps this array: filled in place, then the shown rows follow the search box, and it is drawn again
+    // (render is private in clack's types, public at run time: the resize handler calls it too).
+    const all = choicesOf(await options.rest());
+    choices.splice(0, choices.length, ...all);
+    prompt.filteredOptions = choices.filter((o) => !prompt.userInput || filter(prompt.userInput, o));
+    if (prompt.state === "active" || prompt.state === "error") (prompt as unknown as { render(): void }).render();
+  }
+  const choice = await answer;
+  return isCancel(choice) || typeof choice !== "string" ? undefined : choice;
+}
+
+/** One screen of the picker, as clack draws a prompt: the question, the search box, the list, the preview, the keys. */
+function frame(p: Omit<AutocompletePrompt<Choice>, "prompt">, message: string, c: Colors, width: number): string {
+  const head = [c.gray(S_BAR), `${symbol(p.state)}  ${message}`];
+  const chosen = p.options.find((o) => o.value === p.focusedValue);
+  if (p.state === "submit") return [...head, `${c.gray(S_BAR)}  ${c.dim(chosen?.label ?? "")}`].join("\n");
+  if (p.state === "cancel") return [...head, c.gray(S_BAR)].join("\n");
+  const bar = `${p.state === "error" ? c.yellow(S_BAR) : c.cyan(S_BAR)}  `;
+  const count = p.filteredOptions.length === p.options.length ? "" : c.dim(` (${p.filteredOptions.length} of ${p.options.length})`);
+  const search = [`${bar}${c.dim("Search:")} ${p.isNavigating ? c.dim(p.userInput) : p.userInputWithCursor}${count}`];
+  if (p.state === "error") search.push(`${bar}${c.yellow(p.error)}`);
+  else if (p.filteredOptions.length === 0) search.push(`${bar}${c.yellow("No session matches")}`);
+  // The highlight is the focused session's row (clack's cursor index is stale for a moment after the list fills in).
+  const at = Math.max(0, p.filteredOptions.findIndex((o) => o.value === p.focusedValue));
+  const focused = p.filteredOptions[at];
+  const preview = focused && !focused.disabled ? previewOf(focused.path, PREVIEW_LINES, width).map((l) => `${bar}${c.dim(l)}`) : [];
+  const tail = [...(preview.length ? [`${bar}${c.dim("─".repeat(Math.min(width, 40)))}`, ...preview] : []), `${bar}${c.dim(FOOTER)}`, c.cyan(S_BAR_END)];
+  const rows = limitOptions({
+    cursor: at,
+    options: p.filteredOptions,
+    maxItems: MAX_ITEMS,
+    columnPadding: 3,
+    rowPadding: head.length + search.length + tail.length,
+    style: (o, active) => row(o, active, c),
+  });
+  return [...head, ...search, ...rows.map((r) => `${bar}${r}`), ...tail].join("\n");
+}
+
+function row(o: Choice, active: boolean, c: Colors): string {
+  const hint = o.hint ? ` ${c.dim(`(${o.hint})`)}` : "";
+  if (o.disabled) return `${c.gray(S_RADIO_INACTIVE)} ${c.gray(o.label)}${hint}`;
+  return active ? `${c.green(S_RADIO_ACTIVE)} ${o.label}${hint}` : `${c.dim(S_RADIO_INACTIVE)} ${c.dim(o.label)}`;
 }
 
 /** `019dc5ba-7  3 min ago      14 msgs  fix the failing date test…`, cut to `width` columns (the title, else the first prompt, gives way). */
 export function sessionLabel(s: SessionInfo, idLength: number, width: number, now = Date.now()): string {
-  return label(s, idLength, width, undefined, now);
+  return sessionLabelIn(s, idLength, width, undefined, now);
 }
 
-function label(s: SessionInfo, idLength: number, width: number, c: ReturnType<typeof colorsFor> | undefined, now: number): string {
+function sessionLabelIn(s: SessionInfo, idLength: number, width: number, c: Colors | undefined, now: number): string {
   const id = safeText(s.id.slice(0, idLength));
   const when = age(s.lastActivity ?? s.modified, now).padEnd(12);
   const size = s.damaged ? "damaged " : `${String(s.messageCount).padStart(4)} msgs`;
