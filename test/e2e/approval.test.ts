@@ -56,8 +56,8 @@ describe.skipIf(!hasTmux)("the question in a real terminal (--approve ask, the R
     expect(after).toContain("● bash echo made > made.txt");
     expect(await Bun.file(join(fx.project, "made.txt")).text()).toBe("made\n");
     expect((await lastResults())[0]).toMatchObject({ type: "toolResult", content: "(no output)\nexit code: 0" });
-    // The question and its answer are not in the log: only the messages and what the command changed.
-    expect(new Set((await log()).map((l) => l.type))).toEqual(new Set(["session", "message", "bash_effects"]));
+    // The question and its answer are not in the log: only the messages, the title and what the command changed.
+    expect(new Set((await log()).map((l) => l.type))).toEqual(new Set(["session", "message", "session_info", "bash_effects"]));
     term.keys("C-d");
     await term.waitFor(/\[exited 0\]/);
   });
