@@ -7,7 +7,7 @@
 
 import { Conversation, messageText, textMessage, toolUses, type ContentBlock, type Message } from "../conversation";
 import type { ModelRef, SessionManager } from "../session";
-import { addUsage, messageToDisk, preloadSchemas } from "../session";
+import { addUsage, cwdNote, messageToDisk, preloadSchemas, toldDirectory } from "../session";
 import { jsonByteLength } from "../json";
 import { createProvider } from "../providers";
 import { applyStreamEvent, finalizeMessage } from "../providers/assemble";
@@ -317,12 +317,15 @@ export class Agent {
   }
 
   /**
-   * The user's message: answers to tool calls left dangling, then the prompt.
-   * Calls of a response that ended in an error were never started; those of
-   * one that asked for tools may have run before awl was stopped.
+   * The user's message: answers to tool calls left dangling, a note when the
+   * working directory is not the one the model was last told of (once per
+   * change), then the prompt. Calls of a response that ended in an error were
+   * never started; those of one that asked for tools may have run before awl
+   * was stopped.
    */
   #promptMessage(prompt: string): Message {
-    const last = this.session.getBranch().findLast((e) => e.type === "message" && e.message.role === "assistant");
+    const branch = this.session.getBranch();
+    const last = branch.findLast((e) => e.type === "message" && e.message.role === "assistant");
     const started = last?.type === "message" && last.message.stopReason === "toolUse";
     const interrupted: ContentBlock[] = this.#conversation.danglingToolUses().map((use) => ({
       type: "toolResult",
@@ -330,7 +333,8 @@ export class Agent {
       content: started ? RESULT_NOT_RECORDED : INTERRUPTED_NOT_RUN,
       isError: true,
     }));
-    return { role: "user", content: [...interrupted, { type: "text", text: prompt }] };
+    const moved: ContentBlock[] = toldDirectory(this.session.header.cwd, branch) === this.cwd ? [] : [{ type: "text", text: cwdNote(this.cwd, this.session.header.cwd) }];
+    return { role: "user", content: [...interrupted, ...moved, { type: "text", text: prompt }] };
   }
 
   /** One request, streamed to `onEvent`. Nothing is appended here; an overflow's `end` is held back, since compaction may handle it. */
