@@ -57,7 +57,7 @@ describe.skipIf(!hasTmux)("the question in a real terminal (--approve ask, the R
     expect(await Bun.file(join(fx.project, "made.txt")).text()).toBe("made\n");
     expect((await lastResults())[0]).toMatchObject({ type: "toolResult", content: "(no output)\nexit code: 0" });
     // The question and its answer are not in the log: only the messages and what the command changed.
-    expect(new Set((await log()).map((l) => l.type))).toEqual(new Set(["session", "message", "bash_effects"]));
+    expect(new Set((await log()).map((l) => l.type))).toEqual(new Set(["session", "session_info", "message", "bash_effects"]));
     term.keys("C-d");
     await term.waitFor(/\[exited 0\]/);
   });
