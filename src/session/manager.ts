@@ -2,13 +2,14 @@
 // on open (from the compaction in force on the active path, when there is one), appends one
 // durable line per entry, and answers questions about the entry tree and the
 // context built from it. Everything else in awl goes through it.
-import { closeSync, fchmodSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { closeSync, fstatSync, fsyncSync, ftruncateSync } from "node:fs";
+import { join } from "node:path";
 import { Conversation, messageText } from "../conversation";
 import { UserError } from "../errors";
-import { checkEntry, serializeEntry, serializeHeader } from "./codec";
+import { checkEntry, serializeEntry } from "./codec";
+import { createLogFile, writeBack } from "./log-file";
 import { buildSessionContext, contextSize, isPrompt, type ContextSize, type ContextSources, type ModelRef, type SessionContext } from "./context";
-import { APPEND_FLAGS, CREATE_FLAGS, fsReason, fsyncDir, mkdirPrivate, openExisting, writeAll } from "./files";
+import { APPEND_FLAGS, fsReason, openExisting, writeAll } from "./files";
 import { newEntryId, newSessionId } from "./ids";
 import { MAX_LINE_BYTES } from "./lines";
 import { listSessions, type SessionInfo } from "./listing";
@@ -20,7 +21,7 @@ import { DamagedLog } from "./replay";
 import { FORMAT_VERSION, headerVersion, newerFormat, tooLarge } from "./refusals";
 import { readActivePath } from "./tail";
 import { EntryIndex, isTarget } from "./entry-index";
-import { checkFolder, checkTrusted, NO_FOLLOW, READ_FLAGS } from "./trust";
+import { checkTrusted, NO_FOLLOW, READ_FLAGS } from "./trust";
 import type { BashEffectsEntry, BranchSummaryEntry, CompactionEntry, DiskMessage, FileChangeEntry, LabelEntry, LeafEntry, MessageEntry, SessionEntry, SessionHeader, SessionInfoEntry, Usage, WrittenEntry } from "./schema";
 import { readTitle, titleFromPrompt, type Title } from "./title";
 
@@ -409,23 +410,10 @@ export class SessionManager {
    */
   #restoreDeleted(old: number): string {
     const what = `${this.sessionFile} was deleted while awl was running`;
-    let fd: number | undefined;
+    let fd: number;
     try {
-      mkdirPrivate(dirname(this.sessionFile));
-      checkFolder(dirname(this.sessionFile));
-      fd = openSync(this.sessionFile, CREATE_FLAGS, 0o600);
-      fchmodSync(fd, 0o600);
-      const buffer = Buffer.allocUnsafe(1 << 20);
-      for (let at = 0; at < this.#size; ) {
-        const n = readSync(old, buffer, 0, Math.min(buffer.length, this.#size - at), at);
-        if (n === 0) break;
-        for (let done = 0; done < n; ) done += writeSync(fd, buffer, done, n - done);
-        at += n;
-      }
-      fsyncSync(fd);
-      fsyncDir(this.sessionFile);
+      fd = writeBack(old, this.#size, this.sessionFile);
     } catch (error) {
-      if (fd !== undefined) closeSync(fd);
       const why = error instanceof UserError ? error.message : fsReason(error);
       this.#broken = `${what}, and could not be written back (${why}); this conversation is no longer saved`;
       return this.#broken;
@@ -437,40 +425,14 @@ export class SessionManager {
     return `${what}; it has been written back with the whole conversation so far (awl --resume continues it)`;
   }
 
-  /** First append: directories, the file (0600), the lock, the header line. */
+  /** First append: the file with its header line (asked of git now, not when the session is made: starting awl and quitting never waits on it). */
   #create(): number {
-    let fd: number;
-    try {
-      mkdirPrivate(dirname(this.sessionFile));
-      checkFolder(dirname(this.sessionFile)); // not a symlink to elsewhere, not someone else's
-      fd = openSync(this.sessionFile, CREATE_FLAGS, 0o600);
-    } catch (error) {
-      if (error instanceof UserError) throw error;
-      throw new UserError(`could not create ${this.sessionFile}: ${fsReason(error)}; nothing was sent`);
-    }
-    try {
-      fchmodSync(fd, 0o600);
-      this.#release = acquireLock(this.sessionFile, fd);
-      // Asked now, not when the session is made: starting awl and quitting never waits on git.
-      const project = projectOf(this.cwd);
-      if (project) this.header.project = project;
-      const line = `${serializeHeader(this.header)}\n`;
-      writeAll(fd, line);
-      fsyncSync(fd);
-      fsyncDir(this.sessionFile);
-      this.#size = Buffer.byteLength(line);
-      this.#written?.(0, this.#size);
-    } catch (error) {
-      this.#release?.();
-      closeSync(fd);
-      // A half-written header (full disk) would be a damaged session forever: the file is ours (O_EXCL), remove it.
-      try {
-        unlinkSync(this.sessionFile);
-      } catch {
-        // nothing more to undo
-      }
-      throw error instanceof UserError ? error : new UserError(`could not create ${this.sessionFile}: ${fsReason(error)}; nothing was sent`);
-    }
+    const project = projectOf(this.cwd);
+    if (project) this.header.project = project;
+    const { fd, release, size } = createLogFile(this.sessionFile, this.header);
+    this.#release = release;
+    this.#size = size;
+    this.#written?.(0, size);
     this.#fd = fd;
     return fd;
   }
