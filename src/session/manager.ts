@@ -8,8 +8,9 @@ import { Conversation, messageText } from "../conversation";
 import { UserError } from "../errors";
 import { checkEntry, serializeEntry } from "./codec";
 import { createLogFile, writeBack } from "./log-file";
+import { openLog, type State } from "./open-log";
 import { buildSessionContext, contextSize, isPrompt, type ContextSize, type ContextSources, type ModelRef, type SessionContext } from "./context";
-import { APPEND_FLAGS, fsReason, openExisting, writeAll } from "./files";
+import { fsReason, writeAll } from "./files";
 import { newEntryId, newSessionId } from "./ids";
 import { MAX_LINE_BYTES } from "./lines";
 import { listSessions, type SessionInfo } from "./listing";
@@ -17,11 +18,9 @@ import { mostRecentSession } from "./recent";
 import { acquireLock } from "./lock";
 import { sessionDir, sessionFileName } from "./paths";
 import { projectOf } from "./project";
-import { DamagedLog } from "./replay";
-import { FORMAT_VERSION, headerVersion, newerFormat, tooLarge } from "./refusals";
+import { FORMAT_VERSION, tooLarge } from "./refusals";
 import { readActivePath } from "./tail";
 import { EntryIndex, isTarget } from "./entry-index";
-import { checkTrusted, NO_FOLLOW, READ_FLAGS } from "./trust";
 import type { BashEffectsEntry, BranchSummaryEntry, CompactionEntry, DiskMessage, FileChangeEntry, LabelEntry, LeafEntry, MessageEntry, SessionEntry, SessionHeader, SessionInfoEntry, Usage, WrittenEntry } from "./schema";
 import { readTitle, titleFromPrompt, type Title } from "./title";
 
@@ -37,21 +36,6 @@ export type BranchSummaryFields = Omit<BranchSummaryEntry, "type" | "id" | "pare
 export type FileChangeFields = Omit<FileChangeEntry, "type" | "id" | "parentId" | "timestamp">;
 /** What a bash_effects entry says, apart from what every entry has. */
 export type BashEffectsFields = Omit<BashEffectsEntry, "type" | "id" | "parentId" | "timestamp">;
-
-interface State {
-  header: SessionHeader;
-  file: string;
-  entries: SessionEntry[];
-  offsets?: number[];
-  system?: MessageEntry;
-  readFrom: number;
-  fd?: number;
-  release?: () => void;
-  size: number;
-  missingNewline: boolean;
-  readOnlyReason?: string;
-  recovery?: { trimmedBytes: number; preview: string };
-}
 
 export class SessionManager {
   readonly sessionId: string;
@@ -124,41 +108,7 @@ export class SessionManager {
    * follows the live context, not the file.
    */
   static async open(path: string, o: { readOnly?: boolean } = {}): Promise<SessionManager> {
-    const fd = openExisting(path, (o.readOnly ? READ_FLAGS : APPEND_FLAGS) | NO_FOLLOW);
-    let release: (() => void) | undefined;
-    try {
-      checkTrusted(path, fstatSync(fd)); // before the lock's sidecar is written beside it
-      if (!o.readOnly) release = acquireLock(path, fd);
-      const size = fstatSync(fd).size;
-      const { tail, log } = readActivePath(fd, path, size);
-      const newer = log.header.version > FORMAT_VERSION;
-      const readOnlyReason = newer
-        ? `${newerFormat(path, log.header.version)}; it is open read-only: upgrade awl to continue it`
-        : o.readOnly
-          ? `${path} is open read-only`
-          : undefined;
-      let recovery: State["recovery"];
-      let end = size;
-      if (log.torn && !readOnlyReason) {
-        ftruncateSync(fd, log.torn.offset);
-        fsyncSync(fd);
-        recovery = { trimmedBytes: log.torn.bytes, preview: log.torn.preview };
-        end = log.torn.offset;
-      }
-      if (readOnlyReason) {
-        release?.();
-        closeSync(fd);
-      }
-      const state: State = { header: log.header, file: path, entries: log.entries, offsets: log.offsets, system: tail?.system, readFrom: tail?.offset ?? 0, size: end, missingNewline: log.missingNewline, readOnlyReason, recovery };
-      return new SessionManager(readOnlyReason ? state : { ...state, fd, release });
-    } catch (error) {
-      // Lines of a newer format may not read as this version's: say that, not that they are damaged.
-      const version = error instanceof DamagedLog ? headerVersion(fd) : undefined;
-      release?.();
-      closeSync(fd);
-      if (version !== undefined && version > FORMAT_VERSION) throw new UserError(`${newerFormat(path, version)}: upgrade awl to open it (${error instanceof Error ? error.message : error})`);
-      throw error;
-    }
+    return new SessionManager(openLog(path, o));
   }
 
   /** The session here whose LAST entry is newest (not the newest file name), or null. */
