@@ -7,7 +7,7 @@
 
 import { Conversation, messageText, textMessage, toolUses, type ContentBlock, type Message } from "../conversation";
 import type { ModelRef, SessionManager } from "../session";
-import { addUsage, messageToDisk, preloadSchemas } from "../session";
+import { addUsage, cwdNote, messageToDisk, preloadSchemas, toldDirectory } from "../session";
 import { jsonByteLength } from "../json";
 import { createProvider } from "../providers";
 import { applyStreamEvent, finalizeMessage } from "../providers/assemble";
@@ -16,15 +16,15 @@ import { builtinModel } from "../providers/builtin-models";
 import { contextWindowFromEnv } from "../providers/models";
 import type { ContextOverflow, Provider, ProviderName, StreamEvent, Usage } from "../providers/provider";
 import { learnThinking, lessonOf, type Effort } from "../providers/thinking-forms";
-import { providerSecrets } from "../providers/registry";
 import { ANSWER_SHARE, type TurnPlan } from "../providers/thinking-plan";
-import { callEffect, runTool, toolDefinitions, tools, toolSummary } from "../tools";
+import { toolDefinitions, tools } from "../tools";
 import { Checkpoints } from "./checkpoints";
+import { runTools } from "./run-tools";
 import { compact, CompactionFailed, type Compaction } from "./compaction";
 import { reserve, summaryAllowance, windowOf } from "./window";
-import { INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, interruptedAfterStart, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
+import { INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
 import type { ContextFiles } from "./context-files";
-import { Approvals, declined, NOBODY_TO_ASK, type ApprovalAnswer, type Ask } from "./approval";
+import { Approvals, type Ask } from "./approval";
 import { checkPromptSize } from "./prompt-size";
 import { systemPrompt } from "./system-prompt";
 import { prefixHash, replayable } from "./thinking-replay";
@@ -227,7 +227,7 @@ export class Agent {
         if (end.stopReason !== "toolUse" || end.aborted || calls.length === 0) {
           return result({ stopReason: end.stopReason, aborted: end.aborted ?? false, errorMessage, finalText: messageText(message) });
         }
-        const results = await this.#runTools(message, signal, onEvent, ask);
+        const results = await runTools(message, { approvals: this.approvals, cwd: this.cwd, env: this.#env, checkpoints: this.#checkpoints }, signal, onEvent, ask);
         this.#append({ role: "user", content: results });
         if (signal.aborted) return result({ stopReason: "error", aborted: true, errorMessage: INTERRUPTED_BY_USER, finalText: "" });
         // The limit stops the turn before its next request: the results are saved, and a prompt-less run continues it.
@@ -317,12 +317,15 @@ export class Agent {
   }
 
   /**
-   * The user's message: answers to tool calls left dangling, then the prompt.
-   * Calls of a response that ended in an error were never started; those of
-   * one that asked for tools may have run before awl was stopped.
+   * The user's message: answers to tool calls left dangling, a note when the
+   * working directory is not the one the model was last told of (once per
+   * change), then the prompt. Calls of a response that ended in an error were
+   * never started; those of one that asked for tools may have run before awl
+   * was stopped.
    */
   #promptMessage(prompt: string): Message {
-    const last = this.session.getBranch().findLast((e) => e.type === "message" && e.message.role === "assistant");
+    const branch = this.session.getBranch();
+    const last = branch.findLast((e) => e.type === "message" && e.message.role === "assistant");
     const started = last?.type === "message" && last.message.stopReason === "toolUse";
     const interrupted: ContentBlock[] = this.#conversation.danglingToolUses().map((use) => ({
       type: "toolResult",
@@ -330,7 +333,8 @@ export class Agent {
       content: started ? RESULT_NOT_RECORDED : INTERRUPTED_NOT_RUN,
       isError: true,
     }));
-    return { role: "user", content: [...interrupted, { type: "text", text: prompt }] };
+    const moved: ContentBlock[] = toldDirectory(this.session.header.cwd, branch) === this.cwd ? [] : [{ type: "text", text: cwdNote(this.cwd, this.session.header.cwd) }];
+    return { role: "user", content: [...interrupted, ...moved, { type: "text", text: prompt }] };
   }
 
   /** One request, streamed to `onEvent`. Nothing is appended here; an overflow's `end` is held back, since compaction may handle it. */
@@ -375,54 +379,6 @@ export class Agent {
       ...(end.usage ? { usage: end.usage } : {}),
       ...(end.stopReason === "error" && errorMessage ? { errorMessage } : {}),
     });
-  }
-
-  /**
-   * Runs the calls in order, each once the approval mode lets it (asking the
-   * person when it says to); one an abort stops says so with its output so
-   * far; after an abort the rest are answered as not run. A refusal is the
-   * call's error result, with the person's reason.
-   */
-  async #runTools(message: Message, signal: AbortSignal, onEvent: (event: AgentEvent) => void, ask: Ask | undefined): Promise<ContentBlock[]> {
-    const results: ContentBlock[] = [];
-    for (const call of toolUses(message)) {
-      if (signal.aborted) {
-        results.push({ type: "toolResult", toolUseId: call.id, content: INTERRUPTED_NOT_RUN, isError: true });
-        continue;
-      }
-      const decision = await this.approvals.decide(call.name, call.input, this.cwd);
-      let input = call.input;
-      let refusal: string | undefined;
-      // What a command leaves in the background outlives the call only if the person approved this very command (or chose auto).
-      const keepBackground = decision.action === "ask" || this.approvals.mode === "auto";
-      if (decision.action === "refuse") refusal = decision.content;
-      else if (decision.action === "run") input = decision.input;
-      else {
-        const answer: ApprovalAnswer = ask ? await ask(decision.request, signal) : { kind: "no" };
-        if (answer.kind === "interrupted" || signal.aborted) refusal = INTERRUPTED_NOT_RUN;
-        else if (answer.kind === "no") refusal = ask ? declined(answer.reason) : NOBODY_TO_ASK;
-        else if (answer.kind === "always") this.approvals.allowAlways(decision.request);
-      }
-      const summary = toolSummary(call.name, call.input);
-      if (refusal !== undefined) {
-        onEvent({ type: "toolStart", id: call.id, name: call.name, summary });
-        onEvent({ type: "toolEnd", id: call.id, name: call.name, output: { content: refusal, isError: true } });
-        results.push({ type: "toolResult", toolUseId: call.id, content: refusal, isError: true });
-        continue;
-      }
-      onEvent({ type: "toolStart", id: call.id, name: call.name, summary });
-      const onOutput = (tail: string) => onEvent({ type: "toolOutput", id: call.id, name: call.name, tail });
-      const effect = callEffect(call.name, input, this.cwd);
-      const context = { cwd: this.cwd, signal, secrets: providerSecrets(this.#env), keepBackground, beforeChange: this.#checkpoints.beforeChange };
-      const run = () => runTool(call.name, input, context, onOutput);
-      // A command that may change files runs between two listings of the working tree (checkpoints.ts).
-      const output = effect && !Approvals.readOnly(effect) && effect.kind === "exec" ? await this.#checkpoints.around(run, (text) => onEvent({ type: "notice", text })) : await run();
-      onEvent({ type: "toolEnd", id: call.id, name: call.name, output, ...(effect ? { effect: effect.kind } : {}) });
-      // Stopped after it started (Ctrl+C, Esc, a signal): the model must not take it for a call that never ran.
-      const content = output.interrupted ? interruptedAfterStart(output.content) : output.content;
-      results.push({ type: "toolResult", toolUseId: call.id, content, ...(output.isError || output.interrupted ? { isError: true } : {}) });
-    }
-    return results;
   }
 
   /** Durable first, then in memory. User messages carry the active model's stamp and the effort in force. */

@@ -17,7 +17,7 @@
 // A command that cannot be parsed gets no "always" at all.
 
 import { readsNetwork, writesFile, type Judged } from "./read-only";
-import type { SimpleCommand, Word } from "./shell-words";
+import type { SimpleCommand, Word } from "./shell-command";
 
 export type AlwaysScope = { kind: "subcommands"; keys: string[] } | { kind: "exact"; command: string };
 

@@ -23,7 +23,7 @@ import type { ApprovalMode } from "./approval-mode";
 import { alwaysScope, describeScope, subcommandKey, type AlwaysScope } from "./approval-scope";
 import { guardGit } from "./git-guard";
 import { isReadOnlyCommand, judge, READ_ONLY_PROGRAMS } from "./read-only";
-import type { SimpleCommand } from "./shell-words";
+import type { SimpleCommand } from "./shell-command";
 import { callEffect, proposeCall, type CallEffect, type ProposedChange } from "../tools";
 
 export { APPROVAL_MODES, describeMode, isApprovalMode, type ApprovalMode } from "./approval-mode";

@@ -8,7 +8,7 @@
 import { Conversation, type Message } from "../conversation";
 import { UserError } from "../errors";
 import { jsonByteLength } from "../json";
-import { addUsage, cutMiddle, isPrompt, type CompactionEntry, type CompactionFields, type ModelRef, type SessionEntry, type SessionManager } from "../session";
+import { addUsage, cutMiddle, isPrompt, isSaidText, type CompactionEntry, type CompactionFields, type ModelRef, type SessionEntry, type SessionManager } from "../session";
 import type { Provider, Usage } from "../providers/provider";
 import type { AgentEvent } from "./events";
 import { askForSummary, forkInstruction, SUMMARY_SYSTEM, summaryRequest, transcriptLines, transcriptParts, type SummaryParts } from "./summary";
@@ -249,8 +249,9 @@ function messagesIn(entries: readonly SessionEntry[]): Message[] {
   return entries.flatMap((e) => (e.type === "message" ? [{ role: e.message.role, content: e.message.content }] : []));
 }
 
+/** What the person wrote: awl's directory note is left out of the prompts kept verbatim. */
 function promptText(message: Message): string {
-  return message.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n\n");
+  return message.content.flatMap((b) => (isSaidText(b) ? [b.text] : [])).join("\n\n");
 }
 
 function resultIds(entries: readonly SessionEntry[]): Set<string> {

@@ -10,7 +10,7 @@
 // takes as a value or an operand but which spells a refused option still makes
 // the command ask: the table only ever makes the check stricter.
 
-import type { Word } from "./shell-words";
+import type { Word } from "./shell-command";
 
 export interface OptionTable {
   /** Long options that take a value, given as `--name value` or `--name=value`. */

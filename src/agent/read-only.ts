@@ -10,7 +10,8 @@
 // off: guardGit (git-guard.ts) rewrites each read-only git part as it will run.
 
 import { argumentsAllowed, GIT_TABLES, RG_TABLE } from "./option-tables";
-import { parseCommandLine, ShellParseError, type SimpleCommand, type Word } from "./shell-words";
+import type { SimpleCommand, Word } from "./shell-command";
+import { parseCommandLine, ShellParseError } from "./shell-words";
 
 /** The programs that may run without asking, with the checks of their arguments below. */
 export const READ_ONLY_PROGRAMS = ["ls", "cat", "grep", "rg", "find", "git", "pwd", "head", "tail", "wc"] as const;

@@ -7,35 +7,7 @@
 // definition, an unclosed quote) is an error, and the caller treats the command
 // as one that must be asked about. See docs/architecture.md ("Approvals").
 
-export interface Word {
-  /** The word after quote removal; an expansion is kept as written (`$HOME`, `$(pwd)`). */
-  text: string;
-  /** No expansion of any kind: `text` is exactly the argument the program gets. */
-  literal: boolean;
-  /**
-   * Could the word expand to an argument that starts with "-", or to several
-   * arguments? True when an expansion comes first, or when an unquoted
-   * `$…`, `$(…)` or backtick could be split into words.
-   */
-  mayBeOption: boolean;
-  /** Offsets in the command: the word is command.slice(start, end). */
-  start: number;
-  end: number;
-}
-
-export interface Redirect {
-  /** `<`, `>`, `>>`, `>|`, `<>`, `<&`, `>&`, `&>`, `&>>`, `<<<`. */
-  op: string;
-  target: Word;
-}
-
-export interface SimpleCommand {
-  /** `NAME=value` words before the program. */
-  assignments: Word[];
-  /** The program and its arguments. */
-  words: Word[];
-  redirects: Redirect[];
-}
+import { wordOf, type Piece, type Redirect, type SimpleCommand, type Word } from "./shell-command";
 
 export class ShellParseError extends Error {}
 
@@ -59,8 +31,6 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 const SPECIAL_PARAMETER = new Set(["@", "*", "#", "?", "$", "!", "-", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"]);
 const REDIRECT_OPS = ["&>>", "<<<", "<<-", "&>", ">>", ">|", "<>", "<&", ">&", "<<", "<", ">"];
 
-/** How a piece of a word came to be, for Word.literal and Word.mayBeOption. */
-type Piece = { kind: "text"; text: string } | { kind: "expansion"; text: string; splits: boolean; optionLike: boolean };
 
 class Parser {
   readonly commands: SimpleCommand[] = [];
@@ -385,17 +355,4 @@ class Parser {
     this.#limit = limit;
     this.#i = close + 1;
   }
-}
-
-function wordOf(pieces: Piece[], start: number, end: number): Word {
-  const text = pieces.map((p) => p.text).join("");
-  const literal = pieces.every((p) => p.kind === "text");
-  let mayBeOption = false;
-  if (!literal) {
-    const first = pieces.find((p) => p.text !== "");
-    if (pieces.some((p) => p.kind === "expansion" && p.splits)) mayBeOption = true;
-    else if (first?.kind === "expansion") mayBeOption = first.optionLike;
-    else mayBeOption = first?.text.startsWith("-") ?? false;
-  }
-  return { text, literal, mayBeOption, start, end };
 }

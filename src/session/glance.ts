@@ -7,6 +7,7 @@ import { isPrompt } from "./context";
 import { readLineAt } from "./lines";
 import { lastTimestamp } from "./recent";
 import { readTitle, titleFromPrompt } from "./title";
+import { isSaidText } from "./cwd-note";
 
 /** The system message and a few tool results may precede the first prompt; past these many lines it is not looked for. */
 const HEAD_LINES = 16;
@@ -54,7 +55,7 @@ function firstPrompt(path: string): string | undefined {
       offset += line.length + 1;
       const parsed = parseLine(line);
       if (parsed?.kind === "entry" && isPrompt(parsed.entry)) {
-        return parsed.entry.message.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+        return parsed.entry.message.content.map((b) => (isSaidText(b) ? b.text : "")).join("");
       }
     }
     return undefined;

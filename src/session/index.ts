@@ -3,6 +3,7 @@
 export * from "./codec";
 export * from "./convert";
 export { CUT_KEEP_BYTES, cutMiddle, isPrompt, summaryMessage, type ContextSize, type SessionContext } from "./context";
+export { cwdNote, isCwdNote, isSaidText, toldDirectory } from "./cwd-note";
 export { addUsage, contextAt, heldEntries, usageOf, type ContextThen, type HeldEntry } from "./context-facts";
 export { newEntryId, newSessionId } from "./ids";
 export { describeSessions, findSession, listSessions, sessionIdsByName, shortIdLength, type SessionInfo, type SessionMatch } from "./listing";

@@ -15,6 +15,7 @@ import { projectOf, sameProject } from "./project";
 import { DamagedLog, readLog, type Place } from "./replay";
 import type { ForkedFrom, ProjectRef, SessionEntry, SessionHeader } from "./schema";
 import { titleFromPrompt } from "./title";
+import { isSaidText } from "./cwd-note";
 
 export interface SessionInfo {
   path: string;
@@ -262,7 +263,7 @@ export function readHeader(path: string): HeaderView | undefined {
 }
 
 function promptText(content: readonly { type: string; text?: string }[]): string | undefined {
-  return content.map((b) => (b.type === "text" ? b.text : "")).join("") || undefined;
+  return content.map((b) => (isSaidText(b) ? b.text : "")).join("") || undefined;
 }
 
 /** `2026-04-25T17-40-15-990Z_<id>.jsonl` -> `2026-04-25T17:40:15.990Z` */

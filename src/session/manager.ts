@@ -2,13 +2,15 @@
 // on open (from the compaction in force on the active path, when there is one), appends one
 // durable line per entry, and answers questions about the entry tree and the
 // context built from it. Everything else in awl goes through it.
-import { closeSync, fchmodSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { closeSync, fstatSync, fsyncSync, ftruncateSync } from "node:fs";
+import { join } from "node:path";
 import { Conversation, messageText } from "../conversation";
 import { UserError } from "../errors";
-import { checkEntry, serializeEntry, serializeHeader } from "./codec";
+import { checkEntry, serializeEntry } from "./codec";
+import { createLogFile, writeBack } from "./log-file";
+import { openLog, type State } from "./open-log";
 import { buildSessionContext, contextSize, isPrompt, type ContextSize, type ContextSources, type ModelRef, type SessionContext } from "./context";
-import { APPEND_FLAGS, CREATE_FLAGS, fsReason, fsyncDir, mkdirPrivate, openExisting, writeAll } from "./files";
+import { fsReason, writeAll } from "./files";
 import { newEntryId, newSessionId } from "./ids";
 import { MAX_LINE_BYTES } from "./lines";
 import { listSessions, type SessionInfo } from "./listing";
@@ -16,11 +18,9 @@ import { mostRecentSession } from "./recent";
 import { acquireLock } from "./lock";
 import { sessionDir, sessionFileName } from "./paths";
 import { projectOf } from "./project";
-import { DamagedLog } from "./replay";
-import { FORMAT_VERSION, headerVersion, newerFormat, tooLarge } from "./refusals";
+import { FORMAT_VERSION, tooLarge } from "./refusals";
 import { readActivePath } from "./tail";
 import { EntryIndex, isTarget } from "./entry-index";
-import { checkFolder, checkTrusted, NO_FOLLOW, READ_FLAGS } from "./trust";
 import type { BashEffectsEntry, BranchSummaryEntry, CompactionEntry, DiskMessage, FileChangeEntry, LabelEntry, LeafEntry, MessageEntry, SessionEntry, SessionHeader, SessionInfoEntry, Usage, WrittenEntry } from "./schema";
 import { readTitle, titleFromPrompt, type Title } from "./title";
 
@@ -36,21 +36,6 @@ export type BranchSummaryFields = Omit<BranchSummaryEntry, "type" | "id" | "pare
 export type FileChangeFields = Omit<FileChangeEntry, "type" | "id" | "parentId" | "timestamp">;
 /** What a bash_effects entry says, apart from what every entry has. */
 export type BashEffectsFields = Omit<BashEffectsEntry, "type" | "id" | "parentId" | "timestamp">;
-
-interface State {
-  header: SessionHeader;
-  file: string;
-  entries: SessionEntry[];
-  offsets?: number[];
-  system?: MessageEntry;
-  readFrom: number;
-  fd?: number;
-  release?: () => void;
-  size: number;
-  missingNewline: boolean;
-  readOnlyReason?: string;
-  recovery?: { trimmedBytes: number; preview: string };
-}
 
 export class SessionManager {
   readonly sessionId: string;
@@ -123,41 +108,7 @@ export class SessionManager {
    * follows the live context, not the file.
    */
   static async open(path: string, o: { readOnly?: boolean } = {}): Promise<SessionManager> {
-    const fd = openExisting(path, (o.readOnly ? READ_FLAGS : APPEND_FLAGS) | NO_FOLLOW);
-    let release: (() => void) | undefined;
-    try {
-      checkTrusted(path, fstatSync(fd)); // before the lock's sidecar is written beside it
-      if (!o.readOnly) release = acquireLock(path, fd);
-      const size = fstatSync(fd).size;
-      const { tail, log } = readActivePath(fd, path, size);
-      const newer = log.header.version > FORMAT_VERSION;
-      const readOnlyReason = newer
-        ? `${newerFormat(path, log.header.version)}; it is open read-only: upgrade awl to continue it`
-        : o.readOnly
-          ? `${path} is open read-only`
-          : undefined;
-      let recovery: State["recovery"];
-      let end = size;
-      if (log.torn && !readOnlyReason) {
-        ftruncateSync(fd, log.torn.offset);
-        fsyncSync(fd);
-        recovery = { trimmedBytes: log.torn.bytes, preview: log.torn.preview };
-        end = log.torn.offset;
-      }
-      if (readOnlyReason) {
-        release?.();
-        closeSync(fd);
-      }
-      const state: State = { header: log.header, file: path, entries: log.entries, offsets: log.offsets, system: tail?.system, readFrom: tail?.offset ?? 0, size: end, missingNewline: log.missingNewline, readOnlyReason, recovery };
-      return new SessionManager(readOnlyReason ? state : { ...state, fd, release });
-    } catch (error) {
-      // Lines of a newer format may not read as this version's: say that, not that they are damaged.
-      const version = error instanceof DamagedLog ? headerVersion(fd) : undefined;
-      release?.();
-      closeSync(fd);
-      if (version !== undefined && version > FORMAT_VERSION) throw new UserError(`${newerFormat(path, version)}: upgrade awl to open it (${error instanceof Error ? error.message : error})`);
-      throw error;
-    }
+    return new SessionManager(openLog(path, o));
   }
 
   /** The session here whose LAST entry is newest (not the newest file name), or null. */
@@ -409,23 +360,10 @@ export class SessionManager {
    */
   #restoreDeleted(old: number): string {
     const what = `${this.sessionFile} was deleted while awl was running`;
-    let fd: number | undefined;
+    let fd: number;
     try {
-      mkdirPrivate(dirname(this.sessionFile));
-      checkFolder(dirname(this.sessionFile));
-      fd = openSync(this.sessionFile, CREATE_FLAGS, 0o600);
-      fchmodSync(fd, 0o600);
-      const buffer = Buffer.allocUnsafe(1 << 20);
-      for (let at = 0; at < this.#size; ) {
-        const n = readSync(old, buffer, 0, Math.min(buffer.length, this.#size - at), at);
-        if (n === 0) break;
-        for (let done = 0; done < n; ) done += writeSync(fd, buffer, done, n - done);
-        at += n;
-      }
-      fsyncSync(fd);
-      fsyncDir(this.sessionFile);
+      fd = writeBack(old, this.#size, this.sessionFile);
     } catch (error) {
-      if (fd !== undefined) closeSync(fd);
       const why = error instanceof UserError ? error.message : fsReason(error);
       this.#broken = `${what}, and could not be written back (${why}); this conversation is no longer saved`;
       return this.#broken;
@@ -437,40 +375,14 @@ export class SessionManager {
     return `${what}; it has been written back with the whole conversation so far (awl --resume continues it)`;
   }
 
-  /** First append: directories, the file (0600), the lock, the header line. */
+  /** First append: the file with its header line (asked of git now, not when the session is made: starting awl and quitting never waits on it). */
   #create(): number {
-    let fd: number;
-    try {
-      mkdirPrivate(dirname(this.sessionFile));
-      checkFolder(dirname(this.sessionFile)); // not a symlink to elsewhere, not someone else's
-      fd = openSync(this.sessionFile, CREATE_FLAGS, 0o600);
-    } catch (error) {
-      if (error instanceof UserError) throw error;
-      throw new UserError(`could not create ${this.sessionFile}: ${fsReason(error)}; nothing was sent`);
-    }
-    try {
-      fchmodSync(fd, 0o600);
-      this.#release = acquireLock(this.sessionFile, fd);
-      // Asked now, not when the session is made: starting awl and quitting never waits on git.
-      const project = projectOf(this.cwd);
-      if (project) this.header.project = project;
-      const line = `${serializeHeader(this.header)}\n`;
-      writeAll(fd, line);
-      fsyncSync(fd);
-      fsyncDir(this.sessionFile);
-      this.#size = Buffer.byteLength(line);
-      this.#written?.(0, this.#size);
-    } catch (error) {
-      this.#release?.();
-      closeSync(fd);
-      // A half-written header (full disk) would be a damaged session forever: the file is ours (O_EXCL), remove it.
-      try {
-        unlinkSync(this.sessionFile);
-      } catch {
-        // nothing more to undo
-      }
-      throw error instanceof UserError ? error : new UserError(`could not create ${this.sessionFile}: ${fsReason(error)}; nothing was sent`);
-    }
+    const project = projectOf(this.cwd);
+    if (project) this.header.project = project;
+    const { fd, release, size } = createLogFile(this.sessionFile, this.header);
+    this.#release = release;
+    this.#size = size;
+    this.#written?.(0, size);
     this.#fd = fd;
     return fd;
   }

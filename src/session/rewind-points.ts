@@ -17,6 +17,7 @@ import { touches } from "./file-states";
 import type { SessionEntry } from "./schema";
 import { isPrompt } from "./context";
 import type { WholeLog } from "./whole-log";
+import { isSaidText } from "./cwd-note";
 
 export interface RewindPoint {
   kind: "prompt" | "rewind";
@@ -37,7 +38,7 @@ export function rewindPoints(log: WholeLog, leafId: string | null): RewindPoint[
   path.forEach((entry, i) => {
     if (!isPrompt(entry) || entry.parentId === null) return;
     const turn = path.slice(i, nextPrompt(path, i + 1));
-    const text = entry.message.content.flatMap((b) => (b.type === "text" && b.text ? [b.text] : [])).join("\n\n");
+    const text = entry.message.content.flatMap((b) => (isSaidText(b) && b.text ? [b.text] : [])).join("\n\n");
     points.push([order.get(entry)!, { kind: "prompt", targetId: restingPoint(log, entry.parentId), time: entry.timestamp, text, files: changedFiles(turn) }]);
   });
   for (const { at, from, run } of rewinds(log)) {

@@ -9,6 +9,7 @@
 // for ASCII; only lines with a hit are parsed and their text checked.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { MAX_LINE_BYTES } from "./lines";
+import { isSaidText } from "./cwd-note";
 
 /** One block, reused from file to file: fresh memory per file costs its page faults again, and raises the peak. */
 const BLOCK = 1 << 20;
@@ -90,7 +91,7 @@ function checkLine(line: Buffer, needle: string, hit: (h: SearchHit) => void): v
   if (value.type === "session_info" && typeof value.title === "string") texts.push(value.title);
   else if (value.type === "label" && typeof value.label === "string") texts.push(value.label);
   else if (value.type === "message" && (value.message?.role === "user" || value.message?.role === "assistant") && Array.isArray(value.message.content)) {
-    for (const block of value.message.content as { type?: unknown; text?: unknown }[]) if (block?.type === "text" && typeof block.text === "string") texts.push(block.text);
+    for (const block of value.message.content as { type?: unknown; text?: unknown }[]) if (block && isSaidText(block)) texts.push(block.text);
   }
   for (const text of texts) {
     const at = text.toLowerCase().indexOf(needle);

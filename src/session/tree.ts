@@ -11,6 +11,7 @@ import { firstLine as lineOf, messageHead } from "./heads";
 import { readLineAt, scanLines } from "./lines";
 import { EntryIndex, isBookkeeping, isTargetKind, slimEntry } from "./entry-index";
 import type { SessionEntry, SessionHeader } from "./schema";
+import { isSaidText } from "./cwd-note";
 
 export interface TreeNode {
   id: string;
@@ -182,7 +183,7 @@ function firstLine(entry: SessionEntry): string {
   const line = lineOf; // read whole here, cut as the heads are
   switch (entry.type) {
     case "message": {
-      const text = entry.message.content.find((b) => b.type === "text" && b.text.trim());
+      const text = entry.message.content.find((b) => isSaidText(b) && b.text.trim());
       if (text?.type === "text") return line(text.text);
       const use = entry.message.content.find((b) => b.type === "toolUse");
       if (use?.type === "toolUse") return line(`${use.name} ${use.input}`);

@@ -32,6 +32,7 @@ import { safeText } from "./render/safe-text";
 import { LiveArea } from "./live/live-area";
 import { treeScreen } from "./session/go-back";
 import { rewindScreen } from "./session/rewind-screen";
+import { isSaidText } from "../session";
 
 type Out = NodeJS.WriteStream;
 
@@ -67,7 +68,7 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
   const summary = agent.session.context().summary; // never offered as something the person typed
   const sessionPrompts = agent.conversation.messages
     .filter((m) => m.role === "user" && m !== summary)
-    .flatMap((m) => m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])));
+    .flatMap((m) => m.content.flatMap((b) => (isSaidText(b) ? [b.text] : []))); // the directory note is awl's, not typed
   const history = mergeHistory(loadHistory(agent.cwd), sessionPrompts);
   const prompt = `${c.bold(c.green("›"))} `;
   const models = () => catalogues.of(agent.model.provider as ProviderName).models().map((m) => m.id);

@@ -6,6 +6,7 @@
 import type { ActivePath } from "../../session/active-path";
 import type { Redact } from "./redact";
 import { shownCall } from "../../tools";
+import { isSaidText } from "../../session";
 
 export type Part =
   | { kind: "prompt"; text: string; time: string }
@@ -32,7 +33,7 @@ export function documentOf(path: ActivePath, title: string | undefined, redact: 
     if (message.role === "system") continue;
     const model = message.provider && message.model ? `${message.provider}/${message.model}` : undefined;
     for (const block of message.content) {
-      if (block.type === "text" && block.text.trim()) {
+      if (isSaidText(block) && block.text.trim()) {
         parts.push(message.role === "user" ? { kind: "prompt", text: redact(block.text), time: entry.timestamp } : { kind: "answer", text: redact(block.text), model });
       } else if (block.type === "thinking" && block.thinking.trim()) parts.push({ kind: "thinking", text: redact(block.thinking) });
       else if (block.type === "toolUse") parts.push(callPart(block.name, block.input, redact));

@@ -30,7 +30,7 @@ import type { ModelInfo } from "../../providers/model-info";
 import type { ProviderName } from "../../providers/provider";
 import { INTERRUPTED_AFTER_START, INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, interruptedAfterStart } from "../../agent/events";
 import type { Conversation, Message, ToolResultBlock, ToolUseBlock } from "../../conversation";
-import { contextAt, heldEntries, usageOf, type CompactionEntry, type FileChangeEntry, type HeldEntry, type MessageMeta, type SessionContext, type SessionEntry } from "../../session";
+import { contextAt, heldEntries, isSaidText, usageOf, type CompactionEntry, type FileChangeEntry, type HeldEntry, type MessageMeta, type SessionContext, type SessionEntry } from "../../session";
 import { providerSecrets } from "../../providers/registry";
 import { fileChange, MAX_KEPT_BYTES } from "../../tools/tool";
 import { callEffect, toolSummary } from "../../tools";
@@ -241,7 +241,7 @@ function renderMessage(message: Message, meta: MessageMeta, view: View, changes:
   const { c, width } = view;
   const out: string[] = [];
   if (message.role === "user") {
-    for (const block of message.content) if (block.type === "text" && block.text.trim()) out.push(`${c.bold(c.green("›"))} ${oneLine(block.text, width - 2)}`);
+    for (const block of message.content) if (isSaidText(block) && block.text.trim()) out.push(`${c.bold(c.green("›"))} ${oneLine(block.text, width - 2)}`);
     return out;
   }
   // As live: the text as it streams, then each call as it runs (the calls wait under the output until then).
