@@ -87,9 +87,9 @@ export class Agent {
     this.#conversation = options.session.rebuildConversation();
     this.#contextFiles = options.contextFiles;
     this.#modelInfo = options.modelInfo ?? ((provider, model) => builtinModel(provider, model));
-    this.#thinking = new ThinkingSettings(options.effort, (provider, model) => this.#modelInfo(provider as ProviderName, model));
+    this.#thinking = new ThinkingSettings(options.effort, (provider, model) => this.#modelInfo(provider, model));
     this.#model = options.model;
-    this.#provider = createProvider(options.model.provider as Provider["name"], this.#env);
+    this.#provider = createProvider(options.model.provider, this.#env);
     this.#checkpoints = new Checkpoints(options.session, options.cwd, this.#env);
   }
 
@@ -134,13 +134,13 @@ export class Agent {
 
   /** Switches provider/model from the next request on; throws UserError if unusable (no key). */
   setModel(model: ModelRef): void {
-    this.#provider = createProvider(model.provider as Provider["name"], this.#env);
+    this.#provider = createProvider(model.provider, this.#env);
     this.#model = model;
   }
 
   /** What the catalogue, else the built-in table, says of the active model (its window, output limit, thinking forms). */
   get activeModelInfo(): ModelInfo | undefined {
-    return this.#modelInfo(this.#model.provider as ProviderName, this.#model.model);
+    return this.#modelInfo(this.#model.provider, this.#model.model);
   }
 
   /**

@@ -4,7 +4,6 @@
 // (providers/thinking-plan.ts).
 
 import type { ModelInfo } from "../providers/model-info";
-import type { ProviderName } from "../providers/provider";
 import { thinkingForms, type Effort, type ThinkingForms } from "../providers/thinking-forms";
 import { planTurn, refuseEffort, type TurnPlan } from "../providers/thinking-plan";
 import { UserError } from "../errors";
@@ -19,12 +18,12 @@ export class ThinkingSettings {
 
   /** How the model takes thinking: the catalogue's word, else what was learnt, else the built-in table. */
   forms({ provider, model }: ModelRef): ThinkingForms {
-    return thinkingForms(provider as ProviderName, model, this.modelInfo(provider, model));
+    return thinkingForms(provider, model, this.modelInfo(provider, model));
   }
 
   /** Why `effort` cannot go to the model, in one line; undefined when it can. */
   refusal(model: ModelRef, effort = this.effort): string | undefined {
-    return refuseEffort(effort, this.forms(model), model.provider as ProviderName, model.model);
+    return refuseEffort(effort, this.forms(model), model.provider, model.model);
   }
 
   /** Sets the effort; one the model cannot take is refused (UserError) and the effort stays. */
@@ -37,6 +36,6 @@ export class ThinkingSettings {
   /** The thinking and max_tokens of a turn of `model` starting now, in a window of `window` tokens. */
   plan(model: ModelRef, window: number, answer: number): TurnPlan {
     const outputLimit = this.modelInfo(model.provider, model.model)?.maxOutputTokens;
-    return planTurn({ provider: model.provider as ProviderName, effort: this.effort, forms: this.forms(model), outputLimit, window, answer });
+    return planTurn({ provider: model.provider, effort: this.effort, forms: this.forms(model), outputLimit, window, answer });
   }
 }

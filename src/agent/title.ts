@@ -9,7 +9,6 @@
 import { messageText } from "../conversation";
 import { createProvider } from "../providers";
 import { cheapestModel, priceOf } from "../providers/prices";
-import type { ProviderName } from "../providers/provider";
 import { isPrompt, type ModelRef, type SessionManager } from "../session";
 import { cutToColumns, TITLE_COLUMNS } from "../session/title";
 import { askForSummary, transcriptParts } from "./summary";
@@ -37,7 +36,7 @@ export async function writeModelTitle(session: SessionManager, active: ModelRef,
     const said = (e: typeof prompt) => messageText(e.message).slice(0, EXCERPT_CHARS);
     const model = priceOf(active.provider, active.model) ? (cheapestModel(active.provider) ?? active.model) : active.model;
     const reply = await askForSummary({
-      provider: createProvider(active.provider as ProviderName, env),
+      provider: createProvider(active.provider, env),
       model,
       maxTokens: 1024, // room for a reasoning model's thinking before its few words
       // A one-shot request like a transcript summary's, with the title's own instructions.

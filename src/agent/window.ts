@@ -7,7 +7,6 @@ import type { ModelRef } from "../session";
 import type { ModelInfo } from "../providers/model-info";
 import { builtinModel } from "../providers/builtin-models";
 import { contextWindow, contextWindowFromEnv } from "../providers/models";
-import type { Provider, ProviderName } from "../providers/provider";
 import type { TurnPlan } from "../providers/thinking-plan";
 import { SUMMARY_INSTRUCTION_TOKENS, summaryMaxTokens } from "./compaction";
 
@@ -27,9 +26,9 @@ export function windowOf(
 ): number {
   const fromLog = compaction?.provider === model.provider && compaction.model === model.model ? compaction.window : undefined;
   // `info` may be the table's own row (no catalogue): only a window the table does not state is the catalogue's.
-  const table = builtinModel(model.provider as ProviderName, model.model);
+  const table = builtinModel(model.provider, model.model);
   const fromCatalogue = info?.maxInputTokens !== table?.maxInputTokens ? info?.maxInputTokens : undefined;
-  return contextWindowFromEnv(env) ?? fromCatalogue ?? fromLog ?? contextWindow(model.provider as Provider["name"], model.model);
+  return contextWindowFromEnv(env) ?? fromCatalogue ?? fromLog ?? contextWindow(model.provider, model.model);
 }
 
 /** Room kept for the answer: the smaller of the answer's limit and a quarter of the window. */

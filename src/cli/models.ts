@@ -6,13 +6,12 @@
 
 import { Catalogues } from "../providers/catalogue";
 import { defaultModel } from "../providers/models";
-import type { ProviderName } from "../providers/provider";
 import { modelRows } from "../ui/model-list";
 import type { Args } from "./args";
 import { chooseModel } from "./model-choice";
 
 export async function models(args: Args, env: Record<string, string | undefined> = process.env): Promise<number> {
-  const provider = chooseModel(args, undefined, env).provider as ProviderName;
+  const provider = chooseModel(args, undefined, env).provider;
   const catalogues = new Catalogues(env);
   const catalogue = catalogues.of(provider);
   await catalogue.load({ wait: true });

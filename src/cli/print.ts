@@ -22,7 +22,7 @@ import { safeText } from "../ui/render/safe-text";
 import { onCommandLine, remedyWatcher, withCommandLineAdvice } from "./advice";
 import { approvalMode, chosenEffort, type Args } from "./args";
 import { startModel } from "./start-model";
-import type { ProviderName, Usage } from "../providers/provider";
+import type { Usage } from "../providers/provider";
 import { guardOutput, hold, stopExitCode, stoppedBy, stopSignal } from "./stop";
 
 /** How a -p run ended: the exit code, and what the result line of --json says. */
@@ -117,7 +117,7 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
         return { exitCode: EXIT_MAX_TURNS, status: "max_turns", usage, stopReason: result.stopReason };
       }
       if (result.stopReason === "error") {
-        const error = safeText(withCommandLineAdvice(result.errorMessage ?? "the request failed", catalogues.advise(failure.remedy, agent.model.provider as ProviderName)));
+        const error = safeText(withCommandLineAdvice(result.errorMessage ?? "the request failed", catalogues.advise(failure.remedy, agent.model.provider)));
         err.write(`${c.red(`awl: ${error}`)}\n`);
         return { exitCode: EXIT_FAILURE, status: "error", usage, stopReason: result.stopReason, error };
       }

@@ -5,7 +5,7 @@
 // model is checked with the provider when its list does not show it.
 
 import { Catalogues } from "../providers/catalogue";
-import type { ProviderName, Remedy } from "../providers/provider";
+import type { Remedy } from "../providers/provider";
 import type { ModelRef } from "../session";
 import type { Args } from "./args";
 import { chooseModel, isDefaultModel } from "./model-choice";
@@ -23,12 +23,12 @@ export interface Start {
 
 export async function startModel(args: Args, cwd: string, env: Record<string, string | undefined> = process.env): Promise<Start> {
   const catalogues = new Catalogues(env);
-  await catalogues.of(chooseModel(args, undefined, env).provider as ProviderName).load();
+  await catalogues.of(chooseModel(args, undefined, env).provider).load();
   // --fork: the copy starts with the model the parent's path used last, unless a flag names another.
   const fork = args.fork ? { fork: { model: (parent: ModelRef) => chooseModel(args, parent, env, catalogues.newest) } } : {};
   const opened = await openSession(cwd, args.resume, () => chooseModel(args, undefined, env, catalogues.newest), { at: args.at, ...fork });
   const model = chooseModel(args, opened.resumed ? opened.session.activeModel() : undefined, env, catalogues.newest);
-  const catalogue = catalogues.of(model.provider as ProviderName);
+  const catalogue = catalogues.of(model.provider);
   await catalogue.load();
   const start: Start = { opened, model, catalogues, isDefault: !opened.resumed && isDefaultModel(args, env) };
   // A model merely missing from the list may be an alias the list does not show: only the provider's 404 for it means gone.

@@ -9,7 +9,6 @@ import type { Agent } from "../agent/agent";
 import type { Catalogues } from "../providers/catalogue";
 import { resembling } from "../providers/model-family";
 import { foreignPrefix, parseModelSpec } from "../providers/models";
-import type { ProviderName } from "../providers/provider";
 import { UserError } from "../errors";
 import type { Colors } from "./render/colors";
 import { contextFilesInPrompt } from "../agent/context-prompt";
@@ -177,7 +176,7 @@ export function runCommand(command: Command, agent: Agent, c: Colors, catalogues
 /** `/model`: the active model with its limits, then the provider's models newest first, and where the list came from. */
 function showModels(agent: Agent, c: Colors, catalogues: Catalogues): string {
   const { provider, model } = agent.model;
-  const catalogue = catalogues.of(provider as ProviderName);
+  const catalogue = catalogues.of(provider);
   const limits = limitsText(agent.activeModelInfo);
   const rows = modelRows(catalogue.models(), (id) => (id === model ? c.green("  (active)") : ""));
   return [
@@ -199,10 +198,10 @@ function switchModel(agent: Agent, spec: string, c: Colors, catalogues: Catalogu
     const parsed = parseModelSpec(spec);
     const provider = parsed.provider ?? agent.model.provider;
     agent.setModel({ provider, model: parsed.model });
-    void catalogues.of(provider as ProviderName).load(); // another provider's list, for its window and the next /model (never throws)
+    void catalogues.of(provider).load(); // another provider's list, for its window and the next /model (never throws)
     const using = `Using ${c.bold(safeText(`${provider}/${parsed.model}`))} from the next prompt on`;
     // Any id is taken (a compatible server's list may be missing), but one a letter or two off a listed id is most likely a typo.
-    const listed = catalogues.of(provider as ProviderName).models().map((m) => m.id);
+    const listed = catalogues.of(provider).models().map((m) => m.id);
     const typo = resembling(parsed.model, listed);
     if (typo) return `${using}. ${c.yellow(`${provider} does not list ${safeText(parsed.model)}: did you mean ${typo}? (/model ${typo})`)}`;
     const vendor = foreignPrefix(parsed);

@@ -14,7 +14,6 @@
 import type { Agent } from "../agent/agent";
 import type { AgentEvent } from "../agent/events";
 import { Catalogues } from "../providers/catalogue";
-import type { ProviderName } from "../providers/provider";
 import { CompactionFailed } from "../agent/compaction";
 import { PromptTooLarge } from "../agent/prompt-size";
 import { wantsTitle, writeModelTitle } from "../agent/title";
@@ -71,7 +70,7 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
     .flatMap((m) => m.content.flatMap((b) => (isSaidText(b) ? [b.text] : []))); // the directory note is awl's, not typed
   const history = mergeHistory(loadHistory(agent.cwd), sessionPrompts);
   const prompt = `${c.bold(c.green("›"))} `;
-  const models = () => catalogues.of(agent.model.provider as ProviderName).models().map((m) => m.id);
+  const models = () => catalogues.of(agent.model.provider).models().map((m) => m.id);
   const completion = { cwd: agent.cwd, commands: commandNames(), arguments: commandArguments(models) };
   const unfold = (columns: number) => unfoldedRows(agent.conversation.messages, c, columns);
 
@@ -126,7 +125,7 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
     try {
       const onEvent = (event: AgentEvent) => {
         if (event.type === "end" && event.remedy?.kind === "model") unsent = text;
-        renderer.handle(adviseInRepl(event, (remedy) => catalogues.advise(remedy, agent.model.provider as ProviderName)));
+        renderer.handle(adviseInRepl(event, (remedy) => catalogues.advise(remedy, agent.model.provider)));
       };
       const result = await stop.hold(() => agent.runTurn(text, controller.signal, onEvent, ask));
       renderer.finish(result);

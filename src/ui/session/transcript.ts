@@ -233,7 +233,7 @@ function interrupted(item: Item & { kind: "message" }): boolean {
  */
 function meterAt(at: number, held: readonly HeldEntry[], view: View): { tokens: number; window: number } {
   const { size, model, compaction } = contextAt(held, at);
-  const window = model ? windowOf(model, compaction, view.env, view.modelInfo?.(model.provider as ProviderName, model.model)) : (compaction?.window ?? 1);
+  const window = model ? windowOf(model, compaction, view.env, view.modelInfo?.(model.provider, model.model)) : (compaction?.window ?? 1);
   return { tokens: size.tokens + Math.ceil(size.bytesSince / 4), window };
 }
 
