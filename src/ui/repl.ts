@@ -151,7 +151,7 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
 async function goBack(agent: Agent, what: { tree: string } | { rewind: true }, c: Colors, out: Out): Promise<string | undefined> {
   try {
     const done = "tree" in what ? { output: await treeScreen(agent, what.tree, c, out) } : await rewindScreen(agent, c, out);
-    out.write(`${done.output}\n`);
+    out.write(`${wrapLines(done.output, out.columns)}\n`); // between words, as every command's output
     return "prompt" in done ? done.prompt : undefined;
   } catch (error) {
     if (!(error instanceof UserError)) throw error;

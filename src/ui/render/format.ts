@@ -75,10 +75,11 @@ export function fitWidth(text: string, width: number): string {
  */
 export function wrapLine(text: string, width: number, indent?: string): string[] {
   if (text.length <= width || Bun.stringWidth(text) <= width) return [text];
-  const lead = /^ */.exec(text)![0];
-  const hang = indent ?? lead;
-  const rows = Bun.wrapAnsi(text.slice(lead.length), Math.max(1, width - Math.max(lead.length, Bun.stringWidth(hang))), { hard: true, trim: true, wordWrap: true });
-  return rows.split("\n").map((row, i) => (i === 0 ? lead : hang) + row);
+  // The indent may come after a colour's opening sequence (a dimmed line): it is kept, and the rows under it line up.
+  const [lead, styles, spaces] = /^((?:\x1b\[[0-9;]*m)*)( *)/.exec(text)! as unknown as [string, string, string];
+  const hang = indent ?? spaces;
+  const rows = Bun.wrapAnsi(styles + text.slice(lead.length), Math.max(1, width - Math.max(spaces.length, Bun.stringWidth(hang))), { hard: true, trim: true, wordWrap: true });
+  return rows.split("\n").map((row, i) => (i === 0 ? spaces : hang) + row);
 }
 
 /** Lines awl writes of its own (messages, command output) wrapped between words to a terminal `columns` wide. */
