@@ -6,7 +6,7 @@ import { SessionManager, describeSessions, findSession, type ModelRef, type Sess
 import { findByTitle } from "../session/find-title";
 import { forkSession } from "../session/fork";
 import { mostRecentSession } from "../session/recent";
-import { findTarget, readSessionTree, treePath, type SessionTree, type TreeNode } from "../session/tree";
+import { findTarget, readSessionTree } from "../session/tree";
 import { localDateTime, oneLine } from "../ui/render/format";
 import { sessionIdLength } from "../ui/session/session-id";
 
@@ -62,15 +62,14 @@ export async function openSession(
 async function openAt(cwd: string, resume: true | string, options: OpenOptions): Promise<OpenedSession> {
   const parent = resume === true ? mostRecentSession(cwd) : await pathForId(cwd, resume, options.listedBy ?? "awl sessions");
   if (!parent) throw new UsageError(`no earlier session in this directory to ${options.fork ? "fork" : "go back in"}`);
-  // A move's notice quotes the target's words; a fork needs only places.
-  const tree = readSessionTree(parent, { text: !options.fork });
-  const target = options.at === undefined ? undefined : findTarget(tree, options.at);
   if (options.fork) {
-    const end = target ?? (tree.leafId === null ? undefined : tree.byId.get(tree.leafId));
-    const file = forkSession({ tree, parentFile: parent, at: end, cwd, model: options.fork.model(pathModel(tree, end)) });
-    const session = await SessionManager.open(file);
-    return { session, resumed: true, notices: [`Forked session ${tree.header.id} at entry ${end!.id} into ${session.sessionId}; the original is unchanged.`] };
+    const fork = forkSession({ parentFile: parent, at: options.at, cwd, model: options.fork.model });
+    const session = await SessionManager.open(fork.file);
+    return { session, resumed: true, notices: [`Forked session ${fork.parent.id} at entry ${fork.entry} into ${session.sessionId}; the original is unchanged.`] };
   }
+  // A move's notice quotes the target's words.
+  const tree = readSessionTree(parent);
+  const target = options.at === undefined ? undefined : findTarget(tree, options.at);
   const session = await SessionManager.open(parent);
   try {
     if (target) session.moveLeaf(target.id);
@@ -79,12 +78,6 @@ async function openAt(cwd: string, resume: true | string, options: OpenOptions):
     throw error;
   }
   return { session, resumed: true, notices: target ? [`Going on from entry ${target.id}: ${oneLine(target.text, 80)}`] : [] };
-}
-
-/** The model the path to `end` used last (its last stamped prompt), else the session's first. */
-function pathModel(tree: SessionTree, end: TreeNode | undefined): ModelRef {
-  const stamped = end && treePath(end).findLast((n) => n.model);
-  return stamped?.model ?? { provider: tree.header.provider, model: tree.header.model };
 }
 
 /** An id prefix, else a part of a title (this directory's sessions; others are named in the error). */

@@ -11,7 +11,7 @@ import type { SessionEntry } from "./schema";
 /** A JSON string, its content captured (still escaped). */
 const STRING = String.raw`"((?:[^"\\]|\\.)*)"`;
 const HEAD = new RegExp(
-  String.raw`^\{"type":"message","id":${STRING},"parentId":(?:null|${STRING}),"timestamp":${STRING}(?:,"provider":${STRING},"model":${STRING})?,"message":\{"role":"(system|user|assistant)","content":\[`,
+  String.raw`^\{"type":"message","id":${STRING},"parentId":(?:null|${STRING}),"timestamp":${STRING}(?:,"provider":${STRING},"model":${STRING})?(?:,"effort":${STRING})?(?:,"prefixHash":${STRING})?,"message":\{"role":"(system|user|assistant)","content":\[`,
 );
 /** How much of a line the head is looked for in: ids, times and model names are short (a longer head is parsed whole). */
 const HEAD_BYTES = 512;
@@ -55,7 +55,7 @@ export function messageHead(line: Uint8Array, withText = true): Head | undefined
   const head = bytes.toString("latin1", 0, open + CONTENT.length);
   const m = HEAD.exec(head);
   if (!m || NON_ASCII.test(head)) return undefined;
-  const role = m[6] as "system" | "user" | "assistant";
+  const role = m[8] as "system" | "user" | "assistant";
   const textAt = role === "user" || withText ? bytes.indexOf(TEXT_BLOCK, open) : -1;
   const text = textAt === -1 ? undefined : stringStart(bytes, textAt + TEXT_BLOCK.length);
   const use = role === "assistant" ? bytes.indexOf(TOOL_USE, open) : -1;
@@ -70,6 +70,8 @@ export function messageHead(line: Uint8Array, withText = true): Head | undefined
     timestamp: value(m[3]!),
     provider: m[4] === undefined ? undefined : value(m[4]),
     model: m[5] === undefined ? undefined : value(m[5]),
+    effort: m[6] === undefined ? undefined : value(m[6]),
+    prefixHash: m[7] === undefined ? undefined : value(m[7]),
     message: { role, content: prompt ? PROMPT : NONE },
   };
   return { entry, text: withText ? firstLine(text ?? otherText(bytes, role, use)) : prompt ? firstLine(text!) : "", prompt, toolCalls };

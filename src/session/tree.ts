@@ -35,6 +35,8 @@ export interface TreeNode {
   model?: { provider: string; model: string };
   /** Where its line starts in the file. */
   offset: number;
+  /** Where its line ends (its newline, or the end of the file). */
+  end: number;
   /** The entry its parentId names (the nearest earlier one with that id), when the file holds it. */
   parent?: TreeNode;
 }
@@ -68,7 +70,7 @@ export function readSessionTree(path: string, { text = true }: { text?: boolean 
     const byId = new Map<string, TreeNode>();
     let leaf: { entry: SessionEntry; node: TreeNode } | undefined;
     let header: SessionHeader | undefined;
-    const add = (entry: SessionEntry, offset: number, text: string, prompt: boolean, toolCalls: boolean) => {
+    const add = (entry: SessionEntry, offset: number, end: number, text: string, prompt: boolean, toolCalls: boolean) => {
       const parent = entry.parentId === null ? undefined : byId.get(entry.parentId);
       index.add(entry);
       const message = entry.type === "message";
@@ -87,6 +89,7 @@ export function readSessionTree(path: string, { text = true }: { text?: boolean 
         toolCalls,
         model: message && entry.provider && entry.model ? { provider: entry.provider, model: entry.model } : undefined,
         offset,
+        end,
         parent,
       };
       nodes.push(node);
@@ -96,7 +99,7 @@ export function readSessionTree(path: string, { text = true }: { text?: boolean 
     const take = (bytes: Uint8Array, offset: number, number: number, last = false) => {
       // A last line with no newline may be torn (open trims it): only a whole parse tells.
       const head = header && !last && messageHead(bytes, text);
-      if (head) return add(head.entry, offset, head.text, head.prompt, head.toolCalls);
+      if (head) return add(head.entry, offset, offset + bytes.length, head.text, head.prompt, head.toolCalls);
       let parsed: ReturnType<typeof parseLine>;
       try {
         parsed = parseLine(bytes);
@@ -111,7 +114,7 @@ export function readSessionTree(path: string, { text = true }: { text?: boolean 
       } else if (parsed.kind === "entry") {
         const entry = parsed.entry;
         const toolCalls = entry.type === "message" && entry.message.content.some((b) => b.type === "toolUse");
-        add(slimEntry(entry), offset, firstLine(entry), isPrompt(entry), toolCalls);
+        add(slimEntry(entry), offset, offset + bytes.length, firstLine(entry), isPrompt(entry), toolCalls);
       } else throw new UsageError(`${path}:${number}: a second session header`);
     };
     const tooLong = (number: number): never => {

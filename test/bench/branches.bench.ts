@@ -19,13 +19,15 @@ const { cwd, dir } = project("tree");
 const file = join(dir, sessionFileName(new Date().toISOString(), Bun.randomUUIDv7()));
 const entries = writeSession(file, cwd, 100e6, 24_000);
 const id = idFromFileName(file)!;
+// The id of the last prompt: the last user message whose first block is text.
+const lastPrompt = (await Bun.file(file).text()).split("\n").findLast((line) => line.includes(`"role":"user","content":[{"type":"text"`))!.slice(24, 32);
 console.log(`session: ${mb(statSync(file).size)}, ${entries} entries`);
 
 /** Runs `script` in its own bun process with the session modules at hand; its stdout is one JSON line of figures, and its peak RSS is polled. */
 async function inProcess(script: string): Promise<{ figures: Record<string, number>; peakRss: number }> {
   const src = join(import.meta.dir, "../../src");
   const code = `import { readSessionTree } from "${src}/session/tree"; import { forkSession } from "${src}/session/fork"; import { copyRange } from "${src}/session/copy-range"; import { treeRows } from "${src}/ui/session/tree"; import * as fs from "node:fs";\n${script}`;
-  const child = Bun.spawn(["bun", "-e", code], { env: { ...process.env, AWL_SESSION_DIR: env.AWL_SESSION_DIR!, FILE: file, CWD: cwd }, stdout: "pipe", stderr: "inherit" });
+  const child = Bun.spawn(["bun", "-e", code], { env: { ...process.env, AWL_SESSION_DIR: env.AWL_SESSION_DIR!, FILE: file, CWD: cwd, AT: lastPrompt }, stdout: "pipe", stderr: "inherit" });
   let peak = 0;
   const poll = setInterval(() => (peak = Math.max(peak, vmHwm(child.pid) ?? 0)), 5);
   const [out] = await Promise.all([new Response(child.stdout).text(), child.exited]);
@@ -37,7 +39,8 @@ const ms = (xs: number[]) => `${median(xs).toFixed(0)} ms`;
 
 // Floors and figures alternate run by run, so a busy machine weighs on both alike.
 const floorCopy: number[] = [];
-const forks: { ms: number; tree: number; peakRss: number; baseRss: number }[] = [];
+const forks: { ms: number; peakRss: number; baseRss: number }[] = [];
+const forksAt: number[] = [];
 const floorRead: number[] = [];
 const trees: number[] = [];
 const treesAll: number[] = [];
@@ -55,16 +58,20 @@ for (let i = 0; i < RUNS; i++) {
   const { figures, peakRss } = await inProcess(`
     const base = process.memoryUsage().rss;
     const t = performance.now();
-    // As \`awl --resume ID --fork\` reads it: places, not words.
-    const tree = readSessionTree(process.env.FILE, { text: false });
-    const read = performance.now() - t;
-    // The newest entry a fork may end at (the generated session may stop at a tool call): nearly the whole file, one byte range.
-    const at = tree.nodes.findLast((n) => !n.toolCalls && !n.bookkeeping);
-    const child = forkSession({ tree, parentFile: process.env.FILE, cwd: process.env.CWD, at, model: { provider: "anthropic", model: "m" } });
+    // As \`awl --resume ID --fork\` and /fork make it: at the leaf, the path found from the lines' heads.
+    const child = forkSession({ parentFile: process.env.FILE, cwd: process.env.CWD, model: (m) => m }).file;
     const ms = performance.now() - t;
     fs.rmSync(child);
-    console.log(JSON.stringify({ ms, tree: read, base }));`);
-  forks.push({ ms: figures.ms!, tree: figures.tree!, peakRss, baseRss: figures.base! });
+    console.log(JSON.stringify({ ms, base }));`);
+  forks.push({ ms: figures.ms!, peakRss, baseRss: figures.base! });
+  // \`--fork --at ENTRY\`: the entry named by an id prefix, found in the whole tree (here the last prompt: nearly the whole file).
+  const at = await inProcess(`
+    const t = performance.now();
+    const child = forkSession({ parentFile: process.env.FILE, at: process.env.AT, cwd: process.env.CWD, model: (m) => m }).file;
+    const ms = performance.now() - t;
+    fs.rmSync(child);
+    console.log(JSON.stringify({ ms }));`);
+  forksAt.push(at.figures.ms!);
   const read = await inProcess(`
     const t = performance.now();
     const fd = fs.openSync(process.env.FILE, "r"), block = Buffer.allocUnsafe(1 << 22);
@@ -84,8 +91,8 @@ for (let i = 0; i < RUNS; i++) {
 }
 console.log(`floor: a kernel copy of the file and its fsync: ${ms(floorCopy)}; a bare read of the file: ${ms(floorRead)} (medians of ${RUNS})`);
 console.log(
-  `fork of the path (a 100 MB byte range): ${ms(forks.map((f) => f.ms))} (the tree read ${ms(forks.map((f) => f.tree))}, the copy and its fsync the rest; bar 300 ms), ` +
-    `peak RSS ${mb(Math.max(...forks.map((f) => f.peakRss)))} (the process's own start ${mb(median(forks.map((f) => f.baseRss)))}; bar 100 MB)`,
+  `fork at the leaf (100 MB of path): ${ms(forks.map((f) => f.ms))} (bar 300 ms), peak RSS ${mb(Math.max(...forks.map((f) => f.peakRss)))} ` +
+    `(the process's own start ${mb(median(forks.map((f) => f.baseRss)))}; bar 100 MB); at an entry named by --at: ${ms(forksAt)}`,
 );
 console.log(`/tree, read and drawn: prompts (the default) ${ms(trees)}, all ${ms(treesAll)} (bar 300 ms)`);
 

@@ -45,7 +45,7 @@ export function* turn(): Generator<DiskMessage> {
   yield messageToDisk({ role: "assistant", content: [{ type: "text", text: text(between(100, 1500)) }] }, { provider: "anthropic", model: "claude-sonnet-5-5", stopReason: "stop" });
 }
 
-/** Writes a session file of at least `bytes` (and `minEntries`) the way the writer would; returns its entry count. */
+/** Writes a session file of at least `bytes` (and `minEntries`) the way the writer would, whole turns only; returns its entry count. */
 export function writeSession(path: string, cwd: string, bytes: number, minEntries = 0): number {
   const fd = openSync(path, "w", 0o600);
   const now = Date.now();
@@ -61,19 +61,25 @@ export function writeSession(path: string, cwd: string, bytes: number, minEntrie
   };
   lines.push(`${serializeEntry({ type: "message", id: "00000000", parentId, timestamp: header.timestamp, message: messageToDisk({ role: "system", content: [{ type: "text", text: text(4000) }] }) })}\n`);
   parentId = "00000000";
+  const push = (line: string) => {
+    lines.push(line);
+    size += line.length;
+  };
+  const at = () => new Date(now + n * 1000).toISOString();
+  // As awl writes them: user messages stamped with the model and effort, thinking
+  // answers with the prefix they were made under, a title after the first prompt.
   while (size < bytes || n < minEntries) {
     for (const message of turn()) {
-      if (size >= bytes && n >= minEntries) break;
       const id = (++n).toString(16).padStart(8, "0");
-      const stamp = message.role === "user" ? { provider: "anthropic", model: "claude-sonnet-5-5" } : {};
-      const line = `${serializeEntry({ type: "message", id, parentId, timestamp: new Date(now + n * 1000).toISOString(), ...stamp, message })}\n`;
-      lines.push(line);
-      size += line.length;
+      const stamp = message.role === "user" ? { provider: "anthropic", model: "claude-sonnet-5-5", effort: "high" } : {};
+      const prefix = message.content.some((b) => b.type === "thinking") ? { prefixHash: "5e1f0c2a9b3d" } : {};
+      push(`${serializeEntry({ type: "message", id, parentId, timestamp: at(), ...stamp, ...prefix, message })}\n`);
       parentId = id;
+      if (n === 1) push(`${serializeEntry({ type: "session_info", id: "7171e000", parentId, timestamp: at(), title: "a bench session", source: "auto" })}\n`);
     }
     if (lines.length > 200) flush();
   }
   flush();
   closeSync(fd);
-  return n + 1;
+  return n + 2; // the system message and the title too
 }

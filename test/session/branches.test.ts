@@ -187,7 +187,7 @@ describe("forks", () => {
     s.close();
     const parentLines = readFileSync(s.sessionFile, "utf8").split("\n");
     const tree = readSessionTree(s.sessionFile);
-    const child = forkSession({ tree, parentFile: s.sessionFile, cwd: CWD, model: MODEL });
+    const child = forkSession({ parentFile: s.sessionFile, cwd: CWD, model: () => MODEL }).file;
     const childLines = readFileSync(child, "utf8").trimEnd().split("\n");
     expect(JSON.parse(childLines[0]!).forkedFrom).toEqual({ session: s.sessionId, entry: tree.leafId });
     // system, prompt 1, answer 1 (the file's lines 2, 3 and 5: prompt 1's title, line 4, is bookkeeping, off the path), then "branch", the line after the leaf entry
@@ -198,12 +198,45 @@ describe("forks", () => {
     opened.close();
   });
 
+  test("a fork at the leaf of a session that never branched is the fork its tree gives: titles and labels stepped over, the model its path used last", () => {
+    const { s, answers } = session(2);
+    s.setLabel("first answer", answers[0]!);
+    const other = { provider: "openai", model: "gpt-5.4-mini" };
+    s.appendMessage({ role: "user", content: text("prompt 3") }, other);
+    s.appendMessage({ role: "assistant", content: text("answer 3"), stopReason: "stop" });
+    s.close();
+    const parentLines = readFileSync(s.sessionFile, "utf8").trimEnd().split("\n");
+    const lines = (file: string) => readFileSync(file, "utf8").trimEnd().split("\n");
+    const atLeaf = lines(forkSession({ parentFile: s.sessionFile, cwd: CWD, model: (m) => m }).file);
+    const fromTree = lines(forkSession({ parentFile: s.sessionFile, at: s.getLeafId()!, cwd: CWD, model: (m) => m }).file);
+    expect(atLeaf.slice(1)).toEqual(fromTree.slice(1));
+    expect(atLeaf.slice(1)).toEqual(parentLines.filter((line) => !/^\{"type":"(session_info|label)"/.test(line)).slice(1));
+    expect(atLeaf.slice(1)).toHaveLength(7);
+    expect(JSON.parse(atLeaf[0]!)).toMatchObject({ ...other, forkedFrom: { session: s.sessionId, entry: s.getLeafId() } });
+  });
+
+  test("a file another program wrote (keys in another order, a parent that skips back) forks along its real path", () => {
+    const { s, prompts, answers } = session(2);
+    s.close();
+    const parentLines = readFileSync(s.sessionFile, "utf8").trimEnd().split("\n");
+    const reordered = parentLines.map((line) => {
+      const value = JSON.parse(line);
+      return value.id === answers[0] ? JSON.stringify({ parentId: value.parentId, ...value }) : line;
+    });
+    // A third prompt answering prompt 1's answer again, with no leaf entry: the path skips prompt 2 and its answer.
+    const skipping = JSON.stringify({ type: "message", id: "5k1p0001", parentId: answers[0], timestamp: "2026-01-01T00:00:00.000Z", message: { role: "user", content: text("again") } });
+    writeFileSync(s.sessionFile, `${[...reordered, skipping].join("\n")}\n`);
+    const child = readFileSync(forkSession({ parentFile: s.sessionFile, cwd: CWD, model: () => MODEL }).file, "utf8").trimEnd().split("\n");
+    const byId = (id: string) => reordered.find((line) => JSON.parse(line).id === id)!;
+    expect(child.slice(1)).toEqual([reordered[1]!, byId(prompts[0]!), byId(answers[0]!), skipping]);
+  });
+
   test("ten forks of forks are all complete", async () => {
     const { s } = session(2);
     s.close();
     let file = s.sessionFile;
     for (let i = 0; i < 10; i++) {
-      const next = forkSession({ tree: readSessionTree(file), parentFile: file, cwd: CWD, model: MODEL });
+      const next = forkSession({ parentFile: file, cwd: CWD, model: () => MODEL }).file;
       const opened = await SessionManager.open(next);
       opened.appendMessage({ role: "user", content: text(`fork ${i}`) }, MODEL);
       opened.close();
@@ -219,7 +252,7 @@ describe("forks", () => {
     s.appendMessage({ role: "user", content: text("list files") }, MODEL);
     s.appendMessage({ role: "assistant", content: [{ type: "toolUse", id: "t1", name: "bash", input: "{}" }], stopReason: "toolUse" });
     s.close();
-    expect(() => forkSession({ tree: readSessionTree(s.sessionFile), parentFile: s.sessionFile, cwd: CWD, model: MODEL })).toThrow(/tool calls/);
+    expect(() => forkSession({ parentFile: s.sessionFile, cwd: CWD, model: () => MODEL })).toThrow(/tool calls/);
   });
 
   test("entry kinds awl does not know keep their bytes through a move, a reopen, the tree and a fork", async () => {
@@ -229,7 +262,7 @@ describe("forks", () => {
     writeFileSync(s.sessionFile, `${readFileSync(s.sessionFile, "utf8")}${unknown}\n`);
     const tree = readSessionTree(s.sessionFile);
     expect(tree.nodes.at(-1)).toMatchObject({ kind: "future_kind", active: true });
-    const child = forkSession({ tree, parentFile: s.sessionFile, cwd: CWD, model: MODEL });
+    const child = forkSession({ parentFile: s.sessionFile, cwd: CWD, model: () => MODEL }).file;
     expect(readFileSync(child, "utf8")).toContain(`${unknown}\n`);
     const opened = await SessionManager.open(s.sessionFile);
     opened.moveLeaf(tree.nodes[1]!.id);

@@ -20,11 +20,12 @@ function message(): DiskMessage {
 }
 
 describe("message heads", () => {
-  test("agree with a full parse on 2,000 lines awl writes: id, parent, time, stamp, role, prompt, tool calls, first line", () => {
+  test("agree with a full parse on 2,000 lines awl writes: id, parent, time, stamp, effort, prefix hash, role, prompt, tool calls, first line", () => {
     for (let i = 0; i < 2000; i++) {
       const m = message();
-      const stamp = m.role === "user" && random() < 0.7 ? { provider: "anthropic", model: "claude-sonnet-4-5" } : {};
-      const entry: MessageEntry = { type: "message", id: `i${i}"\\`, parentId: random() < 0.1 ? null : `p${i}`, timestamp: "2026-01-01T00:00:00.000Z", ...stamp, message: m };
+      const stamp = m.role === "user" && random() < 0.7 ? { provider: "anthropic", model: "claude-sonnet-4-5", ...(random() < 0.5 ? { effort: "high" } : {}) } : {};
+      const made = m.role === "assistant" && random() < 0.5 ? { prefixHash: "5e1f0c2a9b3d" } : {};
+      const entry: MessageEntry = { type: "message", id: `i${i}"\\`, parentId: random() < 0.1 ? null : `p${i}`, timestamp: "2026-01-01T00:00:00.000Z", ...stamp, ...made, message: m };
       const line = serializeEntry(entry);
       const head = messageHead(Buffer.from(line))!;
       const parsed = parseLine(line)!;
