@@ -10,7 +10,7 @@ import { closeSync, fstatSync, openSync, readdirSync, statSync, unlinkSync } fro
 import { join } from "node:path";
 import { UserError } from "../errors";
 import { fsReason } from "./files";
-import { scanLines } from "./lines";
+import { scanLines, startsWith } from "./lines";
 import { sessionRoot } from "./paths";
 
 type Env = Record<string, string | undefined>;
@@ -113,8 +113,3 @@ export function collectBlobs(sessions: readonly string[], env: Env = process.env
   return result;
 }
 
-function startsWith(bytes: Uint8Array, head: Uint8Array): boolean {
-  if (bytes.length < head.length) return false;
-  for (let i = 0; i < head.length; i++) if (bytes[i] !== head[i]) return false;
-  return true;
-}

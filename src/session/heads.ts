@@ -2,19 +2,14 @@
 // the whole line: a 100 MB session is 24,000 lines of mostly tool output, and
 // parsing all of it costs more than a second, while its tree needs only each
 // entry's place, role and first line of text. awl writes every message in one
-// key order (docs/session-format.md, "Key order"), so the head is found by one
-// anchored pattern; a line in any other order, and every other kind (small and
-// rare), is parsed whole by the codec. Only the tree, forks and targets read
-// lines this way; open judges every line it reads in full.
+// key order (docs/session-format.md, "Key order"), so the head is read field
+// by field from its bytes, in that order; a line in any other order, a field
+// with an escape or a non-ASCII byte, and every other kind (small and rare),
+// is parsed whole by the codec. Only the tree, forks and targets read lines
+// this way; open judges every line it reads in full.
+import { startsWith } from "./lines";
 import type { SessionEntry } from "./schema";
 
-/** A JSON string, its content captured (still escaped). */
-const STRING = String.raw`"((?:[^"\\]|\\.)*)"`;
-const HEAD = new RegExp(
-  String.raw`^\{"type":"message","id":${STRING},"parentId":(?:null|${STRING}),"timestamp":${STRING}(?:,"provider":${STRING},"model":${STRING})?(?:,"effort":${STRING})?(?:,"prefixHash":${STRING})?,"message":\{"role":"(system|user|assistant)","content":\[`,
-);
-/** How much of a line the head is looked for in: ids, times and model names are short (a longer head is parsed whole). */
-const HEAD_BYTES = 512;
 /** How much of an entry's first line the tree keeps: more than a row shows, and little enough that 24,000 of them stay small. */
 export const FIRST_LINE_CHARS = 160;
 
@@ -24,14 +19,23 @@ const LINE_BYTES = 2 * FIRST_LINE_CHARS;
 /** What a kept message's content is reduced to, shared by all (never changed): a prompt's one text, or nothing. */
 const PROMPT = [{ type: "text" as const, text: "." }];
 const NONE: [] = [];
-/** Where the head ends: the first `"content":[` of a message line is its own (a quote inside a string is escaped). */
-const CONTENT = Buffer.from(`"content":[`);
+const key = (text: string) => Buffer.from(text);
+const MESSAGE = key(`{"type":"message","id":"`);
+const PARENT = key(`,"parentId":`);
+const NULL = key("null");
+const TIMESTAMP = key(`,"timestamp":"`);
+const PROVIDER = key(`,"provider":"`);
+const MODEL = key(`,"model":"`);
+const EFFORT = key(`,"effort":"`);
+const PREFIX_HASH = key(`,"prefixHash":"`);
+const ROLE = key(`,"message":{"role":"`);
+const ROLES = (["system", "user", "assistant"] as const).map((role) => ({ role, bytes: key(`${role}","content":[`) }));
 const TEXT_BLOCK = Buffer.from(`{"type":"text","text":"`);
 const TOOL_USE = Buffer.from(`{"type":"toolUse"`);
 const TOOL_RESULT = Buffer.from(`{"type":"toolResult","toolUseId":`);
 
 export interface Head {
-  /** The entry as the tree keeps it: a message's content is reduced to whether it is a prompt. */
+  /** The entry as the tree keeps it: a message's content is reduced to whether it is a prompt; its effort and prefix hash are left out. */
   entry: SessionEntry;
   /** The first line of its first text (or what stands for it); empty when the reader asked for no text. */
   text: string;
@@ -49,35 +53,77 @@ export interface Head {
  */
 export function messageHead(line: Uint8Array, withText = true): Head | undefined {
   const bytes = line instanceof Buffer ? line : Buffer.from(line.buffer, line.byteOffset, line.byteLength);
-  const open = bytes.indexOf(CONTENT);
-  if (open === -1 || open > HEAD_BYTES) return undefined;
-  // Latin-1 decodes ASCII exactly and costs less than UTF-8; a head with anything else (a model name, say) is parsed whole.
-  const head = bytes.toString("latin1", 0, open + CONTENT.length);
-  const m = HEAD.exec(head);
-  if (!m || NON_ASCII.test(head)) return undefined;
-  const role = m[8] as "system" | "user" | "assistant";
-  const textAt = role === "user" || withText ? bytes.indexOf(TEXT_BLOCK, open) : -1;
+  if (!startsWith(bytes, MESSAGE)) return undefined;
+  const idEnd = plainString(bytes, MESSAGE.length);
+  if (idEnd === -1 || !startsWith(bytes, PARENT, idEnd + 1)) return undefined;
+  let at = idEnd + 1 + PARENT.length;
+  let parentId: string | null = null;
+  if (startsWith(bytes, NULL, at)) at += NULL.length;
+  else {
+    const parentEnd = bytes[at] === QUOTE ? plainString(bytes, at + 1) : -1;
+    if (parentEnd === -1) return undefined;
+    parentId = bytes.toString("latin1", at + 1, parentEnd);
+    at = parentEnd + 1;
+  }
+  const timestampEnd = startsWith(bytes, TIMESTAMP, at) ? plainString(bytes, at + TIMESTAMP.length) : -1;
+  if (timestampEnd === -1) return undefined;
+  const timestamp = bytes.toString("latin1", at + TIMESTAMP.length, timestampEnd);
+  at = timestampEnd + 1;
+  const provider = optional(bytes, at, PROVIDER);
+  if (provider) at = provider.end + 1;
+  const model = provider && optional(bytes, at, MODEL);
+  if (provider && !model) return undefined;
+  if (model) at = model.end + 1;
+  // The effort and the prefix hash are stepped over: the tree has no use for them.
+  at = skipped(bytes, at, EFFORT);
+  at = skipped(bytes, at, PREFIX_HASH);
+  if (!startsWith(bytes, ROLE, at)) return undefined;
+  const role = ROLES.find((r) => startsWith(bytes, r.bytes, at + ROLE.length));
+  if (!role) return undefined;
+  const open = at + ROLE.length + role.bytes.length;
+  const textAt = role.role === "user" || withText ? bytes.indexOf(TEXT_BLOCK, open) : -1;
   const text = textAt === -1 ? undefined : stringStart(bytes, textAt + TEXT_BLOCK.length);
-  const use = role === "assistant" ? bytes.indexOf(TOOL_USE, open) : -1;
+  const use = role.role === "assistant" ? bytes.indexOf(TOOL_USE, open) : -1;
   const toolCalls = use !== -1;
-  const prompt = role === "user" && text !== undefined && text.trim() !== "";
-  const escaped = head.includes("\\");
-  const value = (inner: string) => (escaped ? unescape(inner) : inner);
+  const prompt = role.role === "user" && text !== undefined && text.trim() !== "";
   const entry: SessionEntry = {
     type: "message",
-    id: value(m[1]!),
-    parentId: m[2] === undefined ? null : value(m[2]),
-    timestamp: value(m[3]!),
-    provider: m[4] === undefined ? undefined : value(m[4]),
-    model: m[5] === undefined ? undefined : value(m[5]),
-    effort: m[6] === undefined ? undefined : value(m[6]),
-    prefixHash: m[7] === undefined ? undefined : value(m[7]),
-    message: { role, content: prompt ? PROMPT : NONE },
+    id: bytes.toString("latin1", MESSAGE.length, idEnd),
+    parentId,
+    timestamp,
+    provider: provider?.value,
+    model: model?.value,
+    message: { role: role.role, content: prompt ? PROMPT : NONE },
   };
-  return { entry, text: withText ? firstLine(text ?? otherText(bytes, role, use)) : prompt ? firstLine(text!) : "", prompt, toolCalls };
+  return { entry, text: withText ? firstLine(text ?? otherText(bytes, role.role, use)) : prompt ? firstLine(text!) : "", prompt, toolCalls };
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** Where the JSON string whose content starts at `from` ends (its closing quote), or -1 when it holds an escape or a byte past ASCII (parse the line whole). */
+function plainString(bytes: Buffer, from: number): number {
+  for (let i = from; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b === QUOTE) return i;
+    if (b === BACKSLASH || b > 0x7f) return -1;
+  }
+  return -1;
+}
+
+/** Where what follows a `,"key":"value"` field at `at` starts, or `at` when it is not there or not plain (then what follows does not fit, and the line is parsed whole). */
+function skipped(bytes: Buffer, at: number, field: Buffer): number {
+  if (!startsWith(bytes, field, at)) return at;
+  const end = plainString(bytes, at + field.length);
+  return end === -1 ? at : end + 1;
+}
+
+/** A `,"key":"value"` field at `at`, if it is there and plain. */
+function optional(bytes: Buffer, at: number, field: Buffer): { value: string; end: number } | undefined {
+  if (!startsWith(bytes, field, at)) return undefined;
+  const end = plainString(bytes, at + field.length);
+  return end === -1 ? undefined : { value: bytes.toString("latin1", at + field.length, end), end };
+}
 
 /** A tool call's name and input, or a tool result's text, when there is no text block. */
 function otherText(bytes: Buffer, role: string, use: number): string {
@@ -125,11 +171,6 @@ function unescaped(text: string, needle: string, from: number): number {
     if (backslashes % 2 === 0) return at;
   }
   return text.length;
-}
-
-/** A captured string's value: most heads hold no escape, and their strings are what the pattern captured. */
-function unescape(inner: string): string {
-  return JSON.parse(`"${inner}"`);
 }
 
 /** The first line with anything on it, cut to FIRST_LINE_CHARS. */

@@ -9,7 +9,7 @@
 // or key order it does not know, an escaped id, a torn last line) answers
 // undefined, and the fork reads the whole tree instead (tree.ts).
 import { LineError, parseLine } from "./codec";
-import { readLineAt, scanLines, type Line } from "./lines";
+import { readLineAt, scanLines, startsWith, type Line } from "./lines";
 import type { SessionEntry, SessionHeader } from "./schema";
 
 /** A run of whole lines of the parent, [start, end), without the last one's newline. */
@@ -90,13 +90,6 @@ export function linearPath(fd: number, size: number): LinearPath | undefined {
 const NOT_LINEAR = new Error("not a linear path");
 function notLinear(): never {
   throw NOT_LINEAR;
-}
-
-/** Byte by byte: a few dozen bytes compare faster in a loop than through a native call per line. */
-function startsWith(line: Buffer, head: Buffer, at = 0): boolean {
-  if (line.length < at + head.length) return false;
-  for (let i = 0; i < head.length; i++) if (line[at + i] !== head[i]) return false;
-  return true;
 }
 
 /** A message line whose own `provider` (before its `message`, not the one inside it) is there. */

@@ -105,3 +105,10 @@ export function readLineAt(fd: number, offset: number, size: number): Buffer | u
   }
   return length > MAX_LINE_BYTES ? undefined : Buffer.concat(pieces, length);
 }
+
+/** Whether `bytes` holds `head` at `at`. Byte by byte: a few dozen bytes compare faster in a loop than through a native call per line. */
+export function startsWith(bytes: Uint8Array, head: Uint8Array, at = 0): boolean {
+  if (bytes.length < at + head.length) return false;
+  for (let i = 0; i < head.length; i++) if (bytes[at + i] !== head[i]) return false;
+  return true;
+}

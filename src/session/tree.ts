@@ -68,7 +68,10 @@ export function readSessionTree(path: string, { text = true }: { text?: boolean 
     const nodes: TreeNode[] = [];
     // The latest node with each id, as the index resolves a parentId or a leaf's target: the index decides, this names its node.
     const byId = new Map<string, TreeNode>();
-    let leaf: { entry: SessionEntry; node: TreeNode } | undefined;
+    let leafEntry: SessionEntry | undefined;
+    let leafNode: TreeNode | undefined;
+    /** The last stamp made a node's model: the next node with the same one shares it (most do). */
+    let model: TreeNode["model"];
     let header: SessionHeader | undefined;
     const add = (entry: SessionEntry, offset: number, end: number, text: string, prompt: boolean, toolCalls: boolean) => {
       const parent = entry.parentId === null ? undefined : byId.get(entry.parentId);
@@ -87,14 +90,17 @@ export function readSessionTree(path: string, { text = true }: { text?: boolean 
         bookkeeping: isBookkeeping(entry),
         prompt,
         toolCalls,
-        model: message && entry.provider && entry.model ? { provider: entry.provider, model: entry.model } : undefined,
+        model: message && entry.provider && entry.model ? (model?.provider === entry.provider && model.model === entry.model ? model : (model = { provider: entry.provider, model: entry.model })) : undefined,
         offset,
         end,
         parent,
       };
       nodes.push(node);
       byId.set(node.id, node);
-      if (index.leaf !== leaf?.entry) leaf = index.leaf && { entry: index.leaf, node: index.leaf === entry ? node : byId.get(index.leaf.id)! };
+      if (index.leaf !== leafEntry) {
+        leafEntry = index.leaf;
+        leafNode = leafEntry === entry ? node : leafEntry && byId.get(leafEntry.id);
+      }
     };
     const take = (bytes: Uint8Array, offset: number, number: number, last = false) => {
       // A last line with no newline may be torn (open trims it): only a whole parse tells.
@@ -128,9 +134,9 @@ export function readSessionTree(path: string, { text = true }: { text?: boolean 
       if (!(error instanceof UsageError)) throw error; // a torn last line: left out
     }
     if (!header) throw new UsageError(`${path}: empty file, not a session (no header line)`);
-    for (let node = leaf?.node; node; node = node.parent) node.active = true;
+    for (let node = leafNode; node; node = node.parent) node.active = true;
     for (const node of byId.values()) node.label = index.label(node.id);
-    const leafId = leaf?.node.id ?? null;
+    const leafId = leafNode?.id ?? null;
     // Without text, the words a drawing shows besides prompts (the leaf's, a label's entry's) are read from their lines.
     if (!text) for (const node of nodes) if (node.kind === "message" && !node.prompt && (node.id === leafId || node.label !== undefined)) node.text = textAt(fd, node);
     return { header, nodes, leafId, byId };

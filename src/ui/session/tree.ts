@@ -30,15 +30,14 @@ export function treeRows(tree: SessionTree, filter: TreeFilter, width: number, c
     else children.set(node.parent, [node]);
   }
   const rows: TreeRow[] = [];
-  const now = new Date();
-  const today: Today = { from: new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime(), to: new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1).getTime() };
+  const clock = clockOf(new Date());
   const shows = (n: TreeNode) => filter === "all" || n.id === tree.leafId || n.label !== undefined || (filter === "prompts" && (n.prompt || n.kind === "compaction" || n.kind === "branch_summary"));
   // Iterative: a session is one long chain, thousands deep; along a chain (one child) nothing is allocated.
   const stack: { node: TreeNode; depth: number }[] = (children.get(undefined) ?? []).map((node) => ({ node, depth: 0 })).reverse();
   while (stack.length) {
     let { node, depth } = stack.pop()!;
     for (;;) {
-      if (shows(node)) rows.push({ node, text: line(node, depth, tree.leafId, width, today, c) });
+      if (shows(node)) rows.push({ node, text: line(node, depth, tree.leafId, width, clock, c) });
       const next = children.get(node);
       if (!next) break;
       const main = next.length === 1 ? next[0]! : (next.find((n) => n.active) ?? next[0]!);
@@ -58,10 +57,10 @@ export function treeRows(tree: SessionTree, filter: TreeFilter, width: number, c
 }
 
 /** `○ 3da774e8 17:41 you  Why is the offset ignored?  [before the refactor]` */
-function line(n: TreeNode, depth: number, leafId: string | null, width: number, today: Today, c?: Colors): string {
+function line(n: TreeNode, depth: number, leafId: string | null, width: number, clock: (iso: string) => string, c?: Colors): string {
   const mark = n.id === leafId ? "◉" : n.active ? "●" : "○";
   // Ids and kinds come from the file like any text: shown safe (oneLine's text already is).
-  const head = `${"  ".repeat(depth)}${mark} ${safeText(n.id)} ${clock(n.time, today)} ${safeText(who(n)).padEnd(7)}`;
+  const head = `${"  ".repeat(depth)}${mark} ${safeText(n.id)} ${clock(n.time)} ${safeText(who(n)).padEnd(7)}`;
   const label = n.label === undefined ? "" : `  [${oneLine(n.label, 40)}]`;
   const room = Math.max(10, width - Bun.stringWidth(head) - Bun.stringWidth(label) - 1);
   const text = `${head} ${oneLine(n.text, room)}${label}`;
@@ -93,20 +92,32 @@ function who(n: TreeNode): string {
   return n.kind;
 }
 
-/** Today's local midnight and the next, in ms: one comparison per row, not a date string per row. */
-interface Today {
-  from: number;
-  to: number;
+/**
+ * `17:41`, local time; the date when it is not today. Local time needs the
+ * time zone's rules (slow, for thousands of rows), and a UTC minute has one
+ * local minute: what awl writes (toISOString) is remembered per minute.
+ */
+function clockOf(now: Date): (iso: string) => string {
+  const from = new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime();
+  const to = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1).getTime();
+  const seen = new Map<string, string>();
+  const clock = (iso: string) => {
+    const d = new Date(iso);
+    const at = d.getTime();
+    if (Number.isNaN(at)) return "--:--";
+    const time = `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
+    return at >= from && at < to ? time : `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")} ${time}`;
+  };
+  return (iso) => {
+    if (!UTC_ISO.test(iso)) return clock(iso);
+    const minute = iso.slice(0, 16);
+    let shown = seen.get(minute);
+    if (shown === undefined) seen.set(minute, (shown = clock(iso)));
+    return shown;
+  };
 }
 
-/** `17:41`, local time; the date when it is not today. */
-function clock(iso: string, today: Today): string {
-  const d = new Date(iso);
-  const at = d.getTime();
-  if (Number.isNaN(at)) return "--:--";
-  const time = `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
-  return at >= today.from && at < today.to ? time : `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")} ${time}`;
-}
+const UTC_ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z$/;
 
 /** One JSON array, file order: what `awl sessions tree --json` prints for scripts. */
 export function treeJson(tree: SessionTree): string {
