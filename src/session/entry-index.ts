@@ -29,6 +29,23 @@ export function isBookkeeping(entry: SessionEntry): entry is LeafEntry | LabelEn
   }
 }
 
+/**
+ * Where the leaf is once `entry` is read: the entry itself (it continues the
+ * conversation), unchanged (bookkeeping), or the target a `leaf` entry names.
+ * The one rule every reader of a log follows.
+ */
+export function leafAfter(entry: SessionEntry): "entry" | "unchanged" | { target: string } {
+  if (!isBookkeeping(entry)) return "entry";
+  return entry.type === "leaf" ? { target: entry.targetId } : "unchanged";
+}
+
+/** The labels once `entry` is read: a label entry names its target, or with no text removes the name. */
+export function applyLabel(labels: Map<string, string>, entry: SessionEntry): void {
+  if (entry.type !== "label") return;
+  if (entry.label) labels.set(entry.targetId, entry.label);
+  else labels.delete(entry.targetId);
+}
+
 /** What a move, a rewind or a fork may target: the conversation's own entries, never bookkeeping or unknown kinds. */
 export function isTarget(entry: SessionEntry): boolean {
   return isTargetKind(entry.type);
@@ -74,17 +91,16 @@ export class EntryIndex {
     if (offset !== undefined) this.#offsets.set(entry, offset);
     this.#byId.set(entry.id, entry);
     this.#count++;
-    if (!isBookkeeping(entry)) {
+    const leaf = leafAfter(entry);
+    if (leaf === "entry") {
       this.#leaf = entry;
       this.#lostLeaf = false;
-    } else if (entry.type === "leaf") {
-      const target = this.#byId.get(entry.targetId);
+    } else if (leaf !== "unchanged") {
+      const target = this.#byId.get(leaf.target);
       this.#lostLeaf = !target;
       if (target) this.#leaf = target;
-    } else if (entry.type === "label") {
-      if (entry.label) this.#labels.set(entry.targetId, entry.label);
-      else this.#labels.delete(entry.targetId);
     }
+    applyLabel(this.#labels, entry);
   }
 
   get leaf(): SessionEntry | undefined {

@@ -9,7 +9,7 @@ import { LineError, parseLine } from "./codec";
 import { isPrompt } from "./context";
 import { firstLine as lineOf, messageHead } from "./heads";
 import { readLineAt, scanLines } from "./lines";
-import { EntryIndex, isBookkeeping, isTargetKind, slimEntry } from "./entry-index";
+import { applyLabel, isBookkeeping, isTargetKind, leafAfter, slimEntry } from "./entry-index";
 import type { SessionEntry, SessionHeader } from "./schema";
 import { isSaidText } from "./cwd-note";
 
@@ -63,19 +63,18 @@ export interface SessionTree {
 export function readSessionTree(path: string, { text = true }: { text?: boolean } = {}): SessionTree {
   const fd = openSync(path, "r");
   try {
-    const index = new EntryIndex();
+    const labels = new Map<string, string>();
     // Nodes are made as lines are read, and finished (path, labels, parents) at the end: no second copy of 24,000 entries.
     const nodes: TreeNode[] = [];
-    // The latest node with each id, as the index resolves a parentId or a leaf's target: the index decides, this names its node.
+    // The latest node with each id: a parentId or a leaf's target names the nearest earlier entry with that id.
     const byId = new Map<string, TreeNode>();
-    let leafEntry: SessionEntry | undefined;
     let leafNode: TreeNode | undefined;
     /** The last stamp made a node's model: the next node with the same one shares it (most do). */
     let model: TreeNode["model"];
     let header: SessionHeader | undefined;
     const add = (entry: SessionEntry, offset: number, end: number, text: string, prompt: boolean, toolCalls: boolean) => {
       const parent = entry.parentId === null ? undefined : byId.get(entry.parentId);
-      index.add(entry);
+      applyLabel(labels, entry);
       const message = entry.type === "message";
       // One shape for every node (no spreads): 24,000 of them are made before the JIT has warmed up.
       const node: TreeNode = {
@@ -97,10 +96,9 @@ export function readSessionTree(path: string, { text = true }: { text?: boolean 
       };
       nodes.push(node);
       byId.set(node.id, node);
-      if (index.leaf !== leafEntry) {
-        leafEntry = index.leaf;
-        leafNode = leafEntry === entry ? node : leafEntry && byId.get(leafEntry.id);
-      }
+      const leaf = leafAfter(entry);
+      if (leaf === "entry") leafNode = node;
+      else if (leaf !== "unchanged") leafNode = byId.get(leaf.target) ?? leafNode;
     };
     const take = (bytes: Uint8Array, offset: number, number: number, last = false) => {
       // A last line with no newline may be torn (open trims it): only a whole parse tells.
@@ -135,7 +133,7 @@ export function readSessionTree(path: string, { text = true }: { text?: boolean 
     }
     if (!header) throw new UsageError(`${path}: empty file, not a session (no header line)`);
     for (let node = leafNode; node; node = node.parent) node.active = true;
-    for (const node of byId.values()) node.label = index.label(node.id);
+    for (const node of byId.values()) node.label = labels.get(node.id);
     const leafId = leafNode?.id ?? null;
     // Without text, the words a drawing shows besides prompts (the leaf's, a label's entry's) are read from their lines.
     if (!text) for (const node of nodes) if (node.kind === "message" && !node.prompt && (node.id === leafId || node.label !== undefined)) node.text = textAt(fd, node);
