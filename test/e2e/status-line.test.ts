@@ -9,7 +9,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AWL, useE2eFixture } from "./awl";
-import { hasTmux, useTerminal } from "./tmux";
+import { hasTmux, useTerminal, waitForScreen } from "./tmux";
 
 const fx = useE2eFixture();
 const term = useTerminal();
@@ -116,8 +116,8 @@ describe.skipIf(!hasTmux)("the status line in a real terminal", () => {
     expect(history()).not.toContain("musing");
     term.type("half typed");
     term.keys("C-o");
-    await term.waitFor(/› half typed$/m);
-    let all = history(true);
+    // The typed text was on the screen before Ctrl+O: wait for what it prints, then the prompt drawn again under it.
+    let all = await waitForScreen(() => history(true), /musing149[\s\S]*› half typed\s*$/, 40_000, 50);
     expect(all.replace(/\s+/g, " ")).toContain(thought);
     for (const n of [1, 20, 36]) expect(all).toMatch(new RegExp(`^ {4}${n}$`, "m"));
     term.keys("C-u", "C-d");
