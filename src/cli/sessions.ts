@@ -1,21 +1,21 @@
 // `awl sessions`: this directory's sessions. Plain lines when piped (or
 // --plain), oldest first; JSON with --json; on a terminal, a picker, most
 // recently active first, that resumes the choice: its first screen is drawn
-// from the few sessions modified last, and the whole list fills in after.
+// from the few sessions started last, and the whole list fills in after.
 // Listing judges every line as open does (src/session/listing.ts), so what it
 // calls fine opens, and what it calls damaged names the line open refuses.
 
 import { isatty } from "node:tty";
-import { lastModifiedSessions } from "../session/first-screen";
-import { listSessions, type SessionInfo } from "../session/listing";
+import { newestSessions } from "../session/first-screen";
+import { listSessions, shortIdLength, type SessionInfo } from "../session/listing";
 import { movedSessions } from "../session/moved";
 import { localDateTime, oneLine } from "../ui/render/format";
 import { sessionIdLength } from "../ui/session/session-id";
 import { safeText } from "../ui/render/safe-text";
 import type { Args } from "./args";
 
-/** Sessions read for the picker's first screen: its rows (12), and room for look-alike folders' files passed over. */
-const FIRST_SCREEN = 24;
+/** Sessions read for the picker's first screen: its rows (MAX_ITEMS in ui/session/session-picker.ts). */
+const FIRST_SCREEN = 12;
 
 export async function sessions(args: Args, cwd: string): Promise<number> {
   switch (args.action) {
@@ -49,9 +49,10 @@ export async function sessions(args: Args, cwd: string): Promise<number> {
   return 0;
 }
 
-/** The picker: its first screen from the sessions modified last, then the whole list (moved sessions too) fills in. */
+/** The picker: its first screen from the sessions started last, then the whole list (moved sessions too) fills in. */
 async function pickAndResume(args: Args, cwd: string): Promise<number> {
-  const first = lastModifiedSessions(cwd, FIRST_SCREEN);
+  const { sessions: first, ids } = newestSessions(cwd, FIRST_SCREEN);
+
   const whole = () => listSessions(cwd, process.env, movedSessions(cwd));
   const all = first.length ? undefined : await whole(); // none here: perhaps some from a moved checkout
   if (all?.length === 0) {
@@ -59,8 +60,8 @@ async function pickAndResume(args: Args, cwd: string): Promise<number> {
     return 0;
   }
   const { pickSession } = await import("../ui/session/session-picker");
-  // The ids of file names, as the banner's; a moved session's may need more, rarely: ids are random.
-  const length = sessionIdLength(cwd, (all ?? first).map((s) => s.id));
+  // The ids of file names, as the banner's (sessionIdLength, without reading the folder again); a moved session's may need more, rarely: ids are random.
+  const length = shortIdLength(all ? [...ids, ...all.map((s) => s.id)] : ids);
   const rest = async () => {
     await Bun.sleep(0); // the first screen is out before the whole list is read
     return whole();

@@ -86,19 +86,25 @@ export function sessionIdsByName(cwd: string, env: Env = process.env): string[] 
 }
 
 /** Shortest prefix length (at least 8) that tells every id apart: UUIDv7s made within a minute share their first 8. */
-export function shortIdLength(ids: string[]): number {
+export function shortIdLength(ids: readonly string[]): number {
   // Sorted, the id sharing the longest prefix with each is its neighbour: one pass, not a set per length (10,000 ids: ms, not 60).
-  const sorted = [...new Set(ids)].sort();
+  // The ids of sorted file names come sorted (a name starts with the time its UUIDv7 begins with), so the pass assumes
+  // it and sorts only when a pair says otherwise: the sort and its set cost ~15 ms of the picker's first screen over 10,000.
+  return prefixLength(ids) ?? prefixLength([...ids].sort())!;
+}
+
+/** shortIdLength of sorted ids; undefined when they are not. Prefixes are compared whole, not a character at a time: cold, that loop cost ~5 ms over 10,000. */
+function prefixLength(sorted: readonly string[]): number | undefined {
   let longest = 8;
   let needed = 8;
   for (let i = 0; i < sorted.length; i++) {
     const id = sorted[i]!;
     longest = Math.max(longest, id.length);
     const next = sorted[i + 1];
-    if (next === undefined) continue;
-    let common = 0;
-    while (common < id.length && id[common] === next[common]) common++;
-    needed = Math.max(needed, common + 1);
+    if (next === undefined || next === id) continue; // one session listed twice is still one id
+    if (next < id) return undefined;
+    // `id` comes first, so it is the shorter when one is the other's prefix: past its end, its next character tells them apart.
+    while (needed <= id.length && next.startsWith(id.slice(0, needed))) needed++;
   }
   return Math.min(needed, longest);
 }

@@ -2,7 +2,9 @@
 // through the compiled binary on a pseudo-terminal (util-linux `script`): the
 // time from spawning `awl sessions` to the first frame of the picker on its
 // output, beside `awl sessions --plain` over the same sessions (which lists
-// them all). Bar: first screen <= 100 ms after start. `bun run bench picker`.
+// them all), and beside the floor: `awl --version` through the same `script`
+// and pty, which is what starting costs before awl does anything. Bar: first
+// screen <= 100 ms after start. `bun run bench picker`.
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,26 +33,30 @@ try {
     if (run.exitCode !== 0 || lines !== SESSIONS) throw new Error(`awl sessions --plain: exit ${run.exitCode}, ${lines} lines: ${run.stderr}`);
     return performance.now() - t;
   };
-  const firstScreen = async () => {
+  /** Milliseconds from spawning `awl <command>` on a 120x40 pty to `shown(output)`. */
+  const onPty = async (command: string, shown: (out: string) => boolean) => {
     const t = performance.now();
     // A terminal of 0x0 would wrap every character: give it a size first.
-    const child = Bun.spawn(["script", "-qfec", `stty cols 120 rows 40; ${AWL} sessions`, "/dev/null"], { cwd, env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
-    const limit = setTimeout(() => child.kill(), 20_000); // a picker that never shows fails below, it does not hang the bench
+    const child = Bun.spawn(["script", "-qfec", `stty cols 120 rows 40; ${AWL} ${command}`, "/dev/null"], { cwd, env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    const limit = setTimeout(() => child.kill(), 20_000); // a screen that never shows fails below, it does not hang the bench
     let out = "";
     const decoder = new TextDecoder();
     for await (const chunk of child.stdout) {
       out += decoder.decode(chunk, { stream: true });
-      if (out.includes("Search:") && out.includes("msgs")) break;
+      if (shown(out)) break;
     }
     const ms = performance.now() - t;
     clearTimeout(limit);
     child.kill();
     await child.exited;
-    if (!out.includes("Search:")) throw new Error(`no picker on the screen: ${out.slice(0, 500)}`);
+    if (!shown(out)) throw new Error(`awl ${command}: not on the screen: ${out.slice(0, 500)}`);
     return ms;
   };
+  const floor = () => onPty("--version", (out) => out.includes("awl "));
+  const firstScreen = () => onPty("sessions", (out) => out.includes("Search:") && out.includes("msgs"));
   for (const attempt of ["first run", "warm", "warm"]) {
-    console.log(`picker first screen (${attempt}): ${(await firstScreen()).toFixed(0)} ms; awl sessions --plain: ${plain().toFixed(0)} ms`);
+    const screen = await firstScreen();
+    console.log(`picker first screen (${attempt}): ${screen.toFixed(0)} ms; floor (awl --version on the same pty): ${(await floor()).toFixed(0)} ms; awl sessions --plain: ${plain().toFixed(0)} ms`);
   }
 } finally {
   rmSync(root, { recursive: true, force: true });

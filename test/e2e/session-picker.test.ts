@@ -3,7 +3,7 @@
 // last prompts and answers show under the list and follow the highlight, a
 // search that matches nothing says so and Enter then opens nothing, and Enter
 // on a filtered list resumes the session shown. The first screen is drawn from
-// the sessions modified last; the rest fill in after.
+// the sessions started last; the rest fill in after.
 import { expect, test } from "bun:test";
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -56,27 +56,32 @@ test.skipIf(!hasTmux)("the picker filters as the person types and previews the h
   await term.waitFor(/\[exited 0\]/);
 }, 30_000);
 
-test.skipIf(!hasTmux)("with more sessions than the first screen reads, the rest fill in: the one modified longest ago is found by its title", async () => {
+test.skipIf(!hasTmux)("with more sessions than the first screen reads, the rest fill in: one started long ago and active since comes first, highlighted; the oldest is found by its title", async () => {
   const dir = join(fx.sessions, encodeCwd(fx.project));
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const write = (i: number, title: string) => {
+  /** A session started `i` minutes into 2026, its prompt sent `active` minutes in. */
+  const write = (i: number, title: string, active = i) => {
     const timestamp = new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString();
+    const sent = new Date(Date.UTC(2026, 0, 1, 0, active)).toISOString();
     const id = Bun.randomUUIDv7();
     const header = { type: "session", version: 1, id, timestamp, cwd: fx.project, provider: "anthropic", model: "claude-sonnet-5-5" };
-    const prompt = { type: "message", id: "p1", parentId: null, timestamp, provider: "anthropic", model: "claude-sonnet-5-5", message: { role: "user", content: [{ type: "text", text: title }] } };
-    const info = { type: "session_info", id: "t1", parentId: "p1", timestamp, title, source: "auto" };
+    const prompt = { type: "message", id: "p1", parentId: null, timestamp: sent, provider: "anthropic", model: "claude-sonnet-5-5", message: { role: "user", content: [{ type: "text", text: title }] } };
+    const info = { type: "session_info", id: "t1", parentId: "p1", timestamp: sent, title, source: "auto" };
     const path = join(dir, sessionFileName(timestamp, id));
     writeFileSync(path, [header, prompt, info].map((l) => JSON.stringify(l)).join("\n") + "\n", { mode: 0o600 });
     return path;
   };
   const oldest = write(0, "Ancient zeppelin notes");
-  utimesSync(oldest, new Date(0), new Date(0)); // modified in 1970: never among the sessions modified last
-  for (let i = 1; i <= 40; i++) write(i, `session number ${i}`);
+  utimesSync(oldest, new Date(0), new Date(0)); // modified in 1970 too
+  write(1, "Revived walrus plan", 100); // started among the first, active after all the others
+  for (let i = 2; i <= 41; i++) write(i, `session number ${i}`);
 
   term.start([AWL, "sessions"], { cwd: fx.project, env: fx.env, width: 120, height: 30 });
-  await term.waitFor(/session number 40/);
+  await term.waitFor(/session number 41/);
+  // Untouched, the highlight is the top row's, whose last prompt the preview shows: --resume's session, once the list is whole.
+  await term.waitFor(/you: Revived walrus plan/);
   term.type("zeppelin");
-  const screen = await term.waitFor(/\(1 of 41\)[\s\S]*Ancient zeppelin notes/);
+  const screen = await term.waitFor(/\(1 of 42\)[\s\S]*Ancient zeppelin notes/);
   expect(screen).toContain("you: Ancient zeppelin notes");
   term.keys("Escape");
   await term.waitFor(/\[exited 0\]/);

@@ -104,6 +104,10 @@ describe("short ids", () => {
     expect(shortIdLength(["019dc5ba-53f6", "019dc80a-1111"])).toBe(8);
     expect(shortIdLength(["019dc5ba-53f6-71a5", "019dc5ba-53f7-71a5"])).toBe(13);
     expect(shortIdLength(["019dc5ba-53f6-71a5", "019dc5ba-53f6-71a5"])).toBe(8); // one session listed twice is still one id
+    // In any order, and a duplicate apart from its twin is still one id.
+    expect(shortIdLength(["019dc5ba-53f7-71a5", "019dc80a-1111", "019dc5ba-53f6-71a5"])).toBe(13);
+    expect(shortIdLength(["019dc5ba-53f6-71a5", "019dc80a-1111", "019dc5ba-53f6-71a5"])).toBe(8);
+    expect(shortIdLength(["019dc5ba-5", "019dc5ba-53f6"])).toBe(11); // one the other's prefix: the longer one's next character tells them apart
   });
 });
 

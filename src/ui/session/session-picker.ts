@@ -77,6 +77,13 @@ export async function pickSession(list: SessionInfo[], idLength: number, options
     const all = choicesOf(await options.rest());
     choices.splice(0, choices.length, ...all);
     prompt.filteredOptions = choices.filter((o) => !prompt.userInput || filter(prompt.userInput, o));
+    // Untouched, the highlight stays on the top row: a session started long ago and active since may come first now,
+    // and Enter then resumes the one --resume would, as on the first screen.
+    const top = prompt.filteredOptions.find((o) => !o.disabled);
+    if (top && !prompt.isNavigating && !prompt.userInput && prompt.focusedValue === first?.value) {
+      prompt.focusedValue = top.value;
+      prompt.selectedValues = [top.value];
+    }
     if (prompt.state === "active" || prompt.state === "error") (prompt as unknown as { render(): void }).render();
   }
   const choice = await answer;
