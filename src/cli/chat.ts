@@ -36,7 +36,7 @@ import { approvalMode, chosenEffort, type Args } from "./args";
 import { openSession, type OpenedSession } from "./open-session";
 import { startModel } from "./start-model";
 import type { Catalogues } from "../providers/catalogue";
-import { plainLine } from "./sessions";
+import { pickFast, plainLine } from "./sessions";
 import { guardOutput, hold, stopSignal } from "./stop";
 
 declare const AWL_VERSION: string;
@@ -194,19 +194,20 @@ function nextAgent(current: Agent, opened: OpenedSession, contextFiles: ContextF
 
 /** The picker of `awl sessions`, for /resume: the chosen id, or undefined (Esc, or nothing to pick). */
 async function pick(current: Agent, { cwd, c, out }: Screen): Promise<string | undefined> {
-  const list = await listSessions(cwd, process.env, movedSessions(cwd));
   const here = current.session.sessionId;
+  if (process.stdin.isTTY && process.stdout.isTTY) {
+    const picked = await pickFast(cwd, { current: here, escape: "goes back" });
+    if (picked.none) out.write(`${c.dim("No other session in this directory to resume.")}\n`);
+    return picked.id;
+  }
+  const list = await listSessions(cwd, process.env, movedSessions(cwd));
   if (!list.some((s) => s.id !== here && !s.damaged)) {
     out.write(`${c.dim("No other session in this directory to resume.")}\n`);
     return undefined;
   }
   const length = sessionIdLength(cwd, [...list.map((s) => s.id), here]);
-  if (!process.stdin.isTTY || !process.stdout.isTTY) {
-    out.write(`${list.map((s) => plainLine(s, length, cwd)).join("\n")}\n${c.dim("/resume <id> continues one of them.")}\n`);
-    return undefined;
-  }
-  const { pickSession } = await import("../ui/session/session-picker");
-  return pickSession(list, length, { current: here, escape: "goes back" });
+  out.write(`${list.map((s) => plainLine(s, length, cwd)).join("\n")}\n${c.dim("/resume <id> continues one of them.")}\n`);
+  return undefined;
 }
 
 function showTranscript(agent: Agent, { c, out }: Screen, catalogues: Catalogues): void {

@@ -51,25 +51,34 @@ export async function sessions(args: Args, cwd: string): Promise<number> {
 
 /** The picker: its first screen from the sessions started last, then the whole list (moved sessions too) fills in. */
 async function pickAndResume(args: Args, cwd: string): Promise<number> {
-  const { sessions: first, ids } = newestSessions(cwd, FIRST_SCREEN);
+  const picked = await pickFast(cwd, {});
+  if (picked.none) console.log(`No sessions in ${cwd} yet. Start one with: awl`);
+  if (!picked.id) return 0;
+  const { chat } = await import("./chat");
+  return chat({ ...args, resume: picked.id }, cwd);
+}
 
+/**
+ * The session picker on a terminal, as `awl sessions` and /resume open it: the
+ * first screen from the files started last (no stat of every file), then the
+ * whole list fills in. `none`: nothing to pick (besides `current`).
+ */
+export async function pickFast(cwd: string, options: { current?: string; escape?: string }): Promise<{ id?: string; none: boolean }> {
+  const { sessions: first, ids } = newestSessions(cwd, FIRST_SCREEN);
   const whole = () => listSessions(cwd, process.env, movedSessions(cwd));
-  const all = first.length ? undefined : await whole(); // none here: perhaps some from a moved checkout
-  if (all?.length === 0) {
-    console.log(`No sessions in ${cwd} yet. Start one with: awl`);
-    return 0;
-  }
+  const other = (list: SessionInfo[]) => list.some((s) => s.id !== options.current);
+  // None here: perhaps some from a moved checkout, which only the whole list finds.
+  const all = other(first) ? undefined : await whole();
+  if (all && !other(all)) return { none: true };
   const { pickSession } = await import("../ui/session/session-picker");
   // The ids of file names, as the banner's (sessionIdLength, without reading the folder again); a moved session's may need more, rarely: ids are random.
-  const length = shortIdLength(all ? [...ids, ...all.map((s) => s.id)] : ids);
+  const length = shortIdLength([...ids, ...(all ?? []).map((s) => s.id), ...(options.current ? [options.current] : [])]);
   const rest = async () => {
     await Bun.sleep(0); // the first screen is out before the whole list is read
     return whole();
   };
-  const picked = await pickSession(all ?? first, length, all ? {} : { rest });
-  if (!picked) return 0;
-  const { chat } = await import("./chat");
-  return chat({ ...args, resume: picked }, cwd);
+  const id = await pickSession(all ?? first, length, { ...options, ...(all ? {} : { rest }) });
+  return { id, none: false };
 }
 
 /**
