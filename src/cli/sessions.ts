@@ -65,7 +65,7 @@ async function pickAndResume(args: Args, cwd: string): Promise<number> {
  */
 export async function pickFast(cwd: string, options: { current?: string; escape?: string }): Promise<{ id?: string; none: boolean }> {
   const { sessions: first, ids } = newestSessions(cwd, FIRST_SCREEN);
-  const whole = () => listSessions(cwd, process.env, movedSessions(cwd));
+  const whole = (signal?: AbortSignal) => listSessions(cwd, process.env, movedSessions(cwd), signal);
   const other = (list: SessionInfo[]) => list.some((s) => s.id !== options.current);
   // None here: perhaps some from a moved checkout, which only the whole list finds.
   const all = other(first) ? undefined : await whole();
@@ -73,9 +73,9 @@ export async function pickFast(cwd: string, options: { current?: string; escape?
   const { pickSession } = await import("../ui/session/session-picker");
   // The ids of file names, as the banner's (sessionIdLength, without reading the folder again); a moved session's may need more, rarely: ids are random.
   const length = shortIdLength([...ids, ...(all ?? []).map((s) => s.id), ...(options.current ? [options.current] : [])]);
-  const rest = async () => {
+  const rest = async (signal: AbortSignal) => {
     await Bun.sleep(0); // the first screen is out before the whole list is read
-    return whole();
+    return whole(signal);
   };
   const id = await pickSession(all ?? first, length, { ...options, ...(all ? {} : { rest }) });
   return { id, none: false };

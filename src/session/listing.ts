@@ -59,19 +59,31 @@ const MAX_HEADER_BYTES = 1 << 20;
  * are filtered by the header's cwd. `moved`: sessions of this project from
  * other paths (moved.ts), listed too, with their own cwd.
  */
-export async function listSessions(cwd: string, env: Env = process.env, moved: readonly string[] = []): Promise<SessionInfo[]> {
+export async function listSessions(cwd: string, env: Env = process.env, moved: readonly string[] = [], signal?: AbortSignal): Promise<SessionInfo[]> {
   const dir = join(sessionRoot(env), encodeCwd(cwd));
   const movedSet = new Set(moved);
-  return describeSessions(
-    [...sessionFiles(dir).map((name) => join(dir, name)), ...moved],
-    cwd,
-  ).filter((s) => s.cwd === cwd || movedSet.has(s.path));
+  const paths = [...sessionFiles(dir).map((name) => join(dir, name)), ...moved];
+  const block = Buffer.allocUnsafe(BLOCK_BYTES);
+  const infos: SessionInfo[] = [];
+  // Giving way between chunks: a picker on the screen meanwhile keeps taking keys (10,000 sessions take a second or two);
+  // once it is answered (`signal`), the rest is not read.
+  for (let i = 0; i < paths.length && !signal?.aborted; i += CHUNK) {
+    if (i) await Bun.sleep(0);
+    for (const path of paths.slice(i, i + CHUNK)) infos.push(inspectQuiet(block, path, cwd));
+  }
+  return oldestFirst(infos).filter((s) => s.cwd === cwd || movedSet.has(s.path));
 }
+
+/** How many sessions are read between two turns of the event loop: a few ms of work. */
+const CHUNK = 100;
 
 /** What `awl sessions` shows of these files, oldest first. */
 export function describeSessions(paths: string[], cwd: string): SessionInfo[] {
   const block = Buffer.allocUnsafe(BLOCK_BYTES);
-  const infos = paths.map((path) => inspectQuiet(block, path, cwd));
+  return oldestFirst(paths.map((path) => inspectQuiet(block, path, cwd)));
+}
+
+function oldestFirst(infos: SessionInfo[]): SessionInfo[] {
   return infos.sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : a.path < b.path ? -1 : 1));
 }
 

@@ -23,11 +23,12 @@ export interface PickOptions {
   escape?: string;
   now?: number;
   /**
-   * The whole list, when `list` holds only the sessions modified last (what
+   * The whole list, when `list` holds only the sessions started last (what
    * fits the first screen): read after the first screen is drawn, then the
-   * list fills in, ranked as --resume ranks them.
+   * list fills in, ranked as --resume ranks them. `signal` aborts once the
+   * picker is answered: the rest is not wanted any more.
    */
-  rest?: () => Promise<SessionInfo[]>;
+  rest?: (signal: AbortSignal) => Promise<SessionInfo[]>;
 }
 
 interface Choice {
@@ -71,10 +72,11 @@ export async function pickSession(list: SessionInfo[], idLength: number, options
     },
   });
   const answer = prompt.prompt();
-  if (options.rest) {
+  const fill = (sessions: SessionInfo[]) => {
+    if (prompt.state !== "active" && prompt.state !== "error") return; // chosen or left meanwhile
     // The prompt keeps this array: filled in place, then the shown rows follow the search box, and it is drawn again
     // (render is private in clack's types, public at run time: the resize handler calls it too).
-    const all = choicesOf(await options.rest());
+    const all = choicesOf(sessions);
     choices.splice(0, choices.length, ...all);
     prompt.filteredOptions = choices.filter((o) => !prompt.userInput || filter(prompt.userInput, o));
     // Untouched, the highlight stays on the top row: a session started long ago and active since may come first now,
@@ -84,9 +86,14 @@ export async function pickSession(list: SessionInfo[], idLength: number, options
       prompt.focusedValue = top.value;
       prompt.selectedValues = [top.value];
     }
-    if (prompt.state === "active" || prompt.state === "error") (prompt as unknown as { render(): void }).render();
-  }
+    (prompt as unknown as { render(): void }).render();
+  };
+  // The first screen answers at once: a choice made before the whole list is read does not wait for it, and a list
+  // that cannot be read leaves the first screen as it is (the sessions on it were read).
+  const reading = new AbortController();
+  options.rest?.(reading.signal).then(fill, () => {});
   const choice = await answer;
+  reading.abort();
   return isCancel(choice) || typeof choice !== "string" ? undefined : choice;
 }
 
