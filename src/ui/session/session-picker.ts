@@ -14,6 +14,7 @@ import { newestFirst } from "../../session/recent";
 import { colorsFor, type Colors } from "../render/colors";
 import { age, fitWidth, oneLine } from "../render/format";
 import { safeText } from "../render/safe-text";
+import { wrapText } from "../render/wrap";
 import { previewOf } from "./session-preview";
 
 export interface PickOptions {
@@ -33,7 +34,8 @@ export interface PickOptions {
 
 interface Choice {
   value: string;
-  label: string;
+  /** Its row is laid out when drawn, at the terminal's width then (a resize lays it out again). */
+  session: SessionInfo;
   disabled: boolean;
   hint?: string;
   /** What the search box is matched against, lower-cased. */
@@ -50,14 +52,13 @@ const FOOTER = "↑/↓ to select • Enter: confirm • Type: to search • Esc
 export async function pickSession(list: SessionInfo[], idLength: number, options: PickOptions = {}): Promise<string | undefined> {
   const c = colorsFor(process.stdout);
   const now = options.now ?? Date.now();
-  const width = (process.stdout.columns || 100) - 6; // "│  ● " before each label, and a column to spare
   const choicesOf = (sessions: SessionInfo[]): Choice[] =>
     newestFirst(sessions, now).map((s) => {
       const current = s.id === options.current;
-      const label = sessionLabelIn(s, idLength, current ? width - HINT.length - 3 : width, c, now);
       const haystack = [s.id, s.title, s.firstPrompt].filter(Boolean).join("\n").toLowerCase();
-      return { value: s.id, label, disabled: Boolean(s.damaged) || current, haystack, path: s.path, ...(current ? { hint: HINT } : {}) };
+      return { value: s.id, session: s, disabled: Boolean(s.damaged) || current, haystack, path: s.path, ...(current ? { hint: HINT } : {}) };
     });
+  const label = (o: Choice, width: number) => sessionLabelIn(o.session, idLength, o.hint ? width - o.hint.length - 3 : width, c, now);
   const choices = choicesOf(list);
   const first = choices.find((o) => !o.disabled);
   const filter = (search: string, o: Choice) => o.haystack.includes(search.toLowerCase());
@@ -68,7 +69,7 @@ export async function pickSession(list: SessionInfo[], idLength: number, options
     filter,
     validate: (value) => (value === undefined || (Array.isArray(value) && value.length === 0) ? "No session to open: type less, or Esc" : undefined),
     render() {
-      return frame(this, message, c, width);
+      return frame(this, message, c, label);
     },
   });
   const answer = prompt.prompt();
@@ -98,10 +99,17 @@ export async function pickSession(list: SessionInfo[], idLength: number, options
 }
 
 /** One screen of the picker, as clack draws a prompt: the question, the search box, the list, the preview, the keys. */
-function frame(p: Omit<AutocompletePrompt<Choice>, "prompt">, message: string, c: Colors, width: number): string {
-  const head = [c.gray(S_BAR), `${symbol(p.state)}  ${message}`];
+function frame(p: Omit<AutocompletePrompt<Choice>, "prompt">, message: string, c: Colors, label: (o: Choice, width: number) => string): string {
+  const columns = process.stdout.columns || 100;
+  const width = columns - 6; // "│  ● " before each label, and a column to spare
+  // The question and the keys wrap between words under their mark, as clack's own prompts do.
+  const under = (text: string, first: string, rest: string, style = (line: string) => line) =>
+    wrapText(text, columns - 4)
+      .split("\n")
+      .map((line, i) => `${i ? rest : first}${style(line)}`);
+  const head = [c.gray(S_BAR), ...under(message, `${symbol(p.state)}  `, `${c.gray(S_BAR)}  `)];
   const chosen = p.options.find((o) => o.value === p.focusedValue);
-  if (p.state === "submit") return [...head, `${c.gray(S_BAR)}  ${c.dim(chosen?.label ?? "")}`].join("\n");
+  if (p.state === "submit") return [...head, `${c.gray(S_BAR)}  ${c.dim(chosen ? label(chosen, width) : "")}`].join("\n");
   if (p.state === "cancel") return [...head, c.gray(S_BAR)].join("\n");
   const bar = `${p.state === "error" ? c.yellow(S_BAR) : c.cyan(S_BAR)}  `;
   const count = p.filteredOptions.length === p.options.length ? "" : c.dim(` (${p.filteredOptions.length} of ${p.options.length})`);
@@ -112,22 +120,22 @@ function frame(p: Omit<AutocompletePrompt<Choice>, "prompt">, message: string, c
   const at = Math.max(0, p.filteredOptions.findIndex((o) => o.value === p.focusedValue));
   const focused = p.filteredOptions[at];
   const preview = focused && !focused.disabled ? previewOf(focused.path, PREVIEW_LINES, width).map((l) => `${bar}${c.dim(l)}`) : [];
-  const tail = [...(preview.length ? [`${bar}${c.dim("─".repeat(Math.min(width, 40)))}`, ...preview] : []), `${bar}${c.dim(FOOTER)}`, c.cyan(S_BAR_END)];
+  const tail = [...(preview.length ? [`${bar}${c.dim("─".repeat(Math.min(width, 40)))}`, ...preview] : []), ...under(FOOTER, bar, bar, c.dim), c.cyan(S_BAR_END)];
   const rows = limitOptions({
     cursor: at,
     options: p.filteredOptions,
     maxItems: MAX_ITEMS,
     columnPadding: 3,
     rowPadding: head.length + search.length + tail.length,
-    style: (o, active) => row(o, active, c),
+    style: (o, active) => row(o, label(o, width), active, c),
   });
   return [...head, ...search, ...rows.map((r) => `${bar}${r}`), ...tail].join("\n");
 }
 
-function row(o: Choice, active: boolean, c: Colors): string {
+function row(o: Choice, label: string, active: boolean, c: Colors): string {
   const hint = o.hint ? ` ${c.dim(`(${o.hint})`)}` : "";
-  if (o.disabled) return `${c.gray(S_RADIO_INACTIVE)} ${c.gray(o.label)}${hint}`;
-  return active ? `${c.green(S_RADIO_ACTIVE)} ${o.label}${hint}` : `${c.dim(S_RADIO_INACTIVE)} ${c.dim(o.label)}`;
+  if (o.disabled) return `${c.gray(S_RADIO_INACTIVE)} ${c.gray(label)}${hint}`;
+  return active ? `${c.green(S_RADIO_ACTIVE)} ${label}${hint}` : `${c.dim(S_RADIO_INACTIVE)} ${c.dim(label)}`;
 }
 
 /** `019dc5ba-7  3 min ago      14 msgs  fix the failing date test…`, cut to `width` columns (the title, else the first prompt, gives way). */
