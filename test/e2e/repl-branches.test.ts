@@ -20,9 +20,9 @@ function send(line: string): void {
   term.keys("Enter");
 }
 
-async function threeTurns(): Promise<void> {
+async function threeTurns(width = 140): Promise<void> {
   fx.server.reply(text("answer one"), text("answer two"), text("answer three"));
-  term.start([AWL], { cwd: fx.project, env: fx.env, width: 140, height: 40 });
+  term.start([AWL], { cwd: fx.project, env: fx.env, width, height: 40 });
   await term.waitFor(/\/help for commands/);
   for (const [prompt, answer] of [["prompt one", "answer one"], ["prompt two", "answer two"], ["prompt three", "answer three"]]) {
     send(prompt!);
@@ -104,6 +104,18 @@ describe.skipIf(!hasTmux)("going back in the REPL", () => {
     expect(texts.slice(2).join("\n")).toContain("They asked for two and three; both were answered.");
     expect(texts.join("\n")).not.toMatch(/answer two|answer three|prompt three/);
     expect(texts.at(-1)).toBe("a fresh prompt");
+  });
+
+  test("/tree at 40 columns: one row per entry, each within the width (clack's select wraps rows ten columns early with colour on)", async () => {
+    await threeTurns(40);
+    send("/tree");
+    const screen = await term.waitFor(/↑\/↓ to navigate/);
+    const rows = screen.split("\n").filter((row) => /^│  [○●] [○●◉] [0-9a-f]{8} /.test(row));
+    expect(rows).toHaveLength(4);
+    expect(rows.map((row) => row.replace(/^│  [○●] [○●◉] [0-9a-f]{8} /, ""))).toEqual(["you prompt o…", "you prompt t…", "you prompt t…", "awl answer t…"]);
+    for (const row of screen.split("\n")) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(40);
+    term.keys("Escape");
+    await term.waitFor(/Staying where you are/);
   });
 
   test("/fork continues in a copy: the banner shows where it came from, the original is untouched", async () => {

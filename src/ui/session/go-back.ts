@@ -11,6 +11,7 @@ import { readSessionTree } from "../../session/tree";
 import type { Colors } from "../render/colors";
 import { oneLine } from "../render/format";
 import { safeText } from "../render/safe-text";
+import { selectRowWidth } from "./select-width";
 import { TREE_FILTERS, treeRows, type TreeFilter } from "./tree";
 
 type Out = NodeJS.WriteStream;
@@ -21,7 +22,7 @@ export async function treeScreen(agent: Agent, argument: string, c: Colors, out:
   if (!TREE_FILTERS.includes(filter)) return c.red(`/tree shows ${TREE_FILTERS.join(", ")}: not ${safeText(argument)}.`);
   if (agent.session.messageCount() === 0) return c.dim("Nothing to go back to yet.");
   const tree = readSessionTree(agent.session.sessionFile, { text: filter === "all" });
-  const width = (out.columns || 100) - 6; // select's "│  ● " before each label
+  const width = selectRowWidth(out);
   const options = treeRows(tree, filter, width).map((row, i) => (row.node ? { value: row.node.id, label: row.text } : { value: `\0${i}`, label: row.text, disabled: true }));
   const picked = await select({
     message: `The session as a tree (${filter}; ◉ where you are, ● the path to it): pick where to go on from (Esc goes back)`,

@@ -13,9 +13,9 @@ import { previewScope, rewindTo, type RewindScope } from "../../agent/rewind";
 import { rewindPoints, type RewindPoint } from "../../session/rewind-points";
 import { readWholeLog } from "../../session/whole-log";
 import type { Colors } from "../render/colors";
-import { age, oneLine } from "../render/format";
+import { age, fitWidth, oneLine } from "../render/format";
+import { selectRowWidth } from "./select-width";
 import { refusedPaths, rewindPreview, shownPath } from "../render/rewind-preview";
-import { safeText } from "../render/safe-text";
 
 type Out = NodeJS.WriteStream;
 
@@ -26,7 +26,7 @@ export async function rewindScreen(agent: Agent, c: Colors, out: Out): Promise<{
   const session = agent.session;
   const points = session.messageCount() === 0 ? [] : rewindPoints(readWholeLog(session.sessionFile), session.getLeafId());
   if (!points.length) return { output: c.dim("No prompt to go back to yet.") };
-  const width = (out.columns || 100) - 20;
+  const width = selectRowWidth(out);
   const picked = await select({
     message: "Go back to before which prompt, or undo which rewind? (Esc stays)",
     options: points.map((point, i) => ({ value: i, label: pointLabel(point, session.cwd, width, c) })),
@@ -62,10 +62,16 @@ export async function rewindScreen(agent: Agent, c: Colors, out: Out): Promise<{
   return point.kind === "prompt" && scope !== "files" ? { output, prompt: point.text } : { output };
 }
 
+/** `3 min ago    fix the date parser  src/date.ts, test/date.test.ts`, within `width` columns: the files give way first, to half the room. */
 function pointLabel(point: RewindPoint, cwd: string, width: number, c: Colors): string {
-  const files = point.files.length ? c.dim(`  ${filesText(point.files, cwd)}`) : "";
-  const what = point.kind === "prompt" ? safeText(oneLine(point.text, width)) : c.yellow("↶ undo this rewind (back to how it was before it)");
-  return `${age(point.time).padEnd(12)} ${what}${files}`;
+  const when = `${age(point.time).padEnd(12)} `;
+  const room = Math.max(1, width - Bun.stringWidth(when));
+  const files = point.files.length ? `  ${filesText(point.files, cwd)}` : "";
+  const filesRoom = Math.min(Bun.stringWidth(files), Math.floor(room / 2));
+  const what = oneLine(point.kind === "prompt" ? point.text : "↶ undo this rewind (back to how it was before it)", room - filesRoom);
+  const left = room - Bun.stringWidth(what);
+  const shown = left > 1 ? fitWidth(files, left) : "";
+  return `${when}${point.kind === "prompt" ? what : c.yellow(what)}${c.dim(shown)}`;
 }
 
 function filesText(files: readonly string[], cwd: string): string {

@@ -56,13 +56,18 @@ export function treeRows(tree: SessionTree, filter: TreeFilter, width: number, c
   return rows;
 }
 
+/** Below this many columns a row has no time (a select at 40 columns leaves a row 24). */
+const NARROW = 40;
+
 /** `○ 3da774e8 17:41 you  Why is the offset ignored?  [before the refactor]` */
 function line(n: TreeNode, depth: number, leafId: string | null, width: number, clock: (iso: string) => string, c?: Colors): string {
   const mark = n.id === leafId ? "◉" : n.active ? "●" : "○";
   // Ids and kinds come from the file like any text: shown safe (oneLine's text already is).
-  const head = `${"  ".repeat(depth)}${mark} ${safeText(n.id)} ${clock(n.time)} ${safeText(who(n)).padEnd(7)}`;
+  // A narrow row keeps the words: the time and the column they line up in go first.
+  const head = width >= NARROW ? `${"  ".repeat(depth)}${mark} ${safeText(n.id)} ${clock(n.time)} ${safeText(who(n)).padEnd(7)}` : `${"  ".repeat(depth)}${mark} ${safeText(n.id)} ${safeText(who(n))}`;
   const label = n.label === undefined ? "" : `  [${oneLine(n.label, 40)}]`;
-  const room = Math.max(10, width - Bun.stringWidth(head) - Bun.stringWidth(label) - 1);
+  // On a narrow terminal the words give way, down to one column: a row wider than the screen breaks the list.
+  const room = Math.max(1, width - Bun.stringWidth(head) - Bun.stringWidth(label) - 1);
   const text = `${head} ${oneLine(n.text, room)}${label}`;
   if (!c) return text;
   return n.active ? (n.id === leafId ? c.bold(text) : text) : c.dim(text);
