@@ -65,10 +65,9 @@ export function messageHead(line: Uint8Array, withText = true): Head | undefined
     parentId = bytes.toString("latin1", at + 1, parentEnd);
     at = parentEnd + 1;
   }
-  const timestampEnd = startsWith(bytes, TIMESTAMP, at) ? plainString(bytes, at + TIMESTAMP.length) : -1;
-  if (timestampEnd === -1) return undefined;
-  const timestamp = bytes.toString("latin1", at + TIMESTAMP.length, timestampEnd);
-  at = timestampEnd + 1;
+  const timestamp = optional(bytes, at, TIMESTAMP);
+  if (!timestamp) return undefined;
+  at = timestamp.end + 1;
   const provider = optional(bytes, at, PROVIDER);
   if (provider) at = provider.end + 1;
   const model = provider && optional(bytes, at, MODEL);
@@ -90,7 +89,7 @@ export function messageHead(line: Uint8Array, withText = true): Head | undefined
     type: "message",
     id: bytes.toString("latin1", MESSAGE.length, idEnd),
     parentId,
-    timestamp,
+    timestamp: timestamp.value,
     provider: provider?.value,
     model: model?.value,
     message: { role: role.role, content: prompt ? PROMPT : NONE },
@@ -118,7 +117,7 @@ function skipped(bytes: Buffer, at: number, field: Buffer): number {
   return end === -1 ? at : end + 1;
 }
 
-/** A `,"key":"value"` field at `at`, if it is there and plain. */
+/** A `,"key":"value"` field at `at`, if it is there and plain, and where its closing quote is. */
 function optional(bytes: Buffer, at: number, field: Buffer): { value: string; end: number } | undefined {
   if (!startsWith(bytes, field, at)) return undefined;
   const end = plainString(bytes, at + field.length);
