@@ -14,7 +14,7 @@ import { BlobStore, blobDir, sha256 } from "../session/blob-store";
 import { planFiles, sameVersion, type FilePlan, type Version } from "../session/file-states";
 import { readWholeLog } from "../session/whole-log";
 import { replaceFile } from "../tools/atomic-write";
-import { gitBlobHash, GitReader } from "./git-read";
+import { gitBlobHash, GitReader, GitStopped } from "./git-read";
 
 type Env = Record<string, string | undefined>;
 /** Overwrite files changed since: all of them (true), or only the paths named. */
@@ -82,7 +82,11 @@ async function prepare(session: SessionManager, targetId: string, o: { force?: F
   if (!log.get(targetId)) throw new Error(`no entry ${targetId} in ${session.sessionFile}`);
   const plans = planFiles(log.pathTo(session.getLeafId()), log.pathTo(targetId));
   const blobs = new BlobStore(blobDir(session.sessionFile));
-  const git = await GitReader.find(session.cwd, o.env ?? process.env);
+  // git out of time: the files whose version is git's say so, the others are restored.
+  const git = await GitReader.find(session.cwd, o.env ?? process.env).catch((error: unknown) => {
+    if (error instanceof GitStopped) return error;
+    throw error;
+  });
   const steps: FileStep[] = [];
   const ready: Ready[] = [];
   for (const plan of plans.sort((a, b) => a.path.localeCompare(b.path))) {
@@ -143,13 +147,19 @@ function matches(version: Version, bytes: Buffer | null): boolean | undefined {
 }
 
 /** A version's bytes (null: absent), or why they cannot be had. */
-async function versionBytes(version: Exclude<Version, { unknown: string }>, path: string, blobs: BlobStore, git: GitReader | undefined): Promise<Buffer | null | string> {
+async function versionBytes(version: Exclude<Version, { unknown: string }>, path: string, blobs: BlobStore, git: GitReader | GitStopped | undefined): Promise<Buffer | null | string> {
   if ("absent" in version) return null;
   if ("sha" in version) return blobs.get(version.sha) ?? "its version is no longer in the blob store";
   if (!git) return "its version is git's, and there is no repository here";
-  const conversion = await git.conversion(path);
-  if (conversion) return `its version is git's, and ${conversion}`;
-  return (await git.blob(version.git)) ?? "git no longer has its version";
+  try {
+    if (git instanceof GitStopped) throw git;
+    const conversion = await git.conversion(path);
+    if (conversion) return `its version is git's, and ${conversion}`;
+    return (await git.blob(version.git)) ?? "git no longer has its version";
+  } catch (error) {
+    if (error instanceof GitStopped) return `its version is git's, and ${error.message}`;
+    throw error;
+  }
 }
 
 /** Lines added and removed going from `from` to `to`, as counts of lines one has more of than the other. */

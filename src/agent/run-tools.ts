@@ -54,11 +54,12 @@ export async function runTools(message: Message, o: ToolRun, signal: AbortSignal
     }
     onEvent({ type: "toolStart", id: call.id, name: call.name, summary });
     const onOutput = (tail: string) => onEvent({ type: "toolOutput", id: call.id, name: call.name, tail });
-    const effect = callEffect(call.name, input, o.cwd);
+    // Judged as the model sent it: a read-only command's guarded form (git-guard.ts) no longer reads as read-only.
+    const effect = callEffect(call.name, call.input, o.cwd);
     const context = { cwd: o.cwd, signal, secrets: providerSecrets(o.env), keepBackground, beforeChange: o.checkpoints.beforeChange };
     const run = () => runTool(call.name, input, context, onOutput);
     // A command that may change files runs between two listings of the working tree (checkpoints.ts).
-    const output = effect && !Approvals.readOnly(effect) && effect.kind === "exec" ? await o.checkpoints.around(run, (text) => onEvent({ type: "notice", text })) : await run();
+    const output = effect && !Approvals.readOnly(effect) && effect.kind === "exec" ? await o.checkpoints.around(run, (text) => onEvent({ type: "notice", text }), signal) : await run();
     onEvent({ type: "toolEnd", id: call.id, name: call.name, output, ...(effect ? { effect: effect.kind } : {}) });
     // Stopped after it started (Ctrl+C, Esc, a signal): the model must not take it for a call that never ran.
     const content = output.interrupted ? interruptedAfterStart(output.content) : output.content;

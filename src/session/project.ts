@@ -3,17 +3,16 @@
 // clone, whose root is not the repository's) and the directory's path inside
 // it. Neither changes when a checkout is moved or renamed, and another clone
 // of the same repository has the same root: so a session is found from there.
-// Asked of git read-only (rev-list, no optional locks), 200 ms at most, and
-// cached per git directory under the cache folder: a root commit never changes.
+// Asked of git read-only (rev-list, one of awl's own guarded git commands:
+// src/git.ts), and cached per git directory under the cache folder: a root
+// commit never changes.
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { runGitSync } from "../git";
 import type { ProjectRef } from "./schema";
 
 type Env = Record<string, string | undefined>;
-
-/** The most git may take: a session must not wait on a huge or slow repository. */
-const GIT_TIMEOUT_MS = 200;
 
 export function projectOf(cwd: string, env: Env = process.env): ProjectRef | undefined {
   const top = repositoryTop(cwd);
@@ -50,20 +49,11 @@ function gitDirOf(top: string): string | undefined {
   }
 }
 
+/** The smallest root commit; undefined without git, or when git fails or runs out of time (no project, asked again next time). */
 function rootCommit(top: string, env: Env): string | undefined {
-  try {
-    const git = Bun.spawnSync(["git", "-C", top, "--no-optional-locks", "rev-list", "--max-parents=0", "HEAD"], {
-      env: { ...env, GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0" } as Record<string, string>,
-      stdout: "pipe",
-      stderr: "ignore",
-      timeout: GIT_TIMEOUT_MS,
-    });
-    if (git.exitCode !== 0) return undefined;
-    const roots = git.stdout.toString().split("\n").filter((l) => /^[0-9a-f]{40,64}$/.test(l)).sort();
-    return roots[0];
-  } catch {
-    return undefined; // no git: no project
-  }
+  const git = runGitSync(["rev-list", "--max-parents=0", "HEAD"], { cwd: top, env });
+  if (!("code" in git) || git.code !== 0) return undefined;
+  return git.stdout.toString().split("\n").filter((l) => /^[0-9a-f]{40,64}$/.test(l)).sort()[0];
 }
 
 function cacheFile(env: Env): string {

@@ -186,7 +186,7 @@ describe("the policy", () => {
     const approvals = new Approvals("ask");
     const decision = await approvals.decide("bash", JSON.stringify({ command: "git status" }), fx.project);
     expect(decision.action).toBe("run");
-    expect(JSON.parse((decision as { input: string }).input).command).toStartWith("GIT_NO_LAZY_FETCH=1 GIT_ALLOW_PROTOCOL=none git --no-pager --no-optional-locks -c core.fsmonitor=");
+    expect(JSON.parse((decision as { input: string }).input).command).toStartWith("GIT_NO_LAZY_FETCH=1 GIT_ALLOW_PROTOCOL=none GIT_OPTIONAL_LOCKS=0 GIT_TERMINAL_PROMPT=0 git --no-pager --no-optional-locks -c core.fsmonitor=");
     // Other read-only commands run exactly as the model sent them.
     expect(await approvals.decide("bash", '{"command":"ls -la"}', fx.project)).toEqual({ action: "run", input: '{"command":"ls -la"}' });
   });
