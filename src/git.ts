@@ -10,10 +10,10 @@
 //   command line's reach: git clears `-c` for the child it runs there, and
 //   `diff.ignoreSubmodules` binds only porcelain. So a command that takes
 //   `--ignore-submodules=all` is given it (the caller's job, per command).
-// - A minimal environment: PATH, HOME and XDG_CONFIG_HOME (where git finds
-//   the person's own configuration), the guards below, nothing else; so no
-//   provider key, and no GIT_DIR, GIT_CONFIG_PARAMETERS or GIT_EXTERNAL_DIFF
-//   of the person's either.
+// - A minimal environment: PATH, and where git finds the person's own
+//   configuration (HOME, XDG_CONFIG_HOME, GIT_CONFIG_GLOBAL and the like),
+//   the guards below, nothing else; so no provider key, and no GIT_DIR,
+//   GIT_CONFIG_PARAMETERS or GIT_EXTERNAL_DIFF of the person's either.
 // - A time limit (gitTimeoutMs: 1 s unless AWL_GIT_TIMEOUT_MS raises it) and
 //   the caller's AbortSignal (Esc, Ctrl+C): a configuration that includes a
 //   FIFO blocks git for good, and it must never block awl.
@@ -55,15 +55,15 @@ export const GIT_GUARD_CONFIG = [
  */
 export const GIT_GUARD_ENV = { GIT_NO_LAZY_FETCH: "1", GIT_ALLOW_PROTOCOL: "none", GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0" } as const;
 
-/** The person's variables git needs to find their own configuration and programs. */
-const PASSED = ["PATH", "HOME", "XDG_CONFIG_HOME"];
+/** The person's variables git needs to find their own configuration (where they keep it, whether the system's counts) and programs. */
+const PASSED = ["PATH", "HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM"];
 
 /** What one of awl's own git commands came to. */
 export type GitAnswer = { code: number; stdout: Buffer } | { failed: "timeout" | "aborted" | "cannot-start" };
 
 export interface GitOptions {
   cwd: string;
-  /** The person's environment: only PATH, HOME, XDG_CONFIG_HOME and AWL_GIT_TIMEOUT_MS are read from it. */
+  /** The person's environment: only the variables above and AWL_GIT_TIMEOUT_MS are read from it. */
   env: Env;
   /** More `-c` settings (the repository's filters, emptied). */
   config?: readonly string[];
