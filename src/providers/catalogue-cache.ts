@@ -2,12 +2,14 @@
 // in $XDG_CACHE_HOME/awl/models/ (else ~/.cache/awl/models/), the folder 0700
 // and the files 0600. It holds what the models endpoint said and when, never
 // a key or a URL's credentials (the file is named by a hash of the base URL).
-// Written whole to a temporary file and renamed, so a reader never sees half.
+// Written whole and private (src/private-file.ts), so a reader never sees half,
+// in a folder that is this user's alone (src/cache-folder.ts): a cache found
+// anywhere else is not read.
 
 import { createHash } from "node:crypto";
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { privateCacheFolder, trustedCacheFolder } from "../cache-folder";
+import { writeFileAtomic } from "../private-file";
 import type { ModelInfo } from "./model-info";
 import type { ProviderName } from "./provider";
 
@@ -23,21 +25,26 @@ export interface CachedCatalogue {
   reason?: string;
 }
 
-function cacheDirectory(env: Record<string, string | undefined>): string {
-  const base = env.XDG_CACHE_HOME || join(env.HOME || homedir(), ".cache");
-  return join(base, "awl", "models");
+/** One provider and base URL's cache: its file's name in the models folder, and the environment that says where that is. */
+export interface CacheFile {
+  env: Record<string, string | undefined>;
+  name: string;
 }
 
-export function cacheFile(env: Record<string, string | undefined>, provider: ProviderName, baseUrl: string): string {
+const FOLDER = "models";
+
+export function cacheFile(env: Record<string, string | undefined>, provider: ProviderName, baseUrl: string): CacheFile {
   const hash = createHash("sha256").update(baseUrl).digest("hex").slice(0, 16);
-  return join(cacheDirectory(env), `${provider}-${hash}.json`);
+  return { env, name: `${provider}-${hash}.json` };
 }
 
-/** The cached catalogue, or undefined when there is none or it is not one awl wrote (then it is fetched again). */
-export async function readCache(file: string): Promise<CachedCatalogue | undefined> {
+/** The cached catalogue, or undefined when there is none, its folder is not this user's alone, or it is not one awl wrote (then it is fetched again). */
+export async function readCache(file: CacheFile): Promise<CachedCatalogue | undefined> {
+  const folder = trustedCacheFolder(file.env, FOLDER);
+  if (!folder) return undefined;
   let value: unknown;
   try {
-    value = JSON.parse(await Bun.file(file).text());
+    value = JSON.parse(await Bun.file(join(folder, file.name)).text());
   } catch {
     return undefined;
   }
@@ -50,13 +57,10 @@ export async function readCache(file: string): Promise<CachedCatalogue | undefin
 }
 
 /** Best effort: a cache that cannot be written (read-only home) costs a fetch next time, nothing more. */
-export function writeCache(file: string, catalogue: CachedCatalogue): void {
+export function writeCache(file: CacheFile, catalogue: CachedCatalogue): void {
   try {
-    const dir = join(file, "..");
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(catalogue), { mode: 0o600 });
-    renameSync(temporary, file);
+    const folder = privateCacheFolder(file.env, FOLDER);
+    if (folder) writeFileAtomic(join(folder, file.name), JSON.stringify(catalogue));
   } catch {
     // Nothing to tell: the catalogue in memory is the same.
   }

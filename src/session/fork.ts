@@ -7,13 +7,14 @@
 // bytes (linear-path.ts); any other fork reads the tree. The copy goes to a
 // temporary file that is fsync'd and renamed into place, so a crash leaves
 // either no fork or a whole one; the parent file is only read.
-import { closeSync, fchmodSync, fstatSync, fsyncSync, openSync, renameSync, unlinkSync } from "node:fs";
+import { closeSync, fstatSync, openSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { UsageError, UserError } from "../errors";
 import { serializeHeader } from "./codec";
 import type { ModelRef } from "./context";
 import { copyRange, write } from "./copy-range";
-import { CREATE_FLAGS, fsReason, fsyncDir, mkdirPrivate } from "./files";
+import { mkdirPrivate, writeFileAtomic } from "../private-file";
+import { fsReason } from "./files";
 import { newSessionId } from "./ids";
 import { linearPath, type ByteRange } from "./linear-path";
 import { FORMAT_VERSION } from "./refusals";
@@ -109,29 +110,16 @@ function ranges(path: TreeNode[]): ByteRange[] {
 function writeFork(from: number, file: string, header: SessionHeader, runs: ByteRange[], parentId: string): void {
   mkdirPrivate(dirname(file));
   checkFolder(dirname(file));
-  const temporary = join(dirname(file), `.${header.id}.fork`);
-  let out: number | undefined;
   try {
-    out = openSync(temporary, CREATE_FLAGS, 0o600);
-    fchmodSync(out, 0o600);
-    write(out, Buffer.from(`${serializeHeader(header)}\n`));
-    // Each run ends without its last newline (the parent's last line may have none).
-    for (const [start, end] of runs) {
-      copyRange(from, out, start, end);
-      write(out, NEWLINE);
-    }
-    fsyncSync(out);
-    closeSync(out);
-    out = undefined;
-    renameSync(temporary, file);
-    fsyncDir(file);
+    writeFileAtomic(file, (out) => {
+      write(out, Buffer.from(`${serializeHeader(header)}\n`));
+      // Each run ends without its last newline (the parent's last line may have none).
+      for (const [start, end] of runs) {
+        copyRange(from, out, start, end);
+        write(out, NEWLINE);
+      }
+    });
   } catch (error) {
-    if (out !== undefined) closeSync(out);
-    try {
-      unlinkSync(temporary);
-    } catch {
-      // never created
-    }
     if (error instanceof UserError) throw error;
     throw new UserError(`could not write the fork ${file}: ${fsReason(error)}; the session ${parentId} is unchanged`);
   }

@@ -6,10 +6,11 @@
 // Asked of git read-only (rev-list, one of awl's own guarded git commands:
 // src/git.ts), and cached per git directory under the cache folder: a root
 // commit never changes.
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { privateCacheFolder, trustedCacheFolder } from "../cache-folder";
 import { runGitSync } from "../git";
+import { writeFileAtomic } from "../private-file";
 import type { ProjectRef } from "./schema";
 
 type Env = Record<string, string | undefined>;
@@ -19,13 +20,12 @@ export function projectOf(cwd: string, env: Env = process.env): ProjectRef | und
   if (!top) return undefined;
   const gitDir = gitDirOf(top);
   if (!gitDir || existsSync(join(gitDir, "shallow"))) return undefined;
-  const cache = cacheFile(env);
-  const known = readCache(cache);
+  const known = readCache(env);
   let root = known[gitDir];
   if (!root) {
     root = rootCommit(top, env);
     if (!root) return undefined;
-    writeCache(cache, { ...known, [gitDir]: root });
+    writeCache(env, { ...known, [gitDir]: root });
   }
   return { root, path: relative(top, cwd) || "." };
 }
@@ -56,14 +56,14 @@ function rootCommit(top: string, env: Env): string | undefined {
   return git.stdout.toString().split("\n").filter((l) => /^[0-9a-f]{40,64}$/.test(l)).sort()[0];
 }
 
-function cacheFile(env: Env): string {
-  const base = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(env.HOME || homedir(), ".cache");
-  return join(base, "awl", "project-roots.json");
-}
+const CACHE = "project-roots.json";
 
-function readCache(file: string): Record<string, string> {
+/** The roots known so far, by git directory; none when the cache folder is not this user's alone. */
+function readCache(env: Env): Record<string, string> {
+  const folder = trustedCacheFolder(env);
+  if (!folder) return {};
   try {
-    const value = JSON.parse(readFileSync(file, "utf8")) as unknown;
+    const value = JSON.parse(readFileSync(join(folder, CACHE), "utf8")) as unknown;
     return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, string>) : {};
   } catch {
     return {}; // none yet, or unreadable: asked again, and written anew
@@ -71,12 +71,10 @@ function readCache(file: string): Record<string, string> {
 }
 
 /** Best effort: a cache that cannot be written only costs asking git again next time. */
-function writeCache(file: string, value: Record<string, string>): void {
+function writeCache(env: Env, value: Record<string, string>): void {
   try {
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(value), { mode: 0o600 });
-    renameSync(temporary, file);
+    const folder = privateCacheFolder(env);
+    if (folder) writeFileAtomic(join(folder, CACHE), JSON.stringify(value));
   } catch {
     // see above
   }

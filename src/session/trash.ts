@@ -7,7 +7,8 @@ import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, u
 import { join } from "node:path";
 import { UserError } from "../errors";
 import type { CatalogEntry } from "./catalog";
-import { fsReason, fsyncDir, mkdirPrivate, writeAll } from "./files";
+import { fsyncDir, mkdirPrivate, writeAll } from "../private-file";
+import { fsReason } from "./files";
 import { sidecarHolder, tryFlock } from "./lock";
 import { sessionRoot } from "./paths";
 

@@ -5,7 +5,8 @@
 import { closeSync, constants, openSync } from "node:fs";
 import { UsageError, UserError } from "../../errors";
 import { readActivePath } from "../../session/active-path";
-import { fsReason, writeAll } from "../../session/files";
+import { writeAll } from "../../private-file";
+import { fsReason } from "../../session/files";
 import { titleOf } from "../../session/glance";
 import { toHtml } from "./export-html";
 import { toMarkdown } from "./export-md";
