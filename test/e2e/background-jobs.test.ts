@@ -1,9 +1,12 @@
 // Issue 22, item 3, through the binary: a job the model's command leaves in
 // the background (`tail -f x >/dev/null &`) is never left running once awl
 // exits; in the REPL the command is asked about (it is not read-only), and
-// once approved it runs on until Ctrl+D. Processes are found in /proc by the
-// marker in their command line.
+// once approved it runs on until Ctrl+D. What the person starts later under a
+// server such a command launched (a tmux window, a build daemon's next build)
+// is theirs: awl's exit leaves it. Processes are found in /proc by the marker
+// in their command line.
 import { afterEach, describe, expect, test } from "bun:test";
+import { appendFileSync } from "node:fs";
 import { AWL, useE2eFixture } from "./awl";
 import { goneSoon } from "../tools/helpers";
 import { processesWith } from "../support/processes";
@@ -55,5 +58,28 @@ describe.skipIf(process.platform !== "linux")("background jobs and awl's exit", 
     term.keys("C-d");
     await term.waitFor(/\[exited 0\]/);
     expect(await allGone(marker)).toBe(true);
+  });
+
+  test.skipIf(!hasTmux)("REPL: a server the approved command launched ends with awl; what the person started under it later does not", async () => {
+    const server = await followed();
+    const later = await followed();
+    // The server starts a job in a session of its own whenever it is asked (as tmux opens a window), carrying awl's mark.
+    const script = `exec 3<>poke; while read name <&3; do setsid tail -f "$name" >/dev/null 2>&1 & done`;
+    fx.server.reply({ blocks: [bash(`mkfifo poke && setsid sh -c '${script}' ${server} >/dev/null 2>&1 &`)] }, { blocks: [{ type: "text", text: "Serving." }] });
+    const env = Object.fromEntries(Object.entries(fx.env).filter(([k]) => k !== "AWL_APPROVE"));
+    term.start([AWL], { cwd: fx.project, env, width: 160 });
+    await term.waitFor(/\/help for commands/);
+    term.type("serve");
+    term.keys("Enter");
+    await term.waitFor(/Run it\?/);
+    term.type("y");
+    await term.waitFor(/Serving\./);
+    // The person, after the call: the server starts one more.
+    appendFileSync(`${fx.project}/poke`, `${later}\n`);
+    while (processesWith(later).length === 0) await Bun.sleep(20);
+    term.keys("C-d");
+    await term.waitFor(/\[exited 0\]/);
+    expect(await allGone(server)).toBe(true);
+    expect(processesWith(later).length).toBe(1);
   });
 });
