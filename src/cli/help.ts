@@ -126,6 +126,7 @@ ${providerVariables()}
   XDG_CACHE_HOME               base cache directory, for the providers' model lists (default ~/.cache)
   XDG_CONFIG_HOME              base configuration directory, for awl/AGENTS.md (default ~/.config)
   AWL_STREAM_IDLE_TIMEOUT_MS   give up on a response silent this long (default 90000; raise it for slow local models)
+  AWL_GIT_TIMEOUT_MS           how long awl's own git questions may take (default 1000; raise it for a very large repository)
   AWL_RETRY_BASE_MS            first retry delay after a rate limit, overload or failed connection, doubling each
                                try (default 1000); a refused local port or unknown host is given up after 2 tries
   NO_COLOR                     turn colour off
