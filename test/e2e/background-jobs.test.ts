@@ -33,6 +33,19 @@ async function allGone(marker: string): Promise<boolean> {
 
 const bash = (command: string) => ({ type: "toolUse" as const, name: "bash", input: { command } });
 
+/** The REPL in ask: the model runs `command`, the person approves it, the model answers `answer`. */
+async function approvedInRepl(command: string, answer: string): Promise<void> {
+  fx.server.reply({ blocks: [bash(command)] }, { blocks: [{ type: "text", text: answer }] });
+  const env = Object.fromEntries(Object.entries(fx.env).filter(([k]) => k !== "AWL_APPROVE"));
+  term.start([AWL], { cwd: fx.project, env, width: 160 });
+  await term.waitFor(/\/help for commands/);
+  term.type("go on");
+  term.keys("Enter");
+  await term.waitFor(/Run it\?/);
+  term.type("y");
+  await term.waitFor(new RegExp(answer.replaceAll(".", "\\.")));
+}
+
 describe.skipIf(process.platform !== "linux")("background jobs and awl's exit", () => {
   test("-p (auto): the job runs past the call, and is ended when awl exits", async () => {
     const marker = await followed();
@@ -45,15 +58,7 @@ describe.skipIf(process.platform !== "linux")("background jobs and awl's exit", 
 
   test.skipIf(!hasTmux)("REPL: the command is asked about; approved, the job runs until Ctrl+D ends awl and it", async () => {
     const marker = await followed();
-    fx.server.reply({ blocks: [bash(`tail -f ${marker} >/dev/null &`)] }, { blocks: [{ type: "text", text: "Following it." }] });
-    const env = Object.fromEntries(Object.entries(fx.env).filter(([k]) => k !== "AWL_APPROVE"));
-    term.start([AWL], { cwd: fx.project, env, width: 160 });
-    await term.waitFor(/\/help for commands/);
-    term.type("follow the log");
-    term.keys("Enter");
-    await term.waitFor(/Run it\?/);
-    term.type("y");
-    await term.waitFor(/Following it\./);
+    await approvedInRepl(`tail -f ${marker} >/dev/null &`, "Following it.");
     expect(processesWith(marker).length).toBeGreaterThan(0);
     term.keys("C-d");
     await term.waitFor(/\[exited 0\]/);
@@ -65,15 +70,7 @@ describe.skipIf(process.platform !== "linux")("background jobs and awl's exit", 
     const later = await followed();
     // The server starts a job in a session of its own whenever it is asked (as tmux opens a window), carrying awl's mark.
     const script = `exec 3<>poke; while read name <&3; do setsid tail -f "$name" >/dev/null 2>&1 & done`;
-    fx.server.reply({ blocks: [bash(`mkfifo poke && setsid sh -c '${script}' ${server} >/dev/null 2>&1 &`)] }, { blocks: [{ type: "text", text: "Serving." }] });
-    const env = Object.fromEntries(Object.entries(fx.env).filter(([k]) => k !== "AWL_APPROVE"));
-    term.start([AWL], { cwd: fx.project, env, width: 160 });
-    await term.waitFor(/\/help for commands/);
-    term.type("serve");
-    term.keys("Enter");
-    await term.waitFor(/Run it\?/);
-    term.type("y");
-    await term.waitFor(/Serving\./);
+    await approvedInRepl(`mkfifo poke && setsid sh -c '${script}' ${server} >/dev/null 2>&1 &`, "Serving.");
     // The person, after the call: the server starts one more.
     appendFileSync(`${fx.project}/poke`, `${later}\n`);
     while (processesWith(later).length === 0) await Bun.sleep(20);

@@ -33,6 +33,24 @@ async function serve(options: TestServerOptions = {}) {
   };
 }
 
+/** A link where awl's cache writer used to put its temporary file (`<file>.<pid>.tmp`), to a file of the person's; that file. */
+function plantLink(dir: string, file: string): string {
+  const victim = join(cache, "bashrc");
+  writeFileSync(victim, "mine\n");
+  symlinkSync(victim, join(dir, `${file}.${process.pid}.tmp`));
+  return victim;
+}
+
+/** Anthropic's list, fetched and cached once: where the cache file is. */
+async function cachedOnce() {
+  const env = await serve({ models: { anthropic: TODAYS_ANTHROPIC } });
+  const time = clock();
+  await new ModelCatalogue("anthropic", env, time.read).load();
+  const dir = join(cache, "awl", "models");
+  const [file] = readdirSync(dir);
+  return { env, time, dir, file: file! };
+}
+
 /** A clock the test moves. */
 function clock(start = Date.parse("2026-12-03T12:00:00Z")) {
   const now = { ms: start };
@@ -169,35 +187,23 @@ describe("the cache", () => {
   });
 
   test("a folder others may enter is neither read nor written through: it is made anew, 0700, and a link planted in it goes nowhere", async () => {
-    const env = await serve({ models: { anthropic: TODAYS_ANTHROPIC } });
-    const time = clock();
-    await new ModelCatalogue("anthropic", env, time.read).load();
-    const dir = join(cache, "awl", "models");
-    const [file] = readdirSync(dir);
+    const { env, time, dir, file } = await cachedOnce();
     // Someone opened the folder up and planted a list of their own, and links where awl's temporary file went.
     chmodSync(dir, 0o777);
     const planted = { status: "ok", fetchedAt: time.now.ms, host: "evil", models: [{ id: "claude-planted" }] };
-    writeFileSync(join(dir, file!), JSON.stringify(planted));
-    const victim = join(cache, "bashrc");
-    writeFileSync(victim, "mine\n");
-    symlinkSync(victim, join(dir, `${file}.${process.pid}.tmp`));
+    writeFileSync(join(dir, file), JSON.stringify(planted));
+    const victim = plantLink(dir, file);
     const catalogue = new ModelCatalogue("anthropic", env, time.read);
     await catalogue.load({ wait: true });
     expect(catalogue.listed?.map((m) => m.id)).not.toContain("claude-planted");
     expect(readFileSync(victim, "utf8")).toBe("mine\n");
     expect(statSync(dir).mode & 0o777).toBe(0o700);
-    expect(readdirSync(dir)).toEqual([file!]);
+    expect(readdirSync(dir)).toEqual([file]);
   });
 
   test("a link planted where the cache's temporary file went is not written through", async () => {
-    const env = await serve({ models: { anthropic: TODAYS_ANTHROPIC } });
-    const time = clock();
-    await new ModelCatalogue("anthropic", env, time.read).load();
-    const dir = join(cache, "awl", "models");
-    const [file] = readdirSync(dir);
-    const victim = join(cache, "bashrc");
-    writeFileSync(victim, "mine\n");
-    symlinkSync(victim, join(dir, `${file}.${process.pid}.tmp`));
+    const { env, time, dir, file } = await cachedOnce();
+    const victim = plantLink(dir, file);
     time.now.ms += 25 * HOUR;
     await new ModelCatalogue("anthropic", env, time.read).load({ wait: true });
     expect(server!.modelRequests).toHaveLength(2);
