@@ -196,6 +196,8 @@ export class Agent {
     }
     // The turn's thinking and max_tokens: the same on every request of it, tool loop included.
     let plan = this.#plan();
+    // A new session's file is made with the prompt: its header's project is asked of git first, where Esc can stop it.
+    await this.session.learnProject(this.#env, signal);
     if (prompt !== undefined) this.#appendPrompt(prompt, plan);
     else if (!this.waitsForModel()) throw new Error("no prompt, and no tool results wait for the model");
 

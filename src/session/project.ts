@@ -9,25 +9,46 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { privateCacheFolder, trustedCacheFolder } from "../cache-folder";
-import { runGitSync } from "../git";
+import { runGit, runGitSync, type GitAnswer } from "../git";
 import { writeFileAtomic } from "../private-file";
 import type { ProjectRef } from "./schema";
 
 type Env = Record<string, string | undefined>;
 
 export function projectOf(cwd: string, env: Env = process.env): ProjectRef | undefined {
+  const found = lookUp(cwd, env);
+  return "ask" in found ? found.learnt(rootCommit(runGitSync(ROOT_COMMITS, { cwd: found.ask, env }))) : found.known;
+}
+
+/**
+ * The same, asked of git without holding awl up: for a turn about to write a
+ * new session's first line, which Esc stops (`signal`: no project then).
+ */
+export async function findProject(cwd: string, env: Env, signal?: AbortSignal): Promise<ProjectRef | undefined> {
+  const found = lookUp(cwd, env);
+  return "ask" in found ? found.learnt(rootCommit(await runGit(ROOT_COMMITS, { cwd: found.ask, env, ...(signal ? { signal } : {}) }))) : found.known;
+}
+
+const ROOT_COMMITS = ["rev-list", "--max-parents=0", "HEAD"];
+
+/** The project as far as it is known without git: known (or none), or the repository top git must be asked in, and what to do with its root commit. */
+function lookUp(cwd: string, env: Env): { known: ProjectRef | undefined } | { ask: string; learnt: (root: string | undefined) => ProjectRef | undefined } {
   const top = repositoryTop(cwd);
-  if (!top) return undefined;
+  if (!top) return { known: undefined };
   const gitDir = gitDirOf(top);
-  if (!gitDir || existsSync(join(gitDir, "shallow"))) return undefined;
+  if (!gitDir || existsSync(join(gitDir, "shallow"))) return { known: undefined };
+  const path = relative(top, cwd) || ".";
   const known = readCache(env);
-  let root = known[gitDir];
-  if (!root) {
-    root = rootCommit(top, env);
-    if (!root) return undefined;
-    writeCache(env, { ...known, [gitDir]: root });
-  }
-  return { root, path: relative(top, cwd) || "." };
+  const cached = known[gitDir];
+  if (cached) return { known: { root: cached, path } };
+  return {
+    ask: top,
+    learnt: (root) => {
+      if (!root) return undefined;
+      writeCache(env, { ...known, [gitDir]: root });
+      return { root, path };
+    },
+  };
 }
 
 /** The nearest directory at or above `cwd` holding `.git` (a folder, or a file naming one). */
@@ -49,9 +70,8 @@ function gitDirOf(top: string): string | undefined {
   }
 }
 
-/** The smallest root commit; undefined without git, or when git fails or runs out of time (no project, asked again next time). */
-function rootCommit(top: string, env: Env): string | undefined {
-  const git = runGitSync(["rev-list", "--max-parents=0", "HEAD"], { cwd: top, env });
+/** The smallest root commit rev-list gave; undefined when git is missing, failed or ran out of time (no project, asked again next time). */
+function rootCommit(git: GitAnswer): string | undefined {
   if (!("code" in git) || git.code !== 0) return undefined;
   return git.stdout.toString().split("\n").filter((l) => /^[0-9a-f]{40,64}$/.test(l)).sort()[0];
 }

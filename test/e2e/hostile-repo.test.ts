@@ -58,10 +58,23 @@ function nothingRan(): void {
   }
 }
 
+/** Until `n` gits have started (the logging `git` writes down each one's environment as it starts). */
+async function gitsStarted(n: number): Promise<void> {
+  while (readdirSync(fx.root).filter((f) => f.startsWith("git-env.")).length < n) await Bun.sleep(50);
+}
+
 const bash = (command: string) => ({ blocks: [{ type: "toolUse" as const, name: "bash", input: { command } }] });
 const text = (t: string) => ({ blocks: [{ type: "text" as const, text: t }] });
 /** What the model runs in each mode: where it is read-only, `git status` (in auto the model's own git is the person's to allow); in auto, a command that may change files, which the tracking wraps. */
 const commandFor = (mode: Mode) => (mode === "auto" ? "touch made.txt" : "git status");
+
+/** The REPL, in ask, sent the prompt `look`. */
+async function startLooking(): Promise<void> {
+  term.start([AWL], { cwd: fx.project, env: Object.fromEntries(Object.entries({ ...fx.env, ...env }).filter((e): e is [string, string] => e[1] !== undefined)), width: 200, height: 50 });
+  await term.waitFor(/\/help for commands/);
+  term.type("look");
+  term.keys("Enter");
+}
 
 /**
  * The prompt `look` in `mode`, the model's replies scripted; what awl wrote
@@ -75,10 +88,7 @@ async function look(mode: Mode, answer = "y"): Promise<string> {
     expect(run.stdout).toContain("Done.");
     return run.stderr;
   }
-  term.start([AWL], { cwd: fx.project, env: Object.fromEntries(Object.entries({ ...fx.env, ...env }).filter((e): e is [string, string] => e[1] !== undefined)), width: 200, height: 50 });
-  await term.waitFor(/\/help for commands/);
-  term.type("look");
-  term.keys("Enter");
+  await startLooking();
   for (;;) {
     const screen = await term.waitFor(/Done\.|Run it\?/);
     if (screen.includes("Done.")) break;
@@ -167,4 +177,28 @@ describe("a configuration that includes a FIFO", () => {
       expect(shown.replaceAll("\n", " ").match(/not tracked when git does not answer in time/g)?.length).toBe(1);
     });
   }
+
+  test.skipIf(!hasTmux)("ask: Esc stops awl's git at once, however long it may take (the project's identity, then the tracking), and the REPL goes on", async () => {
+    fx.server.reply(bash("touch made.txt"), text("Done."));
+    env.AWL_GIT_TIMEOUT_MS = "600000";
+    await startLooking();
+    // The new session's first line waits on the project's identity: git reads the FIFO.
+    await gitsStarted(1);
+    term.keys("Escape");
+    await term.waitFor(/Interrupted\./);
+    term.type("again");
+    term.keys("Enter");
+    await term.waitFor(/Run it\?/);
+    term.type("y");
+    // The command waits on the tracking's first question.
+    await gitsStarted(2);
+    term.keys("Escape");
+    await term.waitFor(/Interrupted\.[\s\S]*Interrupted\./);
+    expect(existsSync(join(fx.project, "made.txt"))).toBe(false);
+    term.type("go on");
+    term.keys("Enter");
+    await term.waitFor(/Done\./);
+    term.keys("C-d");
+    await term.waitFor(/\[exited 0\]/);
+  });
 });
