@@ -77,7 +77,7 @@ export class Approvals {
   }
 
   /** What to do with a call of `name` whose input is `rawInput` (JSON, as the model sent it). */
-  async decide(name: string, rawInput: string, cwd: string): Promise<Decision> {
+  async decide(name: string, rawInput: string, cwd: string, signal?: AbortSignal): Promise<Decision> {
     const run: Decision = { action: "run", input: rawInput };
     const effect = callEffect(name, rawInput, cwd);
     // Input the tool will refuse anyway runs nothing: let the tool say what is wrong with it.
@@ -100,7 +100,7 @@ export class Approvals {
     let note: string | undefined;
     if (covered && judged) {
       // It runs without the person seeing it: git's configured programs go off.
-      const guarded = await guardGit(command, judged, cwd, this.env);
+      const guarded = await guardGit(command, judged, cwd, this.env, signal);
       if ("command" in guarded) return { action: "run", input: guarded.command === command ? rawInput : withCommand(rawInput, command, guarded.command) };
       if (this.mode === "read-only") return { action: "refuse", content: `${readOnlyRefusal(effect, false)} This command was refused because ${guarded.ask}.` };
       note = guarded.ask;

@@ -29,12 +29,12 @@ const GIT_ENV = Object.entries(GIT_GUARD_ENV)
  * repository's own configuration defines emptied (a filter runs on `git
  * status` and `git diff`).
  */
-export async function guardGit(command: string, judged: Judged, cwd: string, env: Record<string, string | undefined> = process.env): Promise<Guarded> {
+export async function guardGit(command: string, judged: Judged, cwd: string, env: Record<string, string | undefined> = process.env, signal?: AbortSignal): Promise<Guarded> {
   const edits: { start: number; end: number; text: string }[] = [];
   for (const [n, cmd] of judged.commands.entries()) {
     if (!judged.readOnly[n] || cmd.words[0]?.text !== "git") continue;
     const git = gitInvocation(cmd)!;
-    const filters = await repositoryFilters(git.dir ? resolve(cwd, git.dir.text) : cwd, env);
+    const filters = await repositoryFilters(git.dir ? resolve(cwd, git.dir.text) : cwd, env, "repository", signal);
     if ("ask" in filters) return filters;
     const config = [...GIT_GUARD_CONFIG, ...filtersOff(filters.names)];
     const words = [

@@ -77,13 +77,13 @@ async function writeBack(plan: FilePlan, current: Buffer | null, bytes: Buffer |
   if (current === null && plan.mode !== null) chmodSync(plan.path, plan.mode);
 }
 
-async function prepare(session: SessionManager, targetId: string, o: { force?: Force; env?: Env }): Promise<{ steps: FileStep[]; ready: Ready[] }> {
+async function prepare(session: SessionManager, targetId: string, o: { force?: Force; env?: Env; signal?: AbortSignal }): Promise<{ steps: FileStep[]; ready: Ready[] }> {
   const log = readWholeLog(session.sessionFile);
   if (!log.get(targetId)) throw new Error(`no entry ${targetId} in ${session.sessionFile}`);
   const plans = planFiles(log.pathTo(session.getLeafId()), log.pathTo(targetId));
   const blobs = new BlobStore(blobDir(session.sessionFile));
   // git out of time: the files whose version is git's say so, the others are restored.
-  const git = await GitReader.find(session.cwd, o.env ?? process.env).catch((error: unknown) => {
+  const git = await GitReader.find(session.cwd, o.env ?? process.env, o.signal).catch((error: unknown) => {
     if (error instanceof GitStopped) return error;
     throw error;
   });
@@ -103,7 +103,7 @@ async function prepare(session: SessionManager, targetId: string, o: { force?: F
       steps.push({ path, action: "not restorable", reason: plan.target.unknown });
       continue;
     }
-    const bytes = await versionBytes(plan.target, path, blobs, git);
+    const bytes = await versionBytes(plan.target, path, blobs, git, o.signal);
     if (typeof bytes === "string") {
       steps.push({ path, action: "not restorable", reason: bytes });
       continue;
@@ -147,15 +147,15 @@ function matches(version: Version, bytes: Buffer | null): boolean | undefined {
 }
 
 /** A version's bytes (null: absent), or why they cannot be had. */
-async function versionBytes(version: Exclude<Version, { unknown: string }>, path: string, blobs: BlobStore, git: GitReader | GitStopped | undefined): Promise<Buffer | null | string> {
+async function versionBytes(version: Exclude<Version, { unknown: string }>, path: string, blobs: BlobStore, git: GitReader | GitStopped | undefined, signal: AbortSignal | undefined): Promise<Buffer | null | string> {
   if ("absent" in version) return null;
   if ("sha" in version) return blobs.get(version.sha) ?? "its version is no longer in the blob store";
   if (!git) return "its version is git's, and there is no repository here";
   try {
     if (git instanceof GitStopped) throw git;
-    const conversion = await git.conversion(path);
+    const conversion = await git.conversion(path, signal);
     if (conversion) return `its version is git's, and ${conversion}`;
-    return (await git.blob(version.git)) ?? "git no longer has its version";
+    return (await git.blob(version.git, signal)) ?? "git no longer has its version";
   } catch (error) {
     if (error instanceof GitStopped) return `its version is git's, and ${error.message}`;
     throw error;

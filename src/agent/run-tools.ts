@@ -32,7 +32,7 @@ export async function runTools(message: Message, o: ToolRun, signal: AbortSignal
       results.push({ type: "toolResult", toolUseId: call.id, content: INTERRUPTED_NOT_RUN, isError: true });
       continue;
     }
-    const decision = await o.approvals.decide(call.name, call.input, o.cwd);
+    const decision = await o.approvals.decide(call.name, call.input, o.cwd, signal);
     let input = call.input;
     let refusal: string | undefined;
     // What a command leaves in the background outlives the call only if the person approved this very command (or chose auto).

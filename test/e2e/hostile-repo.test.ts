@@ -178,8 +178,8 @@ describe("a configuration that includes a FIFO", () => {
     });
   }
 
-  test.skipIf(!hasTmux)("ask: Esc stops awl's git at once, however long it may take (the project's identity, then the tracking), and the REPL goes on", async () => {
-    fx.server.reply(bash("touch made.txt"), text("Done."));
+  test.skipIf(!hasTmux)("ask: Esc stops awl's git at once, however long it may take (the project's identity, the tracking, the filter probe), and the REPL goes on", async () => {
+    fx.server.reply(bash("touch made.txt"), bash("git status"), text("Done."));
     env.AWL_GIT_TIMEOUT_MS = "600000";
     await startLooking();
     // The new session's first line waits on the project's identity: git reads the FIFO.
@@ -196,6 +196,12 @@ describe("a configuration that includes a FIFO", () => {
     await term.waitFor(/Interrupted\.[\s\S]*Interrupted\./);
     expect(existsSync(join(fx.project, "made.txt"))).toBe(false);
     term.type("go on");
+    term.keys("Enter");
+    // A read-only git waits on the probe for the repository's filters.
+    await gitsStarted(3);
+    term.keys("Escape");
+    await term.waitFor(/Interrupted\.[\s\S]*Interrupted\.[\s\S]*Interrupted\./);
+    term.type("end");
     term.keys("Enter");
     await term.waitFor(/Done\./);
     term.keys("C-d");
