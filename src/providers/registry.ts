@@ -9,6 +9,7 @@
 
 import { ANTHROPIC } from "./anthropic-row";
 import type { ModelInfo } from "./model-info";
+import type { Price } from "./prices";
 import { OPENAI } from "./openai-row";
 import type { Connection, Provider, ProviderName, WireApi } from "./provider";
 import type { ThinkingRow } from "./thinking-forms";
@@ -63,6 +64,8 @@ export interface ProviderRow {
   windows: readonly (readonly [prefix: string, tokens: number])[];
   /** How its models take thinking, by id prefix (thinking-forms.ts). */
   thinking: readonly ThinkingRow[];
+  /** What its models cost, by id (a dated snapshot matches its id): its defaults and today's models at least. */
+  prices: Readonly<Record<string, Price>>;
   catalogue: CatalogueEndpoint;
   /** The provider that makes its requests. */
   connect(connection: Connection): Provider;
