@@ -50,6 +50,8 @@ export const ANTHROPIC: ProviderRow = {
   defaultBaseUrl: "https://api.anthropic.com",
   keyOptional: false,
   apis: ["anthropic-messages"],
+  // Its docs: 32 MB, refused with 413 request_too_large.
+  maxRequestBytes: 32 * 1024 * 1024,
   ids: { pattern: /^claude/i, shown: "claude-…" },
   defaultModel: "claude-sonnet-5-5",
   defaultFamilies: [/^claude-sonnet-\d+(?:-\d+)?$/],
