@@ -341,7 +341,7 @@ export class Agent {
   async #request(plan: TurnPlan, signal: AbortSignal, onEvent: (event: AgentEvent) => void): Promise<Response> {
     const model = this.#model;
     onEvent({ type: "requestStart", provider: model.provider, model: model.model });
-    const message: Message = { role: "assistant", content: [] };
+    const message: Message = { role: "assistant", content: [], model: model.model };
     let end: End = { type: "end", stopReason: "error", errorMessage: "The response ended without a stop reason." };
     const stream = this.#provider.stream({ model: model.model, ...this.#requestParts(), maxTokens: plan.maxTokens, thinking: plan.thinking, sessionId: this.session.sessionId, signal });
     for await (const event of stream) {

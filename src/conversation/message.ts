@@ -12,6 +12,11 @@ export interface Message {
    * to its prefix get the thinking back only while it matches.
    */
   prefixHash?: string;
+  /**
+   * An assistant message's: the model that made it. Never sent; OpenAI's
+   * encrypted reasoning goes back only to the model that made it.
+   */
+  model?: string;
 }
 
 export const textMessage = (role: Role, text: string): Message => ({
