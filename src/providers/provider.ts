@@ -38,6 +38,8 @@ export interface Usage {
  */
 export interface ContextOverflow {
   limit?: number;
+  /** The prompt's tokens as the API counted them, when the error stated them ("N + X > M"): what the window leaves the answer is limit - input. */
+  input?: number;
 }
 
 /**
