@@ -8,7 +8,7 @@ import type { ProviderName } from "../../src/providers/provider";
 import { MODELS, serverFixture, user } from "./fixture";
 
 /** Error bodies as the APIs and compatible servers send them, with their status (undefined: inside a stream). */
-const OVERFLOWS: [string, number | undefined, unknown, { limit?: number }][] = [
+const OVERFLOWS: [string, number | undefined, unknown, { limit?: number; input?: number }][] = [
   ["Anthropic: prompt too long", 400,
     { type: "error", error: { type: "invalid_request_error", message: "prompt is too long: 208310 tokens > 200000 maximum" }, request_id: "req_011C" },
     { limit: 200_000, input: 208_310 }],
