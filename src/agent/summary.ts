@@ -117,8 +117,10 @@ export async function askForSummary(o: {
   const stream = o.provider.stream({ model: o.model, ...o.parts, maxTokens: o.maxTokens, sessionId: o.sessionId, signal: o.signal });
   for await (const event of stream) {
     if (event.type === "end") end = event;
-    else if (event.type === "retry") o.onRetry?.(event);
-    else applyStreamEvent(message, event);
+    else {
+      if (event.type === "retry") o.onRetry?.(event);
+      applyStreamEvent(message, event);
+    }
   }
   const text = messageText(finalizeMessage(message)).trim();
   if (!end || end.stopReason === "error" || !text) {

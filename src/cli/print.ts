@@ -173,7 +173,11 @@ export function reportActivity(event: AgentEvent, err: Err, c: ReturnType<typeof
   const start = lineStart(err);
   if (event.type === "toolStart") err.write(`${start}${c.cyan("●")} ${oneLine(event.name, 60)} ${oneLine(event.summary, 100)}\n`);
   else if (event.type === "toolEnd" && event.output.isError) err.write(`${start}${c.red(`  ⎿ ${oneLine(event.output.content, 100)}`)}\n`);
-  else if (event.type === "retry") err.write(`${start}${c.yellow(retryText(event, safeText(event.reason)))}${err.isTTY ? "" : "\n"}`);
+  else if (event.type === "retry") {
+    // An answer that starts again is said on a line of its own: its first part is not in the answer awl writes.
+    const again = event.restart ? " · the answer starts again" : "";
+    err.write(`${start}${c.yellow(retryText(event, safeText(event.reason)) + again)}${err.isTTY && !again ? "" : "\n"}`);
+  }
   else if (event.type === "compacted") err.write(`${start}${c.dim(compactedLine(event))}\n`);
   else if (event.type === "notice") err.write(`${start}${c.dim(safeText(event.text))}\n`);
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { e2eFixture, sessionFiles } from "./awl";
+import { AWL, e2eFixture, sessionFiles } from "./awl";
 
 let fx: Awaited<ReturnType<typeof e2eFixture>>;
 beforeEach(async () => {
@@ -91,5 +91,35 @@ describe("the command line", () => {
     const bad = await fx.run(["--bogus"]);
     expect(bad).toMatchObject({ code: 2, stdout: "" });
     expect(bad.stderr).toBe("awl: unknown option --bogus (see awl --help)\n");
+  });
+});
+
+describe("an answer the API fails part-way (overloaded mid-stream)", () => {
+  test("is asked again like an HTTP 529, and a file gets the whole second answer once, never the first half", async () => {
+    fx.server.reply(
+      { blocks: [{ type: "text", text: "The first half of an answer that" }], fault: { midStream: "overloaded", afterEvents: 8 } },
+      { blocks: [{ type: "text", text: "The whole answer, asked again." }] },
+    );
+    const out = join(fx.root, "answer.txt");
+    const child = Bun.spawn(["bash", "-c", `"$0" -p "explain" > "${out}"`, AWL], { cwd: fx.project, env: fx.env, stdin: "ignore", stderr: "pipe" });
+    const stderr = await new Response(child.stderr).text();
+    expect(await child.exited).toBe(0);
+    expect(await Bun.file(out).text()).toBe("The whole answer, asked again.\n");
+    expect(stderr).toContain("Overloaded");
+    expect(stderr).toContain("the answer starts again");
+    expect(fx.server.requests.map((r) => r.status)).toEqual([200, 200]);
+    const answers = (await Bun.file(sessionFiles(fx.sessions)[0]!).text()).trim().split("\n").map((l) => JSON.parse(l)).filter((e) => e.type === "message" && e.message.role === "assistant");
+    expect(answers.map((e) => e.message.content)).toEqual([[{ type: "text", text: "The whole answer, asked again." }]]);
+  });
+
+  test("a tool call that had streamed whole before the failure is never run: the answer starts again without it", async () => {
+    fx.server.reply(
+      { blocks: [{ type: "text", text: "Let me check." }, { type: "toolUse", name: "bash", input: { command: "touch first-attempt" } }], chunk: 100, fault: { midStream: "overloaded", afterEvents: 8 } },
+      { blocks: [{ type: "text", text: "No need to check." }] },
+    );
+    const run = await fx.run(["-p", "check"]);
+    expect(run).toMatchObject({ code: 0, stdout: "No need to check.\n" });
+    expect(await Bun.file(join(fx.project, "first-attempt")).exists()).toBe(false);
+    expect(run.stderr).not.toContain("touch first-attempt");
   });
 });
