@@ -126,7 +126,7 @@ export class TurnStatus {
     this.update();
   }
 
-  /** The latest output of the running tool (scrubbed by runTool; made safe here). Shown at the next tick. */
+  /** The latest output of the running tool (scrubbed by runCall; made safe here). Shown at the next tick. */
   output(tail: string): void {
     if (this.#tool) this.#tool.tail = tail;
   }
