@@ -13,8 +13,9 @@ export interface Message {
    */
   prefixHash?: string;
   /**
-   * An assistant message's: the model that made it. Never sent; OpenAI's
-   * encrypted reasoning goes back only to the model that made it.
+   * An assistant message's: the model that made it. Never sent; a protocol
+   * that seals reasoning to its model sends it back only to that model
+   * (providers/responses-wire.ts).
    */
   model?: string;
 }

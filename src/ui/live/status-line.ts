@@ -82,7 +82,7 @@ export class TurnStatus {
     this.#started = now();
   }
 
-  /** What is going on: "Thinking…", "Waiting for claude-sonnet-4-5…" (safe text). Shown at once. */
+  /** What is going on: "Thinking…", "Waiting for <model>…" (safe text). Shown at once. */
   phase(label: string): void {
     this.#label = label;
     this.#tool = undefined;
