@@ -49,6 +49,22 @@ export interface AgentOptions {
 
 /** A request the API found too long is compacted and sent again this many times; the next overflow ends the turn. */
 const MAX_OVERFLOW_COMPACTIONS = 2;
+/** The least an answer is left when max_tokens is lowered to fit beside the turn: room to say anything at all. */
+const MIN_ANSWER_TOKENS = 1024;
+/** What to do when this turn alone no longer fits the window, whatever was compacted. */
+const TURN_TOO_LONG = "this turn alone fills the model's context window, even compacted: start a new session and ask for the work in smaller steps, or use a model with a larger window";
+
+/**
+ * The turn's plan with max_tokens lowered to what the window leaves beside the
+ * prompt the API counted (never below the thinking budget and an answer's
+ * least), when the overflow stated both and that is less than asked; else
+ * undefined: a smaller answer would not fit either.
+ */
+function smallerAnswer(plan: TurnPlan, overflow: ContextOverflow): TurnPlan | undefined {
+  if (overflow.limit === undefined || overflow.input === undefined) return undefined;
+  const room = overflow.limit - overflow.input;
+  return room >= plan.budget + MIN_ANSWER_TOKENS && room < plan.maxTokens ? { ...plan, maxTokens: room } : undefined;
+}
 
 /** `maxTurns`: the answers this turn may get (--max-turns); the turn ends before the request after the last one's tool results. */
 export interface TurnLimits {
@@ -214,6 +230,13 @@ export class Agent {
           plan = this.#plan();
           continue;
         }
+        // Compaction could do no more: the turn alone fills the window, and only a smaller answer still fits beside it.
+        const smaller = end.overflow && !signal.aborted ? smallerAnswer(plan, end.overflow) : undefined;
+        if (smaller) {
+          plan = smaller;
+          continue;
+        }
+        if (end.overflow) end.errorMessage = `${end.errorMessage ?? "The conversation is too long for the model"}: ${TURN_TOO_LONG}`;
         // A refusal that says how the model takes thinking is learnt, and the request sent again once.
         const lesson = end.stopReason === "error" && !end.aborted && lessons === 0 ? lessonOf(end.errorMessage) : undefined;
         if (lesson) {
@@ -343,7 +366,7 @@ export class Agent {
   async #request(plan: TurnPlan, signal: AbortSignal, onEvent: (event: AgentEvent) => void): Promise<Response> {
     const model = this.#model;
     onEvent({ type: "requestStart", provider: model.provider, model: model.model });
-    const message: Message = { role: "assistant", content: [] };
+    const message: Message = { role: "assistant", content: [], model: model.model };
     let end: End = { type: "end", stopReason: "error", errorMessage: "The response ended without a stop reason." };
     const stream = this.#provider.stream({ model: model.model, ...this.#requestParts(), maxTokens: plan.maxTokens, thinking: plan.thinking, sessionId: this.session.sessionId, signal });
     for await (const event of stream) {

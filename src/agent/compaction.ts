@@ -143,6 +143,7 @@ async function summarizeFork(o: CompactOptions, kept: string, summaryMax: number
     maxTokens: summaryMax + fork.budget,
     parts: { system: fork.system, tools: fork.tools, conversation, thinking: fork.thinking },
     signal: o.signal,
+    sessionId: o.session.sessionId,
     onRetry: o.onEvent,
   });
   if (!answer.ok && answer.aborted) throw new CompactionFailed("Interrupted", true);
@@ -175,6 +176,7 @@ async function summarizeInPieces(o: CompactOptions, lines: string[], previous: s
       maxTokens: summaryMax,
       parts: transcriptParts(summaryRequest({ previous: summary, transcript: piece.join("\n"), focus: o.focus, maxWords })),
       signal: o.signal,
+      sessionId: o.session.sessionId,
       onRetry: o.onEvent,
     });
     requests++;

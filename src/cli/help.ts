@@ -106,7 +106,8 @@ ${modelOption()}
       --approve <mode>         when tools may act: ask (the REPL's default), auto (-p's default: a script
                                cannot answer; -p with ask is a usage error) or read-only
       --max-turns <n>          -p: at most n model requests, then exit 4
-      --no-stdin               -p: never read standard input (a pipe or file on it goes before the prompt)
+      --no-stdin               -p: never read standard input (a pipe or a file on it goes before the prompt,
+                               and a socket, as Node and Bun give a child, when it speaks within 3 s)
       --plain                  awl sessions: plain lines even on a terminal
       --json                   -p: the log as JSON lines and a result line; awl sessions, awl models: JSON
   -h, --help                   this help

@@ -12,7 +12,7 @@ import type { AgentEvent } from "../agent/events";
 import { EXIT_FAILURE, EXIT_MAX_TURNS, EXIT_OK, UsageError, UserError } from "../errors";
 import type { ResultLine } from "../session/result-schema";
 import type { SessionManager } from "../session";
-import { readStdin, stdinHasInput } from "./stdin";
+import { readStdin, stdinKind } from "./stdin";
 import { tools } from "../tools";
 import { colorsFor } from "../ui/render/colors";
 import { compactedLine, oneLine, retryText } from "../ui/render/format";
@@ -131,21 +131,24 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
 }
 
 /**
- * What -p sends: its prompt, after stdin when stdin is a pipe or a file
- * (`git diff | awl -p "review this"`), separated by a blank line; stdin alone
+ * What -p sends: its prompt, after stdin when stdin is a pipe, a file or a
+ * socket that speaks within 3 s (`git diff | awl -p "review this"`, a Node
+ * script's child), separated by a blank line; stdin alone
  * for `-p -`; nothing for a bare -p (the turn goes on from tool results).
  */
 async function promptOf(args: Args, say: (line: string) => void): Promise<string | undefined> {
   if (args.prompt === "") return undefined;
   if (args.prompt === "-") {
-    const text = await readStdin(() => say("awl: waiting for the prompt on standard input (-p - reads it to its end)"));
+    const text = (await readStdin(() => say("awl: waiting for the prompt on standard input (-p - reads it to its end)"))) ?? "";
     if (!text.trim()) throw new UsageError("the prompt is empty (see awl --help)");
     return text;
   }
   const prompt = args.prompt ?? "";
   if (!prompt.trim()) throw new UsageError("the prompt is empty (see awl --help)");
-  if (args.noStdin || !stdinHasInput()) return prompt;
-  const input = await readStdin(() => say("awl: waiting for standard input to end: -p sends it before the prompt (--no-stdin leaves it alone)"));
+  const kind = args.noStdin ? undefined : stdinKind();
+  if (!kind) return prompt;
+  const input = await readStdin(() => say("awl: waiting for standard input to end: -p sends it before the prompt (--no-stdin leaves it alone)"), { socket: kind === "socket" });
+  if (input === undefined) say("awl: standard input is a socket that sent nothing in 3 s: not read (--no-stdin skips the wait)");
   if (!input) return prompt;
   return `${input}${input.endsWith("\n") ? "" : "\n"}\n${prompt}`;
 }
@@ -170,7 +173,11 @@ export function reportActivity(event: AgentEvent, err: Err, c: ReturnType<typeof
   const start = lineStart(err);
   if (event.type === "toolStart") err.write(`${start}${c.cyan("●")} ${oneLine(event.name, 60)} ${oneLine(event.summary, 100)}\n`);
   else if (event.type === "toolEnd" && event.output.isError) err.write(`${start}${c.red(`  ⎿ ${oneLine(event.output.content, 100)}`)}\n`);
-  else if (event.type === "retry") err.write(`${start}${c.yellow(retryText(event, safeText(event.reason)))}${err.isTTY ? "" : "\n"}`);
+  else if (event.type === "retry") {
+    // An answer that starts again is said on a line of its own: its first part is not in the answer awl writes.
+    const again = event.restart ? " · the answer starts again" : "";
+    err.write(`${start}${c.yellow(retryText(event, safeText(event.reason)) + again)}${err.isTTY && !again ? "" : "\n"}`);
+  }
   else if (event.type === "compacted") err.write(`${start}${c.dim(compactedLine(event))}\n`);
   else if (event.type === "notice") err.write(`${start}${c.dim(safeText(event.text))}\n`);
 }

@@ -12,6 +12,12 @@ export interface Message {
    * to its prefix get the thinking back only while it matches.
    */
   prefixHash?: string;
+  /**
+   * An assistant message's: the model that made it. Never sent; a protocol
+   * that seals reasoning to its model sends it back only to that model
+   * (providers/responses-wire.ts).
+   */
+  model?: string;
 }
 
 export const textMessage = (role: Role, text: string): Message => ({

@@ -81,6 +81,7 @@ export function buildSessionContext(branch: readonly SessionEntry[], o: ContextS
       case "message": {
         const message = diskMessageToInternal(entry.message);
         if (entry.prefixHash && i > after) message.prefixHash = entry.prefixHash;
+        if (entry.message.role === "assistant") message.model = entry.message.model;
         if (cut.size && entry.message.role === "user") message.content = message.content.map((b) => (b.type === "toolResult" && cut.has(b.toolUseId) ? { ...b, content: cutMiddle(b.content) } : b));
         messages.push(message);
         break;

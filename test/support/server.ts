@@ -247,7 +247,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         ? renderAnthropic(reply, model, usage, signer)
         : protocol === "openai"
           ? renderOpenAI(reply, model, usage, body?.stream_options?.include_usage === true)
-          : renderResponses(reply, model, usage, body, (reasoning) => sealer.seal(openaiKeyOf(request.headers), reasoning), streamFailure);
+          : renderResponses(reply, model, usage, body, (reasoning) => sealer.seal(openaiKeyOf(request.headers), model, reasoning), streamFailure);
     const errorFrame = (f: Extract<Reply["fault"], { midStream: string }>) =>
       f.midStream === "errorEvent" ? `event: error\ndata: ${JSON.stringify(f.data)}\n\n` : protocol === "anthropic" ? ANTHROPIC_OVERLOADED_EVENT : protocol === "openai" ? OPENAI_MIDSTREAM_ERROR : RESPONSES_MIDSTREAM_ERROR;
     const midStream = fault && "midStream" in fault ? { action: fault.midStream, afterEvents: fault.afterEvents, errorFrame: errorFrame(fault) } : undefined;

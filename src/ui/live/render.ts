@@ -191,6 +191,7 @@ export class TurnRenderer {
         this.#line(this.c.dim(safeText(event.text)));
         return;
       case "retry": {
+        if (event.restart) return this.#restart(event);
         // One line that changes with each try: the status line when there is one, and the final failure is the error row.
         const text = retryText(event, safeText(event.reason));
         if (status) status.phase(text);
@@ -232,6 +233,24 @@ export class TurnRenderer {
         this.#line(this.c.dim(`nothing to compact: ${safeText(event.reason)}`));
         return;
     }
+  }
+
+  /**
+   * The API failed the answer part-way and it is asked again: what was shown
+   * of it stays in the scrollback, ended where it stopped, with a line that
+   * says it starts again; its calls were never going to run, and are dropped.
+   */
+  #restart(event: Extract<AgentEvent, { type: "retry" }>): void {
+    for (const index of [...this.#thinking.keys()]) this.#endThinking(index);
+    for (const index of [...this.#streams.keys()]) this.#endText(index);
+    const dropped = new Set(this.#streaming.values());
+    this.#streaming.clear();
+    this.#waiting = this.#waiting.filter((call) => !dropped.has(call));
+    this.#status?.calls(this.#waiting);
+    this.#blocks = [];
+    this.#responseCharacters = 0;
+    this.#kept = false;
+    this.#line(this.c.yellow(`${retryText(event, safeText(event.reason))} · the answer starts again`));
   }
 
   /**
