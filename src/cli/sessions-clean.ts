@@ -8,6 +8,7 @@ import { catalog, pickById, sessionPaths, type CatalogEntry } from "../session/c
 import { sessionRoot } from "../session/paths";
 import { deleteTrashed, moveToTrash, restoreFromTrash, trashedAt, trashRoot } from "../session/trash";
 import { localDateTime } from "../ui/render/format";
+import { safeText } from "../ui/render/safe-text";
 import type { Args } from "./args";
 import { parseDuration } from "./duration";
 import { bytes, idLength, plural, rowOf, rowText } from "./session-rows";
@@ -43,7 +44,7 @@ export function restore(args: Args, cwd: string): number {
   const length = idLength(entries);
   for (const entry of pick(entries, args, cwd, trashRoot())) {
     const path = restoreFromTrash(entry);
-    console.log(`Restored ${entry.id.slice(0, length)} to ${path}`);
+    console.log(safeText(`Restored ${entry.id.slice(0, length)} to ${path}`)); // the id is the header's, the path has its folder
   }
   return 0;
 }

@@ -2,7 +2,7 @@
 // them: sessions leave only through the trash, every one moved or deleted is
 // named, ages are the last entry's time (never mtime), an open session stays.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { encodeCwd } from "../../src/session/paths";
 import { spawnBun } from "../session/helpers";
@@ -95,6 +95,20 @@ describe("awl sessions rm and restore", () => {
     expect(restored.code).toBe(0);
     expect(readFileSync(path).equals(before)).toBe(true);
     expect((await fx.run(["sessions", "trash"])).stdout).toContain("holds no session");
+  });
+
+  test("restore names the session without running what its header holds", async () => {
+    // A trashed file whose header's id carries an OSC 0 title and a clear screen.
+    const path = writeSession(fx.project, "019a\x1b]0;restore-title\x07\x1b[2J", 3, "hostile");
+    const trashed = join(fx.sessions, ".trash", encodeCwd(fx.project));
+    mkdirSync(trashed, { recursive: true, mode: 0o700 });
+    renameSync(path, join(trashed, "2026-01-01T00-00-00-000Z_019a0000-0000-7000-8000-000000000001.jsonl"));
+    const trash = await fx.run(["sessions", "trash"]);
+    expect(trash.stdout).toContain("019a␛]0;");
+    const restored = await fx.run(["sessions", "restore", "019a"]);
+    expect(restored.code).toBe(0);
+    expect(restored.stdout).toStartWith("Restored 019a␛]0;");
+    expect(trash.stdout + restored.stdout).not.toContain("\x1b");
   });
 
   test("an id that matches nothing, several, or another directory's session is a usage error that says which", async () => {

@@ -64,3 +64,12 @@ test("stats adds every usage up per model, prices what it knows, and counts a fo
   expect(text.stdout).toMatch(/^total\s+6\s+2,606\s+5,000\s+300\s+1,269\s+\$0\.\d{4}$/m);
   expect(text.stdout).toContain("No price known for openai/my-local-model");
 });
+
+test("a model name from the log is shown, never run: its escape sequences reach the terminal as pictures", async () => {
+  write("019a0000-0000-7000-8000-000000000001", [prompt("p1", null, at(1)), answer("a1", "p1", at(1), "local\x1b]0;stats-title\x07\x1b[2J", { input: 5, output: 1 }, "openai")]);
+  const run = await fx.run(["sessions", "stats"]);
+  expect(run.code).toBe(0);
+  expect(run.stdout).not.toContain("\x1b");
+  expect(run.stdout).not.toContain("\x07");
+  expect(run.stdout).toContain("openai/local␛]0;stats-title␇␛[2J");
+});
