@@ -6,9 +6,11 @@ import { existsSync, mkdirSync, readFileSync, renameSync, utimesSync, writeFileS
 import { join } from "node:path";
 import { encodeCwd } from "../../src/session/paths";
 import { spawnBun } from "../session/helpers";
-import { sessionFiles, useE2eFixture } from "./awl";
+import { AWL, sessionFiles, useE2eFixture } from "./awl";
+import { hasTmux, useTerminal } from "./tmux";
 
 const fx = useE2eFixture();
+const term = useTerminal();
 const DAY = 86_400_000;
 const NOW = Date.now();
 const hash = (c: string) => c.repeat(64);
@@ -181,6 +183,30 @@ describe("awl sessions purge and du", () => {
     expect(["a", "b", "c", "d", "e", "f"].filter((c) => existsSync(join(blobs, hash(c))))).toEqual(["a", "b", "f"]);
     expect(existsSync(live)).toBe(true);
     expect(sessionFiles(join(fx.sessions, ".trash"))).toEqual([]);
+  });
+
+  test.skipIf(!hasTmux)("on a terminal, purge names what it would delete and asks first: no keeps the trash, yes empties it", async () => {
+    writeSession(fx.project, OLD, 1, "trashed one");
+    expect((await fx.run(["sessions", "rm", "019a"])).code).toBe(0);
+    const [trashed] = sessionFiles(join(fx.sessions, ".trash"));
+    const ask = async () => {
+      term.start([AWL, "sessions", "purge"], { cwd: fx.project, env: fx.env, width: 100 });
+      const screen = await term.waitFor(/Delete 1 trashed session for good\?/);
+      expect(screen).toMatch(/Would delete 019a0000 .*trashed one/);
+    };
+    await ask();
+    term.keys("Enter"); // the default is no
+    expect(await term.waitFor(/\[exited \d+\]/)).toContain("Nothing was deleted.\n");
+    expect(term.screen()).toContain("[exited 1]");
+    expect(existsSync(trashed!)).toBe(true);
+
+    term.close();
+    await ask();
+    term.type("y");
+    term.keys("Enter");
+    expect(await term.waitFor(/\[exited \d+\]/)).toContain("Deleted 1 trashed session from this directory.");
+    expect(term.screen()).toContain("[exited 0]");
+    expect(existsSync(trashed!)).toBe(false);
   });
 
   test("du shows sessions, trash and blobs", async () => {
