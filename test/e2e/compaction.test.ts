@@ -91,4 +91,28 @@ describe("compaction through the binary", () => {
     term.keys("C-d");
     await term.waitFor(/\[exited 0\]/);
   });
+
+  test.skipIf(!hasTmux)("/compact whose summary would make the context larger keeps the context it had, and says so", async () => {
+    fx = await e2eFixture();
+    const LONG = Array.from({ length: 400 }, (_, i) => `Point ${i}: the person said hello and was answered.`).join("\n");
+    fx.server.respond = (r) => ({ blocks: [{ type: "text", text: isSummary(r) ? LONG : "Hello." }] });
+    term = new Terminal();
+    term.start([AWL], { cwd: fx.project, env: fx.env });
+    await term.waitFor(/\/help for commands/);
+    for (const prompt of ["hi", "hi again"]) {
+      term.type(prompt);
+      term.keys("Enter");
+      await term.waitFor(new RegExp(`› ${prompt}\\n[\\s\\S]*ctx \\d+% of 1\\.0M`));
+    }
+    term.type("/compact");
+    term.keys("Enter");
+    const screen = await term.waitFor(/not compacted: the summary would make the context larger \([\d,]+ -> [\d,]+ tokens\); the context stays as it was/);
+    expect(screen).not.toContain("compacted 1");
+    expect(lines(sessionFiles(fx.sessions)[0]!).filter((l) => l.type === "compaction")).toEqual([]);
+    term.type("/session");
+    term.keys("Enter");
+    await term.waitFor(/Context\s+ctx \d+% of 1\.0M · 0 compactions/);
+    term.keys("C-d");
+    await term.waitFor(/\[exited 0\]/);
+  });
 });

@@ -229,7 +229,7 @@ export class TurnRenderer {
         status?.phase("Working…");
         return;
       case "compactSkipped":
-        this.#line(this.c.dim(`nothing to compact: ${safeText(event.reason)}`));
+        this.#line(this.c.dim(`not compacted: ${safeText(event.reason)}`));
         return;
     }
   }
