@@ -187,10 +187,10 @@ export class Agent {
     this.#conversation = this.session.rebuildConversation();
   }
 
-  /** `/compact [focus]`: summarizes every turn before the latest one. */
+  /** `/compact [focus]`: summarizes every turn before the latest one, kept only when that makes the context smaller. */
   async compact(signal: AbortSignal, onEvent: (event: AgentEvent) => void, focus?: string): Promise<Compaction> {
     onEvent({ type: "compacting", reason: "manual" });
-    return this.#compact({ plan: this.#plan(), signal, onEvent, focus });
+    return this.#compact({ plan: this.#plan(), signal, onEvent, focus, onlySmaller: true });
   }
 
   /**
@@ -314,7 +314,7 @@ export class Agent {
     return done.compacted;
   }
 
-  async #compact({ plan, ...o }: { plan: TurnPlan; signal: AbortSignal; onEvent: (event: AgentEvent) => void; cut?: boolean; focus?: string }): Promise<Compaction> {
+  async #compact({ plan, ...o }: { plan: TurnPlan; signal: AbortSignal; onEvent: (event: AgentEvent) => void; cut?: boolean; focus?: string; onlySmaller?: boolean }): Promise<Compaction> {
     const window = this.window();
     const tokensBefore = this.contextTokens();
     const done = await compact({

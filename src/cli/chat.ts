@@ -26,7 +26,7 @@ import { colorsFor, type Colors } from "../ui/render/colors";
 import { replAdvice, replMessage } from "../ui/advice";
 import { contextFilesLine, contextNotice } from "../ui/session/instructions";
 import { runRepl, type ReplEnd } from "../ui/repl";
-import { joinParts, oneLine } from "../ui/render/format";
+import { joinParts, oneLine, wrapLines } from "../ui/render/format";
 import { messagesInFile } from "../ui/session/message-count";
 import { safeText } from "../ui/render/safe-text";
 import { sessionIdLength, shortSessionId } from "../ui/session/session-id";
@@ -58,7 +58,7 @@ export async function chat(args: Args, cwd: string): Promise<number> {
   const { opened, model, catalogues, isDefault, gone } = await startModel(args, cwd);
   let session = opened.session;
   try {
-    for (const notice of opened.notices) out.write(`${c.yellow(safeText(notice))}\n`);
+    for (const notice of opened.notices) say(out, c.yellow(safeText(notice)));
     // A new session's project instructions: read now, so the banner lists exactly what its system prompt will hold.
     const contextFiles = opened.resumed ? undefined : loadContextFiles({ cwd });
     const approvals = new Approvals(mode);
@@ -71,7 +71,7 @@ export async function chat(args: Args, cwd: string): Promise<number> {
     if (session.readOnly) throw new UserError(session.readOnlyReason ?? "this session cannot be continued by this version of awl");
     showBanner(agent, opened.resumed, contextFiles, screen, isDefault);
     // Said, not acted on: awl never switches models by itself.
-    if (gone) out.write(`${c.red(safeText(`${gone.fact}: ${replAdvice(gone.remedy)}`))}\n`);
+    if (gone) say(out, c.red(safeText(`${gone.fact}: ${replAdvice(gone.remedy)}`)));
 
     const warmUp = setTimeout(() => agent.warmUp(), 1); // fires once the prompt is drawn
     let first = args.send; // awl "prompt": sent as the REPL opens
@@ -87,7 +87,7 @@ export async function chat(args: Args, cwd: string): Promise<number> {
     clearTimeout(warmUp);
     // After a stop signal nothing more is drawn (cli/stop.ts); awl exits once the session is closed.
     if (session.messageCount() > 0 && !stopSignal.aborted) {
-      out.write(c.dim(`Resume this session with: awl --resume ${shortSessionId(cwd, session.sessionId)}\n`));
+      say(out, c.dim(`Resume this session with: awl --resume ${shortSessionId(cwd, session.sessionId)}`));
     }
     return 0;
   } finally {
@@ -103,7 +103,7 @@ export async function chat(args: Args, cwd: string): Promise<number> {
 async function nextSession(current: Agent, end: Exclude<ReplEnd, { kind: "quit" }>, screen: Screen, catalogues: Catalogues): Promise<Agent | undefined> {
   const { cwd, c, out } = screen;
   const stay = (why: string) => {
-    out.write(`${c.red(safeText(why))}\n`);
+    say(out, c.red(safeText(why)));
     return undefined;
   };
   let opened: OpenedSession;
@@ -123,7 +123,7 @@ async function nextSession(current: Agent, end: Exclude<ReplEnd, { kind: "quit" 
     try {
       const { matches } = await findSession(cwd, id);
       if (matches.length === 1 && matches[0]!.path === current.session.sessionFile) {
-        out.write(`${c.dim(`${shortSessionId(cwd, current.session.sessionId)} is the session open here.`)}\n`);
+        say(out, c.dim(`${shortSessionId(cwd, current.session.sessionId)} is the session open here.`));
         return undefined;
       }
       opened = await openSession(cwd, id, () => current.model, { listedBy: "/resume" });
@@ -152,13 +152,13 @@ async function nextSession(current: Agent, end: Exclude<ReplEnd, { kind: "quit" 
   if (left.messageCount() > 0) {
     const id = shortSessionId(cwd, left.sessionId, [next.agent.session.sessionId]); // still unique once the next one is written
     const messages = messagesInFile(left.sessionFile, cwd); // as the picker counts them
-    out.write(`${c.dim(`Left session ${id} (${messages} message${messages === 1 ? "" : "s"}, saved): /resume ${id} returns to it.`)}\n`);
+    say(out, c.dim(`Left session ${id} (${messages} message${messages === 1 ? "" : "s"}, saved): /resume ${id} returns to it.`));
   }
   left.close();
 
   out.write("\n");
-  for (const notice of opened.notices) out.write(`${c.yellow(safeText(notice))}\n`);
-  if (next.notice) out.write(`${c.yellow(safeText(next.notice))}\n`);
+  for (const notice of opened.notices) say(out, c.yellow(safeText(notice)));
+  if (next.notice) say(out, c.yellow(safeText(next.notice)));
   if (opened.resumed) showTranscript(next.agent, screen, catalogues);
   showBanner(next.agent, opened.resumed, contextFiles, screen, false);
   return next.agent;
@@ -197,12 +197,12 @@ async function pick(current: Agent, { cwd, c, out }: Screen): Promise<string | u
   const here = current.session.sessionId;
   if (process.stdin.isTTY && process.stdout.isTTY) {
     const picked = await pickFast(cwd, { current: here, escape: "goes back" });
-    if (picked.none) out.write(`${c.dim("No other session in this directory to resume.")}\n`);
+    if (picked.none) say(out, c.dim("No other session in this directory to resume."));
     return picked.id;
   }
   const list = await listSessions(cwd, process.env, movedSessions(cwd));
   if (!list.some((s) => s.id !== here && !s.damaged)) {
-    out.write(`${c.dim("No other session in this directory to resume.")}\n`);
+    say(out, c.dim("No other session in this directory to resume."));
     return undefined;
   }
   const length = sessionIdLength(cwd, [...list.map((s) => s.id), here]);
@@ -228,10 +228,15 @@ function showBanner(agent: Agent, resumed: boolean, contextFiles: ContextFiles |
   const what = resumed ? `resumed ${shortSessionId(cwd, agent.session.sessionId)}${title ? ` "${oneLine(title, 40)}"` : ""}${lineage}` : "new session";
   const model = safeText(`${agent.model.provider}/${agent.model.model}${isDefault ? " (default)" : ""}`);
   const effort = agent.effort ? [`effort: ${agent.effort}`] : [];
-  out.write(`${c.dim(joinParts([`awl ${version}`, what, model, ...effort, `approve: ${agent.approvals.mode}`, "/help for commands"], out.columns ?? 100))}\n`);
+  say(out, c.dim(joinParts([`awl ${version}`, what, model, ...effort, `approve: ${agent.approvals.mode}`, "/help for commands"], out.columns ?? 100)));
   if (!contextFiles) return;
   const files = contextFilesLine(contextFiles.files, cwd);
-  if (files) out.write(`${c.dim(files)}\n`);
+  if (files) say(out, c.dim(files));
   const notice = contextNotice(contextFiles, cwd);
-  if (notice) out.write(`${c.yellow(notice)}\n`);
+  if (notice) say(out, c.yellow(notice));
+}
+
+/** A line of awl's own (a notice, what leaving a session says), wrapped between words at the terminal's width. */
+function say(out: Out, line: string): void {
+  out.write(`${wrapLines(line, out.columns)}\n`);
 }

@@ -32,7 +32,7 @@ export async function rewind(args: Args, cwd: string): Promise<number> {
   const c = colorsFor(process.stdout);
   const short = tree.header.id.slice(0, 8);
   const what = `session ${short} back to ${target.id} (${target.kind === "message" ? target.role : target.kind}: ${safeText(oneLine(target.text, 60))}), ${WHAT[scope]}`;
-  if (!args.dryRun && !args.yes && (!isatty(0) || !isatty(1))) throw new UsageError("awl rewind asks before it changes a session; without a terminal, add --yes");
+  if (!args.dryRun && !args.yes && (!isatty(0) || !isatty(1))) throw new UsageError("rewind asks before it changes a session; without a terminal, add --yes");
   const session = await SessionManager.open(path);
   try {
     const o = { scope, force: args.force };

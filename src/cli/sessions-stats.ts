@@ -8,6 +8,7 @@ import { catalog } from "../session/catalog";
 import { sessionRoot } from "../session/paths";
 import { usageTotals, type ModelTotals } from "../session/usage-totals";
 import type { Args } from "./args";
+import { safeText } from "../ui/render/safe-text";
 import { parseDuration } from "./duration";
 import { plural } from "./session-rows";
 
@@ -40,7 +41,7 @@ export function stats(args: Args, cwd: string, now = Date.now()): number {
   }
   if (unpriced.length) lines.push(`No price known for ${unpriced.join(", ")}: tokens only, not in the total cost.`);
   if (totals.unreadable.length) lines.push(`Could not read ${plural(totals.unreadable.length, "session file")}: ${totals.unreadable.join(", ")}`);
-  console.log(lines.join("\n"));
+  console.log(safeText(lines.join("\n"))); // model names and file names come from the session files
   return 0;
 }
 

@@ -71,11 +71,34 @@ const KEYS = [
   "Ctrl+O shows the latest turn's thinking and tool output in full · a long paste shows as [pasted N lines], sent in full",
 ];
 
+/** How wide the text after `first` may be in `hanging`. */
+const hangingWidth = (first: string, columns: number) => Math.max(10, columns - 1 - first.length);
+
 /** `text` wrapped by words to `columns`, its first row after `first`, the others indented to line up under it. */
 function hanging(first: string, text: string, columns: number): string {
   const indent = " ".repeat(first.length);
-  const rows = wrapText(text, Math.max(10, columns - 1 - first.length)).replace(/\n$/, "").split("\n");
+  const rows = wrapText(text, hangingWidth(first, columns)).replace(/\n$/, "").split("\n");
   return rows.map((row, i) => `${i === 0 ? first : indent}${row}`).join("\n");
+}
+
+/** A path in rows of at most `width` columns, broken after a `/` (a path has no spaces to break at); a name longer than a row alone is cut. */
+function pathRows(path: string, width: number): string {
+  const rows: string[] = [];
+  let row = "";
+  for (const part of path.split(/(?<=\/)/)) {
+    if (row && Bun.stringWidth(row + part) > width) {
+      rows.push(row);
+      row = "";
+    }
+    for (const char of part) {
+      if (Bun.stringWidth(row + char) > width) {
+        rows.push(row);
+        row = "";
+      }
+      row += char;
+    }
+  }
+  return [...rows, row].join("\n");
 }
 
 /** /help, laid out for a terminal `columns` wide: descriptions in one column, every line wrapped by words. */
@@ -141,7 +164,7 @@ export function runCommand(command: Command, agent: Agent, c: Colors, catalogues
     case "model":
       return { output: argument ? switchModel(agent, argument, c, catalogues) : showModels(agent, c, catalogues) };
     case "session":
-      return { output: describeSession(agent) };
+      return { output: describeSession(agent, columns) };
     case "rename":
       return { output: rename(agent, argument, c) };
     case "export":
@@ -246,12 +269,16 @@ function exportFromRepl(agent: Agent, argument: string, c: Colors): string {
   return `Exported to ${safeText(target)}${format === "jsonl" ? c.yellow(` (${JSONL_WARNING})`) : " (keys and home paths redacted)"}`;
 }
 
+/** The width of /session's labels, with the spaces after them: the values line up after it. */
+const LABEL = "Messages ";
+
 /** `  "fix the flaky test"` after the id, when the session has a title. */
 function titleText(title: { title: string } | undefined): string {
   return title ? `  "${oneLine(title.title, 60)}"` : "";
 }
 
-function describeSession(agent: Agent): string {
+/** /session: one row per fact, its value's continuation rows under the value (a row wraps between words). */
+function describeSession(agent: Agent, columns = 100): string {
   const session = agent.session;
   let input = 0;
   let output = 0;
@@ -268,21 +295,22 @@ function describeSession(agent: Agent): string {
     cacheRead += usage?.cacheRead ?? 0;
   }
   const compactions = compaction?.n ?? 0;
-  const file = session.messageCount() > 0 ? session.sessionFile : `${session.sessionFile} (not created yet)`;
+  const fileRows = pathRows(safeText(session.sessionFile), hangingWidth(LABEL, columns));
+  const file = session.messageCount() > 0 ? fileRows : `${fileRows} (not created yet)`;
   const cached = input ? ` (${compactNumber(cacheRead)} from the cache, ${Math.round((100 * cacheRead) / input)}%)` : "";
   const scope = compaction ? " (the turns in the context)" : "";
   // The model's id and the file's path came from a session file, the command line or the directory's name.
-  return [
-    `Session  ${safeText(shortSessionId(agent.cwd, session.sessionId))}${titleText(session.title())}`,
-    `File     ${safeText(file)}`,
-    `Model    ${safeText(`${agent.model.provider}/${agent.model.model}`)}${limitsText(agent.activeModelInfo) ? ` (${limitsText(agent.activeModelInfo)})` : ""}`,
-    `Effort   ${effortText(agent)}`,
-    `Messages ${messagesInFile(session.sessionFile, agent.cwd)}${compaction ? ` (${inContext} in the context)` : ""}`,
-    `Tokens   ${compactNumber(input)} in${cached} · ${compactNumber(output)} out${scope}`,
-    `Context  ${meterText(agent.meter())} · ${compactions} compaction${compactions === 1 ? "" : "s"}`,
-    `Approve  ${approvalText(agent)}`,
-    instructionsLine(agent),
-  ].join("\n");
+  const rows: [string, string][] = [
+    ["Session", `${safeText(shortSessionId(agent.cwd, session.sessionId))}${titleText(session.title())}`],
+    ["File", file],
+    ["Model", `${safeText(`${agent.model.provider}/${agent.model.model}`)}${limitsText(agent.activeModelInfo) ? ` (${limitsText(agent.activeModelInfo)})` : ""}`],
+    ["Effort", effortText(agent)],
+    ["Messages", `${messagesInFile(session.sessionFile, agent.cwd)}${compaction ? ` (${inContext} in the context)` : ""}`],
+    ["Tokens", `${compactNumber(input)} in${cached} · ${compactNumber(output)} out${scope}`],
+    ["Context", `${meterText(agent.meter())} · ${compactions} compaction${compactions === 1 ? "" : "s"}`],
+    ["Approve", approvalText(agent)],
+  ];
+  return [...rows.map(([label, value]) => hanging(label.padEnd(LABEL.length), value, columns)), instructionsLine(agent)].join("\n");
 }
 
 /** The project instructions the session holds: read back from its system prompt, the same live and resumed (before the first prompt: what was read at start). */

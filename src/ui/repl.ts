@@ -155,7 +155,7 @@ async function goBack(agent: Agent, what: { tree: string } | { rewind: true }, c
     return "prompt" in done ? done.prompt : undefined;
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
-    out.write(`${c.red(safeText(replMessage(error)))}\n`);
+    out.write(`${wrapLines(c.red(safeText(replMessage(error))), out.columns)}\n`);
     return undefined;
   }
 }

@@ -18,6 +18,19 @@ afterEach(async () => {
 const NOTES = Array.from({ length: 40 }, (_, i) => `line ${i}: the quick brown fox jumps over the lazy dog`).join("\n");
 const isSummary = (r: RecordedRequest) => r.rawBody.includes("You compact a coding session");
 
+/** awl's REPL in tmux (the file's `term`, closed after each test), once each prompt has been answered. */
+async function repl(prompts: string[]): Promise<Terminal> {
+  const started = new Terminal();
+  term = started;
+  started.start([AWL], { cwd: fx.project, env: fx.env });
+  await started.waitFor(/\/help for commands/);
+  for (const prompt of prompts) {
+    started.send(prompt);
+    await started.waitFor(new RegExp(`› ${prompt}\\n[\\s\\S]*ctx \\d+% of 1\\.0M`));
+  }
+  return started;
+}
+
 /** Reads notes.txt on each prompt, then answers; writes a summary when asked. */
 function readingModel(r: RecordedRequest): Reply {
   if (isSummary(r)) return { blocks: [{ type: "text", text: "## Goal\nRead notes.txt on every prompt." }] };
@@ -59,14 +72,7 @@ describe("compaction through the binary", () => {
     fx = await e2eFixture();
     fx.server.respond = readingModel;
     await Bun.write(join(fx.project, "notes.txt"), NOTES);
-    term = new Terminal();
-    term.start([AWL], { cwd: fx.project, env: fx.env });
-    await term.waitFor(/\/help for commands/);
-    for (const prompt of ["first: read notes.txt", "second: read notes.txt"]) {
-      term.type(prompt);
-      term.keys("Enter");
-      await term.waitFor(new RegExp(`${prompt}[\\s\\S]*ctx \\d+% of 1\\.0M`));
-    }
+    term = await repl(["first: read notes.txt", "second: read notes.txt"]);
     term.type("/compact the fox's colour");
     term.keys("Enter");
     let screen = await term.waitFor(/compacted \S+ -> \S+ tokens\n.*ctx \d+% of 1\.0M/);
@@ -88,6 +94,23 @@ describe("compaction through the binary", () => {
     term.keys("Up", "Up", "Up");
     await term.waitFor(/\/help for commands\n› second: read notes\.txt\s*$/);
     term.keys("C-c"); // clears the line
+    term.keys("C-d");
+    await term.waitFor(/\[exited 0\]/);
+  });
+
+  test.skipIf(!hasTmux)("/compact whose summary would make the context larger keeps the context it had, and says so", async () => {
+    fx = await e2eFixture();
+    const LONG = Array.from({ length: 400 }, (_, i) => `Point ${i}: the person said hello and was answered.`).join("\n");
+    fx.server.respond = (r) => ({ blocks: [{ type: "text", text: isSummary(r) ? LONG : "Hello." }] });
+    term = await repl(["hi", "hi again"]);
+    term.type("/compact");
+    term.keys("Enter");
+    const screen = await term.waitFor(/not compacted: the summary would make the context larger \([\d,]+ -> [\d,]+ tokens\); the context stays as it was/);
+    expect(screen).not.toContain("compacted 1");
+    expect(lines(sessionFiles(fx.sessions)[0]!).filter((l) => l.type === "compaction")).toEqual([]);
+    term.type("/session");
+    term.keys("Enter");
+    await term.waitFor(/Context\s+ctx \d+% of 1\.0M · 0 compactions/);
     term.keys("C-d");
     await term.waitFor(/\[exited 0\]/);
   });

@@ -93,3 +93,12 @@ test("a total of models none of which has a price is no price, not $0", async ()
   expect(text).not.toContain("$0");
   expect(JSON.parse((await fx.run(["sessions", "stats", "--json"])).stdout).total.cost).toBeNull();
 });
+
+test("a model name from the log is shown, never run: its escape sequences reach the terminal as pictures", async () => {
+  write("019a0000-0000-7000-8000-000000000001", [prompt("p1", null, at(1)), answer("a1", "p1", at(1), "local\x1b]0;stats-title\x07\x1b[2J", { input: 5, output: 1 }, "openai")]);
+  const run = await fx.run(["sessions", "stats"]);
+  expect(run.code).toBe(0);
+  expect(run.stdout).not.toContain("\x1b");
+  expect(run.stdout).not.toContain("\x07");
+  expect(run.stdout).toContain("openai/local␛]0;stats-title␇␛[2J");
+});

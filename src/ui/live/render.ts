@@ -22,7 +22,7 @@ import type { AgentEvent, TurnResult } from "../../agent/events";
 import type { ContentBlock } from "../../conversation";
 import { summaryField, toolSummary } from "../../tools";
 import type { Colors } from "../render/colors";
-import { oneLine, retryText } from "../render/format";
+import { oneLine, retryText, wrapLines } from "../render/format";
 import type { LiveArea } from "./live-area";
 import { MarkdownStream, type Screen } from "../render/markdown-stream";
 import { safeText, SafeTextStream } from "../render/safe-text";
@@ -107,7 +107,8 @@ export class TurnRenderer {
   /** Rows written at once (the rows under the output are drawn again once, not after each). */
   #lines(rows: readonly string[]): void {
     if (!rows.length) return;
-    this.#write(`${this.#atLineStart ? "" : "\n"}${rows.join("\n")}\n`);
+    // A row wider than the terminal (an error's words, a notice) is wrapped between words rather than cut by the terminal mid-word.
+    this.#write(`${this.#atLineStart ? "" : "\n"}${wrapLines(rows.join("\n"), this.#out.columns)}\n`);
   }
 
   get #width(): number {
@@ -230,7 +231,7 @@ export class TurnRenderer {
         status?.phase("Working…");
         return;
       case "compactSkipped":
-        this.#line(this.c.dim(`nothing to compact: ${safeText(event.reason)}`));
+        this.#line(this.c.dim(`not compacted: ${safeText(event.reason)}`));
         return;
     }
   }

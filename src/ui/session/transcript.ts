@@ -36,7 +36,7 @@ import { fileChange, MAX_KEPT_BYTES } from "../../tools/tool";
 import { callEffect, toolSummary } from "../../tools";
 import { BlobStore, blobDir } from "../../session/blob-store";
 import type { Colors } from "../render/colors";
-import { meterText, oneLine } from "../render/format";
+import { meterText, oneLine, wrapLines } from "../render/format";
 import { showAnswer } from "../render/markdown-stream";
 import { compactedRow, errorRow, cutOffOutput, keptAnything, interruptedRow, lengthRow, notRunRow, type ShownResult, thoughtRow, toolLine, toolResultRows, toolWidth, unansweredRow, usageRow } from "../live/turn-lines";
 
@@ -95,7 +95,8 @@ export function renderTranscript(
   const hidden = turns.length - shown.length;
   const note = hidden ? [c.dim(`… ${hidden.toLocaleString("en-US")} earlier prompt${hidden === 1 ? "" : "s"} and ${hidden === 1 ? "its" : "their"} answers not shown`)] : [];
   const summarized = compaction ? [c.dim(compactionNote(compaction))] : [];
-  return [...summarized, ...note, ...shown.flat()].join("\n");
+  // A row wider than the terminal (an error's words) wraps between words, as the live renderer writes it.
+  return wrapLines([...summarized, ...note, ...shown.flat()].join("\n"), width);
 }
 
 /** The entries the context holds (heldEntries: from the compaction in force's first kept one), uncut, one item each. */
