@@ -133,10 +133,11 @@ ${providerVariables()}
 Approval modes: ask runs what only reads, and a short list of read-only commands (ls, cat, grep,
 rg, find, git status/diff/log/show, pwd, head, tail, wc, in any combination, output not
 redirected to a file) by itself, and shows every other command and every change to a file first:
-y runs it, a runs it and the same tool (for a command: program and first argument) from then on
-until awl exits, n refuses it with an optional reason for the model, Esc or Ctrl+C stops the
-turn. auto runs every tool. read-only refuses changes to files and other commands with an error
-the model reads. /approve switches.
+y runs it; a runs it and, until awl exits, what the question names: for write and edit the tool,
+for a command its subcommand with any arguments (git add …, npm run …; never --force, a delete
+or another program) or else only that exact command; n refuses it with an optional reason for
+the model; Esc or Ctrl+C stops the turn. auto runs every tool. read-only refuses changes to
+files and other commands with an error the model reads. /approve switches.
 
 Project instructions: a new session puts $XDG_CONFIG_HOME/awl/AGENTS.md, then AGENTS.md (else
 CLAUDE.md) of each directory from the repository root down to this one, into its system
