@@ -305,11 +305,11 @@ function isCommandWord(word: string): boolean {
   return (COMMANDS as readonly string[]).includes(word);
 }
 
-/** The effort in force: --effort (or --thinking), else AWL_EFFORT, else none (the model's own default). */
-export function chosenEffort(args: Args, env: Record<string, string | undefined> = process.env): Effort | undefined {
+/** The effort in force: --effort (or --thinking), else the resumed session's (`kept`), else AWL_EFFORT, else none (the model's own default). */
+export function chosenEffort(args: Args, env: Record<string, string | undefined> = process.env, kept?: Effort): Effort | undefined {
   const fromEnv = env.AWL_EFFORT?.trim() || undefined;
   if (fromEnv !== undefined && !isEffort(fromEnv)) throw new UsageError(`AWL_EFFORT=${fromEnv} is not an effort: use ${EFFORTS.join(", ")} ${HINT}`);
-  return args.effort ?? fromEnv;
+  return args.effort ?? kept ?? fromEnv;
 }
 
 /**

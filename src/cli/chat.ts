@@ -9,7 +9,7 @@
 // What carries over to the next session: the model in use, for a new session
 // (a resumed one continues with its own model, as --resume does, unless its
 // provider cannot be used here: then with the one in use, and it says so);
-// the effort; the approvals: the mode (a setting of this process, as --approve
+// the effort (a resumed one keeps its own, as --resume does); the approvals: the mode (a setting of this process, as --approve
 // is, shown again on the banner) and what "always" allowed, since the question
 // said "until awl exits" when the person chose it (/session lists it). The
 // prompt history is reloaded: this directory's prompts from every session,
@@ -32,9 +32,9 @@ import { safeText } from "../ui/render/safe-text";
 import { sessionIdLength, shortSessionId } from "../ui/session/session-id";
 import { renderTranscript } from "../ui/session/transcript";
 import { onCommandLine } from "./advice";
-import { approvalMode, chosenEffort, type Args } from "./args";
+import { approvalMode, type Args } from "./args";
 import { openSession, type OpenedSession } from "./open-session";
-import { startModel } from "./start-model";
+import { keptEffort, startModel } from "./start-model";
 import type { Catalogues } from "../providers/catalogue";
 import { pickFast, plainLine } from "./sessions";
 import { guardOutput, hold, stopSignal } from "./stop";
@@ -51,11 +51,10 @@ interface Screen {
 
 export async function chat(args: Args, cwd: string): Promise<number> {
   const mode = approvalMode(args);
-  const effort = chosenEffort(args);
   guardOutput();
   const screen: Screen = { cwd, c: colorsFor(process.stdout), out: process.stdout };
   const { c, out } = screen;
-  const { opened, model, catalogues, isDefault, gone } = await startModel(args, cwd);
+  const { opened, model, effort, catalogues, isDefault, gone } = await startModel(args, cwd);
   let session = opened.session;
   try {
     for (const notice of opened.notices) out.write(`${c.yellow(safeText(notice))}\n`);
@@ -170,12 +169,14 @@ async function nextSession(current: Agent, end: Exclude<ReplEnd, { kind: "quit" 
  * continues with the model in use and says so.
  */
 function nextAgent(current: Agent, opened: OpenedSession, contextFiles: ContextFiles | undefined, catalogues: Catalogues): { agent: Agent; notice?: string } {
+  // A resumed session keeps its own effort, as it keeps its model.
+  const effort = (opened.resumed && keptEffort(opened.session)) || current.effort;
   const make = (model: ModelRef) =>
     new Agent({
       session: opened.session,
       cwd: current.cwd,
       model,
-      effort: current.effort,
+      effort,
       contextFiles,
       approvals: current.approvals,
       modelInfo: catalogues.modelInfo,

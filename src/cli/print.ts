@@ -20,7 +20,7 @@ import { loadContextFiles } from "../agent/context-files";
 import { contextNotice } from "../ui/session/instructions";
 import { safeText } from "../ui/render/safe-text";
 import { onCommandLine, remedyWatcher, withCommandLineAdvice } from "./advice";
-import { approvalMode, chosenEffort, type Args } from "./args";
+import { approvalMode, type Args } from "./args";
 import { startModel } from "./start-model";
 import type { Usage } from "../providers/provider";
 import { guardOutput, hold, stopExitCode, stoppedBy, stopSignal } from "./stop";
@@ -60,13 +60,12 @@ export async function print(args: Args, cwd: string): Promise<number> {
  */
 export async function runPrint(args: Args, cwd: string, output: PrintOutput): Promise<PrintOutcome> {
   const mode = approvalMode(args); // auto unless told otherwise; ask is a usage error: nobody can answer
-  const effort = chosenEffort(args);
   guardOutput();
   const err = process.stderr;
   const c = colorsFor(err);
   const prompt = await promptOf(args, (line) => err.write(`${c.yellow(line)}\n`));
 
-  const { opened, model, catalogues, gone } = await startModel(args, cwd);
+  const { opened, model, effort, catalogues, gone } = await startModel(args, cwd);
   const { session, resumed, notices } = opened;
   output.opened?.(session);
   try {

@@ -31,6 +31,20 @@ describe("awl -p --effort", () => {
   });
 });
 
+describe("the effort on resume", () => {
+  test("a resumed session keeps the effort of its last prompt, as it keeps its model; --effort names another", async () => {
+    fx.server.reply({ blocks: [{ type: "text", text: "one" }] }, { blocks: [{ type: "text", text: "two" }] }, { blocks: [{ type: "text", text: "three" }] });
+    expect((await fx.run(["-p", "one", "--model", "claude-opus-4-7", "--effort", "low"])).code).toBe(0);
+    expect((await fx.run(["-p", "two", "--resume"])).code).toBe(0);
+    expect((await fx.run(["-p", "three", "--resume", "--effort", "high"])).code).toBe(0);
+    expect(fx.server.requests.map((r) => [r.body.model, r.body.output_config])).toEqual([
+      ["claude-opus-4-7", { effort: "low" }],
+      ["claude-opus-4-7", { effort: "low" }],
+      ["claude-opus-4-7", { effort: "high" }],
+    ]);
+  });
+});
+
 describe.skipIf(!hasTmux)("the effort in the REPL", () => {
   const term = useTerminal();
 
