@@ -13,7 +13,7 @@ import { isEffort } from "../providers/thinking-forms";
 import type { ModelRef, SessionManager } from "../session";
 import { chosenEffort, type Args } from "./args";
 import { chooseModel, isDefaultModel } from "./model-choice";
-import { openSession, type OpenedSession } from "./open-session";
+import { atTerminal, openSession, type OpenedSession } from "./open-session";
 
 export interface Start {
   opened: OpenedSession;
@@ -33,7 +33,7 @@ export async function startModel(args: Args, cwd: string, env: Record<string, st
   await catalogues.of(chooseModel(args, undefined, env).provider).load();
   // --fork: the copy starts with the model the parent's path used last, unless a flag names another.
   const fork = args.fork ? { fork: { model: (parent: ModelRef) => chooseModel(args, parent, env, catalogues.newest) } } : {};
-  const opened = await openSession(cwd, args.resume, () => chooseModel(args, undefined, env, catalogues.newest), { at: args.at, ...fork });
+  const opened = await openSession(cwd, args.resume, () => chooseModel(args, undefined, env, catalogues.newest), { at: args.at, ...fork, pick: args.command === "chat" && atTerminal() });
   const model = chooseModel(args, opened.resumed ? opened.session.activeModel() : undefined, env, catalogues.newest);
   const catalogue = catalogues.of(model.provider);
   await catalogue.load();

@@ -236,7 +236,7 @@ function exportFromRepl(agent: Agent, argument: string, c: Colors): string {
   const format = flags.length === 0 ? "md" : flags[0]!.slice(2);
   if (flags.length > 1 || names.length > 1 || !["md", "html", "jsonl"].includes(format)) return c.red("Usage: /export [--md|--html|--jsonl] [file]");
   if (agent.session.messageCount() === 0) return c.red("Nothing to export yet: send a first prompt.");
-  const target = resolve(agent.cwd, names[0] ?? `awl-${shortSessionId(agent.cwd, agent.session.sessionId)}.${format}`);
+  const target = resolve(agent.cwd, names[0] ?? `awl-${shortSessionId(agent.cwd, agent.session)}.${format}`);
   try {
     writeNewFile(target, exportText(agent.session.sessionFile, format as ExportFormat));
   } catch (error) {
@@ -273,7 +273,7 @@ function describeSession(agent: Agent): string {
   const scope = compaction ? " (the turns in the context)" : "";
   // The model's id and the file's path came from a session file, the command line or the directory's name.
   return [
-    `Session  ${safeText(shortSessionId(agent.cwd, session.sessionId))}${titleText(session.title())}`,
+    `Session  ${safeText(shortSessionId(agent.cwd, session))}${titleText(session.title())}`,
     `File     ${safeText(file)}`,
     `Model    ${safeText(`${agent.model.provider}/${agent.model.model}`)}${limitsText(agent.activeModelInfo) ? ` (${limitsText(agent.activeModelInfo)})` : ""}`,
     `Effort   ${effortText(agent)}`,
