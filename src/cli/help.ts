@@ -50,8 +50,8 @@ export const help = (): string => `awl — a coding agent for the terminal
 Usage:
   awl                          start a new interactive session in this directory
   awl "prompt"                 start one and send the prompt (the words after it are part of it)
-  awl --resume [id] ["prompt"] resume the most recent session here, or the one whose id starts with id
-                               (else whose title holds it: --resume checklist)
+  awl --resume [id] ["prompt"] resume the most recent session here, or the one named: a whole id from
+                               anywhere, else an id prefix here, else title words (--resume "flaky test")
   awl -c ["prompt"]            resume the most recent session here (and send the prompt)
   awl -p "prompt" [--resume [id]]
                                run one prompt to completion (tools included), print the answer
@@ -96,7 +96,7 @@ Usage:
 
 Options:
   -p, --print <prompt|->       non-interactive: answer on stdout, tool activity on stderr
-  -r, --resume [id]            continue a session (id: full id or unique prefix)
+  -r, --resume [id]            continue a session (id: whole id, unique prefix or words of a title)
   -c, --continue               continue the most recent session here (takes no value)
 ${providerOption()}
 ${modelOption()}
