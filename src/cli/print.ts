@@ -19,9 +19,10 @@ import { compactedLine, oneLine, retryText } from "../ui/render/format";
 import { loadContextFiles } from "../agent/context-files";
 import { contextNotice } from "../ui/session/instructions";
 import { safeText } from "../ui/render/safe-text";
-import { onCommandLine, remedyWatcher, withCommandLineAdvice } from "./advice";
+import { onCommandLine, remedyWatcher, resendAdvice, savedPromptAdvice, withCommandLineAdvice } from "./advice";
 import { approvalMode, type Args } from "./args";
 import { startModel } from "./start-model";
+import { shortSessionId } from "../ui/session/session-id";
 import type { Usage } from "../providers/provider";
 import { guardOutput, hold, stopExitCode, stoppedBy, stopSignal } from "./stop";
 
@@ -115,8 +116,13 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
         err.write(`${c.yellow(`awl: stopped after ${args.maxTurns} model request${args.maxTurns === 1 ? "" : "s"} (--max-turns); awl -p --resume ${session.sessionId} continues`)}\n`);
         return { exitCode: EXIT_MAX_TURNS, status: "max_turns", usage, stopReason: result.stopReason };
       }
+      // Learnt from the API's refusal (a model awl's table does not know thinks always): the usage error a known model's is,
+      // but the prompt went out with the request that taught it, so it is in the log and waits to be sent.
+      if (result.effortRefused) throw new UsageError(`${result.errorMessage}; ${savedPromptAdvice(shortSessionId(cwd, session), "--effort <level>")}`);
       if (result.stopReason === "error") {
-        const error = safeText(withCommandLineAdvice(result.errorMessage ?? "the request failed", catalogues.advise(failure.remedy, agent.model.provider)));
+        const fact = result.errorMessage ?? "the request failed";
+        const remedy = catalogues.advise(failure.remedy, agent.model.provider);
+        const error = safeText(remedy?.kind === "model" ? `${fact}: ${resendAdvice(remedy, shortSessionId(cwd, session))}` : withCommandLineAdvice(fact, remedy));
         err.write(`${c.red(`awl: ${error}`)}\n`);
         return { exitCode: EXIT_FAILURE, status: "error", usage, stopReason: result.stopReason, error };
       }

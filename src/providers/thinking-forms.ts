@@ -53,6 +53,7 @@ export function learnThinking(provider: string, model: string, fact: Partial<Thi
  * What a refusal of the thinking configuration teaches, from its words; undefined
  * when it is about something else. (Anthropic's: `"thinking.type.enabled" is not
  * supported for this model`, `adaptive thinking is not supported on this model`,
+ * `"thinking.type.disabled" is not supported for this model` (it thinks always),
  * `… The block is bound to a different conversation …`.)
  */
 export function lessonOf(errorMessage: string | undefined): Partial<ThinkingForms> | undefined {
@@ -60,6 +61,7 @@ export function lessonOf(errorMessage: string | undefined): Partial<ThinkingForm
   if (/bound to a different conversation/i.test(errorMessage)) return { binds: true };
   if (/thinking\.type\.enabled"? is not supported/i.test(errorMessage)) return { adaptive: true, budget: false };
   if (/adaptive thinking is not supported/i.test(errorMessage)) return { adaptive: false, budget: true };
+  if (/thinking\.type\.disabled"? is not supported/i.test(errorMessage)) return { alwaysOn: true };
   return undefined;
 }
 

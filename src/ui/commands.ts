@@ -200,14 +200,16 @@ function switchModel(agent: Agent, spec: string, c: Colors, catalogues: Catalogu
     agent.setModel({ provider, model: parsed.model });
     void catalogues.of(provider).load(); // another provider's list, for its window and the next /model (never throws)
     const using = `Using ${c.bold(safeText(`${provider}/${parsed.model}`))} from the next prompt on`;
+    // The effort in force may not fit the new model: said now, not when the next prompt is refused.
+    const effort = agent.effortRefusal();
+    const misfit = effort ? `\n${c.yellow(`${safeText(effort)}: choose another with /effort before the next prompt.`)}` : "";
     // Any id is taken (a compatible server's list may be missing), but one a letter or two off a listed id is most likely a typo.
-    const listed = catalogues.of(provider).models().map((m) => m.id);
-    const typo = resembling(parsed.model, listed);
-    if (typo) return `${using}. ${c.yellow(`${provider} does not list ${safeText(parsed.model)}: did you mean ${typo}? (/model ${typo})`)}`;
+    const typo = resembling(parsed.model, catalogues.of(provider).models().map((m) => m.id));
+    if (typo) return `${using}. ${c.yellow(`${provider} does not list ${safeText(parsed.model)}: did you mean ${typo}? (/model ${typo})`)}${misfit}`;
     const vendor = foreignPrefix(parsed);
-    if (vendor) return `${using}: ${safeText(vendor)} is not a provider awl knows, so the id goes to ${provider}, the current provider, as it is.`;
-    if (!parsed.provider) return `${using} (a model of ${provider}, the current provider).`;
-    return `${using}.`;
+    if (vendor) return `${using}: ${safeText(vendor)} is not a provider awl knows, so the id goes to ${provider}, the current provider, as it is.${misfit}`;
+    if (!parsed.provider) return `${using} (a model of ${provider}, the current provider).${misfit}`;
+    return `${using}.${misfit}`;
   } catch (error) {
     if (error instanceof UserError) return c.red(`${safeText(replMessage(error))}\nStill using ${safeText(`${agent.model.provider}/${agent.model.model}`)}.`);
     throw error;

@@ -8,8 +8,12 @@
 // (./type-ahead.ts). A stop signal (cli/stop.ts) aborts a running turn like Ctrl+C and,
 // once the turn has kept what it had, ends the loop. /new and /resume end it
 // too: its caller (cli/chat.ts) opens that session and runs the loop on it.
-// `awl "prompt"` hands the loop a first prompt, sent as if typed; a prompt the
-// agent refuses unsent (too large for the model) goes back into the input box.
+// `awl "prompt"` hands the loop a first prompt, sent as if typed. A prompt
+// refused before it is written (too large for the model, an effort the model
+// does not take) goes back into the input box; one the provider refused after
+// it was written (a model it no longer serves) stays in the conversation and
+// goes with the next request, as the line under it says: putting it back too
+// would send it twice.
 
 import type { Agent } from "../agent/agent";
 import type { AgentEvent } from "../agent/events";
@@ -101,6 +105,14 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
       continue;
     }
 
+    // An effort the model cannot take (after /model, say) refuses the prompt before it is written: it goes back into the input box.
+    const refusal = agent.effortRefusal();
+    if (refusal) {
+      out.write(`${wrapLines(c.red(safeText(`${refusal}: change it with /effort or /model; your prompt is back in the input box, not sent.`)), out.columns)}\n`);
+      unsent = text;
+      continue;
+    }
+
     const controller = interruptible(stop.signal);
     const live = new LiveArea(out); // under the output: the status line, then what is typed ahead
     const watch = () => watchInterrupt(() => controller.abort(), process.stdin, out, { show: (row) => live.typeAhead(row), prompt, history, noteStyle: c.dim });
@@ -124,7 +136,6 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
     });
     try {
       const onEvent = (event: AgentEvent) => {
-        if (event.type === "end" && event.remedy?.kind === "model") unsent = text;
         renderer.handle(adviseInRepl(event, (remedy) => catalogues.advise(remedy, agent.model.provider)));
       };
       const result = await stop.hold(() => agent.runTurn(text, controller.signal, onEvent, ask));

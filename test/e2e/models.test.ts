@@ -61,14 +61,29 @@ describe("a model the provider no longer serves", () => {
     const run = await f.run(["-p", "hi", "--model", "claude-sonnet-4-5"]);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe("");
+    const id = (JSON.parse((await Bun.file(sessionFiles(f.sessions)[0]!).text()).split("\n")[0]!).id as string).slice(0, 8);
     expect(run.stderr).toBe(
-      'awl: Anthropic does not serve the model "claude-sonnet-4-5" (404: retired, or never an id): the newest of its family: claude-sonnet-6, claude-sonnet-5-5, claude-sonnet-5; switch with --model claude-sonnet-6\n',
+      `awl: Anthropic does not serve the model "claude-sonnet-4-5" (404: retired, or never an id): the newest of its family: claude-sonnet-6, claude-sonnet-5-5, claude-sonnet-5; the prompt is saved: awl -p --resume ${id} --model claude-sonnet-6 sends it\n`,
     );
     const entries = await lines(sessionFiles(f.sessions)[0]!);
     expect(entries.map((e) => e.message?.role ?? e.type)).toEqual(["session", "system", "user", "session_info", "assistant"]);
     expect(entries[3]).toMatchObject({ title: "hi", source: "auto" }); // the first prompt's title, written at once
     expect(entries[4].message).toMatchObject({ model: "claude-sonnet-4-5", stopReason: "error" });
     expect(f.server.requests).toHaveLength(1); // awl never switches models by itself
+  });
+
+  test("following that advice sends the saved prompt once, to the new model, and writes no second copy of it", async () => {
+    const f = await fresh(TODAY);
+    const refused = await f.run(["-p", "again", "--model", "claude-sonnet-4-5"]);
+    const advice = /awl -p --resume (\S+) --model (\S+) sends it/.exec(refused.stderr)!;
+    f.server.reply({ blocks: [{ type: "text", text: "answered" }] });
+    const sent = await f.run(["-p", "--resume", advice[1]!, "--model", advice[2]!]);
+    expect(sent).toMatchObject({ code: 0, stdout: "answered\n" });
+    const request = f.server.requests.at(-1)!.body as { model: string; messages: { role: string; content: { type: string; text?: string }[] }[] };
+    expect(request.model).toBe("claude-sonnet-6");
+    expect(request.messages.flatMap((m) => m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])))).toEqual(["again"]);
+    const entries = await lines(sessionFiles(f.sessions)[0]!);
+    expect(entries.filter((e) => e.message?.role === "user").length).toBe(1);
   });
 
   test("resuming a session whose model is gone says so before any request: GET /v1/models/{id} answered 404", async () => {
@@ -121,7 +136,7 @@ describe("awl models", () => {
 });
 
 describe.skipIf(!hasTmux)("models in the REPL", () => {
-  test("the banner says the model is the default; /model lists the catalogue with windows, Tab completes an id, a typo gets what it resembles; a gone model's prompt stays in the input", async () => {
+  test("the banner says the model is the default; /model lists the catalogue with windows, Tab completes an id, a typo gets what it resembles", async () => {
     const f = await fresh(TODAY);
     term.start([AWL], { cwd: f.project, env: f.env, width: 240 });
     let screen = await term.waitFor(/\/help for commands/);
@@ -144,15 +159,31 @@ describe.skipIf(!hasTmux)("models in the REPL", () => {
     term.keys("Enter");
     await term.waitFor(/anthropic does not list claude-sonet-5-5: did you mean claude-sonnet-5-5\? \(\/model claude-sonnet-5-5\)/);
 
-    term.type("/model claude-sonnet-4-5");
-    term.keys("Enter");
-    term.type("still there?");
-    term.keys("Enter");
-    screen = await term.waitFor(/switch with \/model claude-sonnet-6/);
-    expect(screen).toContain('Anthropic does not serve the model "claude-sonnet-4-5" (404: retired, or never an id): the newest of its family: claude-sonnet-6, claude-sonnet-5-5, claude-sonnet-5');
-    await term.waitFor(/› still there\?\s*$/);
-    term.keys("C-c");
     term.keys("C-d");
     await term.waitFor(/\[exited 0\]/);
+  });
+
+  test("a prompt the provider refused for its model (404) stays in the log, not in the input box, and goes once with the next prompt", async () => {
+    const f = await fresh(TODAY);
+    term.start([AWL, "--model", "claude-sonnet-4-5"], { cwd: f.project, env: f.env, width: 240 });
+    await term.waitFor(/\/help for commands/);
+    term.type("still there?");
+    term.keys("Enter");
+    const screen = await term.waitFor(/switch with \/model claude-sonnet-6[\s\S]*No answer: this prompt stays in the conversation/);
+    expect(screen).toContain('Anthropic does not serve the model "claude-sonnet-4-5" (404: retired, or never an id)');
+    // Putting it back too would send it twice.
+    await term.waitFor(/›\s*$/);
+    expect(term.screen()).not.toMatch(/› still there\?\s*$/);
+    term.type("/model claude-sonnet-6");
+    term.keys("Enter");
+    await term.waitFor(/Using anthropic\/claude-sonnet-6 from the next prompt on\./);
+    f.server.reply({ blocks: [{ type: "text", text: "Yes." }] });
+    term.type("and now?");
+    term.keys("Enter");
+    await term.waitFor(/Yes\./);
+    const texts = (f.server.requests.at(-1)!.body as { messages: { content: { type: string; text?: string }[] }[] }).messages.flatMap((m) => m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])));
+    expect(texts).toEqual(["still there?", "and now?"]);
+    const logged = (await lines(sessionFiles(f.sessions)[0]!)).filter((e) => e.message?.role === "user");
+    expect(logged).toHaveLength(2);
   });
 });
