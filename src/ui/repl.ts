@@ -25,7 +25,7 @@ import { UserError } from "../errors";
 import type { Colors } from "./render/colors";
 import { terminalAsk } from "./session/approval";
 import { adviseInRepl, replMessage } from "./advice";
-import { commandArguments, commandNames, parseCommand, runCommand } from "./commands";
+import { commandArguments, commandNames, parseCommand, prepareCommand, runCommand } from "./commands";
 import { appendHistory, loadHistory, mergeHistory } from "./input/history";
 import { readLine, watchInterrupt } from "./input/input";
 import { meterText, wrapLines } from "./render/format";
@@ -95,6 +95,7 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
 
     const command = parseCommand(text); // a line that starts with a path is a prompt
     if (command) {
+      await prepareCommand(command, agent, catalogues);
       const result = runCommand(command, agent, c, catalogues, out.columns);
       if (result === "quit") return QUIT;
       if ("open" in result) return result.open === "resume" ? { kind: "resume", id: result.id } : { kind: result.open };

@@ -3,6 +3,8 @@
 // model said in one line with the newest of its family, `awl models`, and a
 // resumed session whose model is gone.
 import { afterEach, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { AWL, e2eFixture, sessionFiles, type E2eFixture } from "./awl";
 import { hasTmux, useTerminal } from "./tmux";
 import { RETIRED_ANTHROPIC, TODAYS_ANTHROPIC, type ServedModel, type TestServerOptions } from "../support/server";
@@ -136,7 +138,7 @@ describe("awl models", () => {
 });
 
 describe.skipIf(!hasTmux)("models in the REPL", () => {
-  test("the banner says the model is the default; /model lists the catalogue with windows, Tab completes an id, a typo gets what it resembles", async () => {
+  test("the banner says the model is the default; /model lists the catalogue with windows, Tab completes an id, an id the list lacks is refused with the nearest it has", async () => {
     const f = await fresh(TODAY);
     term.start([AWL], { cwd: f.project, env: f.env, width: 240 });
     let screen = await term.waitFor(/\/help for commands/);
@@ -144,7 +146,7 @@ describe.skipIf(!hasTmux)("models in the REPL", () => {
 
     term.type("/model");
     term.keys("Enter");
-    screen = await term.waitFor(/Any other id works too/);
+    screen = await term.waitFor(/an id anthropic does not list is refused/);
     expect(screen).toContain("Active: anthropic/claude-sonnet-6 (window 2.0M · output 128k)");
     expect(screen).toMatch(/anthropic's models, newest first, from 127\.0\.0\.1:\d+, fetched just now:/);
     expect(screen).toMatch(/claude-sonnet-6 +Claude Sonnet 6 {2}2026-11-24 {2}window 2\.0M · output 128k {2}\(active\)/);
@@ -155,12 +157,37 @@ describe.skipIf(!hasTmux)("models in the REPL", () => {
     term.keys("Enter");
     await term.waitFor(/Using anthropic\/claude-opus-5-5 from the next prompt on\./);
 
+    // The server answered a list: an id it lacks is refused with the nearest it has, and the model stays.
     term.type("/model claude-sonet-5-5");
     term.keys("Enter");
-    await term.waitFor(/anthropic does not list claude-sonet-5-5: did you mean claude-sonnet-5-5\? \(\/model claude-sonnet-5-5\)/);
-
+    await term.waitFor(/anthropic does not list claude-sonet-5-5: did you mean claude-sonnet-5-5\? \(\/model claude-sonnet-5-5\)\s+Still using anthropic\/claude-opus-5-5\./);
+    term.type("/model claude-sonnet-4-5");
+    term.keys("Enter");
+    await term.waitFor(/anthropic does not list claude-sonnet-4-5: did you mean claude-sonnet-6, claude-sonnet-5-5, claude-sonnet-5\? \(\/model claude-sonnet-6\)\s+Still using anthropic\/claude-opus-5-5\./);
+    // An alias of a dated snapshot the list shows is taken.
+    term.type("/model claude-haiku-4-5");
+    term.keys("Enter");
+    await term.waitFor(/Using anthropic\/claude-haiku-4-5 from the next prompt on/);
+    expect(f.server.requests).toHaveLength(0);
     term.keys("C-d");
     await term.waitFor(/\[exited 0\]/);
+  });
+
+  test("a list more than a minute old is asked for again before /model judges an id: a model released since is taken", async () => {
+    const options: TestServerOptions = { models: { anthropic: [...TODAYS_ANTHROPIC, NEWER_SONNET] }, retiredModels: RETIRED_ANTHROPIC };
+    const f = await fresh(options);
+    expect((await f.run(["models"])).code).toBe(0);
+    const [cache] = readdirSync(join(f.home, ".cache/awl/models")).map((name) => join(f.home, ".cache/awl/models", name));
+    const cached = JSON.parse(readFileSync(cache!, "utf8"));
+    writeFileSync(cache!, JSON.stringify({ ...cached, fetchedAt: Date.now() - 5 * 60_000 })); // five minutes old: fresh enough to start with
+    options.models!.anthropic!.push({ id: "claude-sonnet-7", displayName: "Claude Sonnet 7", created: "2026-12-06", maxInputTokens: 2_000_000, maxOutputTokens: 128_000, thinkingTypes: ["adaptive"] });
+    term.start([AWL], { cwd: f.project, env: f.env, width: 200 });
+    await term.waitFor(/\/help for commands/);
+    const asked = f.server.modelRequests.length;
+    term.type("/model claude-sonnet-7");
+    term.keys("Enter");
+    await term.waitFor(/Using anthropic\/claude-sonnet-7 from the next prompt on/);
+    expect(f.server.modelRequests.length).toBeGreaterThan(asked);
   });
 
   test("a prompt the provider refused for its model (404) stays in the log, not in the input box, and goes once with the next prompt", async () => {
