@@ -57,7 +57,7 @@ Usage:
                                run one prompt to completion (tools included), print the answer
   awl -p -                     read the prompt from standard input
   awl -p "prompt" --json       the session log's lines as they are written, then a result line
-  awl -p --resume <id>         continue a run --max-turns stopped
+  awl -p --resume <id>         send what waits: a prompt the provider refused, or a run --max-turns stopped
   awl sessions [--plain|--json]
                                list this directory's sessions (on a terminal, a picker, most recently active first)
   awl sessions rm ID... | restore ID...

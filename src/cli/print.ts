@@ -82,7 +82,7 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
     const refusal = agent.effortRefusal();
     if (refusal) throw new UsageError(`${refusal} (see awl --help)`);
     if (prompt === undefined && !agent.waitsForModel()) {
-      throw new UsageError(`-p needs a prompt: this session does not wait for the model (a bare -p --resume continues a run --max-turns stopped) (see awl --help)`);
+      throw new UsageError(`-p needs a prompt: this session does not wait for the model (a bare -p --resume sends what waits: a prompt the provider refused, or a run --max-turns stopped) (see awl --help)`);
     }
     const failure = remedyWatcher();
 
