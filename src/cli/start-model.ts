@@ -4,12 +4,14 @@
 // new session's header names the catalogue's default; a resumed session's
 // model is checked with the provider when its list does not show it. A
 // resumed session keeps its effort as it keeps its model: the one stamped on
-// its last prompt, unless --effort names another.
+// its last prompt, unless --effort names another. What refusals taught earlier
+// runs about how a model thinks is recalled first (providers/thinking-lessons.ts).
 
 import { Catalogues } from "../providers/catalogue";
 import type { Remedy } from "../providers/provider";
 import type { Effort } from "../providers/thinking-forms";
 import { isEffort } from "../providers/thinking-forms";
+import { recallThinkingLessons } from "../providers/thinking-lessons";
 import type { ModelRef, SessionManager } from "../session";
 import { chosenEffort, type Args } from "./args";
 import { chooseModel, isDefaultModel } from "./model-choice";
@@ -30,6 +32,7 @@ export interface Start {
 export async function startModel(args: Args, cwd: string, env: Record<string, string | undefined> = process.env): Promise<Start> {
   chosenEffort(args, env); // a bad AWL_EFFORT is said before a session is opened (or a fork written)
   const catalogues = new Catalogues(env);
+  recallThinkingLessons(env); // a model an earlier run learnt always thinks is refused --effort off before any request
   await catalogues.of(chooseModel(args, undefined, env).provider).load();
   // --fork: the copy starts with the model the parent's path used last, unless a flag names another.
   const fork = args.fork ? { fork: { model: (parent: ModelRef) => chooseModel(args, parent, env, catalogues.newest) } } : {};

@@ -3,6 +3,8 @@
 // and the files 0600. It holds what the models endpoint said and when, never
 // a key or a URL's credentials (the file is named by a hash of the base URL).
 // Written whole to a temporary file and renamed, so a reader never sees half.
+// The folder also holds what refusals taught about models' thinking
+// (thinking-lessons.ts), written the same way.
 
 import { createHash } from "node:crypto";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
@@ -23,7 +25,7 @@ export interface CachedCatalogue {
   reason?: string;
 }
 
-function cacheDirectory(env: Record<string, string | undefined>): string {
+export function cacheDirectory(env: Record<string, string | undefined>): string {
   const base = env.XDG_CACHE_HOME || join(env.HOME || homedir(), ".cache");
   return join(base, "awl", "models");
 }
@@ -49,13 +51,13 @@ export async function readCache(file: string): Promise<CachedCatalogue | undefin
   return value as CachedCatalogue;
 }
 
-/** Best effort: a cache that cannot be written (read-only home) costs a fetch next time, nothing more. */
-export function writeCache(file: string, catalogue: CachedCatalogue): void {
+/** Best effort: a cache that cannot be written (read-only home) costs a fetch next time, nothing more. A catalogue, or thinking-lessons.ts's file. */
+export function writeCache(file: string, value: object): void {
   try {
     const dir = join(file, "..");
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(catalogue), { mode: 0o600 });
+    writeFileSync(temporary, JSON.stringify(value), { mode: 0o600 });
     renameSync(temporary, file);
   } catch {
     // Nothing to tell: the catalogue in memory is the same.

@@ -37,16 +37,29 @@ export type ThinkingRow = readonly [prefix: string, forms: Partial<ThinkingForms
 
 const NOTHING: ThinkingForms = { adaptive: false, budget: false, alwaysOn: false, hiddenText: false, binds: false };
 
-/** What refusals taught this process, per provider/model. */
+/** What refusals taught this process and, once recalled, earlier runs: per provider/model. */
 const learnt = new Map<string, Partial<ThinkingForms>>();
 const key = (provider: string, model: string) => `${provider}/${model}`;
+/** Keeps the lessons for later runs (thinking-lessons.ts), once a run has recalled them. */
+let keepLessons: ((lessons: ThinkingLessons) => void) | undefined;
+
+/** Lessons by `provider/model`, as kept between runs. */
+export type ThinkingLessons = Record<string, Partial<ThinkingForms>>;
 
 /**
- * Remembers what a refusal said about the model for the rest of the process:
- * the form it wants instead of the one sent, or that it binds thinking.
+ * Remembers what a refusal said about the model: the form it wants instead of
+ * the one sent, that it binds thinking, or that it always thinks. Kept for
+ * later runs too when this one recalled earlier lessons.
  */
 export function learnThinking(provider: string, model: string, fact: Partial<ThinkingForms>): void {
   learnt.set(key(provider, model), { ...learnt.get(key(provider, model)), ...fact });
+  keepLessons?.(Object.fromEntries(learnt));
+}
+
+/** Starts from what earlier runs learnt (this process's own lessons win), and keeps every new lesson with `keep`. */
+export function recallThinking(earlier: ThinkingLessons, keep: (lessons: ThinkingLessons) => void): void {
+  for (const [model, fact] of Object.entries(earlier)) learnt.set(model, { ...fact, ...learnt.get(model) });
+  keepLessons = keep;
 }
 
 /**

@@ -2,7 +2,8 @@
 // model cannot take refused before any request, and in the REPL (tmux) the
 // banner, the usage line and /effort.
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { AWL, sessionFiles, useE2eFixture } from "./awl";
 import { hasTmux, useTerminal } from "./tmux";
 
@@ -43,6 +44,19 @@ describe("off on a model that thinks always and that awl's table does not know",
     expect(await fx.run(["-p", "--resume", id, "--effort", "low"])).toMatchObject({ code: 0, stdout: "hello\n" });
     const sent = fx.server.requests.at(-1)!;
     expect([sent.status, sent.body.thinking?.type, sent.body.messages.flatMap((m: { content: { text?: string }[] }) => m.content.map((b) => b.text))]).toEqual([200, "enabled", ["hi"]]);
+  });
+
+  test("what the refusal taught is remembered by later runs: off is then refused before any request, as for a model awl knows", async () => {
+    expect((await fx.run(["-p", "hi", "--model", "claude-opus-7", "--effort", "off"])).code).toBe(2);
+    const again = await fx.run(["-p", "hi", "--model", "claude-opus-7", "--effort", "off"]);
+    expect([again.code, again.stderr.trim()]).toEqual([2, "awl: claude-opus-7 always thinks: effort off is not possible (low thinks least) (see awl --help)"]);
+    expect(fx.server.requests).toHaveLength(1); // the first run's, which taught it
+    expect(sessionFiles(fx.sessions)).toHaveLength(1);
+    const lessons = join(fx.home, ".cache/awl/models/thinking-lessons.json");
+    expect([statSync(lessons).mode & 0o777, JSON.parse(readFileSync(lessons, "utf8"))]).toEqual([0o600, { "anthropic/claude-opus-7": { alwaysOn: true } }]);
+    // The REPL starts knowing it too.
+    const repl = await fx.run(["--model", "claude-opus-7", "--effort", "off"]);
+    expect([repl.code, repl.stderr.trim()]).toEqual([2, "awl: claude-opus-7 always thinks: effort off is not possible (low thinks least) (see awl --help)"]);
   });
 });
 
