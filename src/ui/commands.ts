@@ -52,7 +52,7 @@ const COMMANDS: readonly [string, string][] = [
   ["/rename <title>", "name this session (shown by awl sessions and the picker; --resume <part of it> finds it)"],
   ["/export [--html|--jsonl] [file]", "write this session to a file (Markdown by default; keys and home paths redacted)"],
   ["/new", "start a new session here (this one is saved: /resume returns to it)"],
-  ["/resume [id]", "pick a session of this directory to continue, most recent first (or the one whose id starts with id)"],
+  ["/resume [id]", "pick a session of this directory to continue, most recent first (or the one a whole id, an id prefix or words of its title name)"],
   ["/compact [what to keep]", "summarize every turn before the latest one, so the context has room again"],
   ["/rewind", "go back to before one of your prompts, files too, or undo a rewind (Esc Esc on an empty prompt too); the prompt comes back to edit"],
   ["/tree [prompts|all|labelled]", "the session's paths as a tree: pick any entry to go on from there"],
