@@ -5,7 +5,7 @@
 // an overflow the API reports is compacted too (twice at most), then the
 // request is sent again.
 
-import { Conversation, messageText, textMessage, toolUses, type ContentBlock, type Message } from "../conversation";
+import { Conversation, keptAnything, messageText, textMessage, toolUses, type ContentBlock, type Message } from "../conversation";
 import type { ModelRef, SessionManager } from "../session";
 import { addUsage, cwdNote, messageToDisk, preloadSchemas, toldDirectory } from "../session";
 import { jsonByteLength } from "../json";
@@ -205,11 +205,12 @@ export class Agent {
     const usage: Usage = { input: 0, output: 0 };
     const result = (r: Omit<TurnResult, "usage" | "context">): TurnResult => ({ ...r, usage, context: this.meter(), ...(this.effort ? { effort: this.effort } : {}) });
     // An effort the model cannot take is said before anything is sent or written.
-    const refusal = this.effortRefusal();
-    if (refusal) {
+    const refused = (refusal: string): TurnResult => {
       onEvent({ type: "end", stopReason: "error", errorMessage: refusal });
-      return result({ stopReason: "error", aborted: false, errorMessage: refusal, finalText: "" });
-    }
+      return result({ stopReason: "error", aborted: false, errorMessage: refusal, finalText: "", effortRefused: true });
+    };
+    const refusal = this.effortRefusal();
+    if (refusal) return refused(refusal);
     // The turn's thinking and max_tokens: the same on every request of it, tool loop included.
     let plan = this.#plan();
     // A new session's file is made with the prompt: its header's project is asked of git first, where Esc can stop it.
@@ -242,6 +243,9 @@ export class Agent {
         if (lesson) {
           lessons++;
           learnThinking(this.#model.provider, this.#model.model, lesson);
+          // What was learnt may rule out the effort itself (off, on a model that thinks always): refused as a known model's is.
+          const learntRefusal = this.effortRefusal();
+          if (learntRefusal) return refused(learntRefusal);
           plan = this.#plan();
           continue;
         }
@@ -265,10 +269,15 @@ export class Agent {
     }
   }
 
-  /** True when the branch ends in tool results the model has not answered yet: a prompt-less runTurn continues from them. */
+  /**
+   * True when the branch ends in something the model has not answered yet: tool
+   * results (a turn --max-turns stopped), or a prompt whose answer failed with
+   * nothing kept (a model the provider no longer serves). A prompt-less
+   * runTurn sends it, so the prompt is not written twice.
+   */
   waitsForModel(): boolean {
-    const last = this.#conversation.messages.at(-1);
-    return last?.role === "user" && last.content.length > 0 && last.content.every((b) => b.type === "toolResult");
+    const last = this.#conversation.messages.findLast((m) => m.role !== "assistant" || keptAnything(m.content)); // an empty failed answer is never sent
+    return last?.role === "user" && last.content.length > 0;
   }
 
   /** The system message of a new session, then the prompt, each checked against the window before it is written. */

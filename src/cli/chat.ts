@@ -9,7 +9,7 @@
 // What carries over to the next session: the model in use, for a new session
 // (a resumed one continues with its own model, as --resume does, unless its
 // provider cannot be used here: then with the one in use, and it says so);
-// the effort; the approvals: the mode (a setting of this process, as --approve
+// the effort (a resumed one keeps its own, as --resume does); the approvals: the mode (a setting of this process, as --approve
 // is, shown again on the banner) and what "always" allowed, since the question
 // said "until awl exits" when the person chose it (/session lists it). The
 // prompt history is reloaded: this directory's prompts from every session,
@@ -20,7 +20,8 @@ import { Approvals } from "../agent/approval";
 import { loadContextFiles, type ContextFiles } from "../agent/context-files";
 import { UsageError, UserError } from "../errors";
 import { AdvisedError } from "../providers";
-import { findSession, listSessions, type ModelRef } from "../session";
+import { listSessions, type ModelRef } from "../session";
+import { printedId } from "../session/resolve";
 import { movedSessions } from "../session/moved";
 import { colorsFor, type Colors } from "../ui/render/colors";
 import { replAdvice, replMessage } from "../ui/advice";
@@ -32,9 +33,9 @@ import { safeText } from "../ui/render/safe-text";
 import { sessionIdLength, shortSessionId } from "../ui/session/session-id";
 import { renderTranscript } from "../ui/session/transcript";
 import { onCommandLine } from "./advice";
-import { approvalMode, chosenEffort, type Args } from "./args";
-import { openSession, type OpenedSession } from "./open-session";
-import { startModel } from "./start-model";
+import { approvalMode, type Args } from "./args";
+import { atTerminal, openSession, pathForId, type OpenedSession } from "./open-session";
+import { keptEffort, startModel } from "./start-model";
 import type { Catalogues } from "../providers/catalogue";
 import { pickFast, plainLine } from "./sessions";
 import { guardOutput, hold, stopSignal } from "./stop";
@@ -51,11 +52,10 @@ interface Screen {
 
 export async function chat(args: Args, cwd: string): Promise<number> {
   const mode = approvalMode(args);
-  const effort = chosenEffort(args);
   guardOutput();
   const screen: Screen = { cwd, c: colorsFor(process.stdout), out: process.stdout };
   const { c, out } = screen;
-  const { opened, model, catalogues, isDefault, gone } = await startModel(args, cwd);
+  const { opened, model, effort, catalogues, isDefault, gone } = await startModel(args, cwd);
   let session = opened.session;
   try {
     for (const notice of opened.notices) say(out, c.yellow(safeText(notice)));
@@ -87,8 +87,7 @@ export async function chat(args: Args, cwd: string): Promise<number> {
     clearTimeout(warmUp);
     // After a stop signal nothing more is drawn (cli/stop.ts); awl exits once the session is closed.
     if (session.messageCount() > 0 && !stopSignal.aborted) {
-      say(out, c.dim(`Resume this session with: awl --resume ${shortSessionId(cwd, session.sessionId)}`));
-    }
+      say(out, c.dim(`Resume this session with: awl --resume ${shortSessionId(cwd, session)}`));    }
     return 0;
   } finally {
     session.close();
@@ -121,12 +120,12 @@ async function nextSession(current: Agent, end: Exclude<ReplEnd, { kind: "quit" 
     const id = end.id ?? (await pick(current, screen));
     if (id === undefined) return undefined;
     try {
-      const { matches } = await findSession(cwd, id);
-      if (matches.length === 1 && matches[0]!.path === current.session.sessionFile) {
-        say(out, c.dim(`${shortSessionId(cwd, current.session.sessionId)} is the session open here.`));
+      const path = await pathForId(cwd, id, { listedBy: "/resume", pick: atTerminal() });
+      if (path === current.session.sessionFile) {
+        say(out, c.dim(`${shortSessionId(cwd, current.session)} is the session open here.`));
         return undefined;
       }
-      opened = await openSession(cwd, id, () => current.model, { listedBy: "/resume" });
+      opened = await openSession(cwd, { path }, () => current.model);
     } catch (error) {
       if (error instanceof UserError) return stay(error.message);
       throw error;
@@ -150,7 +149,7 @@ async function nextSession(current: Agent, end: Exclude<ReplEnd, { kind: "quit" 
   // The next one is open: now this one is closed, its lock released.
   const left = current.session;
   if (left.messageCount() > 0) {
-    const id = shortSessionId(cwd, left.sessionId, [next.agent.session.sessionId]); // still unique once the next one is written
+    const id = shortSessionId(cwd, left, [next.agent.session.sessionId]); // still unique once the next one is written
     const messages = messagesInFile(left.sessionFile, cwd); // as the picker counts them
     say(out, c.dim(`Left session ${id} (${messages} message${messages === 1 ? "" : "s"}, saved): /resume ${id} returns to it.`));
   }
@@ -170,12 +169,14 @@ async function nextSession(current: Agent, end: Exclude<ReplEnd, { kind: "quit" 
  * continues with the model in use and says so.
  */
 function nextAgent(current: Agent, opened: OpenedSession, contextFiles: ContextFiles | undefined, catalogues: Catalogues): { agent: Agent; notice?: string } {
+  // A resumed session keeps its own effort, as it keeps its model.
+  const effort = (opened.resumed && keptEffort(opened.session)) || current.effort;
   const make = (model: ModelRef) =>
     new Agent({
       session: opened.session,
       cwd: current.cwd,
       model,
-      effort: current.effort,
+      effort,
       contextFiles,
       approvals: current.approvals,
       modelInfo: catalogues.modelInfo,
@@ -206,7 +207,8 @@ async function pick(current: Agent, { cwd, c, out }: Screen): Promise<string | u
     return undefined;
   }
   const length = sessionIdLength(cwd, [...list.map((s) => s.id), here]);
-  out.write(`${list.map((s) => plainLine(s, length, cwd)).join("\n")}\n${c.dim("/resume <id> continues one of them.")}\n`);
+  const listed = new Set(list.map((s) => s.id));
+  out.write(`${list.map((s) => plainLine(s, length, cwd, listed)).join("\n")}\n${c.dim("/resume <id> continues one of them.")}\n`);
   return undefined;
 }
 
@@ -224,8 +226,8 @@ function showBanner(agent: Agent, resumed: boolean, contextFiles: ContextFiles |
   const version = typeof AWL_VERSION === "string" ? AWL_VERSION : "dev";
   const title = agent.session.title()?.title;
   const fork = agent.session.header.forkedFrom;
-  const lineage = fork ? ` (fork of ${safeText(fork.session.slice(0, 8))} at ${safeText(fork.entry)})` : "";
-  const what = resumed ? `resumed ${shortSessionId(cwd, agent.session.sessionId)}${title ? ` "${oneLine(title, 40)}"` : ""}${lineage}` : "new session";
+  const lineage = fork ? ` (fork of ${safeText(printedId(cwd, fork.session))} at ${safeText(fork.entry)})` : "";
+  const what = resumed ? `resumed ${shortSessionId(cwd, agent.session)}${title ? ` "${oneLine(title, 40)}"` : ""}${lineage}` : "new session";
   const model = safeText(`${agent.model.provider}/${agent.model.model}${isDefault ? " (default)" : ""}`);
   const effort = agent.effort ? [`effort: ${agent.effort}`] : [];
   say(out, c.dim(joinParts([`awl ${version}`, what, model, ...effort, `approve: ${agent.approvals.mode}`, "/help for commands"], out.columns ?? 100)));

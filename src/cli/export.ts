@@ -6,10 +6,10 @@ import { isatty } from "node:tty";
 import { safeText } from "../ui/render/safe-text";
 import { exportText, JSONL_WARNING, writeNewFile } from "../ui/session/export";
 import type { Args } from "./args";
-import { pathForId } from "./open-session";
+import { atTerminal, pathForId } from "./open-session";
 
 export async function exportCommand(args: Args, cwd: string): Promise<number> {
-  const file = await pathForId(cwd, args.targets[0]!, "awl sessions");
+  const file = await pathForId(cwd, args.targets[0]!, { listedBy: "awl sessions", pick: atTerminal() });
   const format = args.format ?? "md";
   if (format === "jsonl") process.stderr.write(`awl: ${JSONL_WARNING}\n`);
   const text = exportText(file, format);

@@ -50,14 +50,14 @@ export const help = (): string => `awl — a coding agent for the terminal
 Usage:
   awl                          start a new interactive session in this directory
   awl "prompt"                 start one and send the prompt (the words after it are part of it)
-  awl --resume [id] ["prompt"] resume the most recent session here, or the one whose id starts with id
-                               (else whose title holds it: --resume checklist)
+  awl --resume [id] ["prompt"] resume the most recent session here, or the one named: a whole id from
+                               anywhere, else an id prefix here, else title words (--resume "flaky test")
   awl -c ["prompt"]            resume the most recent session here (and send the prompt)
   awl -p "prompt" [--resume [id]]
                                run one prompt to completion (tools included), print the answer
   awl -p -                     read the prompt from standard input
   awl -p "prompt" --json       the session log's lines as they are written, then a result line
-  awl -p --resume <id>         continue a run --max-turns stopped
+  awl -p --resume <id>         send what waits: a prompt the provider refused, or a run --max-turns stopped
   awl sessions [--plain|--json]
                                list this directory's sessions (on a terminal, a picker, most recently active first)
   awl sessions rm ID... | restore ID...
@@ -96,7 +96,7 @@ Usage:
 
 Options:
   -p, --print <prompt|->       non-interactive: answer on stdout, tool activity on stderr
-  -r, --resume [id]            continue a session (id: full id or unique prefix)
+  -r, --resume [id]            continue a session (id: whole id, unique prefix or words of a title)
   -c, --continue               continue the most recent session here (takes no value)
 ${providerOption()}
 ${modelOption()}
@@ -135,10 +135,11 @@ ${providerVariables()}
 Approval modes: ask runs what only reads, and a short list of read-only commands (ls, cat, grep,
 rg, find, git status/diff/log/show, pwd, head, tail, wc, in any combination, output not
 redirected to a file) by itself, and shows every other command and every change to a file first:
-y runs it, a runs it and the same tool (for a command: program and first argument) from then on
-until awl exits, n refuses it with an optional reason for the model, Esc or Ctrl+C stops the
-turn. auto runs every tool. read-only refuses changes to files and other commands with an error
-the model reads. /approve switches.
+y runs it; a runs it and, until awl exits, what the question names: for write and edit the tool,
+for a command its subcommand with any arguments (git add …, npm run …; never --force, a delete
+or another program) or else only that exact command; n refuses it with an optional reason for
+the model; Esc or Ctrl+C stops the turn. auto runs every tool. read-only refuses changes to
+files and other commands with an error the model reads. /approve switches.
 
 Project instructions: a new session puts $XDG_CONFIG_HOME/awl/AGENTS.md, then AGENTS.md (else
 CLAUDE.md) of each directory from the repository root down to this one, into its system

@@ -19,9 +19,10 @@ import { compactedLine, oneLine, retryText } from "../ui/render/format";
 import { loadContextFiles } from "../agent/context-files";
 import { contextNotice } from "../ui/session/instructions";
 import { safeText } from "../ui/render/safe-text";
-import { onCommandLine, remedyWatcher, withCommandLineAdvice } from "./advice";
-import { approvalMode, chosenEffort, type Args } from "./args";
+import { onCommandLine, remedyWatcher, resendAdvice, savedPromptAdvice, withCommandLineAdvice } from "./advice";
+import { approvalMode, type Args } from "./args";
 import { startModel } from "./start-model";
+import { shortSessionId } from "../ui/session/session-id";
 import type { Usage } from "../providers/provider";
 import { guardOutput, hold, stopExitCode, stoppedBy, stopSignal } from "./stop";
 
@@ -60,13 +61,12 @@ export async function print(args: Args, cwd: string): Promise<number> {
  */
 export async function runPrint(args: Args, cwd: string, output: PrintOutput): Promise<PrintOutcome> {
   const mode = approvalMode(args); // auto unless told otherwise; ask is a usage error: nobody can answer
-  const effort = chosenEffort(args);
   guardOutput();
   const err = process.stderr;
   const c = colorsFor(err);
   const prompt = await promptOf(args, (line) => err.write(`${c.yellow(line)}\n`));
 
-  const { opened, model, catalogues, gone } = await startModel(args, cwd);
+  const { opened, model, effort, catalogues, gone } = await startModel(args, cwd);
   const { session, resumed, notices } = opened;
   output.opened?.(session);
   try {
@@ -82,7 +82,7 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
     const refusal = agent.effortRefusal();
     if (refusal) throw new UsageError(`${refusal} (see awl --help)`);
     if (prompt === undefined && !agent.waitsForModel()) {
-      throw new UsageError(`-p needs a prompt: this session does not wait for the model (a bare -p --resume continues a run --max-turns stopped) (see awl --help)`);
+      throw new UsageError(`-p needs a prompt: this session does not wait for the model (a bare -p --resume sends what waits: a prompt the provider refused, or a run --max-turns stopped) (see awl --help)`);
     }
     const failure = remedyWatcher();
 
@@ -116,8 +116,13 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
         err.write(`${c.yellow(`awl: stopped after ${args.maxTurns} model request${args.maxTurns === 1 ? "" : "s"} (--max-turns); awl -p --resume ${session.sessionId} continues`)}\n`);
         return { exitCode: EXIT_MAX_TURNS, status: "max_turns", usage, stopReason: result.stopReason };
       }
+      // Learnt from the API's refusal (a model awl's table does not know thinks always): the usage error a known model's is,
+      // but the prompt went out with the request that taught it, so it is in the log and waits to be sent.
+      if (result.effortRefused) throw new UsageError(`${result.errorMessage}; ${savedPromptAdvice(shortSessionId(cwd, session), "--effort <level>")}`);
       if (result.stopReason === "error") {
-        const error = safeText(withCommandLineAdvice(result.errorMessage ?? "the request failed", catalogues.advise(failure.remedy, agent.model.provider)));
+        const fact = result.errorMessage ?? "the request failed";
+        const remedy = catalogues.advise(failure.remedy, agent.model.provider);
+        const error = safeText(remedy?.kind === "model" ? `${fact}: ${resendAdvice(remedy, shortSessionId(cwd, session))}` : withCommandLineAdvice(fact, remedy));
         err.write(`${c.red(`awl: ${error}`)}\n`);
         return { exitCode: EXIT_FAILURE, status: "error", usage, stopReason: result.stopReason, error };
       }

@@ -4,9 +4,10 @@
 // a key or a URL's credentials (the file is named by a hash of the base URL).
 // Written whole and private (src/private-file.ts), so a reader never sees half,
 // in a folder that is this user's alone (src/cache-folder.ts): a cache found
-// anywhere else is not read.
-
+// anywhere else is not read. The folder also holds what refusals taught about
+// models' thinking (thinking-lessons.ts), kept the same way.
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { privateCacheFolder, trustedCacheFolder } from "../cache-folder";
 import { writeFileAtomic } from "../private-file";
@@ -25,11 +26,10 @@ export interface CachedCatalogue {
   reason?: string;
 }
 
-/** One provider and base URL's cache: its file's name in the models folder, and the environment that says where that is. */
+/** One file of the models folder (a provider and base URL's catalogue, or the thinking lessons), and the environment that says where that folder is. */
 export interface CacheFile {
   env: Record<string, string | undefined>;
-  name: string;
-}
+  name: string;}
 
 const FOLDER = "models";
 
@@ -38,16 +38,20 @@ export function cacheFile(env: Record<string, string | undefined>, provider: Pro
   return { env, name: `${provider}-${hash}.json` };
 }
 
-/** The cached catalogue, or undefined when there is none, its folder is not this user's alone, or it is not one awl wrote (then it is fetched again). */
-export async function readCache(file: CacheFile): Promise<CachedCatalogue | undefined> {
+/** A cache file's JSON, or undefined when there is none, it is not JSON, or its folder is not this user's alone. */
+export function readCacheJson(file: CacheFile): unknown {
   const folder = trustedCacheFolder(file.env, FOLDER);
   if (!folder) return undefined;
-  let value: unknown;
   try {
-    value = JSON.parse(await Bun.file(join(folder, file.name)).text());
+    return JSON.parse(readFileSync(join(folder, file.name), "utf8"));
   } catch {
     return undefined;
   }
+}
+
+/** The cached catalogue, or undefined when there is none, its folder is not this user's alone, or it is not one awl wrote (then it is fetched again). */
+export async function readCache(file: CacheFile): Promise<CachedCatalogue | undefined> {
+  const value = readCacheJson(file);
   if (typeof value !== "object" || value === null) return undefined;
   const v = value as Record<string, unknown>;
   const statusOk = v.status === "ok" || v.status === "none" || v.status === "failed";
@@ -56,11 +60,11 @@ export async function readCache(file: CacheFile): Promise<CachedCatalogue | unde
   return value as CachedCatalogue;
 }
 
-/** Best effort: a cache that cannot be written (read-only home) costs a fetch next time, nothing more. */
-export function writeCache(file: CacheFile, catalogue: CachedCatalogue): void {
+/** Best effort: a cache that cannot be written (read-only home) costs a fetch next time, nothing more. A catalogue, or thinking-lessons.ts's file. */
+export function writeCache(file: CacheFile, value: object): void {
   try {
     const folder = privateCacheFolder(file.env, FOLDER);
-    if (folder) writeFileAtomic(join(folder, file.name), JSON.stringify(catalogue));
+    if (folder) writeFileAtomic(join(folder, file.name), JSON.stringify(value));
   } catch {
     // Nothing to tell: the catalogue in memory is the same.
   }

@@ -85,6 +85,20 @@ export class ModelCatalogue {
     await this.#refresh();
   }
 
+  /**
+   * For a check against the list (`/model <id>`): loaded, and when the
+   * provider's list is older than `maxAgeMs`, asked for again first (a model
+   * released since is then listed). Never throws.
+   */
+  async freshen(maxAgeMs: number): Promise<void> {
+    await this.load();
+    await this.#refreshing;
+    const entry = this.#entry;
+    if (entry?.status !== "ok" || this.#now() - entry.fetchedAt <= maxAgeMs) return;
+    this.#refreshing = undefined;
+    await this.#refresh();
+  }
+
   #refresh(): Promise<void> {
     return (this.#refreshing ??= this.#fetch().then((entry) => {
       this.#entry = entry;

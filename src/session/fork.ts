@@ -19,6 +19,7 @@ import { newSessionId } from "./ids";
 import { linearPath, type ByteRange } from "./linear-path";
 import { FORMAT_VERSION } from "./refusals";
 import { sessionDir, sessionFileName } from "./paths";
+import { printedId } from "./resolve";
 import type { SessionHeader } from "./schema";
 import { checkFolder } from "./trust";
 import { findTarget, readSessionTree, treePath, type TreeNode } from "./tree";
@@ -58,7 +59,7 @@ export function forkSession(o: ForkOptions): Fork {
     const { header: parent, end } = plan;
     if (end.toolCalls) {
       throw new UsageError(
-        `entry ${end.id} asks for tool calls whose results are not on its path: a fork cannot end there; go there in the session itself first (awl --resume ${parent.id.slice(0, 8)} --at ${end.id}), which answers them, then fork`,
+        `entry ${end.id} asks for tool calls whose results are not on its path: a fork cannot end there; go there in the session itself first (awl --resume ${printedId(o.cwd, parent.id)} --at ${end.id}), which answers them, then fork`,
       );
     }
     const timestamp = new Date().toISOString();

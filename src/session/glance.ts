@@ -6,7 +6,7 @@ import { parseLine } from "./codec";
 import { isPrompt } from "./context";
 import { readLineAt } from "./lines";
 import { lastTimestamp } from "./recent";
-import { readTitle, titleFromPrompt } from "./title";
+import { readTitle, titleFromPrompt, type Title } from "./title";
 import { isSaidText } from "./cwd-note";
 
 /** The system message and a few tool results may precede the first prompt; past these many lines it is not looked for. */
@@ -22,21 +22,29 @@ export interface Glance {
 
 export function glance(path: string): Glance {
   const prompt = firstPrompt(path);
-  return { firstPrompt: prompt, title: writtenTitle(path) ?? promptTitle(prompt), lastEntry: lastTimestamp(path) };
+  return { firstPrompt: prompt, title: writtenTitle(path)?.title ?? promptTitle(prompt), lastEntry: lastTimestamp(path) };
 }
 
 /** The session's title: the latest session_info, found from the end of the file, else its first prompt's first line. */
 export function titleOf(path: string): string | undefined {
-  return writtenTitle(path) ?? promptTitle(firstPrompt(path));
+  return sourcedTitleOf(path)?.title;
+}
+
+/** titleOf, with who wrote it (a first prompt's title is an auto one). */
+export function sourcedTitleOf(path: string): Title | undefined {
+  const written = writtenTitle(path);
+  if (written) return written;
+  const prompt = promptTitle(firstPrompt(path));
+  return prompt === undefined ? undefined : { title: prompt, source: "auto" };
 }
 
 const promptTitle = (prompt: string | undefined) => (prompt === undefined ? undefined : titleFromPrompt(prompt));
 
-function writtenTitle(path: string): string | undefined {
+function writtenTitle(path: string): Title | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(path, "r");
-    return readTitle(fd, fstatSync(fd).size)?.title;
+    return readTitle(fd, fstatSync(fd).size);
   } catch {
     return undefined; // unreadable: listing says why
   } finally {

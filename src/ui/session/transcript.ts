@@ -29,7 +29,7 @@ import { windowOf } from "../../agent/window";
 import type { ModelInfo } from "../../providers/model-info";
 import type { ProviderName } from "../../providers/provider";
 import { INTERRUPTED_AFTER_START, INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, interruptedAfterStart } from "../../agent/events";
-import type { Conversation, Message, ToolResultBlock, ToolUseBlock } from "../../conversation";
+import { keptAnything, type Conversation, type Message, type ToolResultBlock, type ToolUseBlock } from "../../conversation";
 import { contextAt, heldEntries, isSaidText, usageOf, type CompactionEntry, type FileChangeEntry, type HeldEntry, type MessageMeta, type SessionContext, type SessionEntry } from "../../session";
 import { providerSecrets } from "../../providers/registry";
 import { fileChange, MAX_KEPT_BYTES } from "../../tools/tool";
@@ -38,7 +38,7 @@ import { BlobStore, blobDir } from "../../session/blob-store";
 import type { Colors } from "../render/colors";
 import { meterText, oneLine, wrapLines } from "../render/format";
 import { showAnswer } from "../render/markdown-stream";
-import { compactedRow, errorRow, cutOffOutput, keptAnything, interruptedRow, lengthRow, notRunRow, type ShownResult, thoughtRow, toolLine, toolResultRows, toolWidth, unansweredRow, usageRow } from "../live/turn-lines";
+import { compactedRow, errorRow, cutOffOutput, interruptedRow, lengthRow, notRunRow, type ShownResult, thoughtRow, toolLine, toolResultRows, toolWidth, unansweredRow, usageRow } from "../live/turn-lines";
 
 const ANSWER_LINES = 8;
 /** About three screens: a turn that starts within them is shown whole. */
