@@ -7,7 +7,7 @@
 import { configure } from "arktype/config";
 import pkg from "./package.json";
 
-const GENERATED = "./src/session/checks.generated.ts";
+const GENERATED = "./src/session/log/checks.generated.ts";
 const JSON_SCHEMA = "./docs/session-format.schema.json";
 const TOOL_DEFINITIONS = "./src/tools/definitions.generated.ts";
 /** The schemas whose checks are generated, by their export names in src/session/schema.ts. */
@@ -23,7 +23,7 @@ export async function validatorsSource(): Promise<string> {
   // arktype reads its settings once, when it loads: loaded here first, compiling, src/ark-config.ts's jitless comes too late for it.
   configure({ jitless: false });
   await import("arktype");
-  const schema = (await import("./src/session/schema")) as unknown as Record<string, { internal: { id: string; precompilation?: string } }>;
+  const schema = (await import("./src/session/log/schema")) as unknown as Record<string, { internal: { id: string; precompilation?: string } }>;
   const methods = new Map<string, string>();
   const roots: string[] = [];
   for (const name of SCHEMAS) {
@@ -62,8 +62,8 @@ export async function validatorsSource(): Promise<string> {
  * as every entry is: a newer awl may write kinds this one does not know).
  */
 export async function jsonSchemaSource(): Promise<string> {
-  const schema = await import("./src/session/schema");
-  const { ResultLine } = await import("./src/session/result-schema");
+  const schema = await import("./src/session/log/schema");
+  const { ResultLine } = await import("./src/session/log/result-schema");
   const lines = { SessionHeader: schema.SessionHeader, MessageEntry: schema.MessageEntry, CompactionEntry: schema.CompactionEntry, SessionInfoEntry: schema.SessionInfoEntry, ResultLine };
   const $defs: Record<string, object> = {};
   const kinds: string[] = [];

@@ -3,10 +3,10 @@
 
 import { UsageError } from "../errors";
 import { SessionManager, describeSessions, findSession, type ModelRef, type SessionInfo } from "../session";
-import { findByTitle } from "../session/find-title";
-import { forkSession } from "../session/fork";
-import { mostRecentSession } from "../session/recent";
-import { findTarget, readSessionTree } from "../session/tree";
+import { findByTitle } from "../session/store/find-title";
+import { forkSession } from "../session/tree/fork";
+import { mostRecentSession } from "../session/store/recent";
+import { findTarget, readSessionTree } from "../session/tree/tree";
 import { localDateTime, oneLine } from "../ui/render/format";
 import { sessionIdLength } from "../ui/session/session-id";
 

@@ -1,10 +1,10 @@
 // `awl sessions du`: the space sessions take, where it goes: live sessions
 // (this directory's among them), the trash, and the file checkpoints (blobs).
 import { statSync } from "node:fs";
-import { listBlobs } from "../session/blobs";
-import { catalog, sessionPaths } from "../session/catalog";
-import { sessionRoot } from "../session/paths";
-import { trashRoot } from "../session/trash";
+import { listBlobs } from "../session/checkpoints/blobs";
+import { catalog, sessionPaths } from "../session/store/catalog";
+import { sessionRoot } from "../session/log/paths";
+import { trashRoot } from "../session/store/trash";
 import type { Args } from "./args";
 import { bytes, plural } from "./session-rows";
 

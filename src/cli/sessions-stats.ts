@@ -4,9 +4,9 @@
 // price is counted in tokens only. The totals are the exact sums of the
 // entries' usage: integers, never rounded on the way.
 import { priceOf, costOf } from "../providers/prices";
-import { catalog } from "../session/catalog";
-import { sessionRoot } from "../session/paths";
-import { usageTotals, type ModelTotals } from "../session/usage-totals";
+import { catalog } from "../session/store/catalog";
+import { sessionRoot } from "../session/log/paths";
+import { usageTotals, type ModelTotals } from "../session/store/usage-totals";
 import type { Args } from "./args";
 import { parseDuration } from "./duration";
 import { plural } from "./session-rows";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { textMessage } from "../../src/conversation";
 import { UsageError } from "../../src/errors";
 import { encodeCwd, findSession, listSessions, messageToDisk, SessionManager, sessionIdsByName, shortIdLength } from "../../src/session";
-import { sessionDir } from "../../src/session/paths";
+import { sessionDir } from "../../src/session/log/paths";
 import { SPEC, specFile, useSessionRoot } from "./helpers";
 
 useSessionRoot();

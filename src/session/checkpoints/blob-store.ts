@@ -1,0 +1,62 @@
+// The blob store of file checkpoints: each version of a file a tool changed,
+// named by the SHA-256 of its bytes, in `<sessions root>/.blobs/` (beside the
+// per-directory folders, so moving the root moves them too). A version is
+// stored once however many sessions or calls hold it. Files are 0600 in a
+// 0700 folder, written to a temporary name, fsync'd and renamed: a blob that
+// exists is whole. This module is the only one that writes there (blobs.ts only
+// deletes those no session needs any more); the session
+// file's own writer is manager.ts.
+import { createHash, randomBytes } from "node:crypto";
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fsyncDir, mkdirPrivate } from "../log/files";
+
+/** The blob folder of the sessions root a session file lives in (`<root>/<cwd folder>/<file>`). */
+export function blobDir(sessionFile: string): string {
+  return join(dirname(dirname(sessionFile)), ".blobs");
+}
+
+export function sha256(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+export class BlobStore {
+  constructor(readonly dir: string) {}
+
+  /** Stores `bytes` (unless a blob of them is already there) and returns their hash. */
+  put(bytes: Uint8Array, hash = sha256(bytes)): string {
+    const path = this.path(hash);
+    if (existsSync(path)) return hash;
+    mkdirPrivate(this.dir);
+    const temp = join(this.dir, `.${hash}.${randomBytes(6).toString("hex")}.tmp`);
+    const fd = openSync(temp, "wx", 0o600);
+    try {
+      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+      fsyncSync(fd);
+    } catch (error) {
+      closeSync(fd);
+      unlinkSync(temp);
+      throw error;
+    }
+    closeSync(fd);
+    renameSync(temp, path);
+    fsyncDir(path);
+    return hash;
+  }
+
+  /** The bytes of a blob; undefined when it is not stored (or not whole: its bytes do not hash to its name). */
+  get(hash: string): Buffer | undefined {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(this.path(hash));
+    } catch {
+      return undefined;
+    }
+    return sha256(bytes) === hash ? bytes : undefined;
+  }
+
+  path(hash: string): string {
+    if (!/^[0-9a-f]{64}$/.test(hash)) throw new Error(`not a blob name: ${hash}`);
+    return join(this.dir, hash);
+  }
+}
