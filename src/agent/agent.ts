@@ -6,8 +6,7 @@
 // request is sent again.
 
 import { Conversation, messageText, textMessage, toolUses, type ContentBlock, type Message } from "../conversation";
-import type { ModelRef, SessionManager } from "../session";
-import { addUsage, cwdNote, messageToDisk, preloadSchemas, toldDirectory } from "../session";
+import { addUsage, cwdNote, messageToDisk, preloadSchemas, toldDirectory, type ModelRef, type SessionManager } from "../session";
 import { jsonByteLength } from "../json";
 import { createProvider } from "../providers";
 import { applyStreamEvent, finalizeMessage } from "../providers/assemble";

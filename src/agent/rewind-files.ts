@@ -10,9 +10,8 @@
 import { chmodSync, lstatSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import type { SessionManager } from "../session";
-import { BlobStore, blobDir, sha256 } from "../session/checkpoints/blob-store";
-import { planFiles, sameVersion, type FilePlan, type Version } from "../session/checkpoints/file-states";
-import { readWholeLog } from "../session/tree/whole-log";
+import { BlobStore, blobDir, sha256, planFiles, sameVersion, type FilePlan, type Version } from "../session/checkpoints";
+import { readWholeLog } from "../session/tree";
 import { replaceFile } from "../tools/atomic-write";
 import { gitBlobHash, GitReader } from "./git-read";
 

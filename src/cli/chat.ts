@@ -21,7 +21,7 @@ import { loadContextFiles, type ContextFiles } from "../agent/context-files";
 import { UsageError, UserError } from "../errors";
 import { AdvisedError } from "../providers";
 import { findSession, listSessions, type ModelRef } from "../session";
-import { movedSessions } from "../session/store/moved";
+import { movedSessions } from "../session/store";
 import { colorsFor, type Colors } from "../ui/render/colors";
 import { replAdvice, replMessage } from "../ui/advice";
 import { contextFilesLine, contextNotice } from "../ui/session/instructions";

@@ -3,10 +3,8 @@
 
 import { UsageError } from "../errors";
 import { SessionManager, describeSessions, findSession, type ModelRef, type SessionInfo } from "../session";
-import { findByTitle } from "../session/store/find-title";
-import { forkSession } from "../session/tree/fork";
-import { mostRecentSession } from "../session/store/recent";
-import { findTarget, readSessionTree } from "../session/tree/tree";
+import { findByTitle, mostRecentSession } from "../session/store";
+import { forkSession, findTarget, readSessionTree } from "../session/tree";
 import { localDateTime, oneLine } from "../ui/render/format";
 import { sessionIdLength } from "../ui/session/session-id";
 

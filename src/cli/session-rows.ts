@@ -1,8 +1,6 @@
 // One line per session in the clean-up commands' reports: the short id, a
 // date, what the session was about, and with --all the directory it is from.
-import type { CatalogEntry } from "../session/store/catalog";
-import { glance } from "../session/store/glance";
-import { shortIdLength } from "../session/store/listing";
+import { glance, shortIdLength, type CatalogEntry } from "../session/store";
 import { compactNumber, localDateTime, oneLine } from "../ui/render/format";
 
 export interface Row {

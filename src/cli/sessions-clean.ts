@@ -3,10 +3,9 @@
 // deletes, and an open session is never moved. Ages are the last entry's
 // timestamp (in the trash: when it was trashed), never a file's mtime.
 import { UsageError, UserError } from "../errors";
-import { collectBlobs, type Collected } from "../session/checkpoints/blobs";
-import { catalog, pickById, sessionPaths, type CatalogEntry } from "../session/store/catalog";
-import { sessionRoot } from "../session/log/paths";
-import { deleteTrashed, moveToTrash, restoreFromTrash, trashedAt, trashRoot } from "../session/store/trash";
+import { collectBlobs, type Collected } from "../session/checkpoints";
+import { catalog, pickById, sessionPaths, type CatalogEntry, deleteTrashed, moveToTrash, restoreFromTrash, trashedAt, trashRoot } from "../session/store";
+import { sessionRoot } from "../session/log";
 import { localDateTime } from "../ui/render/format";
 import type { Args } from "./args";
 import { parseDuration } from "./duration";

@@ -3,11 +3,8 @@
 // match with its entry id and the text around it. Printed as found, so the
 // first sessions show while the rest are still read. --json: one JSON object
 // per match, one per line ({session, entry, title, line}).
-import { catalog } from "../session/store/catalog";
-import { titleOf } from "../session/store/glance";
-import { sessionRoot } from "../session/log/paths";
-import { activityRank, lastTimestamp } from "../session/store/recent";
-import { searcher, type SearchHit } from "../session/store/search";
+import { catalog, titleOf, activityRank, lastTimestamp, searcher, type SearchHit } from "../session/store";
+import { sessionRoot } from "../session/log";
 import { localDateTime, oneLine } from "../ui/render/format";
 import { safeText } from "../ui/render/safe-text";
 import type { Args } from "./args";

@@ -6,9 +6,7 @@
 // calls fine opens, and what it calls damaged names the line open refuses.
 
 import { isatty } from "node:tty";
-import { newestSessions } from "../session/store/first-screen";
-import { listSessions, shortIdLength, type SessionInfo } from "../session/store/listing";
-import { movedSessions } from "../session/store/moved";
+import { newestSessions, listSessions, shortIdLength, type SessionInfo, movedSessions } from "../session/store";
 import { localDateTime, oneLine } from "../ui/render/format";
 import { sessionIdLength } from "../ui/session/session-id";
 import { safeText } from "../ui/render/safe-text";

@@ -2,7 +2,7 @@
 // (every path, the active one marked), or for scripts one JSON array of
 // {id, parentId, kind, role, text, label, time, active} in file order.
 
-import { readSessionTree } from "../session/tree/tree";
+import { readSessionTree } from "../session/tree";
 import { colorsFor } from "../ui/render/colors";
 import { treeJson, treeRows } from "../ui/session/tree";
 import type { Args } from "./args";

@@ -9,7 +9,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fsyncDir, mkdirPrivate } from "../log/files";
+import { fsyncDir, mkdirPrivate } from "../log";
 
 /** The blob folder of the sessions root a session file lives in (`<root>/<cwd folder>/<file>`). */
 export function blobDir(sessionFile: string): string {

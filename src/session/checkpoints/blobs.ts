@@ -9,9 +9,7 @@
 import { closeSync, fstatSync, openSync, readdirSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../../errors";
-import { fsReason } from "../log/files";
-import { scanLines, startsWith } from "../log/lines";
-import { sessionRoot } from "../log/paths";
+import { fsReason, scanLines, startsWith, sessionRoot } from "../log";
 
 type Env = Record<string, string | undefined>;
 

@@ -2,7 +2,7 @@
 // ENTRY" is what the file_change and bash_effects entries on the path up to
 // and including ENTRY made of each file they touched. Pure: it reads entries,
 // never the disk.
-import type { BashEffectsEntry, PathEffect, SessionEntry } from "../log/schema";
+import type { BashEffectsEntry, PathEffect, SessionEntry } from "../log";
 
 /** One version of a file: a blob, git's object of a clean tracked file, absent, or not kept (and why). */
 export type Version = { sha: string } | { git: string } | { absent: true } | { unknown: string };

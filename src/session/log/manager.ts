@@ -13,8 +13,7 @@ import { buildSessionContext, contextSize, isPrompt, type ContextSize, type Cont
 import { fsReason, writeAll } from "./files";
 import { newEntryId, newSessionId } from "./ids";
 import { MAX_LINE_BYTES } from "./lines";
-import { listSessions, type SessionInfo } from "../store/listing";
-import { mostRecentSession } from "../store/recent";
+import { listSessions, type SessionInfo, mostRecentSession } from "../store";
 import { acquireLock } from "./lock";
 import { sessionDir, sessionFileName } from "./paths";
 import { projectOf } from "./project";

@@ -8,8 +8,8 @@ import { closeSync, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../../errors";
 import { headerView, readHeader, sessionFiles } from "./listing";
-import { encodeCwd, idFromFileName } from "../log/paths";
-import type { ProjectRef } from "../log/schema";
+import { encodeCwd, idFromFileName } from "../log";
+import type { ProjectRef } from "../log";
 
 export interface CatalogEntry {
   path: string;

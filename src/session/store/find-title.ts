@@ -5,7 +5,7 @@
 import { catalog } from "./catalog";
 import { titleOf } from "./glance";
 import type { SessionMatch } from "./listing";
-import { sessionRoot } from "../log/paths";
+import { sessionRoot } from "../log";
 
 type Env = Record<string, string | undefined>;
 

@@ -8,7 +8,7 @@
 // moment later.
 import { join } from "node:path";
 import { describeSessions, sessionFiles, type SessionInfo } from "./listing";
-import { encodeCwd, idFromFileName, sessionRoot } from "../log/paths";
+import { encodeCwd, idFromFileName, sessionRoot } from "../log";
 
 type Env = Record<string, string | undefined>;
 

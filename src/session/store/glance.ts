@@ -2,12 +2,8 @@
 // title (searched from the end), its first prompt (a few lines from the top)
 // and when it was last active (its last line).
 import { closeSync, fstatSync, openSync } from "node:fs";
-import { parseLine } from "../log/codec";
-import { isPrompt } from "../log/context";
-import { readLineAt } from "../log/lines";
+import { parseLine, isPrompt, readLineAt, readTitle, titleFromPrompt, isSaidText } from "../log";
 import { lastTimestamp } from "./recent";
-import { readTitle, titleFromPrompt } from "../log/title";
-import { isSaidText } from "../log/cwd-note";
 
 /** The system message and a few tool results may precede the first prompt; past these many lines it is not looked for. */
 const HEAD_LINES = 16;

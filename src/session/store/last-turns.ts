@@ -5,9 +5,7 @@
 // and answers only: tool calls, results and bookkeeping are passed over.
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { messageText } from "../../conversation";
-import { LineError, parseLine } from "../log/codec";
-import { isPrompt } from "../log/context";
-import { lastIndexBefore, readLineAt } from "../log/lines";
+import { LineError, parseLine, isPrompt, lastIndexBefore, readLineAt } from "../log";
 
 export interface Said {
   role: "user" | "assistant";

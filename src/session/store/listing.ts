@@ -6,16 +6,8 @@
 import { closeSync, fstatSync, openSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../../errors";
-import { LineError, parseLine } from "../log/codec";
-import { isPrompt } from "../log/context";
-import { EntryIndex, slimEntry } from "../log/entry-index";
-import { readLineAt } from "../log/lines";
-import { encodeCwd, idFromFileName, sessionRoot } from "../log/paths";
-import { projectOf, sameProject } from "../log/project";
-import { DamagedLog, readLog, type Place } from "../log/replay";
-import type { ForkedFrom, ProjectRef, SessionEntry, SessionHeader } from "../log/schema";
-import { titleFromPrompt } from "../log/title";
-import { isSaidText } from "../log/cwd-note";
+import { LineError, parseLine, isPrompt, EntryIndex, slimEntry, readLineAt, encodeCwd, idFromFileName, sessionRoot, projectOf, sameProject, DamagedLog, readLog, type Place, titleFromPrompt, isSaidText } from "../log";
+import type { ForkedFrom, ProjectRef, SessionEntry, SessionHeader } from "../log";
 
 export interface SessionInfo {
   path: string;

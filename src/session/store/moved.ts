@@ -4,8 +4,7 @@
 // the same root commit and path as this directory's. The files stay where
 // they are; listing shows them as from another path, and --resume takes them.
 import { catalog } from "./catalog";
-import { sessionRoot } from "../log/paths";
-import { projectOf, sameProject } from "../log/project";
+import { sessionRoot, projectOf, sameProject } from "../log";
 
 type Env = Record<string, string | undefined>;
 

@@ -11,9 +11,7 @@
 // the kernel sets from the system clock, instead.
 import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { LineError, parseLine } from "../log/codec";
-import { MAX_LINE_BYTES, readLineAt } from "../log/lines";
-import { encodeCwd, sessionRoot } from "../log/paths";
+import { LineError, parseLine, MAX_LINE_BYTES, readLineAt, encodeCwd, sessionRoot } from "../log";
 import { createdFromName, readHeader, sessionFiles, type SessionInfo } from "./listing";
 import { movedSessions } from "./moved";
 

@@ -8,8 +8,7 @@
 // characters, which are searched for in their escaped form), case-insensitively
 // for ASCII; only lines with a hit are parsed and their text checked.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { MAX_LINE_BYTES } from "../log/lines";
-import { isSaidText } from "../log/cwd-note";
+import { MAX_LINE_BYTES, isSaidText } from "../log";
 
 /** One block, reused from file to file: fresh memory per file costs its page faults again, and raises the peak. */
 const BLOCK = 1 << 20;

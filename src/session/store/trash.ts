@@ -7,9 +7,7 @@ import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, u
 import { join } from "node:path";
 import { UserError } from "../../errors";
 import type { CatalogEntry } from "./catalog";
-import { fsReason, fsyncDir, mkdirPrivate, writeAll } from "../log/files";
-import { sidecarHolder, tryFlock } from "../log/lock";
-import { sessionRoot } from "../log/paths";
+import { fsReason, fsyncDir, mkdirPrivate, writeAll, sidecarHolder, tryFlock, sessionRoot } from "../log";
 
 type Env = Record<string, string | undefined>;
 

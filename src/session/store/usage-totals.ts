@@ -5,10 +5,8 @@
 // that entry are its parent's, counted there, so they are skipped in the fork.
 // Files are read in bounded blocks: memory holds the totals, not the logs.
 import { closeSync, fstatSync, openSync } from "node:fs";
-import { isPrompt } from "../log/context";
-import { readLineAt } from "../log/lines";
-import { readLog } from "../log/replay";
-import type { SessionEntry, Usage } from "../log/schema";
+import { isPrompt, readLineAt, readLog } from "../log";
+import type { SessionEntry, Usage } from "../log";
 
 export interface ModelTotals {
   provider: string;

@@ -5,10 +5,8 @@
 // nearest earlier entry with that id, and the leaf is the one the session
 // opens at (entry-index.ts: a `leaf` entry moves it, bookkeeping never is it).
 import { closeSync, fstatSync, openSync } from "node:fs";
-import { EntryIndex } from "../log/entry-index";
-import { readLineAt } from "../log/lines";
-import { readLog } from "../log/replay";
-import type { SessionEntry, SessionHeader } from "../log/schema";
+import { EntryIndex, readLineAt, readLog } from "../log";
+import type { SessionEntry, SessionHeader } from "../log";
 
 export interface PathEntry {
   entry: SessionEntry;

@@ -5,8 +5,8 @@
 // it was from contextSize (what the REPL's meter reads), what requests cost
 // from addUsage (what sums a live turn's). So what a resumed session shows and
 // what was shown live agree by construction, not by two copies kept alike.
-import { contextSize, type ContextSize, type ModelRef, type SessionContext } from "../log/context";
-import type { CompactionEntry, MessageEntry, SessionEntry, Usage } from "../log/schema";
+import { contextSize, type ContextSize, type ModelRef, type SessionContext } from "../log";
+import type { CompactionEntry, MessageEntry, SessionEntry, Usage } from "../log";
 
 /** An entry the context holds: a message, or a compaction in force then. */
 export type HeldEntry = MessageEntry | CompactionEntry;

@@ -10,16 +10,10 @@
 import { closeSync, fchmodSync, fstatSync, fsyncSync, openSync, renameSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { UsageError, UserError } from "../../errors";
-import { serializeHeader } from "../log/codec";
-import type { ModelRef } from "../log/context";
+import { serializeHeader, CREATE_FLAGS, fsReason, fsyncDir, mkdirPrivate, newSessionId, FORMAT_VERSION, sessionDir, sessionFileName, checkFolder } from "../log";
+import type { ModelRef, SessionHeader } from "../log";
 import { copyRange, write } from "./copy-range";
-import { CREATE_FLAGS, fsReason, fsyncDir, mkdirPrivate } from "../log/files";
-import { newSessionId } from "../log/ids";
 import { linearPath, type ByteRange } from "./linear-path";
-import { FORMAT_VERSION } from "../log/refusals";
-import { sessionDir, sessionFileName } from "../log/paths";
-import type { SessionHeader } from "../log/schema";
-import { checkFolder } from "../log/safe-to-open";
 import { findTarget, readSessionTree, treePath, type TreeNode } from "./tree";
 
 export interface ForkOptions {

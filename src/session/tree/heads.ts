@@ -7,8 +7,8 @@
 // with an escape or a non-ASCII byte, and every other kind (small and rare),
 // is parsed whole by the codec. Only the tree, forks and targets read lines
 // this way; open judges every line it reads in full.
-import { startsWith } from "../log/lines";
-import type { SessionEntry } from "../log/schema";
+import { startsWith } from "../log";
+import type { SessionEntry } from "../log";
 
 /** How much of an entry's first line the tree keeps: more than a row shows, and little enough that 24,000 of them stay small. */
 export const FIRST_LINE_CHARS = 160;

@@ -8,9 +8,8 @@
 // than the copy). Anything this reading cannot vouch for (a leaf move, a kind
 // or key order it does not know, an escaped id, a torn last line) answers
 // undefined, and the fork reads the whole tree instead (tree.ts).
-import { LineError, parseLine } from "../log/codec";
-import { readLineAt, scanLines, startsWith, type Line } from "../log/lines";
-import type { SessionEntry, SessionHeader } from "../log/schema";
+import { LineError, parseLine, readLineAt, scanLines, startsWith, type Line } from "../log";
+import type { SessionEntry, SessionHeader } from "../log";
 
 /** A run of whole lines of the parent, [start, end), without the last one's newline. */
 export type ByteRange = [start: number, end: number];

@@ -12,12 +12,10 @@
 // Moves made with /tree or --at are `leaf` entries too, and are listed the
 // same way: each can be undone.
 
-import { isBookkeeping, isTarget } from "../log/entry-index";
-import { touches } from "../checkpoints/file-states";
-import type { SessionEntry } from "../log/schema";
-import { isPrompt } from "../log/context";
+import { isBookkeeping, isTarget, isPrompt, isSaidText } from "../log";
+import { touches } from "../checkpoints";
+import type { SessionEntry } from "../log";
 import type { WholeLog } from "./whole-log";
-import { isSaidText } from "../log/cwd-note";
 
 export interface RewindPoint {
   kind: "prompt" | "rewind";

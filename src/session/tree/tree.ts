@@ -5,13 +5,9 @@
 // so a 100 MB session costs a few MB here.
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { UsageError } from "../../errors";
-import { LineError, parseLine } from "../log/codec";
-import { isPrompt } from "../log/context";
+import { LineError, parseLine, isPrompt, readLineAt, scanLines, applyLabel, isBookkeeping, isTargetKind, leafAfter, slimEntry, isSaidText } from "../log";
 import { firstLine as lineOf, messageHead } from "./heads";
-import { readLineAt, scanLines } from "../log/lines";
-import { applyLabel, isBookkeeping, isTargetKind, leafAfter, slimEntry } from "../log/entry-index";
-import type { SessionEntry, SessionHeader } from "../log/schema";
-import { isSaidText } from "../log/cwd-note";
+import type { SessionEntry, SessionHeader } from "../log";
 
 export interface TreeNode {
   id: string;

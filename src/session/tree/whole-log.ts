@@ -2,9 +2,8 @@
 // from its tail holds only the tail, but a file changed before its latest
 // compaction is still the rewind's to restore), and the path to any of them.
 import { closeSync, fstatSync, openSync } from "node:fs";
-import { replay } from "../log/replay";
-import type { SessionEntry } from "../log/schema";
-import { NO_FOLLOW, READ_FLAGS } from "../log/safe-to-open";
+import { replay, NO_FOLLOW, READ_FLAGS } from "../log";
+import type { SessionEntry } from "../log";
 
 export interface WholeLog {
   /** Every entry, in file order. */

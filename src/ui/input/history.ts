@@ -27,8 +27,7 @@
 import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, openSync, readSync, renameSync, statSync, unlinkSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
-import { mkdirPrivate, writeAll } from "../../session/log/files";
-import { tryFlock } from "../../session/log/lock";
+import { mkdirPrivate, writeAll, tryFlock } from "../../session/log";
 
 type Env = Record<string, string | undefined>;
 

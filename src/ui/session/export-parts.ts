@@ -3,7 +3,7 @@
 // apart), tool calls (an edit as a diff, a write as the text it wrote) and
 // their results, and compaction summaries. The system prompt is awl's own and
 // left out; entry kinds this version does not know are left out.
-import type { ActivePath } from "../../session/tree/active-path";
+import type { ActivePath } from "../../session/tree";
 import type { Redact } from "./redact";
 import { shownCall } from "../../tools";
 import { isSaidText } from "../../session";

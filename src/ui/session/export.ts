@@ -4,9 +4,9 @@
 // is not redacted. A file is never overwritten.
 import { closeSync, constants, openSync } from "node:fs";
 import { UsageError, UserError } from "../../errors";
-import { readActivePath } from "../../session/tree/active-path";
-import { fsReason, writeAll } from "../../session/log/files";
-import { titleOf } from "../../session/store/glance";
+import { readActivePath } from "../../session/tree";
+import { fsReason, writeAll } from "../../session/log";
+import { titleOf } from "../../session/store";
 import { toHtml } from "./export-html";
 import { toMarkdown } from "./export-md";
 import { documentOf } from "./export-parts";

@@ -7,7 +7,7 @@
 import { confirm, isCancel, select } from "@clack/prompts";
 import type { Agent } from "../../agent/agent";
 import { moveTo } from "../../agent/branch";
-import { readSessionTree } from "../../session/tree/tree";
+import { readSessionTree } from "../../session/tree";
 import type { Colors } from "../render/colors";
 import { oneLine } from "../render/format";
 import { safeText } from "../render/safe-text";

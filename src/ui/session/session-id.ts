@@ -4,7 +4,7 @@
 // what one shows, `--resume` and `/resume` accept. The ids are those of the
 // directory's file names (cheap: no session is read), plus any given.
 
-import { sessionIdsByName, shortIdLength } from "../../session/store/listing";
+import { sessionIdsByName, shortIdLength } from "../../session/store";
 
 type Env = Record<string, string | undefined>;
 

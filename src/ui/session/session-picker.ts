@@ -9,8 +9,7 @@
 
 import { AutocompletePrompt } from "@clack/core";
 import { isCancel, limitOptions, S_BAR, S_BAR_END, S_RADIO_ACTIVE, S_RADIO_INACTIVE, symbol } from "@clack/prompts";
-import type { SessionInfo } from "../../session/store/listing";
-import { newestFirst } from "../../session/store/recent";
+import { newestFirst, type SessionInfo } from "../../session/store";
 import { colorsFor, type Colors } from "../render/colors";
 import { age, fitWidth, oneLine } from "../render/format";
 import { safeText } from "../render/safe-text";

@@ -34,7 +34,7 @@ import { contextAt, heldEntries, isSaidText, usageOf, type CompactionEntry, type
 import { providerSecrets } from "../../providers/registry";
 import { fileChange, MAX_KEPT_BYTES } from "../../tools/tool";
 import { callEffect, toolSummary } from "../../tools";
-import { BlobStore, blobDir } from "../../session/checkpoints/blob-store";
+import { BlobStore, blobDir } from "../../session/checkpoints";
 import type { Colors } from "../render/colors";
 import { meterText, oneLine } from "../render/format";
 import { showAnswer } from "../render/markdown-stream";

@@ -6,7 +6,7 @@
 // folded into one line: its first prompt and its size; `labelled` only what
 // has a label.
 
-import type { SessionTree, TreeNode } from "../../session/tree/tree";
+import type { SessionTree, TreeNode } from "../../session/tree";
 import type { Colors } from "../render/colors";
 import { oneLine } from "../render/format";
 import { safeText } from "../render/safe-text";

@@ -1,0 +1,18 @@
+export * from "./codec";
+export { contextSize, type ContextSize, CUT_KEEP_BYTES, cutMiddle, isPrompt, type ModelRef, type SessionContext, summaryMessage } from "./context";
+export * from "./convert";
+export { cwdNote, isCwdNote, isSaidText, toldDirectory } from "./cwd-note";
+export { applyLabel, EntryIndex, isBookkeeping, isTarget, isTargetKind, leafAfter, slimEntry } from "./entry-index";
+export { CREATE_FLAGS, fsReason, fsyncDir, mkdirPrivate, writeAll } from "./files";
+export { newEntryId, newSessionId } from "./ids";
+export { lastIndexBefore, type Line, MAX_LINE_BYTES, readLineAt, scanLines, startsWith } from "./lines";
+export { sidecarHolder, tryFlock } from "./lock";
+export { type BashEffectsFields, type CompactionFields, type FileChangeFields, SessionManager } from "./manager";
+export { encodeCwd, idFromFileName, sessionDir, sessionFileName, sessionRoot } from "./paths";
+export { projectOf, sameProject } from "./project";
+export { FORMAT_VERSION } from "./refusals";
+export { DamagedLog, type Place, readLog, replay } from "./replay";
+export type { ResultLine } from "./result-schema";
+export { checkFolder, NO_FOLLOW, READ_FLAGS } from "./safe-to-open";
+export type * from "./schema";
+export { cutToColumns, readTitle, TITLE_COLUMNS, titleFromPrompt } from "./title";
