@@ -3,7 +3,7 @@
 
 import { UsageError } from "../errors";
 import { SessionManager, describeSessions, findSession, type ModelRef, type SessionInfo } from "../session";
-import { findByTitle, mostRecentSession } from "../session/store";
+import { continueRecent, findByTitle, mostRecentSession } from "../session/store";
 import { forkSession, findTarget, readSessionTree } from "../session/tree";
 import { localDateTime, oneLine } from "../ui/render/format";
 import { sessionIdLength } from "../ui/session/session-id";
@@ -36,7 +36,7 @@ export async function openSession(
 
   let session: SessionManager | null;
   if (resume === true) {
-    session = await SessionManager.continueRecent(cwd);
+    session = await continueRecent(cwd);
     if (!session) {
       return {
         session: SessionManager.init({ cwd, ...newModel() }),

@@ -13,7 +13,6 @@ import { buildSessionContext, contextSize, isPrompt, type ContextSize, type Cont
 import { fsReason, writeAll } from "./files";
 import { newEntryId, newSessionId } from "./ids";
 import { MAX_LINE_BYTES } from "./lines";
-import { listSessions, type SessionInfo, mostRecentSession } from "../store";
 import { acquireLock } from "./lock";
 import { sessionDir, sessionFileName } from "./paths";
 import { projectOf } from "./project";
@@ -108,16 +107,6 @@ export class SessionManager {
    */
   static async open(path: string, o: { readOnly?: boolean } = {}): Promise<SessionManager> {
     return new SessionManager(openLog(path, o));
-  }
-
-  /** The session here whose LAST entry is newest (not the newest file name), or null. */
-  static async continueRecent(cwd: string): Promise<SessionManager | null> {
-    const path = mostRecentSession(cwd);
-    return path ? SessionManager.open(path) : null;
-  }
-
-  static listSessions(cwd: string): Promise<SessionInfo[]> {
-    return listSessions(cwd);
   }
 
   /**

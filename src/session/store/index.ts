@@ -5,7 +5,7 @@ export { glance, titleOf } from "./glance";
 export { lastSaid } from "./last-turns";
 export { describeSessions, findSession, listSessions, sessionIdsByName, type SessionInfo, type SessionMatch, shortIdLength } from "./listing";
 export { movedSessions } from "./moved";
-export { activityRank, lastTimestamp, mostRecentSession, newestFirst } from "./recent";
+export { activityRank, continueRecent, lastTimestamp, mostRecentSession, newestFirst } from "./recent";
 export { searcher, type SearchHit } from "./search";
 export { deleteTrashed, moveToTrash, restoreFromTrash, trashedAt, trashRoot } from "./trash";
 export { type ModelTotals, usageTotals } from "./usage-totals";

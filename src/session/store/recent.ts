@@ -11,7 +11,7 @@
 // the kernel sets from the system clock, instead.
 import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { LineError, parseLine, MAX_LINE_BYTES, readLineAt, encodeCwd, sessionRoot } from "../log";
+import { LineError, parseLine, MAX_LINE_BYTES, readLineAt, encodeCwd, SessionManager, sessionRoot } from "../log";
 import { createdFromName, readHeader, sessionFiles, type SessionInfo } from "./listing";
 import { movedSessions } from "./moved";
 
@@ -45,6 +45,12 @@ export function mostRecentSession(cwd: string, env: Env = process.env, now = Dat
     if (!best || rank >= best.when) best = { path, when: rank };
   }
   return best?.path;
+}
+
+/** Opens the session here whose LAST entry is newest (not the newest file name), or null. */
+export async function continueRecent(cwd: string): Promise<SessionManager | null> {
+  const path = mostRecentSession(cwd);
+  return path ? SessionManager.open(path) : null;
 }
 
 /**
