@@ -11,7 +11,7 @@ import { FORMAT_VERSION, headerVersion, newerFormat } from "./refusals";
 import { DamagedLog } from "./replay";
 import type { MessageEntry, SessionEntry, SessionHeader } from "./schema";
 import { readActivePath } from "./tail";
-import { checkTrusted, NO_FOLLOW, READ_FLAGS } from "./safe-to-open";
+import { checkSafeToOpen, NO_FOLLOW, READ_FLAGS } from "./safe-to-open";
 
 /** What a manager starts from: the file's header and replayed entries, and, when it may append, its descriptor and lock. */
 export interface State {
@@ -37,7 +37,7 @@ export function openLog(path: string, o: { readOnly?: boolean }): State {
   const fd = openExisting(path, (o.readOnly ? READ_FLAGS : APPEND_FLAGS) | NO_FOLLOW);
   let release: (() => void) | undefined;
   try {
-    checkTrusted(path, fstatSync(fd)); // before the lock's sidecar is written beside it
+    checkSafeToOpen(path, fstatSync(fd)); // before the lock's sidecar is written beside it
     if (!o.readOnly) release = acquireLock(path, fd);
     const size = fstatSync(fd).size;
     const { tail, log } = readActivePath(fd, path, size);

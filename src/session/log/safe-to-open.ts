@@ -18,9 +18,9 @@ import { UserError } from "../../errors";
 export const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 
 /** Throws a UserError when `file` (already open, `stats` from fstat) or its folder is not safe. */
-export function checkTrusted(file: string, stats: Stats): void {
+export function checkSafeToOpen(file: string, stats: Stats): void {
   if (!stats.isFile()) throw new UserError(`${file} is not a regular file; refusing to open it as a session`);
-  const problem = untrusted(stats);
+  const problem = whyUnsafe(stats);
   if (problem) throw new UserError(`${file} ${problem}; refusing to open it (fix: chmod 600 and chown it to yourself, if you trust its content)`);
   checkFolder(dirname(file));
 }
@@ -34,11 +34,11 @@ export function checkFolder(dir: string): void {
     return; // not there yet: it is created 0700 by mkdirPrivate
   }
   if (stats.isSymbolicLink()) throw new UserError(`session folder ${dir} is a symbolic link; refusing to use it (sessions must live in a real directory)`);
-  const problem = untrusted(stats);
+  const problem = whyUnsafe(stats);
   if (problem) throw new UserError(`session folder ${dir} ${problem}; refusing to use it (fix: chmod 700 and chown it to yourself)`);
 }
 
-function untrusted(stats: Stats): string | undefined {
+function whyUnsafe(stats: Stats): string | undefined {
   const uid = process.getuid?.();
   if (uid !== undefined && stats.uid !== uid) return `is owned by another user (uid ${stats.uid})`;
   if (stats.mode & 0o022) return `is writable by ${stats.mode & 0o002 ? "everyone" : "its group"} (mode ${(stats.mode & 0o777).toString(8).padStart(4, "0")})`;
