@@ -6,12 +6,13 @@
 // session file does not load arktype unless a line fails them.
 import { configure } from "arktype/config";
 import pkg from "./package.json";
+import { KINDS } from "./src/session/log/kinds";
 
 const GENERATED = "./src/session/log/checks.generated.ts";
 const JSON_SCHEMA = "./docs/session-format.schema.json";
 const TOOL_DEFINITIONS = "./src/tools/definitions.generated.ts";
-/** The schemas whose checks are generated, by their export names in src/session/schema.ts. */
-const SCHEMAS = ["SessionHeader", "MessageEntry", "CompactionEntry", "FileChangeEntry", "BashEffectsEntry", "SessionInfoEntry", "LeafEntry", "LabelEntry", "BranchSummaryEntry", "EntryBase"] as const;
+/** The schemas whose checks are generated, by their export names in src/session/log/schema.ts: the header's, each kind's (its row in the kind table names it), and what every entry has. */
+const SCHEMAS = ["SessionHeader", ...Object.values(KINDS).map((row) => row.schema), "EntryBase"] as const;
 
 /**
  * The source of checks.generated.ts. arktype, unless told to be jitless (as

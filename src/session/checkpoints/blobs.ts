@@ -1,6 +1,7 @@
 // Collecting file checkpoints no session needs any more. Blobs live in
 // `<sessions root>/.blobs/`, named by the SHA-256 (hex) of their bytes, and are
-// referred to by `file_change` and `bash_effects` entries. A blob is deleted
+// referred to by the entries of the kinds whose row in the kind table says so
+// (`file_change`, `bash_effects`). A blob is deleted
 // only when no line of those kinds, in any session or trashed session under
 // the root (every project: forks share blobs across folders), names its hash,
 // and it is more than an hour old (a `file_change` may be on its way: the
@@ -9,7 +10,7 @@
 import { closeSync, fstatSync, openSync, readdirSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../../errors";
-import { fsReason, scanLines, startsWith, sessionRoot } from "../log";
+import { fsReason, kindsWhere, scanLines, startsWith, sessionRoot } from "../log";
 
 type Env = Record<string, string | undefined>;
 
@@ -19,7 +20,8 @@ export const YOUNG_BLOB_MS = 60 * 60_000;
 
 const HASH = /^[0-9a-f]{64}$/;
 const HASHES = /[0-9a-f]{64}/g;
-const HEADS = ['{"type":"file_change"', '{"type":"bash_effects"'].map((h) => Buffer.from(h));
+/** Line heads of the kinds whose lines name blobs (the kind table's `purge`). */
+const HEADS = kindsWhere("purge", "keeps its blobs").map((kind) => Buffer.from(`{"type":"${kind}"`));
 
 export interface Blob {
   path: string;

@@ -3,9 +3,11 @@
 // compaction keeps from, by that head: docs/session-format.md), so the spec's
 // own example lines round-trip byte for byte. parseLine is the one judge of a
 // line: replay, resume from the tail, listing and "most recent" all ask it.
-import type { BashEffectsEntry, BranchSummaryEntry, CompactionEntry, DiskContentBlock, DiskMessage, MessageEntry, PathEffect, SessionEntry, SessionHeader, SessionInfoEntry, Usage, WrittenEntry } from "./schema";
+import type { MessageEntry, SessionEntry, SessionHeader, WrittenEntry } from "./schema";
 
 import { allows } from "./checks.generated";
+import { defined } from "./key-order";
+import { isKnownKind, KINDS, rowOf } from "./kinds";
 
 let loaded: typeof import("./schema") | undefined;
 
@@ -45,28 +47,9 @@ export function serializeHeader(h: SessionHeader): string {
   );
 }
 
-/** One line for an entry awl writes; every kind is spelled out, so a new kind does not compile until its order is decided. */
+/** One line for an entry awl writes, its keys in the order its row of the kind table gives. */
 export function serializeEntry(e: WrittenEntry): string {
-  switch (e.type) {
-    case "message":
-      return JSON.stringify(
-        defined({ type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp, provider: e.provider, model: e.model, effort: e.effort, prefixHash: e.prefixHash, message: orderMessage(e.message) }),
-      );
-    case "compaction":
-      return JSON.stringify(orderCompaction(e));
-    case "file_change":
-      return JSON.stringify({ type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp, path: e.path, before: e.before, after: e.after, mode: e.mode });
-    case "bash_effects":
-      return JSON.stringify(orderBashEffects(e));
-    case "session_info":
-      return JSON.stringify(orderSessionInfo(e));
-    case "leaf":
-      return JSON.stringify({ type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp, targetId: e.targetId });
-    case "label":
-      return JSON.stringify({ type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp, targetId: e.targetId, label: e.label });
-    case "branch_summary":
-      return JSON.stringify(orderBranchSummary(e));
-  }
+  return JSON.stringify(rowOf(e).order(e));
 }
 
 /** What follows the kind in an entry's line: `"id":"a1b2c3d4","parentId":` (resume tells an unreadable kept entry by it). */
@@ -116,35 +99,16 @@ export function validateValue(value: unknown): FileEntry {
       return { kind: "header", header: checked(value, "SessionHeader") };
     case "message":
       return { kind: "entry", entry: checked(value, "MessageEntry") };
-    case "compaction":
-    case "file_change":
-    case "bash_effects":
-    case "session_info":
-    case "leaf":
-    case "label":
-    case "branch_summary":
-      return { kind: "entry", entry: checked(value, SCHEMA_OF[kind]) };
     default: {
-      // Indexed for its place in the chain, otherwise opaque (forward compatibility).
+      // A kind of the table is checked against its schema; any other is indexed for its place in the chain, otherwise opaque (forward compatibility).
+      if (typeof kind === "string" && isKnownKind(kind)) return { kind: "entry", entry: checked(value, KINDS[kind].schema) };
       const { type, id, parentId, timestamp } = checked(value, "EntryBase");
       return { kind: "entry", entry: { type: "opaque", kind: type, id, parentId, timestamp } };
     }
   }
 }
 
-type Checked = "SessionHeader" | "MessageEntry" | "CompactionEntry" | "FileChangeEntry" | "BashEffectsEntry" | "SessionInfoEntry" | "LeafEntry" | "LabelEntry" | "BranchSummaryEntry" | "EntryBase";
-
-/** The schema of each kind awl writes: a new kind does not compile until it has one. */
-const SCHEMA_OF = {
-  message: "MessageEntry",
-  compaction: "CompactionEntry",
-  file_change: "FileChangeEntry",
-  bash_effects: "BashEffectsEntry",
-  session_info: "SessionInfoEntry",
-  leaf: "LeafEntry",
-  label: "LabelEntry",
-  branch_summary: "BranchSummaryEntry",
-} as const satisfies Record<WrittenEntry["type"], Checked>;
+type Checked = keyof typeof allows;
 
 /**
  * `value` as the schema's type, or a LineError saying why not. The verdict
@@ -162,61 +126,7 @@ function check<T>(result: T | InstanceType<typeof import("./schema").ArkErrors>)
   return result;
 }
 
-function orderMessage(m: DiskMessage): DiskMessage {
-  const { role, content, provider, model, api, stopReason, usage, errorMessage } = m;
-  return defined({ role, content: content.map(orderBlock), provider, model, api, stopReason, usage: usage && orderUsage(usage), errorMessage });
-}
-
-function orderUsage(u: Usage): Usage {
-  return defined({ input: u.input, output: u.output, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite, reasoning: u.reasoning });
-}
-
-function orderCompaction(e: CompactionEntry): CompactionEntry {
-  const { type, id, parentId, timestamp, n, summary, firstKeptEntryId, keptPrompts, cutToolResults, window, tokensBefore, tokensAfter, provider, model, usage, summarizedTurns } = e;
-  return defined({
-    type, id, parentId, timestamp, n, summary, firstKeptEntryId, keptPrompts: [...keptPrompts], cutToolResults: [...cutToolResults],
-    window, tokensBefore, tokensAfter, provider, model, usage: usage && orderUsage(usage), summarizedTurns,
-  });
-}
-
-function orderBashEffects(e: BashEffectsEntry): BashEffectsEntry {
-  const effect = (p: PathEffect): PathEffect => defined({ path: p.path, before: p.before, after: p.after, git: p.git, mode: p.mode });
-  return {
-    type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp,
-    created: e.created.map(effect), modified: e.modified.map(effect), deleted: e.deleted.map(effect),
-    untracked: e.untracked.map((u) => ({ path: u.path, reason: u.reason })),
-  };
-}
-
-function orderSessionInfo(e: SessionInfoEntry): SessionInfoEntry {
-  const { type, id, parentId, timestamp, title, source, provider, model, usage } = e;
-  return defined({ type, id, parentId, timestamp, title, source, provider, model, usage: usage && orderUsage(usage) });
-}
-
-function orderBranchSummary(e: BranchSummaryEntry): BranchSummaryEntry {
-  const { type, id, parentId, timestamp, fromId, summary, provider, model, usage } = e;
-  return defined({ type, id, parentId, timestamp, fromId, summary, provider, model, usage: usage && orderUsage(usage) });
-}
-
-function orderBlock(b: DiskContentBlock): DiskContentBlock {
-  switch (b.type) {
-    case "text":
-      return defined({ type: b.type, text: b.text, phase: b.phase });
-    case "thinking":
-      return defined({ type: b.type, thinking: b.thinking, signature: b.signature, redacted: b.redacted, origin: b.origin && { api: b.origin.api, fingerprint: b.origin.fingerprint } });
-    case "toolUse":
-      return { type: b.type, id: b.id, name: b.name, input: b.input };
-    case "toolResult":
-      return defined({ type: b.type, toolUseId: b.toolUseId, content: b.content, isError: b.isError });
-  }
-}
-
-function defined<T extends object>(o: T): T {
-  for (const key of Object.keys(o) as (keyof T)[]) if (o[key] === undefined) delete o[key];
-  return o;
-}
-
 /** Validates an entry about to be written: nothing malformed reaches the log. */
 export function checkEntry(e: WrittenEntry): void {
-  checked(e, SCHEMA_OF[e.type]);
+  checked(e, KINDS[e.type].schema);
 }

@@ -5,6 +5,7 @@
 import type { ContentBlock, Message } from "../../conversation";
 import { jsonByteLength } from "../../json";
 import { diskMessageToInternal } from "./convert";
+import { decisionsOf } from "./kinds";
 import type { BranchSummaryEntry, CompactionEntry, MessageEntry, SessionEntry, SessionHeader } from "./schema";
 
 export type ModelRef = { provider: string; model: string };
@@ -77,24 +78,14 @@ export function buildSessionContext(branch: readonly SessionEntry[], o: ContextS
   const after = compaction ? branch.indexOf(compaction) : -1;
   for (let i = from; i < branch.length; i++) {
     const entry = branch[i]!;
-    switch (entry.type) {
-      case "message": {
-        const message = diskMessageToInternal(entry.message);
-        if (entry.prefixHash && i > after) message.prefixHash = entry.prefixHash;
-        if (cut.size && entry.message.role === "user") message.content = message.content.map((b) => (b.type === "toolResult" && cut.has(b.toolUseId) ? { ...b, content: cutMiddle(b.content) } : b));
-        messages.push(message);
-        break;
-      }
-      case "branch_summary":
-        messages.push(branchSummaryMessage(entry));
-        break;
-      // A compaction stands for what came before its kept prompt (above); bookkeeping is never on a path; unknown kinds add nothing.
-      case "compaction":
-      case "leaf":
-      case "label":
-      case "opaque":
-        break;
-    }
+    // What the model is sent of each kind is the kind table's `model`. A compaction (an "opening summary") stands for what came before its kept prompt (above); bookkeeping is never on a path; checkpoints and unknown kinds add nothing.
+    const sent = decisionsOf(entry.type).model;
+    if (sent === "message" && entry.type === "message") {
+      const message = diskMessageToInternal(entry.message);
+      if (entry.prefixHash && i > after) message.prefixHash = entry.prefixHash;
+      if (cut.size && entry.message.role === "user") message.content = message.content.map((b) => (b.type === "toolResult" && cut.has(b.toolUseId) ? { ...b, content: cutMiddle(b.content) } : b));
+      messages.push(message);
+    } else if (sent === "branch summary" && entry.type === "branch_summary") messages.push(branchSummaryMessage(entry));
   }
   return { messages, model: activeModel(branch, o.header), compaction, summary, ignored, from };
 }

@@ -6,27 +6,16 @@
 // from the tail, listing, the tree and the context builder all read the leaf
 // from this index, so they cannot disagree about it.
 import { compactionInForce, isPrompt } from "./context";
-import type { CompactionEntry, LabelEntry, LeafEntry, SessionEntry, SessionInfoEntry } from "./schema";
+import { decisionsOf, type EntryOf, type KindsWhere } from "./kinds";
+import type { CompactionEntry, SessionEntry } from "./schema";
 
 /**
  * Entries that record something about the session rather than continue its
  * conversation: they hang off the leaf they were written at and never become
- * the leaf. The one list of them: a new bookkeeping kind is added here.
+ * the leaf (their `role` in the kind table).
  */
-export function isBookkeeping(entry: SessionEntry): entry is LeafEntry | LabelEntry | SessionInfoEntry {
-  switch (entry.type) {
-    case "leaf":
-    case "label":
-    case "session_info":
-      return true;
-    case "message":
-    case "compaction":
-    case "branch_summary":
-    case "file_change":
-    case "bash_effects":
-    case "opaque":
-      return false;
-  }
+export function isBookkeeping(entry: SessionEntry): entry is EntryOf<KindsWhere<"role", "bookkeeping">> {
+  return decisionsOf(entry.type).role === "bookkeeping";
 }
 
 /**
@@ -46,13 +35,13 @@ export function applyLabel(labels: Map<string, string>, entry: SessionEntry): vo
   else labels.delete(entry.targetId);
 }
 
-/** What a move, a rewind or a fork may target: the conversation's own entries, never bookkeeping or unknown kinds. */
+/** What a move, a rewind or a fork may target: the conversation's own entries, never bookkeeping or unknown kinds (the kind table's `tree`). */
 export function isTarget(entry: SessionEntry): boolean {
   return isTargetKind(entry.type);
 }
 
 export function isTargetKind(kind: string): boolean {
-  return kind === "message" || kind === "compaction" || kind === "branch_summary";
+  return decisionsOf(kind).tree === "target";
 }
 
 /**

@@ -5,6 +5,7 @@ export { cwdNote, isCwdNote, isSaidText, toldDirectory } from "./cwd-note";
 export { applyLabel, EntryIndex, isBookkeeping, isTarget, isTargetKind, leafAfter, slimEntry } from "./entry-index";
 export { CREATE_FLAGS, fsReason, fsyncDir, mkdirPrivate, writeAll } from "./files";
 export { newEntryId, newSessionId } from "./ids";
+export { decisionsOf, type Decisions, type EntryOf, isKnownKind, type Kind, kindOf, KINDS, type KindsWhere, kindsWhere, rowOf, UNKNOWN_KIND } from "./kinds";
 export { lastIndexBefore, type Line, MAX_LINE_BYTES, readLineAt, scanLines, startsWith } from "./lines";
 export { sidecarHolder, tryFlock } from "./lock";
 export { type BashEffectsFields, type CompactionFields, type FileChangeFields, SessionManager } from "./manager";

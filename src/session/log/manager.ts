@@ -19,6 +19,7 @@ import { projectOf } from "./project";
 import { FORMAT_VERSION, tooLarge } from "./refusals";
 import { readActivePath } from "./tail";
 import { EntryIndex, isTarget } from "./entry-index";
+import { decisionsOf } from "./kinds";
 import type { BashEffectsEntry, BranchSummaryEntry, CompactionEntry, DiskMessage, FileChangeEntry, LabelEntry, LeafEntry, MessageEntry, SessionEntry, SessionHeader, SessionInfoEntry, Usage, WrittenEntry } from "./schema";
 import { readTitle, titleFromPrompt, type Title } from "./title";
 
@@ -323,7 +324,7 @@ export class SessionManager {
     this.#index.add(entry, offset);
     if (entry.type === "session_info") this.#title = { title: entry.title, source: entry.source };
     this.#context = undefined;
-    if (entry.type === "compaction" || entry.type === "leaf") this.#inForce = undefined; // only these change it
+    if (decisionsOf(entry.type).tail !== "read") this.#inForce = undefined; // only a compaction and a leaf move change it (the kind table's `tail`)
     if (entry.type === "message") this.#messages++;
     if (isPrompt(entry)) this.#prompts++;
   }

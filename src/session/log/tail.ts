@@ -10,6 +10,7 @@ import { readSync } from "node:fs";
 import { LineError, entryIdHead, parseLine } from "./codec";
 import { isPrompt } from "./context";
 import { EntryIndex } from "./entry-index";
+import { kindsWhere } from "./kinds";
 import { lastIndexBefore, readLineAt } from "./lines";
 import { replay, type Replay } from "./replay";
 import type { MessageEntry, SessionEntry, SessionHeader } from "./schema";
@@ -23,6 +24,10 @@ export interface Tail {
   /** The session's system message (its first entry), which a compacted context opens with. */
   system?: MessageEntry;
 }
+
+/** The kind whose latest line the context starts from (the kind table's `tail`): a compaction, by its first kept entry. */
+const STARTS = kindsWhere("tail", "starts")[0]!;
+const STARTS_HEAD = Buffer.from(`"type":${JSON.stringify(STARTS)}`);
 
 /** A line found by the backward search: where it starts, and its entry (undefined when it does not read as one). */
 interface Found {
@@ -40,11 +45,11 @@ export function findTail(fd: number, size: number, before = size): Tail | undefi
   const search = new Search(fd, size);
   let offset: number | undefined;
   while (offset === undefined) {
-    const found = search.last(Buffer.from(`"type":"compaction"`), before, (entry) => entry.type === "compaction");
+    const found = search.last(STARTS_HEAD, before, (entry) => entry.type === STARTS);
     if (!found) return undefined;
     before = found.offset;
     const compaction = found.entry;
-    if (compaction?.type !== "compaction") continue; // torn or damaged: the one before it, if any
+    if (compaction?.type !== STARTS) continue; // torn or damaged: the one before it, if any
     const kept = search.last(Buffer.from(`"id":${JSON.stringify(compaction.firstKeptEntryId)}`), found.offset, (entry) => entry.id === compaction.firstKeptEntryId, compaction.firstKeptEntryId);
     if (kept === "unknown") return undefined;
     if (kept?.entry && isPrompt(kept.entry)) offset = kept.offset;

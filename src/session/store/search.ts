@@ -8,7 +8,7 @@
 // characters, which are searched for in their escaped form), case-insensitively
 // for ASCII; only lines with a hit are parsed and their text checked.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { MAX_LINE_BYTES, isSaidText } from "../log";
+import { decisionsOf, MAX_LINE_BYTES, isSaidText } from "../log";
 
 /** One block, reused from file to file: fresh memory per file costs its page faults again, and raises the peak. */
 const BLOCK = 1 << 20;
@@ -79,17 +79,19 @@ function searchBlock(block: Buffer, pattern: RegExp, candidate: (line: Buffer) =
 
 /** The line's searchable texts that hold the needle (prompt and answer text blocks, a title, a label). */
 function checkLine(line: Buffer, needle: string, hit: (h: SearchHit) => void): void {
-  let value: { type?: unknown; id?: unknown; title?: unknown; label?: unknown; message?: { role?: unknown; content?: unknown } };
+  let value: { type?: unknown; id?: unknown; message?: { role?: unknown; content?: unknown } } & Record<string, unknown>;
   try {
     value = JSON.parse(line.toString("utf8"));
   } catch {
     return; // damaged or torn: listing reports it
   }
-  if (typeof value?.id !== "string") return;
+  if (typeof value?.id !== "string" || typeof value.type !== "string") return;
   const texts: string[] = [];
-  if (value.type === "session_info" && typeof value.title === "string") texts.push(value.title);
-  else if (value.type === "label" && typeof value.label === "string") texts.push(value.label);
-  else if (value.type === "message" && (value.message?.role === "user" || value.message?.role === "assistant") && Array.isArray(value.message.content)) {
+  const searched = decisionsOf(value.type).search; // the kind table's `search`
+  if (typeof searched === "object") {
+    const text = value[searched.field];
+    if (typeof text === "string") texts.push(text);
+  } else if (searched === "said text" && (value.message?.role === "user" || value.message?.role === "assistant") && Array.isArray(value.message.content)) {
     for (const block of value.message.content as { type?: unknown; text?: unknown }[]) if (block && isSaidText(block)) texts.push(block.text);
   }
   for (const text of texts) {

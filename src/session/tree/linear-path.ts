@@ -8,7 +8,7 @@
 // than the copy). Anything this reading cannot vouch for (a leaf move, a kind
 // or key order it does not know, an escaped id, a torn last line) answers
 // undefined, and the fork reads the whole tree instead (tree.ts).
-import { LineError, parseLine, readLineAt, scanLines, startsWith, type Line } from "../log";
+import { kindsWhere, LineError, parseLine, readLineAt, scanLines, startsWith, type Line } from "../log";
 import type { SessionEntry, SessionHeader } from "../log";
 
 /** A run of whole lines of the parent, [start, end), without the last one's newline. */
@@ -24,10 +24,13 @@ export interface LinearPath {
   ranges: ByteRange[];
 }
 
-/** Line heads of the kinds that continue the conversation (awl's key order: `type`, then `id`). */
-const CONVERSATION = ["message", "compaction", "branch_summary", "file_change", "bash_effects"].map((kind) => Buffer.from(`{"type":"${kind}","id":"`));
-/** Bookkeeping a linear path steps over; a `leaf` move is not linear. */
-const BOOKKEEPING = ["session_info", "label"].map((kind) => Buffer.from(`{"type":"${kind}","id":"`));
+const lineHead = (kind: string) => Buffer.from(`{"type":"${kind}","id":"`);
+const COPIED = kindsWhere("fork", "copied");
+/** Line heads of the kinds a fork copies from the path (awl's key order: `type`, then `id`). */
+const CONVERSATION = COPIED.map(lineHead);
+const MESSAGE_HEAD = CONVERSATION[COPIED.indexOf("message")];
+/** Bookkeeping a fork leaves out, stepped over; a `leaf` move is not linear (the kind table's `fork`). */
+const BOOKKEEPING = kindsWhere("fork", "left out").map(lineHead);
 const PARENT = Buffer.from(`","parentId":`);
 const NULL = Buffer.from("null");
 const STAMP = Buffer.from(`","provider":"`);
@@ -67,7 +70,7 @@ export function linearPath(fd: number, size: number): LinearPath | undefined {
     if (parent !== previous || id.includes("\\")) notLinear();
     previous = id;
     leafAt = offset;
-    if (head === CONVERSATION[0] && isStamped(line)) stampedAt = offset;
+    if (head === MESSAGE_HEAD && isStamped(line)) stampedAt = offset;
     const last = ranges.at(-1);
     if (last && last[1] + 1 === offset) last[1] = offset + line.length;
     else ranges.push([offset, offset + line.length]);

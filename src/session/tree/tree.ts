@@ -5,7 +5,7 @@
 // so a 100 MB session costs a few MB here.
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { UsageError } from "../../errors";
-import { LineError, parseLine, isPrompt, readLineAt, scanLines, applyLabel, isBookkeeping, isTargetKind, leafAfter, slimEntry, isSaidText } from "../log";
+import { LineError, parseLine, isPrompt, readLineAt, scanLines, applyLabel, isBookkeeping, isTargetKind, kindOf, leafAfter, rowOf, slimEntry } from "../log";
 import { firstLine as lineOf, messageHead } from "./heads";
 import type { SessionEntry, SessionHeader } from "../log";
 
@@ -76,7 +76,7 @@ export function readSessionTree(path: string, { text = true }: { text?: boolean 
       const node: TreeNode = {
         id: entry.id,
         parentId: entry.parentId,
-        kind: entry.type === "opaque" ? entry.kind : entry.type,
+        kind: kindOf(entry),
         role: message ? entry.message.role : undefined,
         text,
         label: undefined,
@@ -182,34 +182,7 @@ export function treePath(end: TreeNode): TreeNode[] {
   return path.reverse();
 }
 
+/** The words the tree shows for an entry, as its kind's row says (none for a kind this version does not know). */
 function firstLine(entry: SessionEntry): string {
-  const line = lineOf; // read whole here, cut as the heads are
-  switch (entry.type) {
-    case "message": {
-      const text = entry.message.content.find((b) => isSaidText(b) && b.text.trim());
-      if (text?.type === "text") return line(text.text);
-      const use = entry.message.content.find((b) => b.type === "toolUse");
-      if (use?.type === "toolUse") return line(`${use.name} ${use.input}`);
-      const result = entry.message.content.find((b) => b.type === "toolResult");
-      return result?.type === "toolResult" ? line(result.content) : "";
-    }
-    case "compaction":
-      return line(`compaction ${entry.n}: ${entry.summary}`);
-    case "branch_summary":
-      return line(entry.summary);
-    case "leaf":
-      return `leaf moved to ${entry.targetId}`;
-    case "label":
-      return entry.label ? `label ${entry.targetId}: ${line(entry.label)}` : `label of ${entry.targetId} removed`;
-    case "session_info":
-      return `title: ${line(entry.title)}`;
-    case "file_change":
-      return `file ${line(entry.path)}`;
-    case "bash_effects": {
-      const changed = entry.created.length + entry.modified.length + entry.deleted.length;
-      return `${changed} path${changed === 1 ? "" : "s"} changed by a command`;
-    }
-    case "opaque":
-      return "";
-  }
+  return entry.type === "opaque" ? "" : rowOf(entry).words(entry, lineOf); // read whole here, cut as the heads are
 }

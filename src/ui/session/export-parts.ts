@@ -6,7 +6,7 @@
 import type { ActivePath } from "../../session/tree";
 import type { Redact } from "./redact";
 import { shownCall } from "../../tools";
-import { isSaidText } from "../../session";
+import { decisionsOf, isSaidText } from "../../session";
 
 export type Part =
   | { kind: "prompt"; text: string; time: string }
@@ -27,8 +27,9 @@ export interface Document {
 export function documentOf(path: ActivePath, title: string | undefined, redact: Redact): Document {
   const parts: Part[] = [];
   for (const { entry } of path.entries) {
-    if (entry.type === "compaction") parts.push({ kind: "summary", text: redact(entry.summary), n: entry.n });
-    if (entry.type !== "message") continue;
+    const shown = decisionsOf(entry.type).export; // the kind table's `export`
+    if (shown === "summary" && entry.type === "compaction") parts.push({ kind: "summary", text: redact(entry.summary), n: entry.n });
+    if (shown !== "messages" || entry.type !== "message") continue;
     const { message } = entry;
     if (message.role === "system") continue;
     const model = message.provider && message.model ? `${message.provider}/${message.model}` : undefined;
