@@ -11,6 +11,7 @@ export interface MessageMeta {
   model?: string;
   api?: string;
   stopReason?: StopReasonString;
+  interrupted?: true;
   usage?: Usage;
   errorMessage?: string;
 }
@@ -41,7 +42,7 @@ export const contentBlockToDisk: (b: ContentBlock) => DiskContentBlock = copyBlo
 export const diskContentBlockToInternal: (b: DiskContentBlock) => ContentBlock = copyBlock;
 
 export function messageToDisk(message: Message, meta: MessageMeta = {}): DiskMessage {
-  const { provider, model, api, stopReason, usage, errorMessage } = meta;
+  const { provider, model, api, stopReason, interrupted, usage, errorMessage } = meta;
   return withOptional(
     { role: message.role, content: message.content.map(contentBlockToDisk) },
     {
@@ -49,6 +50,7 @@ export function messageToDisk(message: Message, meta: MessageMeta = {}): DiskMes
       model,
       api,
       stopReason,
+      interrupted,
       usage: usage && withOptional({ input: usage.input, output: usage.output }, { cacheRead: usage.cacheRead, cacheWrite: usage.cacheWrite, reasoning: usage.reasoning }),
       errorMessage,
     },

@@ -12,6 +12,7 @@ export { type BashEffectsFields, type CompactionFields, type FileChangeFields, S
 export { encodeCwd, idFromFileName, sessionDir, sessionFileName, sessionRoot } from "./paths";
 export { projectOf, sameProject } from "./project";
 export { FORMAT_VERSION } from "./refusals";
+export { INTERRUPTED_BY_USER, isInterrupted } from "./interrupted";
 export { DamagedLog, type Place, readLog, replay } from "./replay";
 export type { ResultLine } from "./result-schema";
 export { checkFolder, NO_FOLLOW, READ_FLAGS } from "./safe-to-open";

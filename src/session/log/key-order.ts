@@ -4,8 +4,8 @@
 import type { DiskContentBlock, DiskMessage, Usage } from "./schema";
 
 export function orderMessage(m: DiskMessage): DiskMessage {
-  const { role, content, provider, model, api, stopReason, usage, errorMessage } = m;
-  return defined({ role, content: content.map(orderBlock), provider, model, api, stopReason, usage: usage && orderUsage(usage), errorMessage });
+  const { role, content, provider, model, api, stopReason, interrupted, usage, errorMessage } = m;
+  return defined({ role, content: content.map(orderBlock), provider, model, api, stopReason, interrupted, usage: usage && orderUsage(usage), errorMessage });
 }
 
 export function orderUsage(u: Usage): Usage {

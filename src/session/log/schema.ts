@@ -30,6 +30,8 @@ export const DiskMessage = type({
   /** The wire protocol that produced an assistant message, as the provider names it (`WireApi` in providers/provider.ts). */
   "api?": "string",
   "stopReason?": StopReason,
+  /** An answer the person cut off (Ctrl+C, a signal): written only as true, beside its stopReason "error". */
+  "interrupted?": "true",
   "usage?": Usage,
   "errorMessage?": "string",
 });
