@@ -37,3 +37,47 @@ test("arktype is imported only through src/ark.ts, so it always loads configured
   expect(direct).toEqual([]);
   expect(importsOf("ark.ts")).toEqual(["./ark-config", "arktype"]); // in this order
 });
+
+/**
+ * session/ in wings (docs/architecture.md, "The session layer"), each allowed to
+ * import the wings listed for it and nothing else: log (one session file: its
+ * format, codec, kind table and writer) at the bottom, so the writer depends on
+ * nothing that lists sessions; the store of sessions at the top.
+ */
+const WINGS: Record<string, string[]> = {
+  log: [],
+  checkpoints: ["log"],
+  tree: ["log", "checkpoints"],
+  store: ["log", "checkpoints", "tree"],
+};
+const wingOf = (file: string) => {
+  const [top, wing, rest] = file.split("/");
+  return top === "session" && rest !== undefined && wing! in WINGS ? wing : undefined;
+};
+/** Every relative import of a file, as [specifier, the file or folder it names, relative to src/]. */
+const relativeImports = (file: string) => importsOf(file).filter((s) => s.startsWith(".")).map((spec) => [spec, relative(SRC, resolve(SRC, dirname(file), spec)).replace(/\.ts$/, "")] as const);
+
+test("outside a wing of session/, only the wing's index is imported", () => {
+  const wrong: string[] = [];
+  for (const file of files) {
+    for (const [spec, target] of relativeImports(file)) {
+      const wing = wingOf(`${target}.ts`);
+      if (wing && wing !== wingOf(file) && target !== `session/${wing}/index`) wrong.push(`${file} imports ${spec}`);
+    }
+  }
+  expect(wrong).toEqual([]);
+});
+
+test("the wings of session/ import each other only downwards: log at the bottom, no cycle", () => {
+  const wrong: string[] = [];
+  for (const file of files) {
+    const from = wingOf(file);
+    if (!from) continue;
+    for (const [spec, target] of relativeImports(file)) {
+      const to = wingOf(`${target}.ts`) ?? wingOf(`${target}/index.ts`);
+      if (target.startsWith("session") && !to) wrong.push(`${file} imports ${spec}, outside every wing`);
+      else if (to && to !== from && !WINGS[from]!.includes(to)) wrong.push(`${file} imports ${spec}`);
+    }
+  }
+  expect(wrong).toEqual([]);
+});

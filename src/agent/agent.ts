@@ -6,8 +6,7 @@
 // request is sent again.
 
 import { Conversation, keptAnything, messageText, textMessage, toolUses, type ContentBlock, type Message } from "../conversation";
-import type { ModelRef, SessionManager } from "../session";
-import { addUsage, cwdNote, messageToDisk, preloadSchemas, toldDirectory } from "../session";
+import { addUsage, cwdNote, INTERRUPTED_BY_USER, messageToDisk, preloadSchemas, toldDirectory, type ModelRef, type SessionManager } from "../session";
 import { jsonByteLength } from "../json";
 import { createProvider } from "../providers";
 import { applyStreamEvent, finalizeMessage } from "../providers/assemble";
@@ -22,7 +21,7 @@ import { Checkpoints } from "./checkpoints";
 import { runTools } from "./run-tools";
 import { compact, CompactionFailed, type Compaction } from "./compaction";
 import { reserve, summaryAllowance, windowOf } from "./window";
-import { INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
+import { INTERRUPTED_NOT_RUN, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
 import type { ContextFiles } from "./context-files";
 import { Approvals, type Ask } from "./approval";
 import { checkPromptSize } from "./prompt-size";
@@ -410,6 +409,7 @@ export class Agent {
       model: this.#model.model,
       api: this.#provider.api,
       stopReason: end.stopReason,
+      ...(end.aborted ? { interrupted: true as const } : {}),
       ...(end.usage ? { usage: end.usage } : {}),
       ...(end.stopReason === "error" && errorMessage ? { errorMessage } : {}),
     });

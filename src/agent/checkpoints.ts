@@ -10,7 +10,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PathEffect, SessionManager, Untracked } from "../session";
-import { BlobStore, blobDir } from "../session/blob-store";
+import { BlobStore, blobDir } from "../session/checkpoints";
 import type { PendingChange } from "../tools";
 import { gitBlobHash, GitReader, GitStopped } from "./git-read";
 import { changed, isRegular, MAX_FILES, MAX_WALK_MS, walk, type Listed, type Manifest } from "./manifest";

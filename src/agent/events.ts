@@ -51,4 +51,3 @@ export function interruptedAfterStart(output: string): string {
 }
 /** For a call whose result never reached the log (awl was stopped, or crashed): awl cannot know whether it ran. */
 export const RESULT_NOT_RECORDED = "awl stopped before this tool call's result was recorded: it may or may not have run.";
-export const INTERRUPTED_BY_USER = "Interrupted by the user.";

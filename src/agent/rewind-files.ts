@@ -1,5 +1,5 @@
 // Rewinding files: each file the recorded calls touched goes back to its
-// state at the target entry (see session/file-states.ts), written as tools
+// state at the target entry (see session/checkpoints/file-states.ts), written as tools
 // write (atomically: tools/atomic-write.ts). A file whose bytes are neither
 // what the last recorded change left nor what it replaced was changed since
 // (by the person, or by something awl did not run): it is refused, never
@@ -10,9 +10,8 @@
 import { chmodSync, lstatSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import type { SessionManager } from "../session";
-import { BlobStore, blobDir, sha256 } from "../session/blob-store";
-import { planFiles, sameVersion, type FilePlan, type Version } from "../session/file-states";
-import { readWholeLog } from "../session/whole-log";
+import { BlobStore, blobDir, sha256, planFiles, sameVersion, type FilePlan, type Version } from "../session/checkpoints";
+import { readWholeLog } from "../session/tree";
 import { replaceFile } from "../tools/atomic-write";
 import { gitBlobHash, GitReader, GitStopped } from "./git-read";
 

@@ -10,7 +10,7 @@ import { messageText } from "../conversation";
 import { createProvider } from "../providers";
 import { cheapestModel, priceOf } from "../providers/prices";
 import { isPrompt, type ModelRef, type SessionManager } from "../session";
-import { cutToColumns, TITLE_COLUMNS } from "../session/title";
+import { cutToColumns, TITLE_COLUMNS } from "../session/log";
 import { askForSummary, transcriptParts } from "./summary";
 
 export const TITLE_SYSTEM =

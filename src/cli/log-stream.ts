@@ -7,7 +7,7 @@
 
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import type { SessionManager } from "../session";
-import { readLineAt } from "../session/lines";
+import { readLineAt } from "../session/log";
 import { stopForClosedOutput } from "./stop";
 
 /** How much is read from the file and handed to stdout at a time. */

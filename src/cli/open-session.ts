@@ -1,14 +1,11 @@
 // Turns --resume / --resume <text> into an open SessionManager, or a new one.
-// Which session the text names is the session store's one rule (session/resolve.ts);
+// Which session the text names is the session store's one rule (session/store/resolve.ts);
 // several matches are offered in the picker on a terminal, else listed in the error.
 
 import { UsageError } from "../errors";
 import { SessionManager, type ModelRef, type SessionInfo } from "../session";
-import { forkSession } from "../session/fork";
-import { forkTitle } from "../session/fork-title";
-import { mostRecentSession } from "../session/recent";
-import { resolveSession, type Resolution } from "../session/resolve";
-import { findTarget, readSessionTree } from "../session/tree";
+import { continueRecent, forkTitle, mostRecentSession, resolveSession, type Resolution } from "../session/store";
+import { forkSession, findTarget, readSessionTree } from "../session/tree";
 import { localDateTime, oneLine } from "../ui/render/format";
 import { sessionIdLength } from "../ui/session/session-id";
 
@@ -43,7 +40,7 @@ export async function openSession(
 
   let session: SessionManager | null;
   if (resume === true) {
-    session = await SessionManager.continueRecent(cwd);
+    session = await continueRecent(cwd);
     if (!session) {
       return {
         session: SessionManager.init({ cwd, ...newModel() }),

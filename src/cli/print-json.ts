@@ -8,7 +8,7 @@
 // a closed stdout (nobody to read it).
 
 import type { SessionManager } from "../session";
-import type { ResultLine } from "../session/result-schema";
+import type { ResultLine } from "../session/log";
 import type { Args } from "./args";
 import { failureOf } from "./failure";
 import { LogStream } from "./log-stream";

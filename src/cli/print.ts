@@ -10,7 +10,7 @@ import { Agent } from "../agent/agent";
 import { Approvals } from "../agent/approval";
 import type { AgentEvent } from "../agent/events";
 import { EXIT_FAILURE, EXIT_MAX_TURNS, EXIT_OK, UsageError, UserError } from "../errors";
-import type { ResultLine } from "../session/result-schema";
+import type { ResultLine } from "../session/log";
 import type { SessionManager } from "../session";
 import { readStdin, stdinKind } from "./stdin";
 import { tools } from "../tools";

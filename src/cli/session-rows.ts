@@ -1,8 +1,6 @@
 // One line per session in the clean-up commands' reports: the short id, a
 // date, what the session was about, and with --all the directory it is from.
-import type { CatalogEntry } from "../session/catalog";
-import { glance } from "../session/glance";
-import { shortIdLength } from "../session/listing";
+import { glance, shortIdLength, type CatalogEntry } from "../session/store";
 import { compactNumber, localDateTime, oneLine } from "../ui/render/format";
 import { safeText } from "../ui/render/safe-text";
 

@@ -5,10 +5,9 @@
 // terminal, purge asks before it deletes.
 import { isatty } from "node:tty";
 import { UsageError, UserError } from "../errors";
-import { collectBlobs, type Collected } from "../session/blobs";
-import { catalog, pickById, sessionPaths, type CatalogEntry } from "../session/catalog";
-import { sessionRoot } from "../session/paths";
-import { deleteTrashed, moveToTrash, restoreFromTrash, trashedAt, trashRoot } from "../session/trash";
+import { collectBlobs, type Collected } from "../session/checkpoints";
+import { catalog, pickById, sessionPaths, type CatalogEntry, deleteTrashed, moveToTrash, restoreFromTrash, trashedAt, trashRoot } from "../session/store";
+import { sessionRoot } from "../session/log";
 import { localDateTime } from "../ui/render/format";
 import { safeText } from "../ui/render/safe-text";
 import type { Args } from "./args";

@@ -1,10 +1,9 @@
 // `awl sessions du`: the space sessions take, where it goes: live sessions
 // (this directory's among them), the trash, and the file checkpoints (blobs).
 import { statSync } from "node:fs";
-import { listBlobs } from "../session/blobs";
-import { catalog, sessionPaths } from "../session/catalog";
-import { sessionRoot } from "../session/paths";
-import { trashRoot } from "../session/trash";
+import { listBlobs } from "../session/checkpoints";
+import { catalog, sessionPaths, trashRoot } from "../session/store";
+import { sessionRoot } from "../session/log";
 import type { Args } from "./args";
 import { bytes, plural } from "./session-rows";
 

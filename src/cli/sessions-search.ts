@@ -4,11 +4,8 @@
 // first sessions show while the rest are still read. --json: one JSON object
 // per match, one per line ({session, entry, title, line}). Exits 1 when
 // nothing matched, as grep does, so a script can tell.
-import { catalog } from "../session/catalog";
-import { titleOf } from "../session/glance";
-import { sessionRoot } from "../session/paths";
-import { activityRank, lastTimestamp } from "../session/recent";
-import { searcher, type SearchHit } from "../session/search";
+import { catalog, titleOf, activityRank, lastTimestamp, searcher, type SearchHit } from "../session/store";
+import { sessionRoot } from "../session/log";
 import { localDateTime, oneLine } from "../ui/render/format";
 import { safeText } from "../ui/render/safe-text";
 import type { Args } from "./args";

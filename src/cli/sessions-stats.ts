@@ -4,9 +4,8 @@
 // price is counted in tokens only. The totals are the exact sums of the
 // entries' usage: integers, never rounded on the way.
 import { priceOf, costOf } from "../providers/prices";
-import { catalog } from "../session/catalog";
-import { sessionRoot } from "../session/paths";
-import { usageTotals, type ModelTotals } from "../session/usage-totals";
+import { catalog, usageTotals, type ModelTotals } from "../session/store";
+import { sessionRoot } from "../session/log";
 import type { Args } from "./args";
 import { safeText } from "../ui/render/safe-text";
 import { parseDuration } from "./duration";

@@ -2,13 +2,11 @@
 // --plain), oldest first; JSON with --json; on a terminal, a picker, most
 // recently active first, that resumes the choice: its first screen is drawn
 // from the few sessions started last, and the whole list fills in after.
-// Listing judges every line as open does (src/session/listing.ts), so what it
+// Listing judges every line as open does (src/session/store/listing.ts), so what it
 // calls fine opens, and what it calls damaged names the line open refuses.
 
 import { isatty } from "node:tty";
-import { newestSessions } from "../session/first-screen";
-import { listSessions, shortIdLength, type SessionInfo } from "../session/listing";
-import { movedSessions } from "../session/moved";
+import { newestSessions, listSessions, shortIdLength, type SessionInfo, movedSessions } from "../session/store";
 import { localDateTime, oneLine } from "../ui/render/format";
 import { sessionIdLength } from "../ui/session/session-id";
 import { safeText } from "../ui/render/safe-text";

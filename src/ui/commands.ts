@@ -25,7 +25,7 @@ import { effortCommand, effortText } from "./effort-command";
 import { EFFORTS } from "../providers/thinking-forms";
 import { limitsText, modelRows } from "./model-list";
 import { wrapText } from "./render/wrap";
-import { cutToColumns } from "../session/title";
+import { cutToColumns } from "../session/log";
 import { exportText, JSONL_WARNING, writeNewFile, type ExportFormat } from "./session/export";
 import { labelLeaf } from "./session/go-back";
 

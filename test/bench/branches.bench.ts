@@ -31,7 +31,7 @@ console.log(`session: ${mb(statSync(file).size)}, ${entries} entries`);
  */
 async function inProcess(script: string): Promise<{ figures: Record<string, number>; peakRss: number }> {
   const src = join(import.meta.dir, "../../src");
-  const code = `import { readSessionTree } from "${src}/session/tree"; import { forkSession } from "${src}/session/fork"; import { copyRange } from "${src}/session/copy-range"; import { treeRows } from "${src}/ui/session/tree"; import * as fs from "node:fs";\n${script}`;
+  const code = `import { forkSession, readSessionTree } from "${src}/session/tree"; import { copyRange } from "${src}/session/tree/copy-range"; import { treeRows } from "${src}/ui/session/tree"; import * as fs from "node:fs";\n${script}`;
   const scriptFile = join(world.root, "measure.ts");
   writeFileSync(scriptFile, code);
   const child = Bun.spawn(["bun", scriptFile], { env: { ...process.env, AWL_SESSION_DIR: env.AWL_SESSION_DIR!, FILE: file, CWD: cwd, AT: lastPrompt }, stdout: "pipe", stderr: "inherit" });

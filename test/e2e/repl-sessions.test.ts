@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { encodeCwd, sessionFileName } from "../../src/session/paths";
+import { encodeCwd, sessionFileName } from "../../src/session/log/paths";
 import { AWL, useE2eFixture, sessionFiles } from "./awl";
 import { hasTmux, Terminal, useTerminal } from "./tmux";
 

@@ -7,7 +7,7 @@
 import { expect, test } from "bun:test";
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { encodeCwd, sessionFileName } from "../../src/session/paths";
+import { encodeCwd, sessionFileName } from "../../src/session/log/paths";
 import { AWL, useE2eFixture } from "./awl";
 import { hasTmux, useTerminal } from "./tmux";
 

@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, renameSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { encodeCwd } from "../../src/session/paths";
+import { encodeCwd } from "../../src/session/log/paths";
 import { spawnBun } from "../session/helpers";
 import { AWL, sessionFiles, useE2eFixture } from "./awl";
 import { hasTmux, useTerminal } from "./tmux";

@@ -5,7 +5,7 @@
 import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { encodeCwd } from "../../src/session/paths";
+import { encodeCwd } from "../../src/session/log/paths";
 import { useE2eFixture } from "./awl";
 
 const fx = useE2eFixture();

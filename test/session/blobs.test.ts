@@ -5,7 +5,7 @@ import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../../src/errors";
-import { collectBlobs, referencedHashes } from "../../src/session/blobs";
+import { collectBlobs, referencedHashes } from "../../src/session/checkpoints/blobs";
 import { useSessionRoot } from "./helpers";
 
 const root = useSessionRoot();

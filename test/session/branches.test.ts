@@ -4,8 +4,8 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { SessionManager, type CompactionFields } from "../../src/session";
-import { forkSession } from "../../src/session/fork";
-import { findTarget, readSessionTree } from "../../src/session/tree";
+import { forkSession } from "../../src/session/tree/fork";
+import { findTarget, readSessionTree } from "../../src/session/tree/tree";
 import { treeRows } from "../../src/ui/session/tree";
 import { docExample, expectWrittenByAwl, useSessionRoot, writeExample } from "./helpers";
 

@@ -1,12 +1,12 @@
-// The generated checks (src/session/checks.generated.ts) are arktype's own
+// The generated checks (src/session/log/checks.generated.ts) are arktype's own
 // compiled code for the session schemas: they must be what build.ts makes
 // from schema.ts now, and give the verdict arktype gives, on every value.
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ArkErrors } from "../../src/ark";
-import { allows } from "../../src/session/checks.generated";
-import * as schemas from "../../src/session/schema";
+import { allows } from "../../src/session/log/checks.generated";
+import * as schemas from "../../src/session/log/schema";
 import { prng, type Random } from "../support/prng";
 import { SPEC } from "./helpers";
 
@@ -17,7 +17,7 @@ describe("the generated checks", () => {
     const script = `const { validatorsSource } = await import(${JSON.stringify(join(ROOT, "build.ts"))}); process.stdout.write(await validatorsSource());`;
     const child = Bun.spawnSync(["bun", "-e", script], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
     expect(child.stderr.toString()).toBe("");
-    expect(child.stdout.toString()).toBe(readFileSync(join(ROOT, "src/session/checks.generated.ts"), "utf8"));
+    expect(child.stdout.toString()).toBe(readFileSync(join(ROOT, "src/session/log/checks.generated.ts"), "utf8"));
   });
 
   const COMPACTION = {

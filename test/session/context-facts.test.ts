@@ -1,4 +1,4 @@
-// What the log tells at each entry (src/session/context-facts.ts), on real
+// What the log tells at each entry (src/session/tree/context-facts.ts), on real
 // session files: the entries the context holds, and a meter that is the live
 // session's own count wherever the two can be compared.
 import { expect, test } from "bun:test";

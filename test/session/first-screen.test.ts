@@ -1,12 +1,12 @@
-// The picker's first screen (src/session/first-screen.ts): the sessions started
+// The picker's first screen (src/session/store/first-screen.ts): the sessions started
 // last, by their file names, read without statting the rest of the folder, and
 // the ids the short ids are told apart among, the same as the banner's.
 import { expect, test } from "bun:test";
 import { mkdirSync, renameSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { listSessions, shortIdLength } from "../../src/session";
-import { newestSessions } from "../../src/session/first-screen";
-import { sessionDir, sessionFileName } from "../../src/session/paths";
+import { newestSessions } from "../../src/session/store/first-screen";
+import { sessionDir, sessionFileName } from "../../src/session/log/paths";
 import { sessionIdLength } from "../../src/ui/session/session-id";
 import { useSessionRoot } from "./helpers";
 

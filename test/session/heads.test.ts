@@ -1,9 +1,9 @@
-// The tree reads message lines by their head (src/session/heads.ts): what it
+// The tree reads message lines by their head (src/session/tree/heads.ts): what it
 // reads must be what a full parse of the same line says.
 import { describe, expect, test } from "bun:test";
 import { parseLine, serializeEntry, type DiskMessage, type MessageEntry } from "../../src/session";
-import { slimEntry } from "../../src/session/entry-index";
-import { FIRST_LINE_CHARS, messageHead } from "../../src/session/heads";
+import { slimEntry } from "../../src/session/log/entry-index";
+import { FIRST_LINE_CHARS, messageHead } from "../../src/session/tree/heads";
 import { prng } from "../support/prng";
 
 const random = prng(7);

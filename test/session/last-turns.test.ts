@@ -5,7 +5,7 @@ import { expect, test } from "bun:test";
 import { appendFileSync } from "node:fs";
 import { textMessage } from "../../src/conversation";
 import { messageToDisk, SessionManager } from "../../src/session";
-import { lastSaid } from "../../src/session/last-turns";
+import { lastSaid } from "../../src/session/store/last-turns";
 import { useSessionRoot } from "./helpers";
 
 useSessionRoot();

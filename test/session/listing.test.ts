@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { textMessage } from "../../src/conversation";
 import { UsageError } from "../../src/errors";
 import { encodeCwd, findSession, listSessions, messageToDisk, SessionManager, sessionIdsByName, shortIdLength } from "../../src/session";
-import { sessionDir } from "../../src/session/paths";
+import { sessionDir } from "../../src/session/log/paths";
+import { continueRecent } from "../../src/session/store";
 import { SPEC, specFile, useSessionRoot } from "./helpers";
 
 useSessionRoot();
@@ -167,7 +168,7 @@ describe("continuing the most recent session", () => {
     await Bun.sleep(2); // timestamps have millisecond resolution
     reopened.appendMessage(messageToDisk(textMessage("user", "touch the older one")), M);
     reopened.close();
-    const recent = await SessionManager.continueRecent("/proj");
+    const recent = await continueRecent("/proj");
     expect(recent?.sessionId).toBe(older.sessionId);
     recent?.close();
   });
@@ -176,10 +177,10 @@ describe("continuing the most recent session", () => {
     const mine = session("/a/b", "mine");
     const theirs = session("/a-b", "theirs");
     utimesSync(theirs.sessionFile, new Date(), new Date(Date.now() + 60_000));
-    const recent = await SessionManager.continueRecent("/a/b");
+    const recent = await continueRecent("/a/b");
     expect(recent?.sessionId).toBe(mine.sessionId);
     recent?.close();
-    expect(await SessionManager.continueRecent("/empty")).toBeNull();
+    expect(await continueRecent("/empty")).toBeNull();
   });
 });
 
@@ -265,7 +266,7 @@ describe("a clock that jumped does not take over --resume", () => {
 });
 
 async function recentId(cwd: string): Promise<string | undefined> {
-  const recent = await SessionManager.continueRecent(cwd);
+  const recent = await continueRecent(cwd);
   recent?.close();
   return recent?.sessionId;
 }

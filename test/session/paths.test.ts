@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { textMessage } from "../../src/conversation";
 import { UsageError } from "../../src/errors";
 import { encodeCwd, listSessions, messageToDisk, SessionManager, sessionFileName, sessionRoot } from "../../src/session";
+import { continueRecent } from "../../src/session/store";
 import { spawnBun, useSessionRoot } from "./helpers";
 
 const root = useSessionRoot();
@@ -52,7 +53,7 @@ describe("where sessions live", () => {
     s.appendMessage(messageToDisk(textMessage("system", "sys")));
     s.close();
     expect((await listSessions(deep)).map((l) => l.id)).toEqual([s.sessionId]);
-    const again = await SessionManager.continueRecent(deep);
+    const again = await continueRecent(deep);
     expect(again?.sessionId).toBe(s.sessionId);
     again?.close();
   });

@@ -1,10 +1,10 @@
-// What /rewind lists (src/session/rewind-points.ts), read from a real session
+// What /rewind lists (src/session/tree/rewind-points.ts), read from a real session
 // file: the prompts of the active path before each turn's files, and earlier
 // rewinds told from a tool call's checkpoint entries by where they hang.
 import { describe, expect, test } from "bun:test";
 import { SessionManager } from "../../src/session";
-import { rewindPoints } from "../../src/session/rewind-points";
-import { readWholeLog } from "../../src/session/whole-log";
+import { rewindPoints } from "../../src/session/tree/rewind-points";
+import { readWholeLog } from "../../src/session/tree/whole-log";
 import { useSessionRoot } from "./helpers";
 
 useSessionRoot();

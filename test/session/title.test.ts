@@ -7,8 +7,8 @@ import { describe, expect, test } from "bun:test";
 import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
 import { textMessage } from "../../src/conversation";
 import { listSessions, messageToDisk, SessionManager } from "../../src/session";
-import { findByTitle } from "../../src/session/find-title";
-import { readTitle, titleFromPrompt } from "../../src/session/title";
+import { findByTitle } from "../../src/session/store/find-title";
+import { readTitle, titleFromPrompt } from "../../src/session/log/title";
 import { SPEC, useSessionRoot, writeExample } from "./helpers";
 
 useSessionRoot();

@@ -28,7 +28,7 @@ import { closeSync, constants, fchmodSync, fstatSync, openSync, readSync, statSy
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
 import { mkdirPrivate, writeAll, writeFileAtomic } from "../../private-file";
-import { tryFlock } from "../../session/lock";
+import { tryFlock } from "../../session/log";
 
 type Env = Record<string, string | undefined>;
 

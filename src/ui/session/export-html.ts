@@ -41,6 +41,8 @@ function partHtml(part: Part): string {
       const inner = part.text.split("\n").length > 20 ? `<details><summary>${label}</summary>${pre}</details>` : `<div class="who">${label}</div>${pre}`;
       return `<div class="${part.isError ? "error" : "result"}">${inner}</div>`;
     }
+    case "interrupted":
+      return `<div class="who">Interrupted.</div>`;
     case "summary":
       return `<details><summary>Summary of the earlier conversation (compaction ${part.n})</summary><div class="text">${escape(part.text)}</div></details>`;
   }

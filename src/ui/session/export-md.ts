@@ -27,6 +27,8 @@ function partLines(part: Part): string[] {
       const body = fenced(part.text, "");
       return part.text.split("\n").length > 20 ? [`<details><summary>${label}</summary>`, "", ...body, "", "</details>"] : [`${label}:`, "", ...body];
     }
+    case "interrupted":
+      return ["*Interrupted.*"];
     case "summary":
       return [`<details><summary>Summary of the earlier conversation (compaction ${part.n})</summary>`, "", part.text, "", "</details>"];
   }

@@ -1,12 +1,13 @@
 // A session's active path as the pieces an export shows, in order, every text
 // already redacted: the person's prompts, the model's answers (thinking
 // apart), tool calls (an edit as a diff, a write as the text it wrote) and
-// their results, and compaction summaries. The system prompt is awl's own and
-// left out; entry kinds this version does not know are left out.
-import type { ActivePath } from "../../session/active-path";
+// their results, where an answer was interrupted, and compaction summaries.
+// The system prompt is awl's own and left out; entry kinds this version does
+// not know are left out.
+import type { ActivePath } from "../../session/tree";
 import type { Redact } from "./redact";
 import { shownCall } from "../../tools";
-import { isSaidText } from "../../session";
+import { decisionsOf, isInterrupted, isSaidText } from "../../session";
 
 export type Part =
   | { kind: "prompt"; text: string; time: string }
@@ -14,7 +15,9 @@ export type Part =
   | { kind: "thinking"; text: string }
   | { kind: "call"; name: string; summary: string; body: string; language: string }
   | { kind: "result"; text: string; isError: boolean }
-  | { kind: "summary"; text: string; n: number };
+  | { kind: "summary"; text: string; n: number }
+  /** The answer before it was cut off by the person (its entry's `interrupted`). */
+  | { kind: "interrupted" };
 
 export interface Document {
   title: string;
@@ -27,8 +30,9 @@ export interface Document {
 export function documentOf(path: ActivePath, title: string | undefined, redact: Redact): Document {
   const parts: Part[] = [];
   for (const { entry } of path.entries) {
-    if (entry.type === "compaction") parts.push({ kind: "summary", text: redact(entry.summary), n: entry.n });
-    if (entry.type !== "message") continue;
+    const shown = decisionsOf(entry.type).export; // the kind table's `export`
+    if (shown === "summary" && entry.type === "compaction") parts.push({ kind: "summary", text: redact(entry.summary), n: entry.n });
+    if (shown !== "messages" || entry.type !== "message") continue;
     const { message } = entry;
     if (message.role === "system") continue;
     const model = message.provider && message.model ? `${message.provider}/${message.model}` : undefined;
@@ -39,6 +43,7 @@ export function documentOf(path: ActivePath, title: string | undefined, redact: 
       else if (block.type === "toolUse") parts.push(callPart(block.name, block.input, redact));
       else if (block.type === "toolResult") parts.push({ kind: "result", text: redact(block.content), isError: block.isError === true });
     }
+    if (message.role === "assistant" && isInterrupted(message)) parts.push({ kind: "interrupted" });
   }
   const firstPrompt = parts.find((p) => p.kind === "prompt")?.text.split("\n").find((l) => l.trim());
   return { title: redact(title ?? firstPrompt ?? "Untitled session"), id: path.header.id, cwd: redact(path.header.cwd), created: path.header.timestamp, parts };

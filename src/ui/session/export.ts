@@ -4,10 +4,10 @@
 // is not redacted. A file is never overwritten.
 import { closeSync, constants, openSync } from "node:fs";
 import { UsageError, UserError } from "../../errors";
-import { readActivePath } from "../../session/active-path";
+import { readActivePath } from "../../session/tree";
 import { writeAll } from "../../private-file";
-import { fsReason } from "../../session/files";
-import { titleOf } from "../../session/glance";
+import { fsReason } from "../../session/log";
+import { titleOf } from "../../session/store";
 import { toHtml } from "./export-html";
 import { toMarkdown } from "./export-md";
 import { documentOf } from "./export-parts";

@@ -10,8 +10,7 @@
 import { confirm, isCancel, select } from "@clack/prompts";
 import type { Agent } from "../../agent/agent";
 import { previewScope, rewindTo, type RewindScope } from "../../agent/rewind";
-import { rewindPoints, type RewindPoint } from "../../session/rewind-points";
-import { readWholeLog } from "../../session/whole-log";
+import { rewindPoints, type RewindPoint, readWholeLog } from "../../session/tree";
 import type { Colors } from "../render/colors";
 import { age, fitWidth, oneLine } from "../render/format";
 import { selectRowWidth } from "./select-width";

@@ -7,9 +7,8 @@
 // file names (cheap: no session is read), plus any given.
 
 import { dirname } from "node:path";
-import { sessionIdsByName, shortIdLength } from "../../session/listing";
-import { sessionDir } from "../../session/paths";
-import { printedId } from "../../session/resolve";
+import { printedId, sessionIdsByName, shortIdLength } from "../../session/store";
+import { sessionDir } from "../../session/log";
 
 type Env = Record<string, string | undefined>;
 

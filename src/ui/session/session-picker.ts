@@ -1,6 +1,6 @@
 // The terminal list of `awl sessions` and of /resume in the REPL: this
 // directory's sessions, most recently active first as --resume ranks them
-// (session/recent.ts), each with its id (the shortest unique prefix), how long
+// (session/store/recent.ts), each with its id (the shortest unique prefix), how long
 // ago it was last active, its size and its title. Typing filters the list (by
 // title, first prompt or id, case-insensitive); under it, the highlighted
 // session's last prompts and answers. Up/Down move, Enter picks one to resume;
@@ -9,8 +9,7 @@
 
 import { AutocompletePrompt } from "@clack/core";
 import { isCancel, limitOptions, S_BAR, S_BAR_END, S_RADIO_ACTIVE, S_RADIO_INACTIVE, symbol } from "@clack/prompts";
-import type { SessionInfo } from "../../session/listing";
-import { newestFirst } from "../../session/recent";
+import { newestFirst, type SessionInfo } from "../../session/store";
 import { colorsFor, type Colors } from "../render/colors";
 import { age, fitWidth, oneLine } from "../render/format";
 import { safeText } from "../render/safe-text";

@@ -1,7 +1,7 @@
 // The picker's preview of a session: its last prompts and answers, one line
 // each ("you: …", "awl: …"), cut to the screen's width. Read once per session
 // while the picker is open (moving up and down redraws often).
-import { lastSaid } from "../../session/last-turns";
+import { lastSaid } from "../../session/store";
 import { fitWidth, oneLine } from "../render/format";
 
 const seen = new Map<string, string[]>();

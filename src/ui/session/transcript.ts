@@ -28,13 +28,13 @@
 import { windowOf } from "../../agent/window";
 import type { ModelInfo } from "../../providers/model-info";
 import type { ProviderName } from "../../providers/provider";
-import { INTERRUPTED_AFTER_START, INTERRUPTED_BY_USER, INTERRUPTED_NOT_RUN, interruptedAfterStart } from "../../agent/events";
+import { INTERRUPTED_AFTER_START, INTERRUPTED_NOT_RUN, interruptedAfterStart } from "../../agent/events";
 import { keptAnything, type Conversation, type Message, type ToolResultBlock, type ToolUseBlock } from "../../conversation";
-import { contextAt, heldEntries, isSaidText, usageOf, type CompactionEntry, type FileChangeEntry, type HeldEntry, type MessageMeta, type SessionContext, type SessionEntry } from "../../session";
+import { contextAt, heldEntries, isInterrupted, isSaidText, usageOf, type CompactionEntry, type FileChangeEntry, type HeldEntry, type MessageMeta, type SessionContext, type SessionEntry } from "../../session";
 import { providerSecrets } from "../../providers/registry";
 import { fileChange, MAX_KEPT_BYTES } from "../../tools/tool";
 import { callEffect, toolSummary } from "../../tools";
-import { BlobStore, blobDir } from "../../session/blob-store";
+import { BlobStore, blobDir } from "../../session/checkpoints";
 import type { Colors } from "../render/colors";
 import { meterText, oneLine, wrapLines } from "../render/format";
 import { showAnswer } from "../render/markdown-stream";
@@ -108,10 +108,11 @@ function sessionItems(session: TranscriptSession): { items: Item[]; compaction?:
   const items = held.map((entry): Item => {
     if (entry.type === "compaction") return { kind: "compaction", entry };
     const { provider = entry.provider, model = entry.model, stopReason, usage, errorMessage } = entry.message;
+    const interrupted = isInterrupted(entry.message) ? (true as const) : undefined;
     // The entry's own message (its blocks have the in-memory shape): only read here, never changed, so not copied.
     const message: Message = entry.message;
     const made = changes.get(entry);
-    return { kind: "message", message, meta: { provider, model, stopReason, usage, errorMessage }, ...(made ? { changes: [...made] } : {}) };
+    return { kind: "message", message, meta: { provider, model, stopReason, interrupted, usage, errorMessage }, ...(made ? { changes: [...made] } : {}) };
   });
   return { items, compaction: context.compaction, held };
 }
@@ -221,7 +222,7 @@ function usageLine(turn: readonly number[], held: readonly HeldEntry[], view: Vi
 
 /** The turn ended because it was interrupted: its response was cut off by the person, or its tools were stopped. */
 function interrupted(item: Item & { kind: "message" }): boolean {
-  if (item.message.role === "assistant") return item.meta.errorMessage === INTERRUPTED_BY_USER;
+  if (item.message.role === "assistant") return item.meta.interrupted === true;
   return !isPrompt(item.message) && item.message.content.some((b) => b.type === "toolResult" && (b.content === INTERRUPTED_NOT_RUN || b.content.startsWith(INTERRUPTED_AFTER_START)));
 }
 
@@ -255,7 +256,7 @@ function renderMessage(message: Message, meta: MessageMeta, view: View, changes:
     out.push(toolLine(block.name, toolSummary(block.name, block.input), c, toolWidth(width)));
     out.push(...resultRows(block, view.results.get(block.id), meta, view, changes));
   }
-  if (meta.stopReason === "error" && meta.errorMessage && meta.errorMessage !== INTERRUPTED_BY_USER) out.push(errorRow(meta.errorMessage, c));
+  if (meta.stopReason === "error" && meta.errorMessage && !meta.interrupted) out.push(errorRow(meta.errorMessage, c));
   if (meta.stopReason === "length") out.push(lengthRow(c));
   return out;
 }

@@ -6,6 +6,7 @@
 // folded into one line: its first prompt and its size; `labelled` only what
 // has a label.
 
+import { isTargetKind } from "../../session";
 import type { SessionTree, TreeNode } from "../../session/tree";
 import type { Colors } from "../render/colors";
 import { fitWidth, oneLine } from "../render/format";
@@ -31,7 +32,7 @@ export function treeRows(tree: SessionTree, filter: TreeFilter, width: number, c
   }
   const rows: TreeRow[] = [];
   const clock = clockOf(new Date());
-  const shows = (n: TreeNode) => filter === "all" || n.id === tree.leafId || n.label !== undefined || (filter === "prompts" && (n.prompt || n.kind === "compaction" || n.kind === "branch_summary"));
+  const shows = (n: TreeNode) => filter === "all" || n.id === tree.leafId || n.label !== undefined || (filter === "prompts" && (n.prompt || (n.kind !== "message" && isTargetKind(n.kind))));
   // Iterative: a session is one long chain, thousands deep; along a chain (one child) nothing is allocated.
   const stack: { node: TreeNode; depth: number }[] = (children.get(undefined) ?? []).map((node) => ({ node, depth: 0 })).reverse();
   while (stack.length) {
@@ -83,7 +84,7 @@ function folded(start: TreeNode, children: Map<TreeNode | undefined, TreeNode[]>
     const node = stack.pop()!;
     size++;
     if (node.prompt && (!prompt || node.offset < prompt.offset)) prompt = node;
-    if (node.kind === "message" || node.kind === "compaction" || node.kind === "branch_summary") if (!node.toolCalls && (!newest || node.offset > newest.offset)) newest = node;
+    if (isTargetKind(node.kind) && !node.toolCalls && (!newest || node.offset > newest.offset)) newest = node;
     stack.push(...(children.get(node) ?? []));
   }
   const entries = `${size} entr${size === 1 ? "y" : "ies"}`;

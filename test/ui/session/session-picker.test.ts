@@ -1,12 +1,12 @@
 // The order and the lines of the session picker (`awl sessions` on a
 // terminal, /resume in the REPL): most recently active first, exactly as
-// --resume ranks sessions (src/session/recent.ts), on real session files.
+// --resume ranks sessions (src/session/store/recent.ts), on real session files.
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { listSessions, type SessionInfo } from "../../../src/session";
-import { sessionDir, sessionFileName } from "../../../src/session/paths";
-import { mostRecentSession, newestFirst } from "../../../src/session/recent";
+import { sessionDir, sessionFileName } from "../../../src/session/log/paths";
+import { mostRecentSession, newestFirst } from "../../../src/session/store/recent";
 import { sessionLabel } from "../../../src/ui/session/session-picker";
 import { sessionIdLength, shortSessionId } from "../../../src/ui/session/session-id";
 import { useSessionRoot } from "../../session/helpers";
