@@ -23,7 +23,10 @@ type Env = Record<string, string | undefined>;
 export type Resolution = { kind: "one"; path: string } | { kind: "several"; by: "id" | "title"; sessions: SessionInfo[] };
 
 /** `listedBy`: where the person sees this directory's sessions, for "no session matches" (`awl sessions`, `/resume`). */
-export async function resolveSession(cwd: string, text: string, listedBy: string, env: Env = process.env): Promise<Resolution> {
+export async function resolveSession(cwd: string, given: string, listedBy: string, env: Env = process.env): Promise<Resolution> {
+  // Blank text names nothing: as title words it would match every title with a space in it.
+  const text = given.trim();
+  if (!text) throw new UsageError(`an empty id or title names no session (${listedBy} lists them)`);
   const isId = /^[0-9a-fA-F-]+$/.test(text);
   const { matches, elsewhere } = isId ? await findSession(cwd, text, env) : { matches: [], elsewhere: [] };
   const whole = [...matches, ...elsewhere].filter((m) => m.id.toLowerCase() === text.toLowerCase());

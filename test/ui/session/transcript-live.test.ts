@@ -90,8 +90,8 @@ describe.each([
     expect(text).toContain("Interrupted.");
     expect(text).toMatch(/› a prompt refused\n[^\n]*401[^\n]*\nNo answer: this prompt stays in the conversation and goes to the model with your next one\./);
     expect(text.split("No answer: ").length - 1).toBe(1); // not after an answer cut off part-way
-    // Cut off after its first delta ("word "): not the 1 token Anthropic's first event says, but what had streamed, as an estimate.
-    expect(text).toMatch(/› talk\nword\nInterrupted\.\n↑ [^\n]* in[^\n]* · ↓ ~2 out · ctx/);
+    // Cut off at its first delta ("word "; a busy machine may read a few in one chunk): not the 1 token Anthropic's first event says, but what had streamed, as an estimate.
+    expect(text).toMatch(/› talk\nword( word)*\nInterrupted\.\n↑ [^\n]* in[^\n]* · ↓ ~([2-9]|\d\d+) out · ctx/);
     expect(text).toContain("● bash echo started; sleep 30\n  ⎿ started\n    interrupted; the command and everything it started were killed\n● bash echo never\n  ⎿ Interrupted: this tool call was not run.\nInterrupted.");
     expect(existsSync(join(fx.project, "new.md"))).toBe(true);
   });
