@@ -72,7 +72,9 @@ export class Checkpoints {
     const blobs = this.#blobs;
     const before = change.before === null ? null : blobs.put(change.before);
     const after = change.after === null ? null : blobs.put(change.after);
-    this.#session.appendFileChange({ path: change.path, before, after, mode: change.mode });
+    // A write keeps the mode of the file it replaces; a new file gets the usual one.
+    const modeAfter = change.after === null ? null : (change.mode ?? 0o666 & ~process.umask()) & 0o777;
+    this.#session.appendFileChange({ path: change.path, before, after, mode: change.mode, modeAfter });
   };
 
   /**
@@ -217,13 +219,13 @@ export class Checkpoints {
       const listing = after.get(path);
       if (!listing) continue; // ignored
       const hash = keepAfter(path, listing);
-      effects.created.push({ path: join(root, path), before: null, ...(hash ? { after: hash } : {}), mode: listing.mode & 0o7777 });
+      effects.created.push({ path: join(root, path), before: null, ...(hash ? { after: hash } : {}), modeAfter: listing.mode & 0o777 });
     }
     for (const path of altered) {
       const listing = after.get(path)!;
       const kept = keptBefore(path, before.manifest.get(path)!);
       const hash = keepAfter(path, listing);
-      effects.modified.push({ path: join(root, path), ...kept, ...(hash ? { after: hash } : {}), mode: listing.mode & 0o7777 });
+      effects.modified.push({ path: join(root, path), ...kept, ...(hash ? { after: hash } : {}), mode: before.manifest.get(path)!.mode & 0o777, modeAfter: listing.mode & 0o777 });
     }
     // Nothing went away when every earlier path is still listed: the usual case, seen without a second pass.
     const deleted = stillThere < before.manifest.size ? before.manifest : new Map<string, Listed>();
@@ -231,7 +233,7 @@ export class Checkpoints {
       if (after.has(path)) continue;
       before.untracked.delete(path);
       this.#stored.delete(path);
-      effects.deleted.push({ path: join(root, path), ...keptBefore(path, was), after: null, mode: was.mode & 0o7777 });
+      effects.deleted.push({ path: join(root, path), ...keptBefore(path, was), after: null, mode: was.mode & 0o777 });
     }
     const dirty = before.dirty;
     for (const path of [...made, ...altered]) {

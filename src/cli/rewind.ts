@@ -4,12 +4,14 @@
 // and the conversation goes on from it. Nothing is removed: the files' own
 // file_change entries and one `leaf` entry are appended, so going back to the
 // entry before the rewind undoes it. A file changed since awl last changed it
-// is refused (exit 1, after the rest are restored) unless --force. Without a
-// terminal to confirm on, --yes is needed.
+// is refused unless --force: then nothing is changed (exit 1), so the same
+// command with --force does what the refusal said. Without a terminal to
+// confirm on, --yes is needed.
 
 import { isatty } from "node:tty";
 import { confirm, isCancel } from "@clack/prompts";
 import { previewScope, rewindTo, type RewindScope } from "../agent/rewind";
+import type { RewindFiles } from "../agent/rewind-files";
 import { UsageError } from "../errors";
 import { SessionManager } from "../session";
 import { mostRecentSession } from "../session/recent";
@@ -42,19 +44,28 @@ export async function rewind(args: Args, cwd: string): Promise<number> {
       console.log([`Would rewind ${what} (--dry-run: nothing was changed).`, ...lines].join("\n"));
       return 0;
     }
+    if (preview.refused) return refusedAll(`Not rewinding ${what}:`, lines, preview);
     if (!args.yes) {
       console.log([`Rewinding ${what}:`, ...lines].join("\n"));
       const answer = await confirm({ message: "Rewind?", initialValue: true });
       if (isCancel(answer) || !answer) return 1;
     }
     const done = await rewindTo(session, target.id, o);
-    const refused = refusedPaths(done);
+    // Changed between the question and the answer: still nothing written.
+    if (done.refused) return refusedAll(`Not rewinding ${what}:`, rewindPreview(done, cwd, c), done);
     const after = scope === "files" ? "" : ` awl --resume ${short} goes on from there.`;
     console.log([`Rewound ${what}.${after}`, ...(scope === "conversation" ? [] : rewindPreview(done, cwd, c))].join("\n"));
-    if (!refused.length) return 0;
-    console.error(`awl: ${refused.length === 1 ? "1 file was" : `${refused.length} files were`} left alone because ${refused.length === 1 ? "it" : "they"} changed since awl last changed ${refused.length === 1 ? "it" : "them"}; --force overwrites them`);
-    return 1;
+    return 0;
   } finally {
     session.close();
   }
+}
+
+/** A rewind refused whole: what it would have done, and the one line saying what --force would overwrite. */
+function refusedAll(heading: string, lines: string[], files: RewindFiles): number {
+  const refused = refusedPaths(files);
+  console.log([heading, ...lines].join("\n"));
+  const [one, them] = refused.length === 1 ? ["1 file", "it"] : [`${refused.length} files`, "them"];
+  console.error(`awl: nothing was changed: ${one} changed since awl last changed ${them}; --force overwrites ${them}`);
+  return 1;
 }

@@ -55,7 +55,9 @@ export function serializeEntry(e: WrittenEntry): string {
     case "compaction":
       return JSON.stringify(orderCompaction(e));
     case "file_change":
-      return JSON.stringify({ type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp, path: e.path, before: e.before, after: e.after, mode: e.mode });
+      return JSON.stringify(
+        defined({ type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp, path: e.path, before: e.before, after: e.after, mode: e.mode, modeAfter: e.modeAfter, linkBefore: e.linkBefore, linkAfter: e.linkAfter }),
+      );
     case "bash_effects":
       return JSON.stringify(orderBashEffects(e));
     case "session_info":
@@ -180,7 +182,7 @@ function orderCompaction(e: CompactionEntry): CompactionEntry {
 }
 
 function orderBashEffects(e: BashEffectsEntry): BashEffectsEntry {
-  const effect = (p: PathEffect): PathEffect => defined({ path: p.path, before: p.before, after: p.after, git: p.git, mode: p.mode });
+  const effect = (p: PathEffect): PathEffect => defined({ path: p.path, before: p.before, after: p.after, git: p.git, mode: p.mode, modeAfter: p.modeAfter, linkBefore: p.linkBefore, linkAfter: p.linkAfter });
   return {
     type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp,
     created: e.created.map(effect), modified: e.modified.map(effect), deleted: e.deleted.map(effect),

@@ -1,45 +1,71 @@
 // The files as the log's checkpoints left them at any entry: "the state at
 // ENTRY" is what the file_change and bash_effects entries on the path up to
-// and including ENTRY made of each file they touched. Pure: it reads entries,
-// never the disk.
-import type { BashEffectsEntry, PathEffect, SessionEntry } from "./schema";
+// and including ENTRY made of each file they touched: its bytes (or link
+// text) and its permission bits. Pure: it reads entries, never the disk.
+import type { BashEffectsEntry, FileChangeEntry, PathEffect, SessionEntry } from "./schema";
 
-/** One version of a file: a blob, git's object of a clean tracked file, absent, or not kept (and why). */
-export type Version = { sha: string } | { git: string } | { absent: true } | { unknown: string };
+/** One version of a file: a blob, git's object of a clean tracked file, a symbolic link's target text, absent, or not kept (and why). */
+export type Version = { sha: string } | { git: string } | { link: string } | { absent: true } | { unknown: string };
+
+/** A version and the permission bits that go with it (null: not known, or no file). */
+export interface FileState {
+  version: Version;
+  mode: number | null;
+}
 
 /** What one checkpoint entry says of one file. */
 interface Touch {
-  before: Version;
-  after: Version;
-  /** The file's permission bits, when known. */
-  mode: number | null;
+  before: FileState;
+  after: FileState;
 }
 
 /** Where a file is to go, and what it should hold now if nothing but the recorded calls changed it. */
 export interface FilePlan {
   path: string;
-  target: Version;
-  /** The version the last recorded change left; `alsoBefore`: the one it replaced (a write that never reached the disk leaves that). */
-  expected: Version;
-  alsoBefore?: Version;
-  mode: number | null;
+  target: FileState;
+  /** The state the last recorded change left; `alsoBefore`: the one it replaced (a write that never reached the disk leaves that). */
+  expected: FileState;
+  alsoBefore?: FileState;
 }
+
+/**
+ * Permission bits only: a set-uid, set-gid or sticky bit (or a file type) in
+ * a log, crafted or not, never reaches the disk.
+ */
+const bits = (mode: number | null | undefined): number | null => (mode === null || mode === undefined ? null : mode & 0o777);
 
 const version = (hash: string | null | undefined, otherwise: Version): Version => (hash === null ? { absent: true } : hash === undefined ? otherwise : { sha: hash });
 
-/** Every file one checkpoint entry touched, with its versions; empty for any other entry. */
+/** Every file one checkpoint entry touched, with its states; empty for any other entry. */
 export function touches(entry: SessionEntry): Map<string, Touch> {
   const out = new Map<string, Touch>();
-  if (entry.type === "file_change") {
-    out.set(entry.path, { before: version(entry.before, { absent: true }), after: version(entry.after, { absent: true }), mode: entry.mode });
-  } else if (entry.type === "bash_effects") {
+  if (entry.type === "file_change") out.set(entry.path, fileChangeTouch(entry));
+  else if (entry.type === "bash_effects") {
     const why = (path: string) => ({ unknown: entry.untracked.find((u) => u.path === path)?.reason ?? "not kept" });
-    const before = (p: PathEffect) => (p.before !== undefined ? version(p.before, why(p.path)) : p.git ? { git: p.git } : why(p.path));
-    for (const p of effectsOf(entry, "created")) out.set(p.path, { before: { absent: true }, after: version(p.after, why(p.path)), mode: p.mode ?? null });
-    for (const p of effectsOf(entry, "modified")) out.set(p.path, { before: before(p), after: version(p.after, why(p.path)), mode: p.mode ?? null });
-    for (const p of effectsOf(entry, "deleted")) out.set(p.path, { before: before(p), after: { absent: true }, mode: p.mode ?? null });
+    for (const kind of ["created", "modified", "deleted"] as const) {
+      for (const p of effectsOf(entry, kind)) out.set(p.path, effectTouch(p, kind, why(p.path)));
+    }
   }
   return out;
+}
+
+function fileChangeTouch(e: FileChangeEntry): Touch {
+  const before = e.linkBefore !== undefined ? { link: e.linkBefore } : version(e.before, { absent: true });
+  const after = e.linkAfter !== undefined ? { link: e.linkAfter } : version(e.after, { absent: true });
+  // Before `modeAfter` was written, a write kept the mode of the file it replaced.
+  const modeAfter = e.modeAfter !== undefined ? e.modeAfter : e.before !== null && e.after !== null ? e.mode : null;
+  return { before: { version: before, mode: bits(e.mode) }, after: { version: after, mode: bits(modeAfter) } };
+}
+
+function effectTouch(p: PathEffect, kind: "created" | "modified" | "deleted", unknown: Version): Touch {
+  // Before `modeAfter` was written, `mode` was the mode after a creation or a change (and before a deletion).
+  const older = p.modeAfter === undefined && kind !== "deleted";
+  const modeBefore = older ? null : bits(p.mode);
+  const modeAfter = older ? bits(p.mode) : bits(p.modeAfter);
+  const before: Version =
+    kind === "created" ? { absent: true } : p.linkBefore !== undefined ? { link: p.linkBefore } : p.before !== undefined ? version(p.before, unknown) : p.git ? { git: p.git } : unknown;
+  const after: Version = kind === "deleted" ? { absent: true } : p.linkAfter !== undefined ? { link: p.linkAfter } : version(p.after, unknown);
+  return { before: { version: before, mode: modeBefore }, after: { version: after, mode: modeAfter } };
 }
 
 function effectsOf(entry: BashEffectsEntry, kind: "created" | "modified" | "deleted"): PathEffect[] {
@@ -47,7 +73,7 @@ function effectsOf(entry: BashEffectsEntry, kind: "created" | "modified" | "dele
 }
 
 /**
- * For every file touched on either path past where they part: the version
+ * For every file touched on either path past where they part: the state
  * at the end of `target` and the one `current` should have left. A file
  * neither path touched after they part is where both want it.
  */
@@ -62,10 +88,10 @@ export function planFiles(current: readonly SessionEntry[], target: readonly Ses
     const t = onTarget.get(path);
     const c = onCurrent.get(path);
     // Untouched on one side: that side's state is what the other's first change found.
-    const targetVersion = t ? t.at(-1)!.after : c![0]!.before;
+    const targetState = t ? t.at(-1)!.after : c![0]!.before;
     const last = c?.at(-1);
     const expected = last ? last.after : t![0]!.before;
-    plans.push({ path, target: targetVersion, expected, ...(last ? { alsoBefore: last.before } : {}), mode: (t?.at(-1) ?? c![0]!).mode });
+    plans.push({ path, target: targetState, expected, ...(last ? { alsoBefore: last.before } : {}) });
   }
   return plans;
 }
@@ -81,8 +107,4 @@ function history(path: readonly SessionEntry[]): Map<string, Touch[]> {
     }
   }
   return out;
-}
-
-export function sameVersion(a: Version, b: Version): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
 }

@@ -159,16 +159,18 @@ describe("rewinding files", () => {
     expect(gitDir()).toEqual(gitBefore);
   }, LIMIT_MS);
 
-  test("a file the person changed after the agent did is refused, and kept, unless forced", async () => {
+  test("a file the person changed after the agent did is refused, and then nothing is written, unless forced", async () => {
     const { agent, leaves, states } = await runSession();
     writeFileSync(join(fx.project, "a.txt"), "the person's own words\n");
     const preview = await previewRewind(agent.session, leaves[0]!);
-    expect(preview.steps.find((s) => s.path.endsWith("a.txt"))).toEqual({ path: join(fx.project, "a.txt"), action: "refused", reason: "changed since awl last changed it" });
+    expect(preview.steps.find((s) => s.path.endsWith("a.txt"))).toEqual({ path: join(fx.project, "a.txt"), action: "refused", reason: "changed since awl last changed it", forceable: true });
+    const untouched = tree();
+    const size = statSync(agent.session.sessionFile).size;
     const done = await rewindFiles(agent.session, leaves[0]!);
     expect(done.refused).toBe(true);
-    expect(readFileSync(join(fx.project, "a.txt"), "utf8")).toBe("the person's own words\n");
-    // The rest went back all the same.
-    expect(existsSync(join(fx.project, "src", "c.txt"))).toBe(true);
+    // Not a file changed, not a line written: the same rewind forced does what the refusal said.
+    expect(tree()).toEqual(untouched);
+    expect(statSync(agent.session.sessionFile).size).toBe(size);
     const forced = await rewindFiles(agent.session, leaves[0]!, { force: true });
     expect(forced.refused).toBe(false);
     expect(contents(tree()).get("a.txt")).toBe(contents(states[1]!).get("a.txt"));

@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sessionFiles, useE2eFixture } from "./awl";
-import { bash, contents, edit, gitFiles, makeRepository, projectFiles, write, type Block } from "../support/checkpoint-repo";
+import { bash, edit, gitFiles, makeRepository, projectFiles, write, type Block } from "../support/checkpoint-repo";
 
 const fx = useE2eFixture();
 
@@ -73,7 +73,7 @@ describe("awl rewind, the conversation and the files", () => {
     expect(gitFiles(fx.project)).toEqual(gitStart);
   }, 120_000);
 
-  test("a file the person changed since is refused (exit 1, the rest restored) until --force; --dry-run changes nothing", async () => {
+  test("a file the person changed since is refused and then nothing changes (exit 1) until the same command with --force; --dry-run changes nothing", async () => {
     const s = await session();
     writeFileSync(join(fx.project, "a.txt"), "the person's own words\n");
     const edited = projectFiles(fx.project);
@@ -87,19 +87,15 @@ describe("awl rewind, the conversation and the files", () => {
     expect(projectFiles(fx.project)).toEqual(edited);
     expect(readFileSync(s.file).length).toBe(size);
 
-    const refused = await fx.run(["rewind", s.id, "--to", s.entries[0]!, "--files", "--yes"]);
+    // Refused: nothing is written, files and conversation alike, so the same command with --force does what it said.
+    const refused = await fx.run(["rewind", s.id, "--to", s.entries[0]!, "--yes"]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("--force overwrites them");
-    const now = contents(projectFiles(fx.project));
-    expect(now.get("a.txt")).toBe(contents(edited).get("a.txt"));
-    now.delete("a.txt");
-    const want = contents(s.states[0]!);
-    want.delete("a.txt");
-    expect(now).toEqual(want);
-    // --files leaves the conversation where it was.
-    expect(lines(s.file).at(-1)).toMatchObject({ type: "file_change" });
+    expect(refused.stderr).toBe("awl: nothing was changed: 1 file changed since awl last changed it; --force overwrites it\n");
+    expect(refused.stdout).toMatch(/a\.txt {2}refused: changed since awl last changed it/);
+    expect(projectFiles(fx.project)).toEqual(edited);
+    expect(readFileSync(s.file).length).toBe(size);
 
-    const forced = await fx.run(["rewind", s.id, "--to", s.entries[0]!, "--files", "--yes", "--force"]);
+    const forced = await fx.run(["rewind", s.id, "--to", s.entries[0]!, "--yes", "--force"]);
     expect(forced.code).toBe(0);
     expect(forced.stdout).toContain("overwriting changes made since");
     expect(projectFiles(fx.project)).toEqual(s.states[0]!);

@@ -1,0 +1,174 @@
+// A rewind's reads and writes of the project's files, kept inside the
+// session's project root (the repository's top folder, or the working
+// directory outside any repository). A path from the log is taken only when
+// it names a place under the root, written plainly (absolute, no `.` or `..`
+// part); every folder between the root and the file is looked at with lstat
+// and a symbolic link among them is refused, so nothing is ever written
+// through a link (a ~/.ssh behind `cfg` on another branch stays untouched).
+// A file is written as tools write (a temporary file beside it, fsync'd, then
+// renamed over it: rename replaces a link itself, never what it names) and
+// is created with its final mode; a link is written as a link.
+import { randomBytes } from "node:crypto";
+import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync, readSync, realpathSync, renameSync, symlinkSync, unlinkSync, writeSync } from "node:fs";
+import { isAbsolute, normalize, sep } from "node:path";
+import { specialKind } from "../tools/regular-file";
+
+/** What a path holds on the disk now. */
+export type Disk = { kind: "absent" } | { kind: "file"; bytes: Buffer; mode: number } | { kind: "link"; text: string } | { kind: "other"; what: string };
+
+/** What a rewind puts at a path: bytes with their permission bits, a link's text, or nothing. */
+export type Wanted = { kind: "file"; bytes: Buffer; mode: number } | { kind: "link"; text: string } | { kind: "absent" };
+
+/** A path from the log, placed: its real path under the root, or why it is refused. */
+export type Placed = { real: string } | { refused: string };
+
+export class ProjectDisk {
+  /** Each spelling of the root a log path may start with, and the real folder it stands for. */
+  readonly #aliases: { prefix: string; real: string }[];
+  readonly #root: string;
+  /** Folders whose entries changed: fsync'd once each at the end. */
+  readonly #touched = new Set<string>();
+
+  /** `root`: the project's top folder; `cwd`: the session's working directory (tools' paths start from it, perhaps through a link). */
+  constructor(root: string, cwd: string) {
+    this.#root = realpathSync(root);
+    this.#aliases = [{ prefix: root, real: this.#root }];
+    const realCwd = tryRealpath(cwd);
+    if (realCwd && within(this.#root, realCwd) !== undefined) this.#aliases.push({ prefix: cwd, real: realCwd });
+    this.#aliases.push({ prefix: this.#root, real: this.#root });
+  }
+
+  /** Where `path` (from the log) is on the disk, or why awl will not touch it. */
+  place(path: string): Placed {
+    if (!isAbsolute(path) || normalize(path) !== path || path.endsWith(sep)) return { refused: "not a plain absolute path; awl writes only inside the project" };
+    for (const { prefix, real } of this.#aliases) {
+      const rest = within(prefix, path);
+      if (rest === undefined || rest === "") continue;
+      const full = `${real}${sep}${rest}`;
+      const parent = this.#parentProblem(full);
+      return parent ? { refused: parent } : { real: full };
+    }
+    return { refused: "outside the project; awl writes only inside it" };
+  }
+
+  /** The path's contents now, never following a link. */
+  read(real: string): Disk {
+    let info;
+    try {
+      info = lstatSync(real);
+    } catch {
+      return { kind: "absent" };
+    }
+    if (info.isSymbolicLink()) return { kind: "link", text: readlinkSync(real, "utf8") };
+    if (!info.isFile()) return { kind: "other", what: specialKind(info) ?? "a folder" };
+    const fd = openSync(real, constants.O_RDONLY | constants.O_NOFOLLOW);
+    try {
+      const { size, mode } = fstatSync(fd);
+      const bytes = Buffer.allocUnsafe(size);
+      let done = 0;
+      for (let n = 1; done < size && n > 0; done += n) n = readSync(fd, bytes, done, size - done, done);
+      return { kind: "file", bytes: done === size ? bytes : bytes.subarray(0, done), mode: mode & 0o777 };
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** Puts `wanted` at `real` (a path `place` gave), creating the folders it needs; the folders are checked again first. */
+  write(real: string, wanted: Wanted): void {
+    const dir = real.slice(0, real.lastIndexOf(sep));
+    this.#makeFolders(dir);
+    this.#touched.add(dir);
+    if (wanted.kind === "absent") {
+      if (lstatSync(real, { throwIfNoEntry: false })) unlinkSync(real);
+      return;
+    }
+    const temp = `${dir}${sep}.${real.slice(dir.length + 1, dir.length + 41)}.${randomBytes(6).toString("hex")}.awl-tmp`;
+    try {
+      if (wanted.kind === "link") symlinkSync(wanted.text, temp);
+      else writeNew(temp, wanted.bytes, wanted.mode);
+      renameSync(temp, real);
+    } catch (error) {
+      rmQuietly(temp);
+      throw error;
+    }
+  }
+
+  /** Makes the renames and removals durable: each folder once. Best effort, as for tools' writes. */
+  sync(): void {
+    for (const dir of this.#touched) {
+      try {
+        const fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
+        try {
+          fsyncSync(fd);
+        } finally {
+          closeSync(fd);
+        }
+      } catch {
+        // some file systems refuse fsync on a folder; the files' own fsyncs hold their bytes
+      }
+    }
+    this.#touched.clear();
+  }
+
+  /** Why a folder between the root and `full` cannot be written through (a link, not a folder), or undefined. */
+  #parentProblem(full: string): string | undefined {
+    const parts = full.slice(this.#root.length + 1).split(sep).slice(0, -1);
+    let at = this.#root;
+    for (const part of parts) {
+      at = `${at}${sep}${part}`;
+      const info = lstatSync(at, { throwIfNoEntry: false });
+      if (!info) return undefined; // created when written
+      const shown = at.slice(this.#root.length + 1);
+      if (info.isSymbolicLink()) return `its folder ${shown} is a symbolic link; awl never writes through one`;
+      if (!info.isDirectory()) return `${shown} is not a folder`;
+    }
+    return undefined;
+  }
+
+  /** Creates the missing folders down to `dir` one at a time, refusing a link anywhere on the way (it may have appeared since `place`). */
+  #makeFolders(dir: string): void {
+    let at = this.#root;
+    for (const part of dir.slice(this.#root.length + 1).split(sep).filter(Boolean)) {
+      at = `${at}${sep}${part}`;
+      const info = lstatSync(at, { throwIfNoEntry: false });
+      if (!info) mkdirSync(at);
+      else if (info.isSymbolicLink()) throw new Error(`its folder ${at.slice(this.#root.length + 1)} is a symbolic link; awl never writes through one`);
+      else if (!info.isDirectory()) throw new Error(`${at.slice(this.#root.length + 1)} is not a folder`);
+    }
+  }
+}
+
+/** A new file with its final mode from the start (set on the descriptor, whatever the umask), its bytes fsync'd. */
+function writeNew(path: string, bytes: Buffer, mode: number): void {
+  const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  try {
+    for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+    fchmodSync(fd, mode & 0o777);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** `path` relative to `prefix` ("" for the prefix itself), or undefined when it is not under it. */
+function within(prefix: string, path: string): string | undefined {
+  if (path === prefix) return "";
+  const base = prefix.endsWith(sep) ? prefix : `${prefix}${sep}`;
+  return path.startsWith(base) ? path.slice(base.length) : undefined;
+}
+
+function tryRealpath(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function rmQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // never created
+  }
+}
