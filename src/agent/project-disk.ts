@@ -11,13 +11,17 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync, readSync, realpathSync, renameSync, symlinkSync, unlinkSync, writeSync } from "node:fs";
 import { isAbsolute, normalize, sep } from "node:path";
+import { sha256 } from "../session/blob-store";
 import { specialKind } from "../tools/regular-file";
 
+/** A file's bytes, their SHA-256 (hex, computed once: compared and stored by it) and its permission bits. */
+export type FileBytes = { kind: "file"; bytes: Buffer; sha: string; mode: number };
+
 /** What a path holds on the disk now. */
-export type Disk = { kind: "absent" } | { kind: "file"; bytes: Buffer; mode: number } | { kind: "link"; text: string } | { kind: "other"; what: string };
+export type Disk = { kind: "absent" } | FileBytes | { kind: "link"; text: string } | { kind: "other"; what: string };
 
 /** What a rewind puts at a path: bytes with their permission bits, a link's text, or nothing. */
-export type Wanted = { kind: "file"; bytes: Buffer; mode: number } | { kind: "link"; text: string } | { kind: "absent" };
+export type Wanted = FileBytes | { kind: "link"; text: string } | { kind: "absent" };
 
 /** A path from the log, placed: its real path under the root, or why it is refused. */
 export type Placed = { real: string } | { refused: string };
@@ -67,7 +71,8 @@ export class ProjectDisk {
       const bytes = Buffer.allocUnsafe(size);
       let done = 0;
       for (let n = 1; done < size && n > 0; done += n) n = readSync(fd, bytes, done, size - done, done);
-      return { kind: "file", bytes: done === size ? bytes : bytes.subarray(0, done), mode: mode & 0o777 };
+      const read = done === size ? bytes : bytes.subarray(0, done);
+      return { kind: "file", bytes: read, sha: sha256(read), mode: mode & 0o777 };
     } finally {
       closeSync(fd);
     }

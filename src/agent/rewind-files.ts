@@ -8,7 +8,7 @@
 // version too large to have been kept, past the caps, gone) is listed with the
 // reason, never skipped in silence.
 import type { FileChangeFields, SessionManager } from "../session";
-import { BlobStore, blobDir, sha256 } from "../session/blob-store";
+import { BlobStore, blobDir } from "../session/blob-store";
 import type { Disk, Wanted } from "./project-disk";
 import { planRewind, type Force, type RewindFiles } from "./rewind-plan";
 
@@ -31,7 +31,7 @@ export async function rewindFiles(session: SessionManager, targetId: string, o: 
   const { files, writes, disk } = await planRewind(session, targetId, o);
   if (files.refused) return files;
   const blobs = new BlobStore(blobDir(session.sessionFile));
-  for (const { path, current, wanted } of writes) session.appendFileChange(changeOf(path, current, wanted, blobs));
+  session.appendFileChanges(writes.map(({ path, current, wanted }) => changeOf(path, current, wanted, blobs)));
   for (const { path, real, wanted } of writes) {
     try {
       disk.write(real, wanted);
@@ -47,7 +47,7 @@ export async function rewindFiles(session: SessionManager, targetId: string, o: 
 
 /** The file_change entry of one write: blobs (null for a link or nothing), modes, links' text. */
 function changeOf(path: string, current: Disk, wanted: Wanted, blobs: BlobStore): FileChangeFields {
-  const blob = (state: Disk | Wanted) => (state.kind === "file" ? blobs.put(state.bytes, sha256(state.bytes)) : null);
+  const blob = (state: Disk | Wanted) => (state.kind === "file" ? blobs.put(state.bytes, state.sha) : null);
   const mode = (state: Disk | Wanted) => (state.kind === "file" ? state.mode : null);
   return {
     path,

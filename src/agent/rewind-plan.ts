@@ -103,7 +103,7 @@ export function holds(state: FileState, disk: Disk): boolean | undefined {
   if ("unknown" in version) return undefined;
   if ("link" in version) return disk.kind === "link" && disk.text === version.link;
   if (disk.kind !== "file" || (state.mode !== null && state.mode !== disk.mode)) return false;
-  if ("sha" in version) return sha256(disk.bytes) === version.sha;
+  if ("sha" in version) return disk.sha === version.sha;
   return gitBlobHash(disk.bytes, version.git.length) === version.git;
 }
 
@@ -121,7 +121,7 @@ async function wantedOf(state: FileState, current: Disk, path: string, blobs: Bl
   const bytes = await versionBytes(version, path, blobs, git);
   if (typeof bytes === "string") return bytes;
   const mode = state.mode ?? (current.kind === "file" ? current.mode : 0o666 & ~process.umask());
-  return { kind: "file", bytes, mode };
+  return { kind: "file", bytes, sha: "sha" in version ? version.sha : sha256(bytes), mode };
 }
 
 /** A version's bytes, or why they cannot be had. */
