@@ -9,7 +9,8 @@
 // renamed over it: rename replaces a link itself, never what it names) and
 // is created with its final mode; a link is written as a link.
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync, readSync, realpathSync, renameSync, symlinkSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync, readSync, realpathSync, symlinkSync, unlinkSync } from "node:fs";
+import { open, rename } from "node:fs/promises";
 import { isAbsolute, normalize, sep } from "node:path";
 import { sha256 } from "../session/blob-store";
 import { specialKind } from "../tools/regular-file";
@@ -23,6 +24,9 @@ export type Disk = { kind: "absent" } | FileBytes | { kind: "link"; text: string
 /** What a rewind puts at a path: bytes with their permission bits, a link's text, or nothing. */
 export type Wanted = FileBytes | { kind: "link"; text: string } | { kind: "absent" };
 
+/** Files written at once: enough for their fsyncs to share the disk's flushes, few enough to keep descriptors and memory small. */
+const WRITERS = 8;
+
 /** A path from the log, placed: its real path under the root, or why it is refused. */
 export type Placed = { real: string } | { refused: string };
 
@@ -30,8 +34,10 @@ export class ProjectDisk {
   /** Each spelling of the root a log path may start with, and the real folder it stands for. */
   readonly #aliases: { prefix: string; real: string }[];
   readonly #root: string;
-  /** Folders whose entries changed: fsync'd once each at the end. */
+  /** Folders written into by this batch, checked (or made) at its first file: fsync'd once each at the end. */
   readonly #touched = new Set<string>();
+  /** What `place` found of each folder it looked at (a rewind places hundreds of files in a few folders). */
+  readonly #folders = new Map<string, string | undefined>();
 
   /** `root`: the project's top folder; `cwd`: the session's working directory (tools' paths start from it, perhaps through a link). */
   constructor(root: string, cwd: string) {
@@ -78,11 +84,33 @@ export class ProjectDisk {
     }
   }
 
-  /** Puts `wanted` at `real` (a path `place` gave), creating the folders it needs; the folders are checked again first. */
-  write(real: string, wanted: Wanted): void {
+  /**
+   * Puts each wanted state at its real path (paths `place` gave), a few files
+   * at a time so their fsyncs overlap (one after another, 500 files wait on
+   * 500 disk flushes); then makes the folders' changes durable. Returns why
+   * each path that could not be written failed; the others are written.
+   */
+  async writeAll(writes: readonly { real: string; wanted: Wanted }[]): Promise<Map<string, string>> {
+    const failed = new Map<string, string>();
+    let next = 0;
+    const worker = async () => {
+      while (next < writes.length) {
+        const { real, wanted } = writes[next++]!;
+        await this.#write(real, wanted).catch((error) => failed.set(real, error instanceof Error ? error.message : String(error)));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(WRITERS, writes.length) }, worker));
+    this.#syncFolders();
+    return failed;
+  }
+
+  /** Puts `wanted` at `real`, creating the folders it needs; they are checked again (a link may have appeared since `place`). */
+  async #write(real: string, wanted: Wanted): Promise<void> {
     const dir = real.slice(0, real.lastIndexOf(sep));
-    this.#makeFolders(dir);
-    this.#touched.add(dir);
+    if (!this.#touched.has(dir)) {
+      this.#makeFolders(dir);
+      this.#touched.add(dir);
+    }
     if (wanted.kind === "absent") {
       if (lstatSync(real, { throwIfNoEntry: false })) unlinkSync(real);
       return;
@@ -90,8 +118,8 @@ export class ProjectDisk {
     const temp = `${dir}${sep}.${real.slice(dir.length + 1, dir.length + 41)}.${randomBytes(6).toString("hex")}.awl-tmp`;
     try {
       if (wanted.kind === "link") symlinkSync(wanted.text, temp);
-      else writeNew(temp, wanted.bytes, wanted.mode);
-      renameSync(temp, real);
+      else await writeNew(temp, wanted.bytes, wanted.mode);
+      await rename(temp, real);
     } catch (error) {
       rmQuietly(temp);
       throw error;
@@ -99,7 +127,7 @@ export class ProjectDisk {
   }
 
   /** Makes the renames and removals durable: each folder once. Best effort, as for tools' writes. */
-  sync(): void {
+  #syncFolders(): void {
     for (const dir of this.#touched) {
       try {
         const fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
@@ -117,17 +145,15 @@ export class ProjectDisk {
 
   /** Why a folder between the root and `full` cannot be written through (a link, not a folder), or undefined. */
   #parentProblem(full: string): string | undefined {
-    const parts = full.slice(this.#root.length + 1).split(sep).slice(0, -1);
-    let at = this.#root;
-    for (const part of parts) {
-      at = `${at}${sep}${part}`;
-      const info = lstatSync(at, { throwIfNoEntry: false });
-      if (!info) return undefined; // created when written
-      const shown = at.slice(this.#root.length + 1);
-      if (info.isSymbolicLink()) return `its folder ${shown} is a symbolic link; awl never writes through one`;
-      if (!info.isDirectory()) return `${shown} is not a folder`;
-    }
-    return undefined;
+    const dir = full.slice(0, full.lastIndexOf(sep));
+    if (dir === this.#root) return undefined;
+    if (this.#folders.has(dir)) return this.#folders.get(dir);
+    const info = lstatSync(dir, { throwIfNoEntry: false });
+    const shown = dir.slice(this.#root.length + 1);
+    // A missing folder is created when written; its parents are looked at all the same.
+    const problem = !info ? this.#parentProblem(dir) : info.isSymbolicLink() ? `its folder ${shown} is a symbolic link; awl never writes through one` : !info.isDirectory() ? `${shown} is not a folder` : this.#parentProblem(dir);
+    this.#folders.set(dir, problem);
+    return problem;
   }
 
   /** Creates the missing folders down to `dir` one at a time, refusing a link anywhere on the way (it may have appeared since `place`). */
@@ -144,14 +170,14 @@ export class ProjectDisk {
 }
 
 /** A new file with its final mode from the start (set on the descriptor, whatever the umask), its bytes fsync'd. */
-function writeNew(path: string, bytes: Buffer, mode: number): void {
-  const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+async function writeNew(path: string, bytes: Buffer, mode: number): Promise<void> {
+  const file = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
-    for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
-    fchmodSync(fd, mode & 0o777);
-    fsyncSync(fd);
+    for (let done = 0; done < bytes.length; ) done += (await file.write(bytes, done, bytes.length - done)).bytesWritten;
+    await file.chmod(mode & 0o777);
+    await file.sync();
   } finally {
-    closeSync(fd);
+    await file.close();
   }
 }
 

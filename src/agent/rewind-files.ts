@@ -32,16 +32,14 @@ export async function rewindFiles(session: SessionManager, targetId: string, o: 
   if (files.refused) return files;
   const blobs = new BlobStore(blobDir(session.sessionFile));
   session.appendFileChanges(writes.map(({ path, current, wanted }) => changeOf(path, current, wanted, blobs)));
-  for (const { path, real, wanted } of writes) {
-    try {
-      disk.write(real, wanted);
-    } catch (error) {
-      // The entry stands: the file still holds what it replaced, which the next rewind recognises.
-      const at = files.steps.findIndex((step) => step.path === path);
-      files.steps[at] = { path, action: "not restorable", reason: `could not be written: ${error instanceof Error ? error.message : String(error)}` };
-    }
+  const failed = await disk.writeAll(writes);
+  // A failed write's entry stands: the file still holds what it replaced, which the next rewind recognises.
+  for (const { path, real } of writes) {
+    const why = failed.get(real);
+    if (why === undefined) continue;
+    const at = files.steps.findIndex((step) => step.path === path);
+    files.steps[at] = { path, action: "not restorable", reason: `could not be written: ${why}` };
   }
-  disk.sync();
   return files;
 }
 
