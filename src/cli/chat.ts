@@ -75,9 +75,10 @@ export async function chat(args: Args, cwd: string): Promise<number> {
 
     const warmUp = setTimeout(() => agent.warmUp(), 1); // fires once the prompt is drawn
     let first = args.send; // awl "prompt": sent as the REPL opens
+    let offered = opened.offered; // the prompt --at left out: in the first input box
     for (;;) {
-      const end = await runRepl(agent, c, out, { signal: stopSignal, hold }, catalogues, first);
-      first = undefined;
+      const end = await runRepl(agent, c, out, { signal: stopSignal, hold }, catalogues, first, offered);
+      first = offered = undefined;
       if (end.kind === "quit" || stopSignal.aborted) break;
       const next = await nextSession(agent, end, screen, catalogues);
       if (!next) continue;

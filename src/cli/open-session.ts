@@ -6,7 +6,7 @@ import { SessionManager, describeSessions, findSession, type ModelRef, type Sess
 import { findByTitle } from "../session/find-title";
 import { forkSession } from "../session/fork";
 import { mostRecentSession } from "../session/recent";
-import { findTarget, readSessionTree } from "../session/tree";
+import { goBackTarget, promptWords, readSessionTree, type TreeNode } from "../session/tree";
 import { localDateTime, oneLine } from "../ui/render/format";
 import { sessionIdLength } from "../ui/session/session-id";
 
@@ -15,6 +15,8 @@ export interface OpenedSession {
   resumed: boolean;
   /** Something to tell the person before anything else (new session instead, trimmed tail). */
   notices: string[];
+  /** A prompt --at left out (it named one: the session goes on from before it), offered back: the REPL's input box starts with it. */
+  offered?: string;
 }
 
 export interface OpenOptions {
@@ -65,19 +67,31 @@ async function openAt(cwd: string, resume: true | string, options: OpenOptions):
   if (options.fork) {
     const fork = forkSession({ parentFile: parent, at: options.at, cwd, model: options.fork.model });
     const session = await SessionManager.open(fork.file);
-    return { session, resumed: true, notices: [`Forked session ${fork.parent.id} at entry ${fork.entry} into ${session.sessionId}; the original is unchanged.`] };
+    const left = fork.leftOut && leftOut(parent, fork.leftOut);
+    const notice = `Forked session ${fork.parent.id} at entry ${fork.entry}${left ? `, before the prompt ${fork.leftOut!.id},` : ""} into ${session.sessionId}; the original is unchanged.`;
+    return { session, resumed: true, notices: [notice, ...(left ? [left.notice] : [])], ...(left ? { offered: left.words } : {}) };
   }
   // A move's notice quotes the target's words.
   const tree = readSessionTree(parent);
-  const target = options.at === undefined ? undefined : findTarget(tree, options.at);
+  const goal = options.at === undefined ? undefined : goBackTarget(tree, options.at);
   const session = await SessionManager.open(parent);
   try {
-    if (target) session.moveLeaf(target.id);
+    if (goal) session.moveLeaf(goal.target.id);
   } catch (error) {
     session.close();
     throw error;
   }
-  return { session, resumed: true, notices: target ? [`Going on from entry ${target.id}: ${oneLine(target.text, 80)}`] : [] };
+  if (!goal) return { session, resumed: true, notices: [] };
+  const { target } = goal;
+  const left = goal.leftOut && leftOut(parent, goal.leftOut);
+  if (!left) return { session, resumed: true, notices: [`Going on from entry ${target.id}: ${oneLine(target.text, 80)}`] };
+  return { session, resumed: true, notices: [`Going on from before the prompt ${goal.leftOut!.id} (entry ${target.id}).`, left.notice], offered: left.words };
+}
+
+/** The prompt a target left out: its words whole, and the line that offers them back. */
+function leftOut(file: string, prompt: TreeNode): { words: string; notice: string } {
+  const words = promptWords(file, prompt);
+  return { words, notice: `Left out, to send again or change: ${oneLine(words, 80)}` };
 }
 
 /** An id prefix, else a part of a title (this directory's sessions; others are named in the error). */

@@ -11,7 +11,7 @@ import { firstLine as lineOf, messageHead } from "./heads";
 import { readLineAt, scanLines } from "./lines";
 import { applyLabel, isBookkeeping, isTargetKind, leafAfter, slimEntry } from "./entry-index";
 import type { SessionEntry, SessionHeader } from "./schema";
-import { isSaidText } from "./cwd-note";
+import { isSaidText, saidWords } from "./cwd-note";
 
 export interface TreeNode {
   id: string;
@@ -156,6 +156,32 @@ export function findTarget(tree: SessionTree, prefix: string): TreeNode {
   if (targets.length === 0) throw new UsageError(`entry ${ids.join(", ")} is a ${tree.byId.get(ids[0]!)!.kind} entry: only messages, compactions and branch summaries can be gone back to`);
   if (ids.length > 1) throw new UsageError(`'${prefix}' matches ${ids.length} entries (${ids.join(", ")}): give more of the id`);
   return targets[0]!;
+}
+
+/** Where a target named on the command line goes: a prompt stands for the moment before it was sent, and is left out (to be offered back). */
+export interface GoBack {
+  target: TreeNode;
+  leftOut?: TreeNode;
+}
+
+/**
+ * `awl rewind --to`, `--at`, `--fork --at`: the entry named, or for a prompt
+ * the nearest resting point before it. Before the first prompt there is no
+ * conversation to go on from; the files alone (`filesOnly`) can go back to
+ * how they were then, which is their state at the prompt itself.
+ */
+export function goBackTarget(tree: SessionTree, prefix: string, filesOnly = false): GoBack {
+  const node = findTarget(tree, prefix);
+  if (!node.prompt) return { target: node };
+  for (let up = node.parent; up; up = up.parent) if (isTargetKind(up.kind) && !up.bookkeeping) return { target: up, leftOut: node };
+  if (filesOnly) return { target: node };
+  throw new UsageError(`entry ${node.id} is the session's first prompt: the conversation cannot go back to before it (awl rewind --files can take the files there)`);
+}
+
+/** A prompt's words, whole (the tree keeps their first line), for offering it back. */
+export function promptWords(path: string, node: TreeNode): string {
+  const entry = readEntry(path, node);
+  return entry?.type === "message" ? saidWords(entry.message.content) : node.text;
 }
 
 /** The whole entry a node stands for, read again from its line (the tree keeps only its first line of text). */

@@ -1,7 +1,8 @@
 // /rewind with files in a real terminal (tmux), through the compiled binary:
 // the prompts listed with the files each turn changed, the preview, the
-// question that names a file the person changed since (no by default), the
-// prompt given back, and the rewind listed in turn so that it can be undone.
+// question that names a file the person changed since (no by default: then
+// nothing changes), the prompt given back, and the rewind listed in turn,
+// saying where its undo goes, so that it can be undone.
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -46,25 +47,33 @@ describe.skipIf(!hasTmux)("/rewind with files", () => {
     expect(preview).toMatch(/b\.txt {2}refused: changed since awl last changed it/);
     expect(preview).toContain("b.txt changed since awl last changed it: overwrite it anyway?");
     term.keys("Enter"); // no, the default
+    // Kept as it is, the rewind would be half done: nothing changes, the session stays where it is.
+    await term.waitFor(/Nothing was changed: b\.txt stays as it is/);
+    expect(readFileSync(join(fx.project, "b.txt"), "utf8")).toBe("the person's own words\n");
+    expect(existsSync(join(fx.project, "new.txt"))).toBe(true);
+
+    term.send("/rewind");
+    await term.waitFor(/Nothing was changed[\s\S]*Go back to before which prompt/);
+    term.keys("Enter"); // turn two, the newest
+    await term.waitFor(/Nothing was changed[\s\S]*◆ {2}What goes back\?/);
+    term.keys("Enter");
+    await term.waitFor(/Nothing was changed[\s\S]*◆ {2}b\.txt changed since awl last changed it: overwrite it anyway\?/);
+    term.keys("Left", "Enter"); // yes, this time
     await term.waitFor(/Go back to before that prompt\?/);
     term.keys("Enter");
     await term.waitFor(/Went back to before that prompt/);
     await term.waitFor(/› turn two/);
-    expect(existsSync(join(fx.project, "new.txt"))).toBe(false);
-    expect(readFileSync(join(fx.project, "b.txt"), "utf8")).toBe("the person's own words\n");
-    expect(projectFiles(fx.project).get("a.txt")).toBe(afterOne.get("a.txt"));
+    expect(projectFiles(fx.project)).toEqual(afterOne);
 
     term.keys("C-u");
     term.send("/rewind");
-    await term.waitFor(/undo this rewind[\s\S]*turn one/);
+    await term.waitFor(/undo this rewind: back to after “turn two”[\s\S]*turn one/);
     term.keys("Enter"); // the rewind, the newest
-    await term.waitFor(/◆ {2}What goes back\?/);
+    await term.waitFor(/Went back[\s\S]*◆ {2}What goes back\?/);
     term.keys("Enter");
-    await term.waitFor(/◆ {2}b\.txt changed since awl last changed it: overwrite it anyway\?/); // the question asked now, not the one above
-    term.keys("Left", "Enter"); // yes, this time
     await term.waitFor(/Undo that rewind\?/);
     term.keys("Enter");
-    await term.waitFor(/Undid that rewind/);
+    await term.waitFor(/Undid that rewind: back to after “turn two”/);
     expect(projectFiles(fx.project)).toEqual(afterTwo);
     expect(gitFiles(fx.project)).toEqual(gitStart);
   }, 120_000);

@@ -7,8 +7,9 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sessionFiles, useE2eFixture } from "./awl";
-import { bash, edit, gitFiles, makeRepository, projectFiles, write, type Block } from "../support/checkpoint-repo";
+import { useE2eFixture } from "./awl";
+import { recordTurns } from "./turns";
+import { bash, edit, gitFiles, projectFiles, write, type Block } from "../support/checkpoint-repo";
 
 const fx = useE2eFixture();
 
@@ -25,22 +26,13 @@ interface Session {
   file: string;
   /** The files before the first turn, then after each. */
   states: Map<string, string>[];
-  /** The entries whose state is each of `states`: the first prompt, then each turn's answer. */
+  /** The entries whose state is each of `states`: the one before the first prompt, then each turn's answer. */
   entries: string[];
 }
 
 async function session(): Promise<Session> {
-  await makeRepository(fx.project);
-  const states = [projectFiles(fx.project)];
-  for (const [i, blocks] of TURNS.entries()) {
-    fx.server.reply({ blocks }, { blocks: [{ type: "text", text: `done ${i + 1}` }] });
-    expect((await fx.run(["-p", `turn ${i + 1}`, ...(i ? ["--resume"] : [])])).code).toBe(0);
-    states.push(projectFiles(fx.project));
-  }
-  const file = sessionFiles(fx.sessions)[0]!;
-  const id = JSON.parse(readFileSync(file, "utf8").split("\n")[0]!).id;
-  const nodes: { id: string; text: string }[] = JSON.parse((await fx.run(["sessions", "tree", id, "--json"])).stdout);
-  const entries = ["turn 1", ...TURNS.map((_, i) => `done ${i + 1}`)].map((text) => nodes.find((n) => n.text === text)!.id);
+  const { id, file, states, nodes } = await recordTurns(fx, TURNS);
+  const entries = [nodes.find((n) => n.text === "turn 1")!.parentId, ...TURNS.map((_, i) => nodes.find((n) => n.text === `done ${i + 1}`)!.id)];
   return { id, file, states, entries };
 }
 

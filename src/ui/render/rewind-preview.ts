@@ -4,7 +4,9 @@
 
 import { relative } from "node:path";
 import type { FileStep, RewindFiles } from "../../agent/rewind-files";
+import type { RewindPoint } from "../../session/rewind-points";
 import type { Colors } from "./colors";
+import { oneLine } from "./format";
 import { safeText } from "./safe-text";
 
 /** One line per file, paths relative to `cwd` where they are under it; then the files already as they were there. */
@@ -13,6 +15,11 @@ export function rewindPreview(files: RewindFiles, cwd: string, c: Colors): strin
   if (!files.steps.length) return [c.dim(`  no file to change${matching.length ? `: each already holds its state there (${listed(matching, cwd)})` : ""}`)];
   const already = matching.length ? [c.dim(`  already as there: ${listed(matching, cwd)}`)] : [];
   return [...files.steps.map((step) => `  ${shownPath(step.path, cwd)}  ${stepText(step, c)}`), ...already];
+}
+
+/** Where undoing a rewind goes: "back to after “‹prompt›”", "back to before “‹prompt›”", its words on one line of at most `width`. */
+export function goesToText(point: RewindPoint, width = 60): string {
+  return point.goesTo ? `back to ${point.goesTo.when} ${oneLine(`“${safeText(point.goesTo.prompt)}”`, width)}` : "back to how it was before it";
 }
 
 /** The paths refused because they changed since: what --force (or a yes) would overwrite. */

@@ -13,9 +13,9 @@ import { previewScope, rewindTo, type RewindScope } from "../../agent/rewind";
 import { rewindPoints, type RewindPoint } from "../../session/rewind-points";
 import { readWholeLog } from "../../session/whole-log";
 import type { Colors } from "../render/colors";
-import { age, fitWidth, oneLine } from "../render/format";
+import { age, clockTime, fitWidth, oneLine } from "../render/format";
 import { selectRowWidth } from "./select-width";
-import { listed, refusedPaths, rewindPreview, shownPath } from "../render/rewind-preview";
+import { goesToText, listed, refusedPaths, rewindPreview, shownPath } from "../render/rewind-preview";
 
 type Out = NodeJS.WriteStream;
 
@@ -29,7 +29,7 @@ export async function rewindScreen(agent: Agent, c: Colors, out: Out): Promise<{
   const width = selectRowWidth(out);
   const picked = await select({
     message: "Go back to before which prompt, or undo which rewind? (Esc stays)",
-    options: points.map((point, i) => ({ value: i, label: pointLabel(point, session.cwd, width, c) })),
+    options: points.map((point, i) => ({ value: i, label: pointLabel(point, whenShown(points, point), session.cwd, width, c) })),
     maxItems: Math.max(5, (out.rows || 24) - 8),
   });
   if (isCancel(picked)) return { output: c.dim(STAY) };
@@ -60,19 +60,28 @@ export async function rewindScreen(agent: Agent, c: Colors, out: Out): Promise<{
   if (done.refused) return { output: [c.yellow(`${STAY} Nothing was changed: a file changed again since the question.`), ...rewindPreview(done, session.cwd, c)].join("\n") };
   if (scope !== "files") agent.reloadConversation();
   const files = scope === "conversation" ? ["The files stay as they are."] : ["The files:", ...rewindPreview(done, session.cwd, c)];
-  const said = scope === "files" ? "The files went back; the conversation goes on where it was." : point.kind === "prompt" ? "Went back to before that prompt." : "Undid that rewind.";
+  const said = scope === "files" ? "The files went back; the conversation goes on where it was." : point.kind === "prompt" ? "Went back to before that prompt." : `Undid that rewind: ${goesToText(point)}.`;
   const output = [`${said} /rewind lists this rewind too, to undo it.`, ...files].join("\n");
   return point.kind === "prompt" && scope !== "files" ? { output, prompt: point.text } : { output };
 }
 
+/**
+ * When a row happened: its age ("3 min ago"), or its clock time when another
+ * row shows the same age (two rewinds a minute ago would look alike).
+ */
+function whenShown(points: readonly RewindPoint[], point: RewindPoint): string {
+  const shown = age(point.time);
+  return points.some((other) => other !== point && age(other.time) === shown) ? clockTime(point.time) : shown;
+}
+
 /** `3 min ago    fix the date parser  src/date.ts, test/date.test.ts`, within `width` columns: the files give way first, to half the room. */
-function pointLabel(point: RewindPoint, cwd: string, width: number, c: Colors): string {
-  const when = `${age(point.time).padEnd(12)} `;
-  const room = Math.max(1, width - Bun.stringWidth(when));
+function pointLabel(point: RewindPoint, when: string, cwd: string, width: number, c: Colors): string {
+  const start = `${when.padEnd(12)} `;
+  const room = Math.max(1, width - Bun.stringWidth(start));
   const files = point.files.length ? `  ${listed(point.files, cwd)}` : "";
   const filesRoom = Math.min(Bun.stringWidth(files), Math.floor(room / 2));
-  const what = oneLine(point.kind === "prompt" ? point.text : "↶ undo this rewind (back to how it was before it)", room - filesRoom);
+  const what = oneLine(point.kind === "prompt" ? point.text : `↶ undo this rewind: ${goesToText(point, room)}`, room - filesRoom);
   const left = room - Bun.stringWidth(what);
   const shown = left > 1 ? fitWidth(files, left) : "";
-  return `${when}${point.kind === "prompt" ? what : c.yellow(what)}${c.dim(shown)}`;
+  return `${start}${point.kind === "prompt" ? what : c.yellow(what)}${c.dim(shown)}`;
 }
