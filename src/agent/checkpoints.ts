@@ -6,7 +6,9 @@
 // changed since the last commit, up to PER_FILE each and PER_CALL in all) are
 // read before it runs, and after it a bash_effects entry says what it created,
 // modified and deleted, with the versions kept, and what cannot be restored.
-// What git ignores is never listed, kept or restored.
+// What is inside a folder git ignores (build/, node_modules/) is never
+// listed, kept or restored; an ignored file elsewhere (.env, secrets.yml) is
+// kept like an untracked one, within the same caps, so `rm .env` can be undone.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PathEffect, SessionManager, Untracked } from "../session";
@@ -24,7 +26,7 @@ type Env = Record<string, string | undefined>;
 
 interface Before {
   root: string;
-  /** Files git does not track (and does not ignore). */
+  /** Files git does not track (ignored ones outside ignored folders among them). */
   untracked: Set<string>;
   git?: GitReader;
   manifest: Manifest;
@@ -34,6 +36,7 @@ interface Before {
   skipped: Map<string, string>;
   tracked: Map<string, string>;
   dirty: Set<string>;
+  /** The folders git ignores (`build/`): never walked into. */
   ignored: Set<string>;
 }
 
@@ -116,7 +119,7 @@ export class Checkpoints {
     const last = this.#last;
     // Asked before the walk, so that git reads beside it; the first call's walk needs what git ignores first.
     const trackedNow = git?.tracked();
-    const [ignoredFirst, dirtyFirst] = last ? [] : await Promise.all([git?.ignored(), git?.dirty()]);
+    const [ignoredFirst, dirtyFirst] = last ? [] : await Promise.all([git?.ignoredFolders(), git?.dirty()]);
     const ignored = last?.ignored ?? ignoredFirst ?? new Set<string>();
     const listed = walk(root, ignored, this.limits);
     if ("stopped" in listed) throw new Stop(listed.stopped);
@@ -140,8 +143,7 @@ export class Checkpoints {
       // The index changed (a commit, an add): files whose object changed are judged again.
       if (tracked !== last.tracked) for (const [path, oid] of tracked) if (last.tracked.get(path) !== oid) recheck.push(path);
       for (const path of fresh) untracked.add(path);
-      for (const path of await git.whichIgnored(fresh)) {
-        ignored.add(path);
+      for (const path of await leaveIgnoredFolders(git, fresh, ignored)) {
         manifest.delete(path);
         untracked.delete(path);
       }
@@ -185,12 +187,8 @@ export class Checkpoints {
       if (!was) made.push(path);
       else if (++stillThere && changed(was, listing)) altered.push(path);
     }
-    // What the command made that git ignores (a build's output) is not its to track.
-    const ignoredNow = git ? await git.whichIgnored(made.filter((path) => !before.tracked.has(path))) : new Set<string>();
-    for (const path of ignoredNow) {
-      before.ignored.add(path);
-      after.delete(path);
-    }
+    // What the command made in a folder git ignores (a build's output) is not its to track.
+    if (git) for (const path of await leaveIgnoredFolders(git, made, before.ignored)) after.delete(path);
     const effects = { created: [] as PathEffect[], modified: [] as PathEffect[], deleted: [] as PathEffect[], untracked: [] as Untracked[] };
     const blobs = this.#blobs;
     let budget = PER_CALL;
@@ -252,6 +250,16 @@ export class Checkpoints {
 }
 
 class Stop extends Error {}
+
+/** Of new `paths`, those inside a folder git ignores; the folders join `ignored`, so listings skip them from now on. */
+async function leaveIgnoredFolders(git: GitReader, paths: readonly string[], ignored: Set<string>): Promise<string[]> {
+  if (paths.length === 0) return [];
+  for (const folder of await git.ignoredFoldersOf(paths)) ignored.add(folder);
+  return paths.filter((path) => {
+    for (let i = path.indexOf("/"); i >= 0; i = path.indexOf("/", i + 1)) if (ignored.has(path.slice(0, i + 1))) return true;
+    return false;
+  });
+}
 
 /** Does the tracked file's content differ from git's object? A file too large to hash here counts as differing (its bytes are then never assumed). */
 function differsFromGit(path: string, listing: Listed, oid: string): boolean {

@@ -56,13 +56,26 @@ export class GitReader {
     return new Set(await this.#list(["diff-files", "--name-only", "-z"]));
   }
 
-  /** What git ignores: a folder wholly ignored ends in `/`. */
-  async ignored(): Promise<Set<string>> {
-    return new Set(await this.#list(["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"]));
+  /**
+   * The folders git ignores as folders (`build/`, each ending in `/`): what
+   * is in them is never tracked. An ignored file elsewhere (`.env`) is not
+   * among them. `--directory` also names a folder that merely holds nothing
+   * but ignored files, so each is asked about again, as a folder.
+   */
+  async ignoredFolders(): Promise<Set<string>> {
+    const listed = await this.#list(["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"]);
+    return this.#whichIgnored(listed.filter((path) => path.endsWith("/")));
+  }
+
+  /** The folders (`a/`, `a/b/`) holding any of `paths` that git ignores as folders. */
+  async ignoredFoldersOf(paths: readonly string[]): Promise<Set<string>> {
+    const folders = new Set<string>();
+    for (const path of paths) for (let i = path.indexOf("/"); i >= 0; i = path.indexOf("/", i + 1)) folders.add(path.slice(0, i + 1));
+    return this.#whichIgnored([...folders]);
   }
 
   /** Which of `paths` git ignores. */
-  async whichIgnored(paths: string[]): Promise<Set<string>> {
+  async #whichIgnored(paths: string[]): Promise<Set<string>> {
     if (paths.length === 0) return new Set();
     const out = await runGit(["check-ignore", "-z", "--stdin"], this.root, this.env, await this.#config(), `${paths.join("\0")}\0`);
     return new Set(out ? split(out) : []);

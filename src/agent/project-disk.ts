@@ -9,7 +9,7 @@
 // renamed over it: rename replaces a link itself, never what it names) and
 // is created with its final mode; a link is written as a link.
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync, readSync, realpathSync, symlinkSync, unlinkSync } from "node:fs";
+import { closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync, readSync, realpathSync, rmdirSync, symlinkSync, unlinkSync } from "node:fs";
 import { open, rename } from "node:fs/promises";
 import { isAbsolute, normalize, sep } from "node:path";
 import { sha256 } from "../session/blob-store";
@@ -36,6 +36,8 @@ export class ProjectDisk {
   readonly #root: string;
   /** Folders written into by this batch, checked (or made) at its first file: fsync'd once each at the end. */
   readonly #touched = new Set<string>();
+  /** Folders a removal of this batch left, perhaps empty. */
+  readonly #emptied = new Set<string>();
   /** What `place` found of each folder it looked at (a rewind places hundreds of files in a few folders). */
   readonly #folders = new Map<string, string | undefined>();
 
@@ -100,6 +102,7 @@ export class ProjectDisk {
       }
     };
     await Promise.all(Array.from({ length: Math.min(WRITERS, writes.length) }, worker));
+    this.#removeEmptyFolders();
     this.#syncFolders();
     return failed;
   }
@@ -113,6 +116,7 @@ export class ProjectDisk {
     }
     if (wanted.kind === "absent") {
       if (lstatSync(real, { throwIfNoEntry: false })) unlinkSync(real);
+      this.#emptied.add(dir);
       return;
     }
     const temp = `${dir}${sep}.${real.slice(dir.length + 1, dir.length + 41)}.${randomBytes(6).toString("hex")}.awl-tmp`;
@@ -124,6 +128,25 @@ export class ProjectDisk {
       rmQuietly(temp);
       throw error;
     }
+  }
+
+  /**
+   * A folder the removals left empty goes too, and so on up to the root: the
+   * turn that made the files made the folders they needed (a tool's write or
+   * `mkdir -p`). A folder that still holds anything stays.
+   */
+  #removeEmptyFolders(): void {
+    for (const start of [...this.#emptied].sort((a, b) => b.length - a.length)) {
+      for (let dir = start; dir.length > this.#root.length; dir = dir.slice(0, dir.lastIndexOf(sep))) {
+        try {
+          rmdirSync(dir);
+        } catch {
+          break; // not empty (or gone): it and the folders above it stay
+        }
+        this.#touched.add(dir.slice(0, dir.lastIndexOf(sep)));
+      }
+    }
+    this.#emptied.clear();
   }
 
   /** Makes the renames and removals durable: each folder once. Best effort, as for tools' writes. */

@@ -14,8 +14,10 @@ export interface Recorded {
   nodes: { id: string; parentId: string; text: string }[];
 }
 
-export async function recordTurns(fx: E2eFixture, turns: Block[][]): Promise<Recorded> {
+/** `prepare`: what the person did in the repository before the session started. */
+export async function recordTurns(fx: E2eFixture, turns: Block[][], prepare?: (root: string) => void): Promise<Recorded> {
   await makeRepository(fx.project);
+  prepare?.(fx.project);
   const states = [projectFiles(fx.project)];
   for (const [i, blocks] of turns.entries()) {
     fx.server.reply({ blocks }, { blocks: [{ type: "text", text: `done ${i + 1}` }] });

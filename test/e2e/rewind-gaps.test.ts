@@ -1,0 +1,41 @@
+// What a rewind used to lose without a word: an ignored file a command
+// removed (`rm .env`) or changed comes back byte for byte with its mode,
+// while what is inside an ignored folder (a build's output) is never
+// touched; folders a turn made are removed with its files. Runs the compiled
+// binary against the test server, in a real repository.
+import { describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { useE2eFixture } from "./awl";
+import { recordTurns } from "./turns";
+import { bash } from "../support/checkpoint-repo";
+
+const fx = useE2eFixture();
+
+const SECRET = "API_TOKEN=do-not-lose\n";
+
+describe("a rewind leaves no silent gap", () => {
+  test("rm .env and a changed ignored config are undone; a build folder's output is left alone; folders the turn made go", async () => {
+    const s = await recordTurns(fx, [[bash("rm .env && echo changed > config/secrets.yml && mkdir -p gen/deep && echo x > gen/deep/out.txt && echo out > build/o.txt")]], (root) => {
+      writeFileSync(join(root, ".gitignore"), "build/\n*.log\n.env\nsecrets.yml\n");
+      writeFileSync(join(root, ".env"), SECRET);
+      chmodSync(join(root, ".env"), 0o600);
+      mkdirSync(join(root, "config"));
+      writeFileSync(join(root, "config", "secrets.yml"), "password: 1\n");
+      mkdirSync(join(root, "build"));
+    });
+    const prompt = s.nodes.find((n) => n.text === "turn 1")!.id;
+    const dry = await fx.run(["rewind", s.id, "--to", prompt, "--dry-run"]);
+    expect(dry.stdout).toMatch(/\.env {2}\+1 -0/);
+    expect(dry.stdout).not.toContain("build/o.txt");
+
+    const run = await fx.run(["rewind", s.id, "--to", prompt, "--yes"]);
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(fx.project, ".env"), "utf8")).toBe(SECRET);
+    expect(statSync(join(fx.project, ".env")).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(fx.project, "config", "secrets.yml"), "utf8")).toBe("password: 1\n");
+    expect(existsSync(join(fx.project, "gen"))).toBe(false);
+    // Inside an ignored folder: not awl's to track, so not its to remove either.
+    expect(readFileSync(join(fx.project, "build", "o.txt"), "utf8")).toBe("out\n");
+  }, 120_000);
+});
