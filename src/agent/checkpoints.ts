@@ -9,13 +9,13 @@
 // What is inside a folder git ignores (build/, node_modules/) is never
 // listed, kept or restored; an ignored file elsewhere (.env, secrets.yml) is
 // kept like an untracked one, within the same caps, so `rm .env` can be undone.
-import { readFileSync } from "node:fs";
+import { lstatSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import type { PathEffect, SessionManager, Untracked } from "../session";
 import { BlobStore, blobDir } from "../session/blob-store";
 import type { PendingChange } from "../tools";
 import { gitBlobHash, GitReader } from "./git-read";
-import { changed, isRegular, MAX_FILES, MAX_WALK_MS, walk, type Listed, type Manifest } from "./manifest";
+import { changed, isLink, isRegular, MAX_FILES, MAX_WALK_MS, walk, type Listed, type Manifest } from "./manifest";
 
 /** Larger files are not copied: a clean tracked one restores from git, anything else is listed as not restorable. */
 export const PER_FILE = 2 * 1024 * 1024;
@@ -34,6 +34,8 @@ interface Before {
   staged: Map<string, Buffer>;
   /** Files past the caps that were not read, and why. */
   skipped: Map<string, string>;
+  /** Each symbolic link's target text, read before the command could replace or remove it. */
+  links: Map<string, string>;
   tracked: Map<string, string>;
   dirty: Set<string>;
   /** The folders git ignores (`build/`): never walked into. */
@@ -72,12 +74,14 @@ export class Checkpoints {
 
   /** Stores both versions and appends the file_change entry; the tool changes the file after this returns. */
   beforeChange = (change: PendingChange): void => {
+    // The tools write through a link to the file it names: that file is what changes, and what a rewind puts back.
+    const path = lstatSync(change.path, { throwIfNoEntry: false })?.isSymbolicLink() ? (tryRealpath(change.path) ?? change.path) : change.path;
     const blobs = this.#blobs;
     const before = change.before === null ? null : blobs.put(change.before);
     const after = change.after === null ? null : blobs.put(change.after);
     // A write keeps the mode of the file it replaces; a new file gets the usual one.
     const modeAfter = change.after === null ? null : (change.mode ?? 0o666 & ~process.umask()) & 0o777;
-    this.#session.appendFileChange({ path: change.path, before, after, mode: change.mode, modeAfter });
+    this.#session.appendFileChange({ path, before, after, mode: change.mode, modeAfter });
   };
 
   /**
@@ -153,7 +157,9 @@ export class Checkpoints {
         else dirty.delete(path);
       }
     }
-    const before: Before = { root, ...(git ? { git } : {}), manifest, staged: new Map(), skipped: new Map(), tracked, dirty, untracked, ignored };
+    const links = new Map<string, string>();
+    for (const [path, listing] of manifest) if (isLink(listing)) links.set(path, readLink(join(root, path)) ?? "");
+    const before: Before = { root, ...(git ? { git } : {}), manifest, staged: new Map(), skipped: new Map(), links, tracked, dirty, untracked, ignored };
     let budget = PER_CALL;
     // What git could not give back: untracked files, and tracked ones that differ from their objects.
     for (const path of [...untracked, ...dirty]) {
@@ -192,7 +198,15 @@ export class Checkpoints {
     const effects = { created: [] as PathEffect[], modified: [] as PathEffect[], deleted: [] as PathEffect[], untracked: [] as Untracked[] };
     const blobs = this.#blobs;
     let budget = PER_CALL;
-    const keepAfter = (path: string, listing: Listed): string | null | undefined => {
+    const keepAfter = (path: string, listing: Listed): Pick<PathEffect, "after" | "linkAfter"> => {
+      if (isLink(listing)) {
+        const text = readLink(join(root, path));
+        if (text) return { linkAfter: text };
+      }
+      const hash = keepBytesAfter(path, listing);
+      return hash ? { after: hash } : {};
+    };
+    const keepBytesAfter = (path: string, listing: Listed): string | null | undefined => {
       if (!isRegular(listing)) return void effects.untracked.push({ path: join(root, path), reason: "not a regular file" });
       if (listing.size > PER_FILE) return void effects.untracked.push({ path: join(root, path), reason: `its new version is larger than ${PER_FILE / 1048576} MiB, not copied` });
       if (listing.size > budget) return void effects.untracked.push({ path: join(root, path), reason: `its new version is past the ${PER_CALL / 1048576} MiB a command's copies may take` });
@@ -203,7 +217,9 @@ export class Checkpoints {
       this.#stored.set(path, { listed: listing, hash });
       return hash;
     };
-    const keptBefore = (path: string, listing: Listed): Pick<PathEffect, "before" | "git"> | undefined => {
+    const keptBefore = (path: string, listing: Listed): Pick<PathEffect, "before" | "git" | "linkBefore"> | undefined => {
+      const link = isLink(listing) ? before.links.get(path) : undefined;
+      if (link) return { linkBefore: link };
       const staged = before.staged.get(path);
       if (staged) return { before: blobs.put(staged) };
       const stored = this.#stored.get(path);
@@ -216,14 +232,12 @@ export class Checkpoints {
     for (const path of made) {
       const listing = after.get(path);
       if (!listing) continue; // ignored
-      const hash = keepAfter(path, listing);
-      effects.created.push({ path: join(root, path), before: null, ...(hash ? { after: hash } : {}), modeAfter: listing.mode & 0o777 });
+      effects.created.push({ path: join(root, path), before: null, ...keepAfter(path, listing), modeAfter: listing.mode & 0o777 });
     }
     for (const path of altered) {
       const listing = after.get(path)!;
       const kept = keptBefore(path, before.manifest.get(path)!);
-      const hash = keepAfter(path, listing);
-      effects.modified.push({ path: join(root, path), ...kept, ...(hash ? { after: hash } : {}), mode: before.manifest.get(path)!.mode & 0o777, modeAfter: listing.mode & 0o777 });
+      effects.modified.push({ path: join(root, path), ...kept, ...keepAfter(path, listing), mode: before.manifest.get(path)!.mode & 0o777, modeAfter: listing.mode & 0o777 });
     }
     // Nothing went away when every earlier path is still listed: the usual case, seen without a second pass.
     const deleted = stillThere < before.manifest.size ? before.manifest : new Map<string, Listed>();
@@ -266,6 +280,22 @@ function differsFromGit(path: string, listing: Listed, oid: string): boolean {
   if (!isRegular(listing) || listing.size > PER_FILE) return true;
   const bytes = readBytes(path);
   return !bytes || gitBlobHash(bytes, oid.length) !== oid;
+}
+
+function tryRealpath(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined; // a link to nothing yet: the write creates its target
+  }
+}
+
+function readLink(path: string): string | undefined {
+  try {
+    return readlinkSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
 }
 
 function readBytes(path: string): Buffer | undefined {

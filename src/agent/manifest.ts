@@ -73,3 +73,8 @@ export function changed(a: Listed, b: Listed): boolean {
 export function isRegular(l: Listed): boolean {
   return (l.mode & 0o170000) === 0o100000;
 }
+
+/** A symbolic link: kept and put back as its target text. */
+export function isLink(l: Listed): boolean {
+  return (l.mode & 0o170000) === 0o120000;
+}

@@ -55,13 +55,19 @@ describe("a rewind stays inside the project", () => {
     const s = await turns([[write("cfg/authorized_keys", "ssh-ed25519 the attacker's key\n")], [bash("git checkout -qf feature")]]);
     expect(lstatSync(join(fx.project, "cfg")).isSymbolicLink()).toBe(true);
     const keys = () => readFileSync(join(ssh, "authorized_keys"), "utf8");
-    for (const force of [[], ["--force"]]) {
-      const run = await fx.run(["rewind", s.id, "--to", s.answers[0]!, "--files", "--yes", ...force]);
-      expect(run.stdout).toMatch(/cfg\/authorized_keys {2}refused: its folder cfg is a symbolic link; awl never writes through one/);
-      expect(run.stderr).not.toContain("--force overwrites");
-      expect(keys()).toBe("ssh-ed25519 the person's own key\n");
-      expect(mode(join(ssh, "authorized_keys"))).toBe(0o600);
-    }
+    // The link the checkout made is removed (it was the command's), but nothing is written through it, forced or not.
+    const run = await fx.run(["rewind", s.id, "--to", s.answers[0]!, "--files", "--yes", "--force"]);
+    expect(run.stdout).toMatch(/cfg\/authorized_keys {2}refused: its folder cfg is a symbolic link; awl never writes through one/);
+    expect(run.stdout).toMatch(/cfg {2}removed/);
+    expect(run.stderr).not.toContain("--force overwrites");
+    expect(keys()).toBe("ssh-ed25519 the person's own key\n");
+    expect(mode(join(ssh, "authorized_keys"))).toBe(0o600);
+    // With the link gone, the file the turn wrote comes back inside the project, in a folder of its own.
+    const again = await fx.run(["rewind", s.id, "--to", s.answers[0]!, "--files", "--yes"]);
+    expect(again.code).toBe(0);
+    expect(lstatSync(join(fx.project, "cfg")).isDirectory()).toBe(true);
+    expect(readFileSync(join(fx.project, "cfg", "authorized_keys"), "utf8")).toBe("ssh-ed25519 the attacker's key\n");
+    expect(keys()).toBe("ssh-ed25519 the person's own key\n");
   }, 120_000);
 
   test("a crafted session naming absolute and `..` paths and a set-uid mode: the paths are refused by name, the mode is permission bits only", async () => {
