@@ -9,11 +9,12 @@
 // What is inside a folder git ignores (build/, node_modules/) is never
 // listed, kept or restored; an ignored file elsewhere (.env, secrets.yml) is
 // kept like an untracked one, within the same caps, so `rm .env` can be undone.
-import { lstatSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
+import { readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { PathEffect, SessionManager, Untracked } from "../session";
 import { BlobStore, blobDir } from "../session/blob-store";
 import type { PendingChange } from "../tools";
+import { linkTarget } from "../tools/atomic-write";
 import { gitBlobHash, GitReader } from "./git-read";
 import { changed, isLink, isRegular, MAX_FILES, MAX_WALK_MS, walk, type Listed, type Manifest } from "./manifest";
 
@@ -73,9 +74,9 @@ export class Checkpoints {
   }
 
   /** Stores both versions and appends the file_change entry; the tool changes the file after this returns. */
-  beforeChange = (change: PendingChange): void => {
-    // The tools write through a link to the file it names: that file is what changes, and what a rewind puts back.
-    const path = lstatSync(change.path, { throwIfNoEntry: false })?.isSymbolicLink() ? (tryRealpath(change.path) ?? change.path) : change.path;
+  beforeChange = async (change: PendingChange): Promise<void> => {
+    // The tools write through a link to the file it names (made if missing): that file is what changes, and what a rewind puts back.
+    const path = await linkTarget(change.path);
     const blobs = this.#blobs;
     const before = change.before === null ? null : blobs.put(change.before);
     const after = change.after === null ? null : blobs.put(change.after);
@@ -280,14 +281,6 @@ function differsFromGit(path: string, listing: Listed, oid: string): boolean {
   if (!isRegular(listing) || listing.size > PER_FILE) return true;
   const bytes = readBytes(path);
   return !bytes || gitBlobHash(bytes, oid.length) !== oid;
-}
-
-function tryRealpath(path: string): string | undefined {
-  try {
-    return realpathSync(path);
-  } catch {
-    return undefined; // a link to nothing yet: the write creates its target
-  }
 }
 
 function readLink(path: string): string | undefined {

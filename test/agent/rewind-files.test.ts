@@ -227,7 +227,7 @@ describe("a write that never reached the disk", () => {
     const { agent, leaves, states } = await runSession();
     // awl stopped between the entry and the write: the entry says "after", the file holds "before".
     const path = join(fx.project, "a.txt");
-    new Checkpoints(agent.session, fx.project, fx.env).beforeChange({ path, before: readFileSync(path), after: Buffer.from("never written\n"), mode: 0o644 });
+    await new Checkpoints(agent.session, fx.project, fx.env).beforeChange({ path, before: readFileSync(path), after: Buffer.from("never written\n"), mode: 0o644 });
     const done = await rewindFiles(agent.session, leaves[0]!);
     expect(done.steps.filter((s) => s.action === "refused")).toEqual([]);
     expect(contents(tree()).get("a.txt")).toBe(contents(states[1]!).get("a.txt"));

@@ -60,7 +60,7 @@ async function main(): Promise<void> {
     for (let i = t * (FILES / TURNS); i < (t + 1) * (FILES / TURNS); i++) {
       const path = join(project, fileName(i));
       const after = bytes(`turn ${t + 1} file ${i}`);
-      checkpoints.beforeChange({ path, before: readFileSync(path), after, mode: 0o644 });
+      await checkpoints.beforeChange({ path, before: readFileSync(path), after, mode: 0o644 });
       writeFileSync(path, after);
     }
     last = session.appendMessage({ role: "assistant", content: [{ type: "text", text: `done ${t + 1}` }], ...stamp, stopReason: "stop" });
