@@ -53,7 +53,7 @@ export interface RewindPlan {
 export async function planRewind(session: SessionManager, targetId: string, o: { force?: Force; env?: Env } = {}): Promise<RewindPlan> {
   const log = readWholeLog(session.sessionFile);
   if (!log.get(targetId)) throw new Error(`no entry ${targetId} in ${session.sessionFile}`);
-  const plans = planFiles(log.pathTo(session.getLeafId()), log.pathTo(targetId));
+  const plans = planFiles(log.pathTo(session.getLeafId()), log.pathTo(targetId), log.entries);
   const blobs = new BlobStore(blobDir(session.sessionFile));
   const git = await GitReader.find(session.cwd, o.env ?? process.env);
   const disk = new ProjectDisk(git?.root ?? session.cwd, session.cwd);

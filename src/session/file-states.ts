@@ -73,28 +73,37 @@ function effectsOf(entry: BashEffectsEntry, kind: "created" | "modified" | "dele
 }
 
 /**
- * For every file touched on either path past where they part: the state
- * at the end of `target` and the one `current` should have left. A file
- * neither path touched after they part is where both want it.
+ * For every file touched on either path past where they part: the state at
+ * the end of `target` and the one the disk should hold now. A file neither
+ * path touched after they part is where both want it. What the disk should
+ * hold is what awl last left there, in the file's order (`all`, every entry):
+ * a move of the conversation alone leaves the files of the path it left, and
+ * a later rewind must know them. So a file awl last left otherwise than the
+ * target wants (changed on another path, not on either of these) is planned
+ * too.
  */
-export function planFiles(current: readonly SessionEntry[], target: readonly SessionEntry[]): FilePlan[] {
+export function planFiles(current: readonly SessionEntry[], target: readonly SessionEntry[], all: readonly SessionEntry[] = current): FilePlan[] {
   let common = 0;
   while (common < current.length && common < target.length && current[common] === target[common]) common++;
   const onTarget = history(target);
   const onCurrent = history(current);
+  const everywhere = history(all);
   const changedAfter = new Set([...history(current.slice(common)).keys(), ...history(target.slice(common)).keys()]);
   const plans: FilePlan[] = [];
-  for (const path of changedAfter) {
+  for (const path of new Set([...changedAfter, ...everywhere.keys()])) {
     const t = onTarget.get(path);
     const c = onCurrent.get(path);
-    // Untouched on one side: that side's state is what the other's first change found.
-    const targetState = t ? t.at(-1)!.after : c![0]!.before;
-    const last = c?.at(-1);
+    // Untouched on one side: that side's state is what the other's first change found (or the first change anywhere).
+    const targetState = t ? t.at(-1)!.after : (c ?? everywhere.get(path)!)[0]!.before;
+    const last = everywhere.get(path)?.at(-1) ?? c?.at(-1);
     const expected = last ? last.after : t![0]!.before;
+    if (!changedAfter.has(path) && sameState(targetState, expected)) continue;
     plans.push({ path, target: targetState, expected, ...(last ? { alsoBefore: last.before } : {}) });
   }
   return plans;
 }
+
+const sameState = (a: FileState, b: FileState): boolean => a.mode === b.mode && JSON.stringify(a.version) === JSON.stringify(b.version);
 
 /** Each file's touches along a path, in order. */
 function history(path: readonly SessionEntry[]): Map<string, Touch[]> {

@@ -77,4 +77,37 @@ describe.skipIf(!hasTmux)("/rewind with files", () => {
     expect(projectFiles(fx.project)).toEqual(afterTwo);
     expect(gitFiles(fx.project)).toEqual(gitStart);
   }, 120_000);
+
+  test("/tree says the files stay as they are, and offers them too when they differ from their state there", async () => {
+    await makeRepository(fx.project);
+    fx.server.reply({ blocks: [edit("a.txt", "alpha", "ALPHA")] }, answer("done one"), { blocks: [write("new.txt", "fresh\n")] }, answer("done two"));
+    term.start([AWL], { cwd: fx.project, env: fx.env, width: 140, height: 45 });
+    await term.waitFor(/\/help for commands/);
+    term.send("turn one");
+    await term.waitFor(/done one/);
+    term.send("turn two");
+    await term.waitFor(/done two/);
+
+    term.send("/tree");
+    await term.waitFor(/The session as a tree \(prompts/);
+    term.keys("Up", "Enter"); // turn two: the files as after turn one
+    const offer = await term.waitFor(/Take the files back there too\?/);
+    expect(offer).toMatch(/The files differ from their state there:\s+new\.txt {2}removed \+0 -1/);
+    term.keys("Enter"); // no, the default
+    await term.waitFor(/Summarize the path you are leaving/);
+    term.keys("Enter");
+    await term.waitFor(/The files stay as they are: 1 differs\s+from their state there\./);
+    expect(existsSync(join(fx.project, "new.txt"))).toBe(true);
+
+    term.send("/tree");
+    await term.waitFor(/stay as they are[\s\S]*The session as a tree \(prompts/);
+    term.keys("Up", "Enter"); // turn one: the files as before any turn
+    await term.waitFor(/stay as they are[\s\S]*Take the files back there too\?/);
+    term.keys("Left", "Enter"); // yes
+    await term.waitFor(/stay as they are[\s\S]*Summarize the path you are leaving/);
+    term.keys("Enter");
+    await term.waitFor(/The files went back there too/);
+    expect(existsSync(join(fx.project, "new.txt"))).toBe(false);
+    expect(readFileSync(join(fx.project, "a.txt"), "utf8")).toBe("alpha\nbeta\n");
+  }, 120_000);
 });
