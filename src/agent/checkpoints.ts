@@ -16,7 +16,7 @@ import { BlobStore, blobDir } from "../session/blob-store";
 import type { PendingChange } from "../tools";
 import { linkTarget } from "../tools/atomic-write";
 import { gitBlobHash, GitReader } from "./git-read";
-import { changed, isLink, isRegular, MAX_FILES, MAX_WALK_MS, walk, type Listed, type Manifest } from "./manifest";
+import { changed, isLink, isRegular, NOT_UTF8, unspellable, MAX_FILES, MAX_WALK_MS, walk, type Listed, type Manifest } from "./manifest";
 
 /** Larger files are not copied: a clean tracked one restores from git, anything else is listed as not restorable. */
 export const PER_FILE = 2 * 1024 * 1024;
@@ -208,6 +208,7 @@ export class Checkpoints {
       return hash ? { after: hash } : {};
     };
     const keepBytesAfter = (path: string, listing: Listed): string | null | undefined => {
+      if (unspellable(path)) return void effects.untracked.push({ path: join(root, path), reason: NOT_UTF8 });
       if (!isRegular(listing)) return void effects.untracked.push({ path: join(root, path), reason: "not a regular file" });
       if (listing.size > PER_FILE) return void effects.untracked.push({ path: join(root, path), reason: `its new version is larger than ${PER_FILE / 1048576} MiB, not copied` });
       if (listing.size > budget) return void effects.untracked.push({ path: join(root, path), reason: `its new version is past the ${PER_CALL / 1048576} MiB a command's copies may take` });
@@ -219,6 +220,7 @@ export class Checkpoints {
       return hash;
     };
     const keptBefore = (path: string, listing: Listed): Pick<PathEffect, "before" | "git" | "linkBefore"> | undefined => {
+      if (unspellable(path)) return void effects.untracked.push({ path: join(root, path), reason: NOT_UTF8 });
       const link = isLink(listing) ? before.links.get(path) : undefined;
       if (link) return { linkBefore: link };
       const staged = before.staged.get(path);

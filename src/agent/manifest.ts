@@ -47,11 +47,13 @@ export function walk(root: string, ignored: ReadonlySet<string>, limits = { file
       if (name === ".git") continue;
       const rel = dir === "" ? name : `${dir}/${name}`;
       if (++seen > limits.files) return { stopped: `the working tree has over ${limits.files.toLocaleString("en-US")} files` };
-      let info: Stats;
+      let info: Stats | undefined;
       try {
         info = lstatSync(prefix + name);
       } catch {
-        continue;
+        // A name that is not UTF-8 reads back spelled otherwise ("\uFFFD"): looked up by its bytes, listed by that spelling.
+        info = name.includes("\uFFFD") ? byBytes(prefix, name) : undefined;
+        if (!info) continue;
       }
       if (info.isDirectory()) {
         if (!ignored.has(`${rel}/`)) pending.push(rel);
@@ -63,6 +65,20 @@ export function walk(root: string, ignored: ReadonlySet<string>, limits = { file
   }
   return { manifest };
 }
+
+/** The entry of `folder` whose name, read as UTF-8, is `spelled`: found by its bytes. */
+function byBytes(folder: string, spelled: string): Stats | undefined {
+  try {
+    const name = readdirSync(folder, { encoding: "buffer" }).find((bytes) => bytes.toString("utf8") === spelled);
+    return name ? lstatSync(Buffer.concat([Buffer.from(folder), name])) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A listed path whose name is not UTF-8 (spelled with "\uFFFD"): seen, but not kept or restored by that spelling. */
+export const unspellable = (path: string): boolean => path.includes("\uFFFD");
+export const NOT_UTF8 = "its name is not UTF-8, which awl does not keep";
 
 /** Did the entry change between two listings (its size, mtime, ctime, inode or mode)? */
 export function changed(a: Listed, b: Listed): boolean {

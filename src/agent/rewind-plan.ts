@@ -13,6 +13,7 @@ import { BlobStore, blobDir, sha256 } from "../session/blob-store";
 import { planFiles, type FilePlan, type FileState, type Version } from "../session/file-states";
 import { readWholeLog } from "../session/whole-log";
 import { gitBlobHash, GitReader } from "./git-read";
+import { NOT_UTF8, unspellable } from "./manifest";
 import { ProjectDisk, type Disk, type Wanted } from "./project-disk";
 
 type Env = Record<string, string | undefined>;
@@ -75,6 +76,8 @@ async function planOne(plan: FilePlan, disk: ProjectDisk, blobs: BlobStore, git:
   const { path } = plan;
   const placed = disk.place(path);
   if ("refused" in placed) return { step: { path, action: "refused", reason: placed.refused, forceable: false } };
+  // Such a name reads back spelled otherwise: nothing at that spelling says what the file holds.
+  if (unspellable(path)) return { step: { path, action: "not restorable", reason: NOT_UTF8 } };
   const current = disk.read(placed.real);
   if (holds(plan.target, current) === true) return "matches";
   if (current.kind === "other") return { step: { path, action: "refused", reason: `it is ${current.what} now; awl replaces only files and links`, forceable: false } };

@@ -6,9 +6,9 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { useE2eFixture } from "./awl";
+import { sessionFiles, useE2eFixture } from "./awl";
 import { recordTurns } from "./turns";
-import { bash } from "../support/checkpoint-repo";
+import { bash, makeRepository } from "../support/checkpoint-repo";
 
 const fx = useE2eFixture();
 
@@ -37,5 +37,16 @@ describe("a rewind leaves no silent gap", () => {
     expect(existsSync(join(fx.project, "gen"))).toBe(false);
     // Inside an ignored folder: not awl's to track, so not its to remove either.
     expect(readFileSync(join(fx.project, "build", "o.txt"), "utf8")).toBe("out\n");
+  }, 120_000);
+
+  test("a file whose name is not UTF-8 is named as not restorable, with the reason, never skipped in silence", async () => {
+    await makeRepository(fx.project);
+    fx.server.reply({ blocks: [bash("printf 'x\\n' > $'caf\\xe9.txt'")] }, { blocks: [{ type: "text", text: "done" }] });
+    expect((await fx.run(["-p", "turn 1"])).code).toBe(0);
+    const log = readFileSync(sessionFiles(fx.sessions)[0]!, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    const prompt = log.find((e) => e.message?.content?.[0]?.text === "turn 1").id;
+    const dry = await fx.run(["rewind", log[0].id, "--to", prompt, "--dry-run"]);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/caf.*\.txt {2}not restorable: its name is not UTF-8, which awl does not keep/);
   }, 120_000);
 });
