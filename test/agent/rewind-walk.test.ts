@@ -1,6 +1,7 @@
 // A random walk over a small repository: turns of edits, writes, rm, mv,
 // chmod, links (and a folder swapped for a link to a place outside the
-// project), ignored files, the person's own edits between turns, and rewinds
+// project), ignored files, a name that is not UTF-8 (named as not
+// restorable), the person's own edits between turns, and rewinds
 // and undos with and without --force. After each rewind every path the log
 // knows is byte- and mode-identical to its state at the target (the files as
 // the turns on the target's path left them), or named as refused or not
@@ -33,6 +34,11 @@ function disk(root: string): State {
       const full = join(dir, name);
       const rel = relative(root, full);
       if (rel === ".git" || rel === "build") continue;
+      // A name that is not UTF-8 cannot be looked up by this spelling: it is there, and that is all a rewind can say of it.
+      if (name.includes("\uFFFD")) {
+        out.set(rel, "not UTF-8");
+        continue;
+      }
       const info = lstatSync(full);
       if (info.isSymbolicLink()) out.set(rel, `link ${readlinkSync(full)}`);
       else if (info.isDirectory()) visit(full);
@@ -60,7 +66,7 @@ function turnBlocks(random: Random, root: string, n: number): Block[] {
     const token = /^v\d+/.exec(text)?.[0];
     const other = random.pick(files.filter((f) => f !== path));
     const dir = path.includes("/") ? `mkdir -p ${path.slice(0, path.lastIndexOf("/"))} && ` : "";
-    switch (random.int(0, 8)) {
+    switch (random.int(0, 9)) {
       case 0:
         blocks.push(token ? edit(path, token, `v${n}${k}`) : write(path, `v${n}${k}\nmore\n`));
         break;
@@ -86,6 +92,9 @@ function turnBlocks(random: Random, root: string, n: number): Block[] {
         // A folder swapped for a link to a place outside the project, as another branch's checkout could; the turn's last call.
         blocks.push(bash(random() < 0.5 ? "rm -rf d && ln -s ../outside d" : "rm -rf d && mkdir -p d && printf 'v\\n' > d/e.txt"));
         return blocks;
+      case 8:
+        blocks.push(bash(random() < 0.6 ? `printf 'v${n}${k}\\n' > $'caf\\xe9.txt'` : "rm -f $'caf\\xe9.txt'"));
+        break;
       default:
         blocks.push(bash(`printf 'v${n}${k}\\n' > .env && rm -f run.log`));
     }
