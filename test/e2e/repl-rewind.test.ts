@@ -7,6 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AWL, useE2eFixture } from "./awl";
+import { recordTurns } from "./turns";
 import { hasTmux, useTerminal } from "./tmux";
 import { bash, edit, gitFiles, makeRepository, projectFiles, write } from "../support/checkpoint-repo";
 
@@ -109,5 +110,18 @@ describe.skipIf(!hasTmux)("/rewind with files", () => {
     await term.waitFor(/The files went back there too/);
     expect(existsSync(join(fx.project, "new.txt"))).toBe(false);
     expect(readFileSync(join(fx.project, "a.txt"), "utf8")).toBe("alpha\nbeta\n");
+  }, 120_000);
+
+  test("--resume --at a prompt opens before it, with the prompt in the input box to edit and send", async () => {
+    const s = await recordTurns(fx, [[write("one.txt", "1\n")], [write("two.txt", "2\n")]]);
+    const prompt = s.nodes.find((n) => n.text === "turn 2")!.id;
+    term.start([AWL, "--resume", s.id, "--at", prompt], { cwd: fx.project, env: fx.env, width: 140, height: 45 });
+    await term.waitFor(/Left out, to send again or change: turn 2/);
+    await term.waitFor(/› turn 2\s*$/m);
+    fx.server.reply(answer("answered again"));
+    term.keys(" ", "a", "g", "a", "i", "n", "Enter");
+    await term.waitFor(/answered again/);
+    const sent = fx.server.requests.at(-1)!.body.messages.flatMap((m: any) => m.content.flatMap((b: any) => (b.type === "text" ? [b.text] : [])));
+    expect(sent).toEqual(["turn 1", "done 1", "turn 2 again"]);
   }, 120_000);
 });
