@@ -16,7 +16,7 @@ import { BlobStore, blobDir } from "../session/blob-store";
 import type { PendingChange } from "../tools";
 import { linkTarget } from "../tools/atomic-write";
 import { gitBlobHash, GitReader } from "./git-read";
-import { changed, isLink, isRegular, NOT_UTF8, unspellable, MAX_FILES, MAX_WALK_MS, walk, type Listed, type Manifest } from "./manifest";
+import { changed, isLink, isRegular, onDisk, unspellable, MAX_FILES, MAX_WALK_MS, walk, type Listed, type Manifest } from "./manifest";
 
 /** Larger files are not copied: a clean tracked one restores from git, anything else is listed as not restorable. */
 export const PER_FILE = 2 * 1024 * 1024;
@@ -37,6 +37,8 @@ interface Before {
   skipped: Map<string, string>;
   /** Each symbolic link's target text, read before the command could replace or remove it. */
   links: Map<string, string>;
+  /** The bytes of each path whose name is not UTF-8, found before the command could remove it. */
+  raw: Map<string, Buffer>;
   tracked: Map<string, string>;
   dirty: Set<string>;
   /** The folders git ignores (`build/`): never walked into. */
@@ -159,8 +161,13 @@ export class Checkpoints {
       }
     }
     const links = new Map<string, string>();
-    for (const [path, listing] of manifest) if (isLink(listing)) links.set(path, readLink(join(root, path)) ?? "");
-    const before: Before = { root, ...(git ? { git } : {}), manifest, staged: new Map(), skipped: new Map(), links, tracked, dirty, untracked, ignored };
+    const raw = new Map<string, Buffer>();
+    for (const [path, listing] of manifest) {
+      const where = unspellable(path) ? onDisk(root, path) : undefined;
+      if (where instanceof Buffer) raw.set(path, where);
+      if (isLink(listing)) links.set(path, readLink(where ?? join(root, path)) ?? "");
+    }
+    const before: Before = { root, ...(git ? { git } : {}), manifest, staged: new Map(), skipped: new Map(), links, raw, tracked, dirty, untracked, ignored };
     let budget = PER_CALL;
     // What git could not give back: untracked files, and tracked ones that differ from their objects.
     for (const path of [...untracked, ...dirty]) {
@@ -171,7 +178,7 @@ export class Checkpoints {
       if (listing.size > PER_FILE) before.skipped.set(path, `larger than ${PER_FILE / 1048576} MiB, not copied`);
       else if (listing.size > budget) before.skipped.set(path, `past the ${PER_CALL / 1048576} MiB a command's copies may take`);
       else {
-        const bytes = readBytes(join(root, path));
+        const bytes = readBytes(raw.get(path) ?? join(root, path));
         if (bytes) {
           before.staged.set(path, bytes);
           budget -= bytes.length;
@@ -200,19 +207,23 @@ export class Checkpoints {
     const blobs = this.#blobs;
     let budget = PER_CALL;
     const keepAfter = (path: string, listing: Listed): Pick<PathEffect, "after" | "linkAfter"> => {
+      const where = onDisk(root, path);
+      if (where === undefined) {
+        effects.untracked.push({ path: join(root, path), reason: "its name is not UTF-8 and could not be found by its bytes" });
+        return {};
+      }
       if (isLink(listing)) {
-        const text = readLink(join(root, path));
+        const text = readLink(where);
         if (text) return { linkAfter: text };
       }
-      const hash = keepBytesAfter(path, listing);
+      const hash = keepBytesAfter(path, where, listing);
       return hash ? { after: hash } : {};
     };
-    const keepBytesAfter = (path: string, listing: Listed): string | null | undefined => {
-      if (unspellable(path)) return void effects.untracked.push({ path: join(root, path), reason: NOT_UTF8 });
+    const keepBytesAfter = (path: string, where: string | Buffer, listing: Listed): string | null | undefined => {
       if (!isRegular(listing)) return void effects.untracked.push({ path: join(root, path), reason: "not a regular file" });
       if (listing.size > PER_FILE) return void effects.untracked.push({ path: join(root, path), reason: `its new version is larger than ${PER_FILE / 1048576} MiB, not copied` });
       if (listing.size > budget) return void effects.untracked.push({ path: join(root, path), reason: `its new version is past the ${PER_CALL / 1048576} MiB a command's copies may take` });
-      const bytes = readBytes(join(root, path));
+      const bytes = readBytes(where);
       if (!bytes) return void effects.untracked.push({ path: join(root, path), reason: "its new version could not be read" });
       budget -= bytes.length;
       const hash = blobs.put(bytes);
@@ -220,7 +231,6 @@ export class Checkpoints {
       return hash;
     };
     const keptBefore = (path: string, listing: Listed): Pick<PathEffect, "before" | "git" | "linkBefore"> | undefined => {
-      if (unspellable(path)) return void effects.untracked.push({ path: join(root, path), reason: NOT_UTF8 });
       const link = isLink(listing) ? before.links.get(path) : undefined;
       if (link) return { linkBefore: link };
       const staged = before.staged.get(path);
@@ -235,12 +245,12 @@ export class Checkpoints {
     for (const path of made) {
       const listing = after.get(path);
       if (!listing) continue; // ignored
-      effects.created.push({ path: join(root, path), before: null, ...keepAfter(path, listing), modeAfter: listing.mode & 0o777 });
+      effects.created.push({ path: join(root, path), ...bytesOf(path, onDisk(root, path)), before: null, ...keepAfter(path, listing), modeAfter: listing.mode & 0o777 });
     }
     for (const path of altered) {
       const listing = after.get(path)!;
       const kept = keptBefore(path, before.manifest.get(path)!);
-      effects.modified.push({ path: join(root, path), ...kept, ...keepAfter(path, listing), mode: before.manifest.get(path)!.mode & 0o777, modeAfter: listing.mode & 0o777 });
+      effects.modified.push({ path: join(root, path), ...bytesOf(path, before.raw.get(path)), ...kept, ...keepAfter(path, listing), mode: before.manifest.get(path)!.mode & 0o777, modeAfter: listing.mode & 0o777 });
     }
     // Nothing went away when every earlier path is still listed: the usual case, seen without a second pass.
     const deleted = stillThere < before.manifest.size ? before.manifest : new Map<string, Listed>();
@@ -248,7 +258,7 @@ export class Checkpoints {
       if (after.has(path)) continue;
       before.untracked.delete(path);
       this.#stored.delete(path);
-      effects.deleted.push({ path: join(root, path), ...keptBefore(path, was), after: null, mode: was.mode & 0o777 });
+      effects.deleted.push({ path: join(root, path), ...bytesOf(path, before.raw.get(path)), ...keptBefore(path, was), after: null, mode: was.mode & 0o777 });
     }
     const dirty = before.dirty;
     for (const path of [...made, ...altered]) {
@@ -285,7 +295,12 @@ function differsFromGit(path: string, listing: Listed, oid: string): boolean {
   return !bytes || gitBlobHash(bytes, oid.length) !== oid;
 }
 
-function readLink(path: string): string | undefined {
+/** A name that is not UTF-8 is recorded by its bytes too (`pathBytes`, base64): they are what a rewind writes to. */
+function bytesOf(path: string, where: string | Buffer | undefined): Pick<PathEffect, "pathBytes"> {
+  return unspellable(path) && where instanceof Buffer ? { pathBytes: where.toString("base64") } : {};
+}
+
+function readLink(path: string | Buffer): string | undefined {
   try {
     return readlinkSync(path, "utf8");
   } catch {
@@ -293,7 +308,7 @@ function readLink(path: string): string | undefined {
   }
 }
 
-function readBytes(path: string): Buffer | undefined {
+function readBytes(path: string | Buffer): Buffer | undefined {
   try {
     return readFileSync(path);
   } catch {

@@ -68,17 +68,38 @@ export function walk(root: string, ignored: ReadonlySet<string>, limits = { file
 
 /** The entry of `folder` whose name, read as UTF-8, is `spelled`: found by its bytes. */
 function byBytes(folder: string, spelled: string): Stats | undefined {
+  const path = rawPath(folder, spelled);
   try {
-    const name = readdirSync(folder, { encoding: "buffer" }).find((bytes) => bytes.toString("utf8") === spelled);
-    return name ? lstatSync(Buffer.concat([Buffer.from(folder), name])) : undefined;
+    return path ? lstatSync(path) : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** A listed path whose name is not UTF-8 (spelled with "\uFFFD"): seen, but not kept or restored by that spelling. */
+/** The full path, as bytes, of the entry of `folder` (ending in `/`) whose name reads as `spelled`. */
+function rawPath(folder: string, spelled: string): Buffer | undefined {
+  try {
+    const name = readdirSync(folder, { encoding: "buffer" }).find((bytes) => bytes.toString("utf8") === spelled);
+    return name ? Buffer.concat([Buffer.from(folder), name]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A listed path whose name is not UTF-8 (spelled with "\uFFFD"): its bytes are what reach the disk. */
 export const unspellable = (path: string): boolean => path.includes("\uFFFD");
-export const NOT_UTF8 = "its name is not UTF-8, which awl does not keep";
+
+/**
+ * Where `rel` (a listed path) is on the disk: a string, or for a name that is
+ * not UTF-8 its bytes (only the last part of a path may be such a name: the
+ * listing does not go into a folder it cannot spell); undefined when it is gone.
+ */
+export function onDisk(root: string, rel: string): string | Buffer | undefined {
+  if (!unspellable(rel)) return `${root}/${rel}`;
+  const slash = rel.lastIndexOf("/");
+  if (unspellable(rel.slice(0, slash + 1))) return undefined;
+  return rawPath(`${root}/${rel.slice(0, slash + 1)}`, rel.slice(slash + 1));
+}
 
 /** Did the entry change between two listings (its size, mtime, ctime, inode or mode)? */
 export function changed(a: Listed, b: Listed): boolean {

@@ -14,6 +14,7 @@ import { open, rename } from "node:fs/promises";
 import { isAbsolute, normalize, sep } from "node:path";
 import { sha256 } from "../session/blob-store";
 import { specialKind } from "../tools/regular-file";
+import { unspellable } from "./manifest";
 
 /** A file's bytes, their SHA-256 (hex, computed once: compared and stored by it) and its permission bits. */
 export type FileBytes = { kind: "file"; bytes: Buffer; sha: string; mode: number };
@@ -27,8 +28,11 @@ export type Wanted = FileBytes | { kind: "link"; text: string } | { kind: "absen
 /** Files written at once: enough for their fsyncs to share the disk's flushes, few enough to keep descriptors and memory small. */
 const WRITERS = 8;
 
+/** Where a path is on the disk: a string, or the bytes of a name that is not UTF-8. */
+export type RealPath = string | Buffer;
+
 /** A path from the log, placed: its real path under the root, or why it is refused. */
-export type Placed = { real: string } | { refused: string };
+export type Placed = { real: RealPath } | { refused: string };
 
 export class ProjectDisk {
   /** Each spelling of the root a log path may start with, and the real folder it stands for. */
@@ -63,8 +67,22 @@ export class ProjectDisk {
     return { refused: "outside the project; awl writes only inside it" };
   }
 
+  /**
+   * A path whose name is not UTF-8: placed by its spelling (`path`, as UTF-8
+   * reads it), reached by its bytes (`pathBytes`, base64). Only the last part
+   * may be such a name, and the bytes must read as the spelling.
+   */
+  placeBytes(path: string, pathBytes: string): Placed {
+    const bytes = Buffer.from(pathBytes, "base64");
+    if (bytes.toString("utf8") !== path || unspellable(path.slice(0, path.lastIndexOf(sep)))) return { refused: "its recorded bytes do not match its name; awl writes only where it can tell" };
+    const placed = this.place(path);
+    if ("refused" in placed) return placed;
+    const real = placed.real as string;
+    return { real: Buffer.concat([Buffer.from(real.slice(0, real.lastIndexOf(sep) + 1)), bytes.subarray(bytes.lastIndexOf(0x2f) + 1)]) };
+  }
+
   /** The path's contents now, never following a link. */
-  read(real: string): Disk {
+  read(real: RealPath): Disk {
     let info;
     try {
       info = lstatSync(real);
@@ -92,8 +110,8 @@ export class ProjectDisk {
    * 500 disk flushes); then makes the folders' changes durable. Returns why
    * each path that could not be written failed; the others are written.
    */
-  async writeAll(writes: readonly { real: string; wanted: Wanted }[]): Promise<Map<string, string>> {
-    const failed = new Map<string, string>();
+  async writeAll(writes: readonly { real: RealPath; wanted: Wanted }[]): Promise<Map<RealPath, string>> {
+    const failed = new Map<RealPath, string>();
     let next = 0;
     const worker = async () => {
       while (next < writes.length) {
@@ -108,8 +126,8 @@ export class ProjectDisk {
   }
 
   /** Puts `wanted` at `real`, creating the folders it needs; they are checked again (a link may have appeared since `place`). */
-  async #write(real: string, wanted: Wanted): Promise<void> {
-    const dir = real.slice(0, real.lastIndexOf(sep));
+  async #write(real: RealPath, wanted: Wanted): Promise<void> {
+    const { dir, name } = parts(real);
     if (!this.#touched.has(dir)) {
       this.#makeFolders(dir);
       this.#touched.add(dir);
@@ -119,7 +137,7 @@ export class ProjectDisk {
       this.#emptied.add(dir);
       return;
     }
-    const temp = `${dir}${sep}.${real.slice(dir.length + 1, dir.length + 41)}.${randomBytes(6).toString("hex")}.awl-tmp`;
+    const temp = Buffer.concat([Buffer.from(`${dir}${sep}.`), name.subarray(0, 40), Buffer.from(`.${randomBytes(6).toString("hex")}.awl-tmp`)]);
     try {
       if (wanted.kind === "link") symlinkSync(wanted.text, temp);
       else await writeNew(temp, wanted.bytes, wanted.mode);
@@ -193,7 +211,7 @@ export class ProjectDisk {
 }
 
 /** A new file with its final mode from the start (set on the descriptor, whatever the umask), its bytes fsync'd. */
-async function writeNew(path: string, bytes: Buffer, mode: number): Promise<void> {
+async function writeNew(path: RealPath, bytes: Buffer, mode: number): Promise<void> {
   const file = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
     for (let done = 0; done < bytes.length; ) done += (await file.write(bytes, done, bytes.length - done)).bytesWritten;
@@ -202,6 +220,16 @@ async function writeNew(path: string, bytes: Buffer, mode: number): Promise<void
   } finally {
     await file.close();
   }
+}
+
+/** A real path's folder (always UTF-8: only a last part may not be) and its name's bytes. */
+function parts(real: RealPath): { dir: string; name: Buffer } {
+  if (typeof real === "string") {
+    const at = real.lastIndexOf(sep);
+    return { dir: real.slice(0, at), name: Buffer.from(real.slice(at + 1)) };
+  }
+  const at = real.lastIndexOf(0x2f);
+  return { dir: real.subarray(0, at).toString("utf8"), name: real.subarray(at + 1) };
 }
 
 /** `path` relative to `prefix` ("" for the prefix itself), or undefined when it is not under it. */
@@ -219,7 +247,7 @@ function tryRealpath(path: string): string | undefined {
   }
 }
 
-function rmQuietly(path: string): void {
+function rmQuietly(path: RealPath): void {
   try {
     unlinkSync(path);
   } catch {

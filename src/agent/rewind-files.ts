@@ -31,7 +31,7 @@ export async function rewindFiles(session: SessionManager, targetId: string, o: 
   const { files, writes, disk } = await planRewind(session, targetId, o);
   if (files.refused) return files;
   const blobs = new BlobStore(blobDir(session.sessionFile));
-  session.appendFileChanges(writes.map(({ path, current, wanted }) => changeOf(path, current, wanted, blobs)));
+  session.appendFileChanges(writes.map(({ path, pathBytes, current, wanted }) => ({ ...changeOf(path, current, wanted, blobs), ...(pathBytes ? { pathBytes } : {}) })));
   const failed = await disk.writeAll(writes);
   // A failed write's entry stands: the file still holds what it replaced, which the next rewind recognises.
   for (const { path, real } of writes) {

@@ -13,8 +13,8 @@ import { BlobStore, blobDir, sha256 } from "../session/blob-store";
 import { planFiles, type FilePlan, type FileState, type Version } from "../session/file-states";
 import { readWholeLog } from "../session/whole-log";
 import { gitBlobHash, GitReader } from "./git-read";
-import { NOT_UTF8, unspellable } from "./manifest";
-import { ProjectDisk, type Disk, type Wanted } from "./project-disk";
+import { unspellable } from "./manifest";
+import { ProjectDisk, type Disk, type RealPath, type Wanted } from "./project-disk";
 
 type Env = Record<string, string | undefined>;
 /** Overwrite files changed since: all of them (true), or only the paths named. */
@@ -39,7 +39,9 @@ export interface RewindFiles {
 /** One write a rewind will make, with what the path holds now (kept so the rewind can be undone). */
 export interface PlannedWrite {
   path: string;
-  real: string;
+  /** A name that is not UTF-8: its bytes (base64), recorded again with the rewind's own entry. */
+  pathBytes?: string;
+  real: RealPath;
   current: Disk;
   wanted: Wanted;
 }
@@ -74,10 +76,10 @@ export async function planRewind(session: SessionManager, targetId: string, o: {
 
 async function planOne(plan: FilePlan, disk: ProjectDisk, blobs: BlobStore, git: GitReader | undefined, force: Force): Promise<"matches" | { step: FileStep; write?: PlannedWrite }> {
   const { path } = plan;
-  const placed = disk.place(path);
+  // A name that is not UTF-8 is reached by the bytes recorded of it (an older log has none: nothing says where it is).
+  if (unspellable(path) && !plan.pathBytes) return { step: { path, action: "not restorable", reason: "its name is not UTF-8 and its bytes were not recorded" } };
+  const placed = plan.pathBytes ? disk.placeBytes(path, plan.pathBytes) : disk.place(path);
   if ("refused" in placed) return { step: { path, action: "refused", reason: placed.refused, forceable: false } };
-  // Such a name reads back spelled otherwise: nothing at that spelling says what the file holds.
-  if (unspellable(path)) return { step: { path, action: "not restorable", reason: NOT_UTF8 } };
   const current = disk.read(placed.real);
   if (holds(plan.target, current) === true) return "matches";
   if (current.kind === "other") return { step: { path, action: "refused", reason: `it is ${current.what} now; awl replaces only files and links`, forceable: false } };
@@ -96,7 +98,7 @@ async function planOne(plan: FilePlan, disk: ProjectDisk, blobs: BlobStore, git:
   const [added, removed] = lineCounts(contentOf(current), contentOf(wanted));
   const modes: [number, number] | undefined = current.kind === "file" && wanted.kind === "file" && current.mode !== wanted.mode ? [current.mode, wanted.mode] : undefined;
   const step: FileStep = { path, action: "restore", added, removed, removes: wanted.kind === "absent", ...(modes ? { modes } : {}), ...(known !== true ? { forced: true } : {}) };
-  return { step, write: { path, real: placed.real, current, wanted } };
+  return { step, write: { path, ...(plan.pathBytes ? { pathBytes: plan.pathBytes } : {}), real: placed.real, current, wanted } };
 }
 
 /** Does the disk hold `state`? undefined when its version was not kept and so cannot be compared. */

@@ -56,7 +56,7 @@ export function serializeEntry(e: WrittenEntry): string {
       return JSON.stringify(orderCompaction(e));
     case "file_change":
       return JSON.stringify(
-        defined({ type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp, path: e.path, before: e.before, after: e.after, mode: e.mode, modeAfter: e.modeAfter, linkBefore: e.linkBefore, linkAfter: e.linkAfter }),
+        defined({ type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp, path: e.path, before: e.before, after: e.after, mode: e.mode, modeAfter: e.modeAfter, linkBefore: e.linkBefore, linkAfter: e.linkAfter, pathBytes: e.pathBytes }),
       );
     case "bash_effects":
       return JSON.stringify(orderBashEffects(e));
@@ -182,7 +182,7 @@ function orderCompaction(e: CompactionEntry): CompactionEntry {
 }
 
 function orderBashEffects(e: BashEffectsEntry): BashEffectsEntry {
-  const effect = (p: PathEffect): PathEffect => defined({ path: p.path, before: p.before, after: p.after, git: p.git, mode: p.mode, modeAfter: p.modeAfter, linkBefore: p.linkBefore, linkAfter: p.linkAfter });
+  const effect = (p: PathEffect): PathEffect => defined({ path: p.path, before: p.before, after: p.after, git: p.git, mode: p.mode, modeAfter: p.modeAfter, linkBefore: p.linkBefore, linkAfter: p.linkAfter, pathBytes: p.pathBytes });
   return {
     type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp,
     created: e.created.map(effect), modified: e.modified.map(effect), deleted: e.deleted.map(effect),

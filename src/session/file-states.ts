@@ -13,10 +13,11 @@ export interface FileState {
   mode: number | null;
 }
 
-/** What one checkpoint entry says of one file. */
+/** What one checkpoint entry says of one file (and, for a name that is not UTF-8, its bytes in base64). */
 interface Touch {
   before: FileState;
   after: FileState;
+  pathBytes?: string;
 }
 
 /** Where a file is to go, and what it should hold now if nothing but the recorded calls changed it. */
@@ -26,6 +27,8 @@ export interface FilePlan {
   /** The state the last recorded change left; `alsoBefore`: the one it replaced (a write that never reached the disk leaves that). */
   expected: FileState;
   alsoBefore?: FileState;
+  /** A name that is not UTF-8: `path` as UTF-8 reads it, and its bytes (base64), which are what is written. */
+  pathBytes?: string;
 }
 
 /**
@@ -39,11 +42,11 @@ const version = (hash: string | null | undefined, otherwise: Version): Version =
 /** Every file one checkpoint entry touched, with its states; empty for any other entry. */
 export function touches(entry: SessionEntry): Map<string, Touch> {
   const out = new Map<string, Touch>();
-  if (entry.type === "file_change") out.set(entry.path, fileChangeTouch(entry));
+  if (entry.type === "file_change") out.set(entry.path, { ...fileChangeTouch(entry), ...(entry.pathBytes ? { pathBytes: entry.pathBytes } : {}) });
   else if (entry.type === "bash_effects") {
     const why = (path: string) => ({ unknown: entry.untracked.find((u) => u.path === path)?.reason ?? "not kept" });
     for (const kind of ["created", "modified", "deleted"] as const) {
-      for (const p of effectsOf(entry, kind)) out.set(p.path, effectTouch(p, kind, why(p.path)));
+      for (const p of effectsOf(entry, kind)) out.set(p.path, { ...effectTouch(p, kind, why(p.path)), ...(p.pathBytes ? { pathBytes: p.pathBytes } : {}) });
     }
   }
   return out;
@@ -98,7 +101,8 @@ export function planFiles(current: readonly SessionEntry[], target: readonly Ses
     const last = everywhere.get(path)?.at(-1) ?? c?.at(-1);
     const expected = last ? last.after : t![0]!.before;
     if (!changedAfter.has(path) && sameState(targetState, expected)) continue;
-    plans.push({ path, target: targetState, expected, ...(last ? { alsoBefore: last.before } : {}) });
+    const pathBytes = everywhere.get(path)?.findLast((touch) => touch.pathBytes)?.pathBytes;
+    plans.push({ path, target: targetState, expected, ...(last ? { alsoBefore: last.before } : {}), ...(pathBytes ? { pathBytes } : {}) });
   }
   return plans;
 }

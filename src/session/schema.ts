@@ -116,7 +116,9 @@ const Mode = "number.integer >= 0";
  * A file write or edit (or a rewind) is about to change: its bytes before
  * and after, as blobs (null: absent), and its permission bits before
  * (`mode`) and after (`modeAfter`, when written). A symbolic link is its
- * target text (`linkBefore`, `linkAfter`; its blob is then null). Written
+ * target text (`linkBefore`, `linkAfter`; its blob is then null). A path
+ * whose name is not UTF-8 is `path` as UTF-8 reads it ("\uFFFD" for the
+ * bytes it cannot read) and `pathBytes`, its bytes in base64. Written
  * before the file changes, so a file still holding `before` shows the write
  * never happened. Not part of the model's context.
  */
@@ -130,6 +132,7 @@ export const FileChangeEntry = type({
   "modeAfter?": `${Mode} | null`,
   "linkBefore?": "string > 0",
   "linkAfter?": "string > 0",
+  "pathBytes?": "string > 0",
 });
 
 /**
@@ -146,6 +149,7 @@ export const PathEffect = type({
   "modeAfter?": Mode,
   "linkBefore?": "string > 0",
   "linkAfter?": "string > 0",
+  "pathBytes?": "string > 0",
 });
 /** A path a checkpoint cannot bring back, and why (too large, past the caps, not a regular file). */
 export const Untracked = type({ path: "string > 0", reason: "string" });

@@ -1,7 +1,7 @@
 // A random walk over a small repository: turns of edits, writes, rm, mv,
 // chmod, links (and a folder swapped for a link to a place outside the
-// project), ignored files, a name that is not UTF-8 (named as not
-// restorable), the person's own edits between turns, and rewinds
+// project), ignored files, a name that is not UTF-8 (kept by its bytes),
+// the person's own edits between turns, and rewinds
 // and undos with and without --force. After each rewind every path the log
 // knows is byte- and mode-identical to its state at the target (the files as
 // the turns on the target's path left them), or named as refused or not
@@ -26,22 +26,17 @@ const STEPS = Number(process.env.AWL_REWIND_STEPS ?? 60);
 /** What a path holds: "file <sha> <mode>" or "link <text>"; a folder is not a state. */
 type State = Map<string, string>;
 
-/** Every file and link under `root` but .git and the ignored build folder. */
+/** Every file and link under `root` but .git and the ignored build folder; a name that is not UTF-8 by its bytes, keyed as UTF-8 reads it. */
 function disk(root: string): State {
   const out: State = new Map();
   const visit = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const full = join(dir, name);
-      const rel = relative(root, full);
+    for (const name of readdirSync(dir, { encoding: "buffer" })) {
+      const full = Buffer.concat([Buffer.from(`${dir}/`), name]);
+      const rel = relative(root, full.toString("utf8"));
       if (rel === ".git" || rel === "build") continue;
-      // A name that is not UTF-8 cannot be looked up by this spelling: it is there, and that is all a rewind can say of it.
-      if (name.includes("\uFFFD")) {
-        out.set(rel, "not UTF-8");
-        continue;
-      }
       const info = lstatSync(full);
-      if (info.isSymbolicLink()) out.set(rel, `link ${readlinkSync(full)}`);
-      else if (info.isDirectory()) visit(full);
+      if (info.isSymbolicLink()) out.set(rel, `link ${readlinkSync(full, "utf8")}`);
+      else if (info.isDirectory()) visit(full.toString("utf8"));
       else out.set(rel, `file ${sha(readFileSync(full))} ${(info.mode & 0o777).toString(8)}`);
     }
   };

@@ -39,14 +39,22 @@ describe("a rewind leaves no silent gap", () => {
     expect(readFileSync(join(fx.project, "build", "o.txt"), "utf8")).toBe("out\n");
   }, 120_000);
 
-  test("a file whose name is not UTF-8 is named as not restorable, with the reason, never skipped in silence", async () => {
+  test("files whose names are not UTF-8 are kept by their bytes: one a command removed comes back, one it made goes", async () => {
     await makeRepository(fx.project);
-    fx.server.reply({ blocks: [bash("printf 'x\\n' > $'caf\\xe9.txt'")] }, { blocks: [{ type: "text", text: "done" }] });
+    const name = (text: string) => Buffer.concat([Buffer.from(`${fx.project}/`), Buffer.from(text, "latin1")]);
+    writeFileSync(name("caf\xe9.txt"), "the person's\n");
+    fx.server.reply({ blocks: [bash("rm $'caf\\xe9.txt' && printf 'new\\n' > $'na\\xefve.txt'")] }, { blocks: [{ type: "text", text: "done" }] });
     expect((await fx.run(["-p", "turn 1"])).code).toBe(0);
+    expect(existsSync(name("caf\xe9.txt"))).toBe(false);
     const log = readFileSync(sessionFiles(fx.sessions)[0]!, "utf8").trim().split("\n").map((line) => JSON.parse(line));
     const prompt = log.find((e) => e.message?.content?.[0]?.text === "turn 1").id;
-    const dry = await fx.run(["rewind", log[0].id, "--to", prompt, "--dry-run"]);
-    expect(dry.code).toBe(0);
-    expect(dry.stdout).toMatch(/caf.*\.txt {2}not restorable: its name is not UTF-8, which awl does not keep/);
+    const run = await fx.run(["rewind", log[0].id, "--to", prompt, "--yes"]);
+    expect(run.code).toBe(0);
+    expect(readFileSync(name("caf\xe9.txt"), "utf8")).toBe("the person's\n");
+    expect(existsSync(name("na\xefve.txt"))).toBe(false);
+    // And undone, by the bytes the rewind recorded in turn.
+    expect((await fx.run(["rewind", log[0].id, "--undo", "--yes"])).code).toBe(0);
+    expect(existsSync(name("caf\xe9.txt"))).toBe(false);
+    expect(readFileSync(name("na\xefve.txt"), "utf8")).toBe("new\n");
   }, 120_000);
 });
