@@ -114,6 +114,8 @@ export class Checkpoints {
   #stop(why: string, notice: (text: string) => void): void {
     this.#stopped = why;
     notice(`Changes made by shell commands are no longer tracked in this session (${why}); a rewind cannot restore them.`);
+    // Said in the log too, so that a rewind across this command names what it cannot bring back.
+    this.#session.appendBashEffects({ created: [], modified: [], deleted: [], untracked: [{ path: this.#cwd, reason: `shell commands from here on were not tracked (${why})` }] });
   }
 
   async #root(): Promise<{ git?: GitReader; root: string }> {

@@ -10,7 +10,7 @@
 // is not restorable. Nothing here writes.
 import type { SessionManager } from "../session";
 import { BlobStore, blobDir, sha256 } from "../session/blob-store";
-import { planFiles, type FilePlan, type FileState, type Version } from "../session/file-states";
+import { planFiles, unkept, type FilePlan, type FileState, type Version } from "../session/file-states";
 import { readWholeLog } from "../session/whole-log";
 import { gitBlobHash, GitReader } from "./git-read";
 import { unspellable } from "./manifest";
@@ -56,7 +56,8 @@ export interface RewindPlan {
 export async function planRewind(session: SessionManager, targetId: string, o: { force?: Force; env?: Env } = {}): Promise<RewindPlan> {
   const log = readWholeLog(session.sessionFile);
   if (!log.get(targetId)) throw new Error(`no entry ${targetId} in ${session.sessionFile}`);
-  const plans = planFiles(log.pathTo(session.getLeafId()), log.pathTo(targetId), log.entries);
+  const [current, target] = [log.pathTo(session.getLeafId()), log.pathTo(targetId)];
+  const plans = planFiles(current, target, log.entries);
   const blobs = new BlobStore(blobDir(session.sessionFile));
   const git = await GitReader.find(session.cwd, o.env ?? process.env);
   const disk = new ProjectDisk(git?.root ?? session.cwd, session.cwd);
@@ -70,6 +71,7 @@ export async function planRewind(session: SessionManager, targetId: string, o: {
       if (step.write) writes.push(step.write);
     }
   }
+  for (const { path, reason } of unkept(current, target)) files.steps.push({ path, action: "not restorable", reason });
   files.refused = files.steps.some((s) => s.action === "refused" && s.forceable);
   return { files, writes, disk };
 }

@@ -86,8 +86,7 @@ function effectsOf(entry: BashEffectsEntry, kind: "created" | "modified" | "dele
  * too.
  */
 export function planFiles(current: readonly SessionEntry[], target: readonly SessionEntry[], all: readonly SessionEntry[] = current): FilePlan[] {
-  let common = 0;
-  while (common < current.length && common < target.length && current[common] === target[common]) common++;
+  const common = parting(current, target);
   const onTarget = history(target);
   const onCurrent = history(current);
   const everywhere = history(all);
@@ -105,6 +104,29 @@ export function planFiles(current: readonly SessionEntry[], target: readonly Ses
     plans.push({ path, target: targetState, expected, ...(last ? { alsoBefore: last.before } : {}), ...(pathBytes ? { pathBytes } : {}) });
   }
   return plans;
+}
+
+/**
+ * What awl saw change but could not keep, on either path past where they
+ * part, and why: a path a command's entry names only as not kept (tracking
+ * stopped there, for one), which no plan covers.
+ */
+export function unkept(current: readonly SessionEntry[], target: readonly SessionEntry[]): { path: string; reason: string }[] {
+  const common = parting(current, target);
+  const out = new Map<string, string>();
+  for (const entry of [...current.slice(common), ...target.slice(common)]) {
+    if (entry.type !== "bash_effects") continue;
+    const named = touches(entry);
+    for (const { path, reason } of entry.untracked) if (!named.has(path) && !out.has(path)) out.set(path, reason);
+  }
+  return [...out].map(([path, reason]) => ({ path, reason }));
+}
+
+/** How many entries the two paths share from the root. */
+function parting(current: readonly SessionEntry[], target: readonly SessionEntry[]): number {
+  let common = 0;
+  while (common < current.length && common < target.length && current[common] === target[common]) common++;
+  return common;
 }
 
 const sameState = (a: FileState, b: FileState): boolean => a.mode === b.mode && JSON.stringify(a.version) === JSON.stringify(b.version);
