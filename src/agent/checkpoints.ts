@@ -6,15 +6,17 @@
 // changed since the last commit, up to PER_FILE each and PER_CALL in all) are
 // read before it runs, and after it a bash_effects entry says what it created,
 // modified and deleted, with the versions kept, and what cannot be restored.
-// What git ignores is never listed, kept or restored.
-import { readFileSync } from "node:fs";
+// What is inside a folder git ignores (build/, node_modules/) is never
+// listed, kept or restored; an ignored file elsewhere (.env, secrets.yml) is
+// kept like an untracked one, within the same caps, so `rm .env` can be undone.
+import { readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { PathEffect, SessionManager, Untracked } from "../session";
 import { BlobStore, blobDir } from "../session/checkpoints";
 import type { PendingChange } from "../tools";
+import { linkTarget } from "../tools/atomic-write";
 import { gitBlobHash, GitReader, GitStopped } from "./git-read";
-import { changed, isRegular, MAX_FILES, MAX_WALK_MS, walk, type Listed, type Manifest } from "./manifest";
-
+import { changed, isLink, isRegular, onDisk, unspellable, MAX_FILES, MAX_WALK_MS, walk, type Listed, type Manifest } from "./manifest";
 /** Larger files are not copied: a clean tracked one restores from git, anything else is listed as not restorable. */
 export const PER_FILE = 2 * 1024 * 1024;
 /** What one command may cost in copies, before and after alike. */
@@ -24,7 +26,7 @@ type Env = Record<string, string | undefined>;
 
 interface Before {
   root: string;
-  /** Files git does not track (and does not ignore). */
+  /** Files git does not track (ignored ones outside ignored folders among them). */
   untracked: Set<string>;
   git?: GitReader;
   manifest: Manifest;
@@ -32,8 +34,13 @@ interface Before {
   staged: Map<string, Buffer>;
   /** Files past the caps that were not read, and why. */
   skipped: Map<string, string>;
+  /** Each symbolic link's target text, read before the command could replace or remove it. */
+  links: Map<string, string>;
+  /** The bytes of each path whose name is not UTF-8, found before the command could remove it. */
+  raw: Map<string, Buffer>;
   tracked: Map<string, string>;
   dirty: Set<string>;
+  /** The folders git ignores (`build/`): never walked into. */
   ignored: Set<string>;
 }
 
@@ -70,11 +77,15 @@ export class Checkpoints {
   }
 
   /** Stores both versions and appends the file_change entry; the tool changes the file after this returns. */
-  beforeChange = (change: PendingChange): void => {
+  beforeChange = async (change: PendingChange): Promise<void> => {
+    // The tools write through a link to the file it names (made if missing): that file is what changes, and what a rewind puts back.
+    const path = await linkTarget(change.path);
     const blobs = this.#blobs;
     const before = change.before === null ? null : blobs.put(change.before);
     const after = change.after === null ? null : blobs.put(change.after);
-    this.#session.appendFileChange({ path: change.path, before, after, mode: change.mode });
+    // A write keeps the mode of the file it replaces; a new file gets the usual one.
+    const modeAfter = change.after === null ? null : (change.mode ?? 0o666 & ~process.umask()) & 0o777;
+    this.#session.appendFileChange({ path, before, after, mode: change.mode, modeAfter });
   };
 
   /**
@@ -112,6 +123,8 @@ export class Checkpoints {
   #stop(why: string, notice: (text: string) => void): void {
     this.#stopped = why;
     notice(`Changes made by shell commands are no longer tracked in this session (${why}); a rewind cannot restore them.`);
+    // Said in the log too, so that a rewind across this command names what it cannot bring back.
+    this.#session.appendBashEffects({ created: [], modified: [], deleted: [], untracked: [{ path: this.#cwd, reason: `shell commands from here on were not tracked (${why})` }] });
   }
 
   async #root(signal: AbortSignal | undefined): Promise<{ git?: GitReader; root: string }> {
@@ -130,7 +143,7 @@ export class Checkpoints {
     const trackedNow = git?.tracked(signal);
     // Handled when awaited below; a rejection left unwatched meanwhile would be reported as unhandled.
     trackedNow?.catch(() => {});
-    const [ignoredFirst, dirtyFirst] = last ? [] : await Promise.all([git?.ignored(signal), git?.dirty(signal)]);
+    const [ignoredFirst, dirtyFirst] = last ? [] : await Promise.all([git?.ignoredFolders(signal), git?.dirty(signal)]);
     const ignored = last?.ignored ?? ignoredFirst ?? new Set<string>();
     const listed = walk(root, ignored, this.limits);
     if ("stopped" in listed) throw new Stop(listed.stopped);
@@ -154,8 +167,7 @@ export class Checkpoints {
       // The index changed (a commit, an add): files whose object changed are judged again.
       if (tracked !== last.tracked) for (const [path, oid] of tracked) if (last.tracked.get(path) !== oid) recheck.push(path);
       for (const path of fresh) untracked.add(path);
-      for (const path of await git.whichIgnored(fresh, signal)) {
-        ignored.add(path);
+      for (const path of await leaveIgnoredFolders(git, fresh, ignored, signal)) {
         manifest.delete(path);
         untracked.delete(path);
       }
@@ -165,7 +177,14 @@ export class Checkpoints {
         else dirty.delete(path);
       }
     }
-    const before: Before = { root, ...(git ? { git } : {}), manifest, staged: new Map(), skipped: new Map(), tracked, dirty, untracked, ignored };
+    const links = new Map<string, string>();
+    const raw = new Map<string, Buffer>();
+    for (const [path, listing] of manifest) {
+      const where = unspellable(path) ? onDisk(root, path) : undefined;
+      if (where instanceof Buffer) raw.set(path, where);
+      if (isLink(listing)) links.set(path, readLink(where ?? join(root, path)) ?? "");
+    }
+    const before: Before = { root, ...(git ? { git } : {}), manifest, staged: new Map(), skipped: new Map(), links, raw, tracked, dirty, untracked, ignored };
     let budget = PER_CALL;
     // What git could not give back: untracked files, and tracked ones that differ from their objects.
     for (const path of [...untracked, ...dirty]) {
@@ -176,7 +195,7 @@ export class Checkpoints {
       if (listing.size > PER_FILE) before.skipped.set(path, `larger than ${PER_FILE / 1048576} MiB, not copied`);
       else if (listing.size > budget) before.skipped.set(path, `past the ${PER_CALL / 1048576} MiB a command's copies may take`);
       else {
-        const bytes = readBytes(join(root, path));
+        const bytes = readBytes(raw.get(path) ?? join(root, path));
         if (bytes) {
           before.staged.set(path, bytes);
           budget -= bytes.length;
@@ -199,27 +218,38 @@ export class Checkpoints {
       if (!was) made.push(path);
       else if (++stillThere && changed(was, listing)) altered.push(path);
     }
-    // What the command made that git ignores (a build's output) is not its to track.
-    const ignoredNow = git ? await git.whichIgnored(made.filter((path) => !before.tracked.has(path)), signal) : new Set<string>();
-    for (const path of ignoredNow) {
-      before.ignored.add(path);
-      after.delete(path);
-    }
+    // What the command made in a folder git ignores (a build's output) is not its to track.
+    if (git) for (const path of await leaveIgnoredFolders(git, made, before.ignored, signal)) after.delete(path);
     const effects = { created: [] as PathEffect[], modified: [] as PathEffect[], deleted: [] as PathEffect[], untracked: [] as Untracked[] };
     const blobs = this.#blobs;
     let budget = PER_CALL;
-    const keepAfter = (path: string, listing: Listed): string | null | undefined => {
+    const keepAfter = (path: string, listing: Listed): Pick<PathEffect, "after" | "linkAfter"> => {
+      const where = onDisk(root, path);
+      if (where === undefined) {
+        effects.untracked.push({ path: join(root, path), reason: "its name is not UTF-8 and could not be found by its bytes" });
+        return {};
+      }
+      if (isLink(listing)) {
+        const text = readLink(where);
+        if (text) return { linkAfter: text };
+      }
+      const hash = keepBytesAfter(path, where, listing);
+      return hash ? { after: hash } : {};
+    };
+    const keepBytesAfter = (path: string, where: string | Buffer, listing: Listed): string | null | undefined => {
       if (!isRegular(listing)) return void effects.untracked.push({ path: join(root, path), reason: "not a regular file" });
       if (listing.size > PER_FILE) return void effects.untracked.push({ path: join(root, path), reason: `its new version is larger than ${PER_FILE / 1048576} MiB, not copied` });
       if (listing.size > budget) return void effects.untracked.push({ path: join(root, path), reason: `its new version is past the ${PER_CALL / 1048576} MiB a command's copies may take` });
-      const bytes = readBytes(join(root, path));
+      const bytes = readBytes(where);
       if (!bytes) return void effects.untracked.push({ path: join(root, path), reason: "its new version could not be read" });
       budget -= bytes.length;
       const hash = blobs.put(bytes);
       this.#stored.set(path, { listed: listing, hash });
       return hash;
     };
-    const keptBefore = (path: string, listing: Listed): Pick<PathEffect, "before" | "git"> | undefined => {
+    const keptBefore = (path: string, listing: Listed): Pick<PathEffect, "before" | "git" | "linkBefore"> | undefined => {
+      const link = isLink(listing) ? before.links.get(path) : undefined;
+      if (link) return { linkBefore: link };
       const staged = before.staged.get(path);
       if (staged) return { before: blobs.put(staged) };
       const stored = this.#stored.get(path);
@@ -232,14 +262,12 @@ export class Checkpoints {
     for (const path of made) {
       const listing = after.get(path);
       if (!listing) continue; // ignored
-      const hash = keepAfter(path, listing);
-      effects.created.push({ path: join(root, path), before: null, ...(hash ? { after: hash } : {}), mode: listing.mode & 0o7777 });
+      effects.created.push({ path: join(root, path), ...bytesOf(path, onDisk(root, path)), before: null, ...keepAfter(path, listing), modeAfter: listing.mode & 0o777 });
     }
     for (const path of altered) {
       const listing = after.get(path)!;
       const kept = keptBefore(path, before.manifest.get(path)!);
-      const hash = keepAfter(path, listing);
-      effects.modified.push({ path: join(root, path), ...kept, ...(hash ? { after: hash } : {}), mode: listing.mode & 0o7777 });
+      effects.modified.push({ path: join(root, path), ...bytesOf(path, before.raw.get(path)), ...kept, ...keepAfter(path, listing), mode: before.manifest.get(path)!.mode & 0o777, modeAfter: listing.mode & 0o777 });
     }
     // Nothing went away when every earlier path is still listed: the usual case, seen without a second pass.
     const deleted = stillThere < before.manifest.size ? before.manifest : new Map<string, Listed>();
@@ -247,7 +275,7 @@ export class Checkpoints {
       if (after.has(path)) continue;
       before.untracked.delete(path);
       this.#stored.delete(path);
-      effects.deleted.push({ path: join(root, path), ...keptBefore(path, was), after: null, mode: was.mode & 0o7777 });
+      effects.deleted.push({ path: join(root, path), ...bytesOf(path, before.raw.get(path)), ...keptBefore(path, was), after: null, mode: was.mode & 0o777 });
     }
     const dirty = before.dirty;
     for (const path of [...made, ...altered]) {
@@ -267,6 +295,16 @@ export class Checkpoints {
 
 class Stop extends Error {}
 
+/** Of new `paths`, those inside a folder git ignores; the folders join `ignored`, so listings skip them from now on. */
+async function leaveIgnoredFolders(git: GitReader, paths: readonly string[], ignored: Set<string>, signal: AbortSignal | undefined): Promise<string[]> {
+  if (paths.length === 0) return [];
+  for (const folder of await git.ignoredFoldersOf(paths, signal)) ignored.add(folder);
+  return paths.filter((path) => {
+    for (let i = path.indexOf("/"); i >= 0; i = path.indexOf("/", i + 1)) if (ignored.has(path.slice(0, i + 1))) return true;
+    return false;
+  });
+}
+
 /** Does the tracked file's content differ from git's object? A file too large to hash here counts as differing (its bytes are then never assumed). */
 function differsFromGit(path: string, listing: Listed, oid: string): boolean {
   if (!isRegular(listing) || listing.size > PER_FILE) return true;
@@ -274,7 +312,20 @@ function differsFromGit(path: string, listing: Listed, oid: string): boolean {
   return !bytes || gitBlobHash(bytes, oid.length) !== oid;
 }
 
-function readBytes(path: string): Buffer | undefined {
+/** A name that is not UTF-8 is recorded by its bytes too (`pathBytes`, base64): they are what a rewind writes to. */
+function bytesOf(path: string, where: string | Buffer | undefined): Pick<PathEffect, "pathBytes"> {
+  return unspellable(path) && where instanceof Buffer ? { pathBytes: where.toString("base64") } : {};
+}
+
+function readLink(path: string | Buffer): string | undefined {
+  try {
+    return readlinkSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+function readBytes(path: string | Buffer): Buffer | undefined {
   try {
     return readFileSync(path);
   } catch {

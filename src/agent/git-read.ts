@@ -59,13 +59,26 @@ export class GitReader {
     return new Set(await this.#list(["diff-files", "--name-only", "-z", "--ignore-submodules=all", "--no-ext-diff"], signal));
   }
 
-  /** What git ignores: a folder wholly ignored ends in `/`. */
-  async ignored(signal?: AbortSignal): Promise<Set<string>> {
-    return new Set(await this.#list(["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"], signal));
+  /**
+   * The folders git ignores as folders (`build/`, each ending in `/`): what
+   * is in them is never tracked. An ignored file elsewhere (`.env`) is not
+   * among them. `--directory` also names a folder that merely holds nothing
+   * but ignored files, so each is asked about again, as a folder.
+   */
+  async ignoredFolders(signal?: AbortSignal): Promise<Set<string>> {
+    const listed = await this.#list(["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"], signal);
+    return this.#whichIgnored(listed.filter((path) => path.endsWith("/")), signal);
+  }
+
+  /** The folders (`a/`, `a/b/`) holding any of `paths` that git ignores as folders. */
+  async ignoredFoldersOf(paths: readonly string[], signal?: AbortSignal): Promise<Set<string>> {
+    const folders = new Set<string>();
+    for (const path of paths) for (let i = path.indexOf("/"); i >= 0; i = path.indexOf("/", i + 1)) folders.add(path.slice(0, i + 1));
+    return this.#whichIgnored([...folders], signal);
   }
 
   /** Which of `paths` git ignores. */
-  async whichIgnored(paths: string[], signal?: AbortSignal): Promise<Set<string>> {
+  async #whichIgnored(paths: string[], signal: AbortSignal | undefined): Promise<Set<string>> {
     if (paths.length === 0) return new Set();
     const out = await this.#ask(["check-ignore", "-z", "--stdin"], signal, `${paths.join("\0")}\0`);
     return new Set(out ? split(out) : []);

@@ -47,11 +47,13 @@ export function walk(root: string, ignored: ReadonlySet<string>, limits = { file
       if (name === ".git") continue;
       const rel = dir === "" ? name : `${dir}/${name}`;
       if (++seen > limits.files) return { stopped: `the working tree has over ${limits.files.toLocaleString("en-US")} files` };
-      let info: Stats;
+      let info: Stats | undefined;
       try {
         info = lstatSync(prefix + name);
       } catch {
-        continue;
+        // A name that is not UTF-8 reads back spelled otherwise ("\uFFFD"): looked up by its bytes, listed by that spelling.
+        info = name.includes("\uFFFD") ? byBytes(prefix, name) : undefined;
+        if (!info) continue;
       }
       if (info.isDirectory()) {
         if (!ignored.has(`${rel}/`)) pending.push(rel);
@@ -64,6 +66,41 @@ export function walk(root: string, ignored: ReadonlySet<string>, limits = { file
   return { manifest };
 }
 
+/** The entry of `folder` whose name, read as UTF-8, is `spelled`: found by its bytes. */
+function byBytes(folder: string, spelled: string): Stats | undefined {
+  const path = rawPath(folder, spelled);
+  try {
+    return path ? lstatSync(path) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The full path, as bytes, of the entry of `folder` (ending in `/`) whose name reads as `spelled`. */
+function rawPath(folder: string, spelled: string): Buffer | undefined {
+  try {
+    const name = readdirSync(folder, { encoding: "buffer" }).find((bytes) => bytes.toString("utf8") === spelled);
+    return name ? Buffer.concat([Buffer.from(folder), name]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A listed path whose name is not UTF-8 (spelled with "\uFFFD"): its bytes are what reach the disk. */
+export const unspellable = (path: string): boolean => path.includes("\uFFFD");
+
+/**
+ * Where `rel` (a listed path) is on the disk: a string, or for a name that is
+ * not UTF-8 its bytes (only the last part of a path may be such a name: the
+ * listing does not go into a folder it cannot spell); undefined when it is gone.
+ */
+export function onDisk(root: string, rel: string): string | Buffer | undefined {
+  if (!unspellable(rel)) return `${root}/${rel}`;
+  const slash = rel.lastIndexOf("/");
+  if (unspellable(rel.slice(0, slash + 1))) return undefined;
+  return rawPath(`${root}/${rel.slice(0, slash + 1)}`, rel.slice(slash + 1));
+}
+
 /** Did the entry change between two listings (its size, mtime, ctime, inode or mode)? */
 export function changed(a: Listed, b: Listed): boolean {
   return a.size !== b.size || a.mtimeMs !== b.mtimeMs || a.ctimeMs !== b.ctimeMs || a.ino !== b.ino || a.mode !== b.mode;
@@ -72,4 +109,9 @@ export function changed(a: Listed, b: Listed): boolean {
 /** A regular file (not a link, a FIFO or a device), whose bytes can be kept and written back. */
 export function isRegular(l: Listed): boolean {
   return (l.mode & 0o170000) === 0o100000;
+}
+
+/** A symbolic link: kept and put back as its target text. */
+export function isLink(l: Listed): boolean {
+  return (l.mode & 0o170000) === 0o120000;
 }

@@ -60,6 +60,8 @@ export interface Args {
   only?: "files" | "conversation";
   /** awl rewind --force: overwrite files changed since awl last changed them. */
   force: boolean;
+  /** awl rewind --undo: undo the latest rewind (or move); again, redo it. */
+  undo: boolean;
 }
 
 const HINT = "(see awl --help)";
@@ -68,7 +70,7 @@ const HINT = "(see awl --help)";
 const COMMANDS = ["sessions", "models", "export", "rewind"] as const;
 
 export function parseArgs(argv: string[]): Args {
-  const args: Args = { command: "chat", plain: false, json: false, noStdin: false, targets: [], dryRun: false, all: false, fork: false, yes: false, force: false };
+  const args: Args = { command: "chat", plain: false, json: false, noStdin: false, targets: [], dryRun: false, all: false, fork: false, yes: false, force: false, undo: false };
   let sessions = false;
   let tree = false;
   let rewind = false;
@@ -201,6 +203,10 @@ export function parseArgs(argv: string[]): Args {
         noValue();
         args.force = true;
         break;
+      case "--undo":
+        noValue();
+        args.undo = true;
+        break;
       case "--dry-run":
         noValue();
         args.dryRun = true;
@@ -264,7 +270,7 @@ export function parseArgs(argv: string[]): Args {
     return { ...args, command: "models" };
   }
   if (rewind) return rewindArgs(args);
-  if (args.to !== undefined || args.yes || args.only || args.force) throw new UsageError(`--to, --yes, --files, --conversation and --force belong to awl rewind ${HINT}`);
+  if (args.to !== undefined || args.yes || args.only || args.force || args.undo) throw new UsageError(`--to, --undo, --yes, --files, --conversation and --force belong to awl rewind ${HINT}`);
   if (tree) {
     if (args.session === undefined) throw new UsageError(`awl sessions tree needs a session id (awl sessions lists them) ${HINT}`);
     if (args.prompt !== undefined || args.resume !== undefined || args.at !== undefined || args.fork) throw new UsageError(`awl sessions tree takes only a session id and --json ${HINT}`);
@@ -292,11 +298,12 @@ export function parseArgs(argv: string[]): Args {
   return { ...args, command: print ? "print" : "chat" };
 }
 
-/** `awl rewind [ID] --to ENTRY [--files | --conversation] [--dry-run] [--yes] [--force]`. */
+/** `awl rewind [ID] (--to ENTRY | --undo) [--files | --conversation] [--dry-run] [--yes] [--force]`. */
 function rewindArgs(args: Args): Args {
-  if (args.to === undefined) throw new UsageError(`awl rewind needs --to <entry> (awl sessions tree <id> lists the entries) ${HINT}`);
+  if (args.to === undefined && !args.undo) throw new UsageError(`awl rewind needs --to <entry> (awl sessions tree <id> lists the entries) or --undo ${HINT}`);
+  if (args.to !== undefined && args.undo) throw new UsageError(`awl rewind takes --to <entry> or --undo, not both ${HINT}`);
   if (args.prompt !== undefined || args.resume !== undefined || args.send !== undefined || args.at !== undefined || args.fork || args.plain || args.json) {
-    throw new UsageError(`awl rewind takes a session id, --to, --files or --conversation, --dry-run, --yes and --force ${HINT}`);
+    throw new UsageError(`awl rewind takes a session id, --to or --undo, --files or --conversation, --dry-run, --yes and --force ${HINT}`);
   }
   return { ...args, command: "rewind" };
 }

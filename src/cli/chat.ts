@@ -74,9 +74,10 @@ export async function chat(args: Args, cwd: string): Promise<number> {
 
     const warmUp = setTimeout(() => agent.warmUp(), 1); // fires once the prompt is drawn
     let first = args.send; // awl "prompt": sent as the REPL opens
+    let offered = opened.offered; // the prompt --at left out: in the first input box
     for (;;) {
-      const end = await runRepl(agent, c, out, { signal: stopSignal, hold }, catalogues, first);
-      first = undefined;
+      const end = await runRepl(agent, c, out, { signal: stopSignal, hold }, catalogues, first, offered);
+      first = offered = undefined;
       if (end.kind === "quit" || stopSignal.aborted) break;
       const next = await nextSession(agent, end, screen, catalogues);
       if (!next) continue;
@@ -86,7 +87,8 @@ export async function chat(args: Args, cwd: string): Promise<number> {
     clearTimeout(warmUp);
     // After a stop signal nothing more is drawn (cli/stop.ts); awl exits once the session is closed.
     if (session.messageCount() > 0 && !stopSignal.aborted) {
-      say(out, c.dim(`Resume this session with: awl --resume ${shortSessionId(cwd, session)}`));    }
+      say(out, c.dim(`Resume this session with: awl --resume ${shortSessionId(cwd, session)}`));
+    }
     return 0;
   } finally {
     session.close();

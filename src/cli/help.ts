@@ -82,14 +82,16 @@ Usage:
   awl sessions tree <id> [--json]
                                a session's entries as a tree, the active path marked (JSON: one array, file order)
   awl --resume <id> --at <entry>
-                               go on from an earlier entry (a message, compaction or branch summary, by id prefix)
+                               go on from an earlier entry (a message, compaction or branch summary, by id
+                               prefix; a prompt: from before it, the prompt offered back)
   awl --resume <id> --fork [--at <entry>]
                                continue in a copy of the session (up to the entry); the original is not touched
   awl rewind [id] --to <entry> [--files | --conversation] [--dry-run] [--yes] [--force]
-                               take a session back to its state at an entry: the conversation goes on from
-                               it and the files the tools changed return to how they were (--files,
-                               --conversation: one half only); --dry-run shows what each file would become;
-                               a file changed since is refused (exit 1) unless --force
+                               take a session back to its state at an entry (a prompt: to before it): the
+                               conversation goes on from it and the files the tools changed return to how
+                               they were (--files, --conversation: one half only); --dry-run shows what each
+                               file would become; a file changed since is refused (exit 1) unless --force
+  awl rewind [id] --undo       undo the latest rewind or move (again: redo it); same options
   awl -- sessions              after --, every word is the prompt (this sends "sessions")
   awl models [--provider <name>] [--json]
                                the provider's models, newest first, where the list came from and how old it is

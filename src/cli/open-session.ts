@@ -5,7 +5,7 @@
 import { UsageError } from "../errors";
 import { SessionManager, type ModelRef, type SessionInfo } from "../session";
 import { continueRecent, forkTitle, mostRecentSession, resolveSession, type Resolution } from "../session/store";
-import { forkSession, findTarget, readSessionTree } from "../session/tree";
+import { forkSession, goBackTarget, promptWords, readSessionTree, type TreeNode } from "../session/tree";
 import { localDateTime, oneLine } from "../ui/render/format";
 import { sessionIdLength } from "../ui/session/session-id";
 
@@ -14,6 +14,8 @@ export interface OpenedSession {
   resumed: boolean;
   /** Something to tell the person before anything else (new session instead, trimmed tail). */
   notices: string[];
+  /** A prompt --at left out (it named one: the session goes on from before it), offered back: the REPL's input box starts with it. */
+  offered?: string;
 }
 
 export interface OpenOptions {
@@ -69,19 +71,31 @@ async function openAt(cwd: string, resume: true | string | { path: string }, opt
     const session = await SessionManager.open(fork.file);
     const title = forkTitle(parent, fork.parent.id, fork.file);
     if (title) session.setTitle(title.title, title.source);
-    return { session, resumed: true, notices: [`Forked session ${fork.parent.id} at entry ${fork.entry} into ${session.sessionId}; the original is unchanged.`] };
+    const left = fork.leftOut && leftOut(parent, fork.leftOut);
+    const notice = `Forked session ${fork.parent.id} at entry ${fork.entry}${left ? `, before the prompt ${fork.leftOut!.id},` : ""} into ${session.sessionId}; the original is unchanged.`;
+    return { session, resumed: true, notices: [notice, ...(left ? [left.notice] : [])], ...(left ? { offered: left.words } : {}) };
   }
   // A move's notice quotes the target's words.
   const tree = readSessionTree(parent);
-  const target = options.at === undefined ? undefined : findTarget(tree, options.at);
+  const goal = options.at === undefined ? undefined : goBackTarget(tree, options.at);
   const session = await SessionManager.open(parent);
   try {
-    if (target) session.moveLeaf(target.id);
+    if (goal) session.moveLeaf(goal.target.id);
   } catch (error) {
     session.close();
     throw error;
   }
-  return { session, resumed: true, notices: target ? [`Going on from entry ${target.id}: ${oneLine(target.text, 80)}`] : [] };
+  if (!goal) return { session, resumed: true, notices: [] };
+  const { target } = goal;
+  const left = goal.leftOut && leftOut(parent, goal.leftOut);
+  if (!left) return { session, resumed: true, notices: [`Going on from entry ${target.id}: ${oneLine(target.text, 80)}`] };
+  return { session, resumed: true, notices: [`Going on from before the prompt ${goal.leftOut!.id} (entry ${target.id}).`, left.notice], offered: left.words };
+}
+
+/** The prompt a target left out: its words whole, and the line that offers them back. */
+function leftOut(file: string, prompt: TreeNode): { words: string; notice: string } {
+  const words = promptWords(file, prompt);
+  return { words, notice: `Left out, to send again or change: ${oneLine(words, 80)}` };
 }
 
 function pathOf(cwd: string, resume: string | { path: string }, options: OpenOptions): Promise<string> | string {

@@ -6,6 +6,7 @@
 // in a folder that is this user's alone (src/cache-folder.ts): a cache found
 // anywhere else is not read. The folder also holds what refusals taught about
 // models' thinking (thinking-lessons.ts), kept the same way.
+
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -29,7 +30,8 @@ export interface CachedCatalogue {
 /** One file of the models folder (a provider and base URL's catalogue, or the thinking lessons), and the environment that says where that folder is. */
 export interface CacheFile {
   env: Record<string, string | undefined>;
-  name: string;}
+  name: string;
+}
 
 const FOLDER = "models";
 

@@ -59,7 +59,7 @@ export async function replaceFile(path: string, bytes: Uint8Array, signal: Abort
 }
 
 /** The file a path finally names, following symbolic links; a dangling link gives the path it points to. */
-async function linkTarget(path: string): Promise<string> {
+export async function linkTarget(path: string): Promise<string> {
   for (let hops = 0; hops < MAX_LINK_HOPS; hops++) {
     const link = await readlink(path).catch((error) => {
       // EINVAL: not a link; ENOENT: nothing there yet. Either way this is the file.

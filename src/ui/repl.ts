@@ -57,17 +57,17 @@ const QUIT: ReplEnd = { kind: "quit" };
  * of a family to a model the provider does not serve; without it, the
  * built-in table does. `first` (awl "prompt") is sent as the REPL opens.
  */
-export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout, stop: StopControl = NO_STOP, catalogues = new Catalogues(), first?: string): Promise<ReplEnd> {
+export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout, stop: StopControl = NO_STOP, catalogues = new Catalogues(), first?: string, offered?: string): Promise<ReplEnd> {
   // A title request still out when the loop ends is given up: awl does not wait on it to exit or switch sessions.
   const titles = new AbortController();
   try {
-    return await loop(agent, c, out, stop, catalogues, first, titles.signal);
+    return await loop(agent, c, out, stop, catalogues, first, offered, titles.signal);
   } finally {
     titles.abort();
   }
 }
 
-async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalogues: Catalogues, first: string | undefined, titles: AbortSignal): Promise<ReplEnd> {
+async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalogues: Catalogues, first: string | undefined, offered: string | undefined, titles: AbortSignal): Promise<ReplEnd> {
   const summary = agent.session.context().summary; // never offered as something the person typed
   const sessionPrompts = agent.conversation.messages
     .filter((m) => m.role === "user" && m !== summary)
@@ -78,8 +78,8 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
   const completion = { cwd: agent.cwd, commands: commandNames(), arguments: commandArguments(models) };
   const unfold = (columns: number) => unfoldedRows(agent.conversation.messages, c, columns);
 
-  /** A prompt given back unsent: the next input box starts with it. */
-  let unsent: string | undefined;
+  /** A prompt given back unsent (or left out by --at): the next input box starts with it. */
+  let unsent = offered;
   let titleAsked = false;
   for (;;) {
     const input = first !== undefined ? sentFirst(first, prompt, history, out) : await readLine({ prompt, history, completion, hintStyle: c.dim, text: unsent, unfold });

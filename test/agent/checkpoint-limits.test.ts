@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Checkpoints } from "../../src/agent/checkpoints";
 import { walk } from "../../src/agent/manifest";
+import { previewRewind } from "../../src/agent/rewind-files";
 import { SessionManager } from "../../src/session";
 
 function project(files: number): { dir: string; session: SessionManager; done(): void } {
@@ -34,7 +35,7 @@ describe("limits", () => {
     }
   });
 
-  test("past the limit, tracking stops for the session and is said once; the commands still run", async () => {
+  test("past the limit, tracking stops for the session and is said once, and a rewind across that point names it; the commands still run", async () => {
     const { dir, session, done } = project(10);
     try {
       const notices: string[] = [];
@@ -43,6 +44,12 @@ describe("limits", () => {
       for (let i = 0; i < 3; i++) await checkpoints.around(async () => void runs++, (text) => notices.push(text));
       expect(runs).toBe(3);
       expect(notices).toEqual(["Changes made by shell commands are no longer tracked in this session (the working tree has over 5 files); a rewind cannot restore them."]);
+      // A rewind across that point names it in the preview, the question and the report, not only the notice of the moment.
+      session.appendMessage({ role: "assistant", content: [{ type: "text", text: "done" }], provider: "anthropic", model: "m", stopReason: "stop" });
+      const prompt = session.getBranch()[0]!.id; // before the commands
+      expect((await previewRewind(session, prompt)).steps).toEqual([
+        { path: dir, action: "not restorable", reason: "shell commands from here on were not tracked (the working tree has over 5 files)" },
+      ]);
     } finally {
       session.close();
       done();

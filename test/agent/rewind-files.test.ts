@@ -82,7 +82,7 @@ async function touchedPaths(agent: Agent): Promise<Set<string>> {
 }
 
 describe("checkpoints", () => {
-  test("every path a shell command changed is listed, what git ignores never is, and .git is not touched", async () => {
+  test("every path a shell command changed is listed, ignored files too but nothing inside an ignored folder, and .git is not touched", async () => {
     const { agent, states, gitStart } = await runSession();
     expect(gitDir()).toEqual(gitStart);
     const lines = await logLines(agent.session.sessionFile);
@@ -99,10 +99,13 @@ describe("checkpoints", () => {
       );
       const [before, after] = [states[i]!, states[i + 1]!];
       for (const path of [...before.keys(), ...after.keys()]) if (before.get(path) !== after.get(path)) expect([i + 1, listed.has(path)]).toEqual([i + 1, true]);
-      for (const path of listed) expect(path.startsWith("build/") || path.endsWith(".log")).toBe(false);
+      for (const path of listed) expect(path.startsWith("build/")).toBe(false);
     }
-    // The build, which changed only what git ignores, left no entry.
-    expect(effects.length).toBe(TURNS.filter((blocks) => blocks.some((b) => b.name === "bash")).length - 1);
+    // An ignored file outside an ignored folder (run.log under *.log) is kept like an untracked one: its removal can be undone.
+    const log = effects.flatMap((e: { created: { path: string; after?: string }[] }) => e.created).find((p: { path: string }) => p.path.endsWith("run.log"));
+    expect(log?.after).toBe(hash(Buffer.from("log\n")));
+    // Every command left an entry (the build's, for its run.log alone).
+    expect(effects.length).toBe(TURNS.filter((blocks) => blocks.some((b) => b.name === "bash")).length);
     // Each entry sits between the call's message and its result.
     const checkpoint = (l: { type: string }) => l.type === "file_change" || l.type === "bash_effects";
     for (const e of lines.filter(checkpoint)) {
@@ -159,16 +162,18 @@ describe("rewinding files", () => {
     expect(gitDir()).toEqual(gitBefore);
   }, LIMIT_MS);
 
-  test("a file the person changed after the agent did is refused, and kept, unless forced", async () => {
+  test("a file the person changed after the agent did is refused, and then nothing is written, unless forced", async () => {
     const { agent, leaves, states } = await runSession();
     writeFileSync(join(fx.project, "a.txt"), "the person's own words\n");
     const preview = await previewRewind(agent.session, leaves[0]!);
-    expect(preview.steps.find((s) => s.path.endsWith("a.txt"))).toEqual({ path: join(fx.project, "a.txt"), action: "refused", reason: "changed since awl last changed it" });
+    expect(preview.steps.find((s) => s.path.endsWith("a.txt"))).toEqual({ path: join(fx.project, "a.txt"), action: "refused", reason: "changed since awl last changed it", forceable: true });
+    const untouched = tree();
+    const size = statSync(agent.session.sessionFile).size;
     const done = await rewindFiles(agent.session, leaves[0]!);
     expect(done.refused).toBe(true);
-    expect(readFileSync(join(fx.project, "a.txt"), "utf8")).toBe("the person's own words\n");
-    // The rest went back all the same.
-    expect(existsSync(join(fx.project, "src", "c.txt"))).toBe(true);
+    // Not a file changed, not a line written: the same rewind forced does what the refusal said.
+    expect(tree()).toEqual(untouched);
+    expect(statSync(agent.session.sessionFile).size).toBe(size);
     const forced = await rewindFiles(agent.session, leaves[0]!, { force: true });
     expect(forced.refused).toBe(false);
     expect(contents(tree()).get("a.txt")).toBe(contents(states[1]!).get("a.txt"));
@@ -222,7 +227,7 @@ describe("a write that never reached the disk", () => {
     const { agent, leaves, states } = await runSession();
     // awl stopped between the entry and the write: the entry says "after", the file holds "before".
     const path = join(fx.project, "a.txt");
-    new Checkpoints(agent.session, fx.project, fx.env).beforeChange({ path, before: readFileSync(path), after: Buffer.from("never written\n"), mode: 0o644 });
+    await new Checkpoints(agent.session, fx.project, fx.env).beforeChange({ path, before: readFileSync(path), after: Buffer.from("never written\n"), mode: 0o644 });
     const done = await rewindFiles(agent.session, leaves[0]!);
     expect(done.steps.filter((s) => s.action === "refused")).toEqual([]);
     expect(contents(tree()).get("a.txt")).toBe(contents(states[1]!).get("a.txt"));

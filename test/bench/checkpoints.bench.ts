@@ -97,19 +97,19 @@ async function blobFigures(): Promise<void> {
     await checkpoints.around(async () => void Bun.spawnSync(["bash", "-c", command], { cwd: repo }), console.log);
     for (const p of touched) keep(p);
   };
-  const change = (path: string, text: string) => {
+  const change = async (path: string, text: string) => {
     const full = join(repo, path);
     let before: Buffer | null = null;
     try {
       before = readFileSync(full);
     } catch {}
-    checkpoints.beforeChange({ path: full, before, after: Buffer.from(text), mode: null });
+    await checkpoints.beforeChange({ path: full, before, after: Buffer.from(text), mode: null });
     writeFileSync(full, text);
     if (before) versions.set(new Bun.CryptoHasher("sha256").update(before).digest("hex"), before.length);
     keep(path);
   };
   for (let turn = 0; turn < 20; turn++) {
-    if (turn % 4 === 0) change("a.txt", `alpha ${turn}\n`.repeat(1000));
+    if (turn % 4 === 0) await change("a.txt", `alpha ${turn}\n`.repeat(1000));
     if (turn % 4 === 1) await shell(["notes.txt"], `echo turn ${turn} >> notes.txt`);
     if (turn % 4 === 2) await shell(["gen.txt"], `seq 1 ${turn * 1000} > gen.txt`);
     // The build: an ignored 30 MB file, rewritten (never tracked, never copied).

@@ -7,8 +7,9 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sessionFiles, useE2eFixture } from "./awl";
-import { bash, contents, edit, gitFiles, makeRepository, projectFiles, write, type Block } from "../support/checkpoint-repo";
+import { useE2eFixture } from "./awl";
+import { recordTurns } from "./turns";
+import { bash, edit, gitFiles, projectFiles, write, type Block } from "../support/checkpoint-repo";
 
 const fx = useE2eFixture();
 
@@ -25,22 +26,13 @@ interface Session {
   file: string;
   /** The files before the first turn, then after each. */
   states: Map<string, string>[];
-  /** The entries whose state is each of `states`: the first prompt, then each turn's answer. */
+  /** The entries whose state is each of `states`: the one before the first prompt, then each turn's answer. */
   entries: string[];
 }
 
 async function session(): Promise<Session> {
-  await makeRepository(fx.project);
-  const states = [projectFiles(fx.project)];
-  for (const [i, blocks] of TURNS.entries()) {
-    fx.server.reply({ blocks }, { blocks: [{ type: "text", text: `done ${i + 1}` }] });
-    expect((await fx.run(["-p", `turn ${i + 1}`, ...(i ? ["--resume"] : [])])).code).toBe(0);
-    states.push(projectFiles(fx.project));
-  }
-  const file = sessionFiles(fx.sessions)[0]!;
-  const id = JSON.parse(readFileSync(file, "utf8").split("\n")[0]!).id;
-  const nodes: { id: string; text: string }[] = JSON.parse((await fx.run(["sessions", "tree", id, "--json"])).stdout);
-  const entries = ["turn 1", ...TURNS.map((_, i) => `done ${i + 1}`)].map((text) => nodes.find((n) => n.text === text)!.id);
+  const { id, file, states, nodes } = await recordTurns(fx, TURNS);
+  const entries = [nodes.find((n) => n.text === "turn 1")!.parentId, ...TURNS.map((_, i) => nodes.find((n) => n.text === `done ${i + 1}`)!.id)];
   return { id, file, states, entries };
 }
 
@@ -73,7 +65,7 @@ describe("awl rewind, the conversation and the files", () => {
     expect(gitFiles(fx.project)).toEqual(gitStart);
   }, 120_000);
 
-  test("a file the person changed since is refused (exit 1, the rest restored) until --force; --dry-run changes nothing", async () => {
+  test("a file the person changed since is refused and then nothing changes (exit 1) until the same command with --force; --dry-run changes nothing", async () => {
     const s = await session();
     writeFileSync(join(fx.project, "a.txt"), "the person's own words\n");
     const edited = projectFiles(fx.project);
@@ -93,19 +85,15 @@ describe("awl rewind, the conversation and the files", () => {
     expect(unasked.stderr).toBe("awl: rewind asks before it changes a session; without a terminal, add --yes\n");
     expect(projectFiles(fx.project)).toEqual(edited);
 
-    const refused = await fx.run(["rewind", s.id, "--to", s.entries[0]!, "--files", "--yes"]);
+    // Refused: nothing is written, files and conversation alike, so the same command with --force does what it said.
+    const refused = await fx.run(["rewind", s.id, "--to", s.entries[0]!, "--yes"]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("--force overwrites them");
-    const now = contents(projectFiles(fx.project));
-    expect(now.get("a.txt")).toBe(contents(edited).get("a.txt"));
-    now.delete("a.txt");
-    const want = contents(s.states[0]!);
-    want.delete("a.txt");
-    expect(now).toEqual(want);
-    // --files leaves the conversation where it was.
-    expect(lines(s.file).at(-1)).toMatchObject({ type: "file_change" });
+    expect(refused.stderr).toBe("awl: nothing was changed: 1 file changed since awl last changed it; --force overwrites it\n");
+    expect(refused.stdout).toMatch(/a\.txt {2}refused: changed since awl last changed it/);
+    expect(projectFiles(fx.project)).toEqual(edited);
+    expect(readFileSync(s.file).length).toBe(size);
 
-    const forced = await fx.run(["rewind", s.id, "--to", s.entries[0]!, "--files", "--yes", "--force"]);
+    const forced = await fx.run(["rewind", s.id, "--to", s.entries[0]!, "--yes", "--force"]);
     expect(forced.code).toBe(0);
     expect(forced.stdout).toContain("overwriting changes made since");
     expect(projectFiles(fx.project)).toEqual(s.states[0]!);

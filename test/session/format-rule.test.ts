@@ -44,10 +44,13 @@ function everything(): string {
     "prefixhash12",
   );
   s.appendFileChange({ path: "a.ts", before: HASH, after: OTHER, mode: 0o644 });
+  // A rewind's own entry: modes on both sides, a link brought back, a name that is not UTF-8 kept as its bytes.
+  s.appendFileChange({ path: "docs/\ufffd.md", before: null, after: null, mode: null, modeAfter: null, linkBefore: "AGENTS.md", linkAfter: "README.md", pathBytes: Buffer.from([0x64, 0x6f, 0x63, 0x73, 0x2f, 0xff, 0x2e, 0x6d, 0x64]).toString("base64") });
+  s.appendFileChange({ path: "run.sh", before: HASH, after: HASH, mode: 0o644, modeAfter: 0o755 });
   s.appendBashEffects({
-    created: [{ path: "new.txt", before: null, after: OTHER, git: "c".repeat(40), mode: 0o600 }],
-    modified: [{ path: "b.txt", before: HASH, after: OTHER, git: "c".repeat(40), mode: 0o644 }],
-    deleted: [{ path: "old.txt", before: HASH, after: null, git: "c".repeat(40), mode: 0o644 }],
+    created: [{ path: "new.txt", before: null, after: OTHER, git: "c".repeat(40), mode: 0o600 }, { path: "link", before: null, after: null, mode: 0o644, linkAfter: "target.txt", modeAfter: 0o600, linkBefore: "old-target.txt", pathBytes: Buffer.from("link").toString("base64") }],
+    modified: [{ path: "b.txt", before: HASH, after: OTHER, git: "c".repeat(40), mode: 0o644 }, { path: "b.sh", before: HASH, after: HASH, mode: 0o644, modeAfter: 0o755, linkBefore: "x", linkAfter: "y", pathBytes: Buffer.from("b.sh").toString("base64") }],
+    deleted: [{ path: "old.txt", before: HASH, after: null, git: "c".repeat(40), mode: 0o644 }, { path: "old-link", before: null, after: null, mode: 0o644, modeAfter: 0o600, linkBefore: "x", linkAfter: "y", pathBytes: Buffer.from("old-link").toString("base64") }],
     untracked: [{ path: "huge.bin", reason: "too large" }],
   });
   s.appendMessage(messageToDisk({ role: "user", content: [{ type: "toolResult", toolUseId: "t1", content: "no such file", isError: true }] }), M);

@@ -1,4 +1,4 @@
-// A directory's project (src/session/project.ts): its repository's root
+// A directory's project (src/session/log/project.ts): its repository's root
 // commit, cached in $XDG_CACHE_HOME/awl/project-roots.json. The cache is read
 // as fact (which sessions are this project's), so it must be this user's alone.
 import { afterEach, beforeEach, expect, test } from "bun:test";

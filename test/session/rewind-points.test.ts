@@ -59,4 +59,16 @@ describe("rewind points", () => {
     expect(points(session).filter((p) => p.kind === "rewind")).toEqual([]);
     session.close();
   });
+
+  test("two undo rows that look alike say where each goes: back to after one prompt or another", () => {
+    const { session, ids } = twoTurns();
+    session.moveLeaf(ids.answer1); // before prompt 2
+    session.moveLeaf(ids.system); // before prompt 1
+    const rewinds = points(session).filter((p) => p.kind === "rewind");
+    expect(rewinds.map((p) => p.goesTo)).toEqual([
+      { when: "after", prompt: "prompt 1" },
+      { when: "after", prompt: "prompt 2" },
+    ]);
+    session.close();
+  });
 });

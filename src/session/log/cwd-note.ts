@@ -23,6 +23,9 @@ export const isCwdNote = (text: string): boolean => text.startsWith(PREFIX);
 export const isSaidText = (block: { type?: unknown; text?: unknown }): block is { type: "text"; text: string } =>
   block.type === "text" && typeof block.text === "string" && !isCwdNote(block.text);
 
+/** What the person said in a message: its text blocks but the note, a blank line between them. */
+export const saidWords = (content: readonly { type?: unknown; text?: unknown }[]): string => content.flatMap((b) => (isSaidText(b) && b.text ? [b.text] : [])).join("\n\n");
+
 /** The directory the model was last told of on this path: the latest note's, else the header's. */
 export function toldDirectory(headerCwd: string, branch: readonly SessionEntry[]): string {
   for (let i = branch.length - 1; i >= 0; i--) {

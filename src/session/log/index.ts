@@ -1,7 +1,7 @@
 export * from "./codec";
 export { contextSize, type ContextSize, CUT_KEEP_BYTES, cutMiddle, isPrompt, type ModelRef, type SessionContext, summaryMessage } from "./context";
 export * from "./convert";
-export { cwdNote, isCwdNote, isSaidText, toldDirectory } from "./cwd-note";
+export { cwdNote, isCwdNote, isSaidText, saidWords, toldDirectory } from "./cwd-note";
 export { applyLabel, EntryIndex, isBookkeeping, isTarget, isTargetKind, leafAfter, slimEntry } from "./entry-index";
 export { CREATE_FLAGS, fsReason } from "./files";
 export { newEntryId, newSessionId } from "./ids";

@@ -80,14 +80,14 @@ export const KINDS = {
   },
   file_change: {
     schema: "FileChangeEntry",
-    order: (e) => ({ type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp, path: e.path, before: e.before, after: e.after, mode: e.mode }),
+    order: (e) => defined({ type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp, path: e.path, before: e.before, after: e.after, mode: e.mode, modeAfter: e.modeAfter, linkBefore: e.linkBefore, linkAfter: e.linkAfter, pathBytes: e.pathBytes }),
     role: "conversation", model: "nothing", tree: "step", tail: "read", fork: "copied", export: "left out", search: "nothing", stats: "nothing", purge: "keeps its blobs",
     words: (e, line) => `file ${line(e.path)}`,
   },
   bash_effects: {
     schema: "BashEffectsEntry",
     order: (e) => {
-      const effect = (p: Schemas.PathEffect): Schemas.PathEffect => defined({ path: p.path, before: p.before, after: p.after, git: p.git, mode: p.mode });
+      const effect = (p: Schemas.PathEffect): Schemas.PathEffect => defined({ path: p.path, before: p.before, after: p.after, git: p.git, mode: p.mode, modeAfter: p.modeAfter, linkBefore: p.linkBefore, linkAfter: p.linkAfter, pathBytes: p.pathBytes });
       return {
         type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp,
         created: e.created.map(effect), modified: e.modified.map(effect), deleted: e.deleted.map(effect),

@@ -157,6 +157,16 @@ export class SessionManager {
     return this.#appendEntry((base) => ({ type: "file_change", ...base, ...fields })) as FileChangeEntry;
   }
 
+  /**
+   * Records the files a rewind is about to change, one entry each, made
+   * durable by one fsync after the last (a rewind of 500 files would
+   * otherwise wait on 500): none of the files is written before this returns.
+   */
+  appendFileChanges(changes: readonly FileChangeFields[]): void {
+    for (const fields of changes) this.#appendEntry((base) => ({ type: "file_change", ...base, ...fields }), false);
+    if (changes.length && this.#fd !== undefined) this.#sync(this.#fd, "file_change");
+  }
+
   /** Records what a shell command changed in the working tree. */
   appendBashEffects(fields: BashEffectsFields): BashEffectsEntry {
     return this.#appendEntry((base) => ({ type: "bash_effects", ...base, ...fields })) as BashEffectsEntry;
@@ -167,7 +177,7 @@ export class SessionManager {
    * checked, written as one line with a single write, and fsync'd before this
    * returns; a failed write is cut back so no partial line is left to build on.
    */
-  #appendEntry(make: (base: { id: string; parentId: string | null; timestamp: string }) => WrittenEntry): WrittenEntry {
+  #appendEntry(make: (base: { id: string; parentId: string | null; timestamp: string }) => WrittenEntry, sync = true): WrittenEntry {
     if (this.readOnly) throw new UserError(this.readOnlyReason ?? `${this.sessionFile} is read-only`);
     if (this.#closed) throw new Error("append on a closed session");
     if (this.#broken) throw new UserError(this.#broken);
@@ -180,7 +190,7 @@ export class SessionManager {
     const line = `${this.#missingNewline ? "\n" : ""}${text}\n`;
     try {
       writeAll(fd, line);
-      fsyncSync(fd);
+      if (sync) fsyncSync(fd);
     } catch (error) {
       // Leave no partial line for the next append to build on; if even the cut
       // fails (an immutable file refuses both), refuse further appends instead.
@@ -201,6 +211,15 @@ export class SessionManager {
     // and vanish with it at exit. Put the file back whole, then say so.
     if (fstatSync(fd).nlink === 0) throw new UserError(this.#restoreDeleted(fd));
     return entry;
+  }
+
+  /** fsync after appends that were not synced one by one; a failure is the person's to fix, in one line. */
+  #sync(fd: number, what: string): void {
+    try {
+      fsyncSync(fd);
+    } catch (error) {
+      throw new UserError(`could not save to ${this.sessionFile}: ${fsReason(error)}; the last ${what} entries may not be saved`);
+    }
   }
 
   /**

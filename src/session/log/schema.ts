@@ -111,9 +111,16 @@ const base = { id: "string > 0", parentId: "string > 0 | null", timestamp: "stri
 /** A file's version in a checkpoint: the SHA-256 (hex) of its bytes, stored as a blob in `<sessions root>/.blobs/`; null: the file did not exist. */
 const Version = "string | null";
 
+/** Permission bits (no file type, no set-uid, set-gid or sticky bit is ever restored from them). */
+const Mode = "number.integer >= 0";
+
 /**
  * A file write or edit (or a rewind) is about to change: its bytes before
- * and after, as blobs (null: absent), and its permission bits. Written
+ * and after, as blobs (null: absent), and its permission bits before
+ * (`mode`) and after (`modeAfter`, when written). A symbolic link is its
+ * target text (`linkBefore`, `linkAfter`; its blob is then null). A path
+ * whose name is not UTF-8 is `path` as UTF-8 reads it ("\uFFFD" for the
+ * bytes it cannot read) and `pathBytes`, its bytes in base64. Written
  * before the file changes, so a file still holding `before` shows the write
  * never happened. Not part of the model's context.
  */
@@ -123,7 +130,11 @@ export const FileChangeEntry = type({
   path: "string > 0",
   before: Version,
   after: Version,
-  mode: "number.integer >= 0 | null",
+  mode: `${Mode} | null`,
+  "modeAfter?": `${Mode} | null`,
+  "linkBefore?": "string > 0",
+  "linkAfter?": "string > 0",
+  "pathBytes?": "string > 0",
 });
 
 /**
@@ -131,7 +142,17 @@ export const FileChangeEntry = type({
  * where they were kept, or (`git`) the object id of the clean tracked file it
  * was before, which git itself keeps.
  */
-export const PathEffect = type({ path: "string > 0", "before?": Version, "after?": Version, "git?": "string", "mode?": "number.integer >= 0" });
+export const PathEffect = type({
+  path: "string > 0",
+  "before?": Version,
+  "after?": Version,
+  "git?": "string",
+  "mode?": Mode,
+  "modeAfter?": Mode,
+  "linkBefore?": "string > 0",
+  "linkAfter?": "string > 0",
+  "pathBytes?": "string > 0",
+});
 /** A path a checkpoint cannot bring back, and why (too large, past the caps, not a regular file). */
 export const Untracked = type({ path: "string > 0", reason: "string" });
 

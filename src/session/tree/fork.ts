@@ -15,7 +15,7 @@ import type { ModelRef, SessionHeader } from "../log";
 import { copyRange, write } from "./copy-range";
 import { mkdirPrivate, writeFileAtomic } from "../../private-file";
 import { linearPath, type ByteRange } from "./linear-path";
-import { findTarget, readSessionTree, treePath, type TreeNode } from "./tree";
+import { findTarget, goBackTarget, readSessionTree, treePath, type TreeNode } from "./tree";
 
 export interface ForkOptions {
   parentFile: string;
@@ -33,6 +33,8 @@ export interface Fork {
   parent: SessionHeader;
   /** The entry the fork ends at. */
   entry: string;
+  /** The prompt `at` named, left out: the fork ends before it. */
+  leftOut?: TreeNode;
 }
 
 /** What a fork copies: the path's end, the model it used last, and its lines. */
@@ -41,6 +43,7 @@ interface Plan {
   end: { id: string; toolCalls: boolean };
   model: ModelRef;
   ranges: ByteRange[];
+  leftOut?: TreeNode;
 }
 
 /** Writes the fork; returns its file. */
@@ -61,7 +64,7 @@ export function forkSession(o: ForkOptions): Fork {
     const header: SessionHeader = { type: "session", version: FORMAT_VERSION, id, timestamp, cwd: o.cwd, provider: model.provider, model: model.model, forkedFrom: { session: parent.id, entry: end.id } };
     const file = join(sessionDir(o.cwd), sessionFileName(timestamp, id));
     writeFork(from, file, header, plan.ranges, parent.id);
-    return { file, parent, entry: end.id };
+    return { file, parent, entry: end.id, ...(plan.leftOut ? { leftOut: plan.leftOut } : {}) };
   } finally {
     closeSync(from);
   }
@@ -83,11 +86,11 @@ function linearPlan(fd: number, size: number): Plan | undefined {
 
 function treePlan(parentFile: string, at: string | undefined): Plan {
   const tree = readSessionTree(parentFile, { text: false });
-  const end = at === undefined ? (tree.leafId === null ? undefined : tree.byId.get(tree.leafId)) : findTarget(tree, at);
+  const { target: end, leftOut } = at === undefined ? { target: tree.leafId === null ? undefined : tree.byId.get(tree.leafId) } : goBackTarget(tree, at);
   if (!end) throw new UsageError(`session ${tree.header.id} has no entries to fork`);
   const path = treePath(end);
   const stamped = path.findLast((n) => n.model)?.model;
-  return { header: tree.header, end, model: stamped ?? tree.header, ranges: ranges(path) };
+  return { header: tree.header, end, model: stamped ?? tree.header, ranges: ranges(path), ...(leftOut ? { leftOut } : {}) };
 }
 
 /** The path's lines as runs of lines next to each other in the file. */

@@ -12,7 +12,7 @@
 // Moves made with /tree or --at are `leaf` entries too, and are listed the
 // same way: each can be undone.
 
-import { isBookkeeping, isTarget, isPrompt, isSaidText } from "../log";
+import { isBookkeeping, isTarget, isPrompt, isSaidText, saidWords } from "../log";
 import { touches } from "../checkpoints";
 import type { SessionEntry } from "../log";
 import type { WholeLog } from "./whole-log";
@@ -26,6 +26,8 @@ export interface RewindPoint {
   text: string;
   /** The files the prompt's turn changed, or that the rewind put back. */
   files: string[];
+  /** A rewind's undo: the prompt whose turn it goes back to the end of ("after"), or, before any turn, the first prompt it leaves out ("before"). */
+  goesTo?: { when: "after" | "before"; prompt: string };
 }
 
 /** The points of `log` with the active leaf `leafId`, newest first. */
@@ -36,14 +38,21 @@ export function rewindPoints(log: WholeLog, leafId: string | null): RewindPoint[
   path.forEach((entry, i) => {
     if (!isPrompt(entry) || entry.parentId === null) return;
     const turn = path.slice(i, nextPrompt(path, i + 1));
-    const text = entry.message.content.flatMap((b) => (isSaidText(b) && b.text ? [b.text] : [])).join("\n\n");
-    points.push([order.get(entry)!, { kind: "prompt", targetId: restingPoint(log, entry.parentId), time: entry.timestamp, text, files: changedFiles(turn) }]);
+    points.push([order.get(entry)!, { kind: "prompt", targetId: restingPoint(log, entry.parentId), time: entry.timestamp, text: saidWords(entry.message.content), files: changedFiles(turn) }]);
   });
   for (const { at, from, run } of rewinds(log)) {
     const targetId = restingPoint(log, from);
-    if (targetId !== leafId) points.push([at, { kind: "rewind", targetId, time: log.entries[at]!.timestamp, text: "", files: changedFiles(run) }]);
+    if (targetId !== leafId) points.push([at, { kind: "rewind", targetId, time: log.entries[at]!.timestamp, text: "", files: changedFiles(run), goesTo: goesTo(log, targetId, from) }]);
   }
   return points.sort((a, b) => b[0] - a[0]).map(([, point]) => point);
+}
+
+/** Where going back to `targetId` lands, told by a prompt: after the last one on its path, else before the first one on the path left (`from`). */
+function goesTo(log: WholeLog, targetId: string, from: string): RewindPoint["goesTo"] {
+  const last = log.pathTo(targetId).findLast(isPrompt);
+  if (last) return { when: "after", prompt: saidWords(last.message.content) };
+  const first = log.pathTo(from).find(isPrompt);
+  return first ? { when: "before", prompt: saidWords(first.message.content) } : undefined;
 }
 
 function nextPrompt(path: readonly SessionEntry[], from: number): number {

@@ -5,7 +5,7 @@
 // so a 100 MB session costs a few MB here.
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { UsageError } from "../../errors";
-import { LineError, parseLine, isPrompt, readLineAt, scanLines, applyLabel, isBookkeeping, isTargetKind, kindOf, leafAfter, rowOf, slimEntry } from "../log";
+import { LineError, parseLine, isPrompt, isSaidText, readLineAt, saidWords, scanLines, applyLabel, isBookkeeping, isTargetKind, kindOf, leafAfter, rowOf, slimEntry } from "../log";
 import { firstLine as lineOf, messageHead } from "./heads";
 import type { SessionEntry, SessionHeader } from "../log";
 
@@ -152,6 +152,32 @@ export function findTarget(tree: SessionTree, prefix: string): TreeNode {
   if (targets.length === 0) throw new UsageError(`entry ${ids.join(", ")} is a ${tree.byId.get(ids[0]!)!.kind} entry: only messages, compactions and branch summaries can be gone back to`);
   if (ids.length > 1) throw new UsageError(`'${prefix}' matches ${ids.length} entries (${ids.join(", ")}): give more of the id`);
   return targets[0]!;
+}
+
+/** Where a target named on the command line goes: a prompt stands for the moment before it was sent, and is left out (to be offered back). */
+export interface GoBack {
+  target: TreeNode;
+  leftOut?: TreeNode;
+}
+
+/**
+ * `awl rewind --to`, `--at`, `--fork --at`: the entry named, or for a prompt
+ * the nearest resting point before it. Before the first prompt there is no
+ * conversation to go on from; the files alone (`filesOnly`) can go back to
+ * how they were then, which is their state at the prompt itself.
+ */
+export function goBackTarget(tree: SessionTree, prefix: string, filesOnly = false): GoBack {
+  const node = findTarget(tree, prefix);
+  if (!node.prompt) return { target: node };
+  for (let up = node.parent; up; up = up.parent) if (isTargetKind(up.kind) && !up.bookkeeping) return { target: up, leftOut: node };
+  if (filesOnly) return { target: node };
+  throw new UsageError(`entry ${node.id} is the session's first prompt: the conversation cannot go back to before it (awl rewind --files can take the files there)`);
+}
+
+/** A prompt's words, whole (the tree keeps their first line), for offering it back. */
+export function promptWords(path: string, node: TreeNode): string {
+  const entry = readEntry(path, node);
+  return entry?.type === "message" ? saidWords(entry.message.content) : node.text;
 }
 
 /** The whole entry a node stands for, read again from its line (the tree keeps only its first line of text). */

@@ -1,5 +1,6 @@
 // The REPL's ways about a session's tree: /tree (go to any entry of any
-// path: the conversation only), /label (name where you are). A move appends
+// path: the conversation; the files only when the person takes them along,
+// offered when they differ from their state there), /label (name where you are). A move appends
 // one `leaf` entry and removes nothing; /tree can go back to the path left,
 // which may first be summarized for the model (asked, no by default: it costs
 // a request). /rewind, which takes the files back too, is rewind-screen.ts.
@@ -7,9 +8,11 @@
 import { confirm, isCancel, select } from "@clack/prompts";
 import type { Agent } from "../../agent/agent";
 import { moveTo } from "../../agent/branch";
+import { previewRewind, rewindFiles } from "../../agent/rewind-files";
 import { readSessionTree } from "../../session/tree";
 import type { Colors } from "../render/colors";
 import { oneLine } from "../render/format";
+import { rewindPreview } from "../render/rewind-preview";
 import { safeText } from "../render/safe-text";
 import { selectRowWidth } from "./select-width";
 import { TREE_FILTERS, treeRows, type TreeFilter } from "./tree";
@@ -32,11 +35,25 @@ export async function treeScreen(agent: Agent, argument: string, c: Colors, out:
   });
   if (isCancel(picked) || picked === tree.leafId) return c.dim("Staying where you are.");
   const node = tree.byId.get(picked)!;
+  // The move is of the conversation; files that differ from their state there are offered, never taken along unasked.
+  const files = await previewRewind(agent.session, node.id);
+  let along = false;
+  if (files.steps.length) {
+    out.write(`${["The files differ from their state there:", ...rewindPreview(files, agent.cwd, c)].join("\n")}\n`);
+    const answer = await confirm({ message: "Take the files back there too?", initialValue: false });
+    if (isCancel(answer)) return c.dim("Staying where you are.");
+    along = answer;
+  }
   const summarize = await confirm({ message: "Summarize the path you are leaving, for the model to read? (one request)", initialValue: false });
   if (isCancel(summarize)) return c.dim("Staying where you are.");
+  if (along) {
+    const done = await rewindFiles(agent.session, node.id);
+    if (done.refused) return [c.yellow("Staying where you are. Nothing was changed: a file changed since awl last changed it (/rewind asks whether to overwrite it)."), ...rewindPreview(done, agent.cwd, c)].join("\n");
+  }
   const move = await moveTo(agent, node.id, { summarize });
   const note = move.summaryFailed ? c.yellow(` The summary failed (${safeText(move.summaryFailed)}): moved without it.`) : move.summarized ? " The path you left is summarized for the model." : "";
-  return `Went to ${node.id}${node.text ? `: ${safeText(oneLine(node.text, 60))}` : ""}. The conversation goes on from there; /tree returns to the path you left.${note}`;
+  const fileNote = along ? " The files went back there too (/rewind undoes it)." : files.steps.length ? ` The files stay as they are: ${files.steps.length === 1 ? "1 differs" : `${files.steps.length} differ`} from their state there.` : " The files stay as they are (each already as there).";
+  return `Went to ${node.id}${node.text ? `: ${safeText(oneLine(node.text, 60))}` : ""}. The conversation goes on from there; /tree returns to the path you left.${note}${fileNote}`;
 }
 
 /** `/label [text]`: names where you are (the leaf); with no text, removes its name. */

@@ -5,16 +5,16 @@
 // back to just before that rewind, which undoes it. Conversation and files go
 // back together unless the person picks one; the files' preview comes first,
 // and a file changed since awl last changed it is overwritten only when the
-// person says yes at a question naming it.
+// person says yes at a question naming it (a no leaves everything as it is).
 
 import { confirm, isCancel, select } from "@clack/prompts";
 import type { Agent } from "../../agent/agent";
 import { previewScope, rewindTo, type RewindScope } from "../../agent/rewind";
 import { rewindPoints, type RewindPoint, readWholeLog } from "../../session/tree";
 import type { Colors } from "../render/colors";
-import { age, fitWidth, oneLine } from "../render/format";
+import { age, clockTime, fitWidth, oneLine } from "../render/format";
 import { selectRowWidth } from "./select-width";
-import { refusedPaths, rewindPreview, shownPath } from "../render/rewind-preview";
+import { goesToText, listed, refusedPaths, rewindPreview, shownPath } from "../render/rewind-preview";
 
 type Out = NodeJS.WriteStream;
 
@@ -28,7 +28,7 @@ export async function rewindScreen(agent: Agent, c: Colors, out: Out): Promise<{
   const width = selectRowWidth(out);
   const picked = await select({
     message: "Go back to before which prompt, or undo which rewind? (Esc stays)",
-    options: points.map((point, i) => ({ value: i, label: pointLabel(point, session.cwd, width, c) })),
+    options: points.map((point, i) => ({ value: i, label: pointLabel(point, whenShown(points, point), session.cwd, width, c) })),
     maxItems: Math.max(5, (out.rows || 24) - 8),
   });
   if (isCancel(picked)) return { output: c.dim(STAY) };
@@ -49,31 +49,38 @@ export async function rewindScreen(agent: Agent, c: Colors, out: Out): Promise<{
   for (const path of refusedPaths(preview)) {
     const answer = await confirm({ message: `${shownPath(path, session.cwd)} changed since awl last changed it: overwrite it anyway?`, initialValue: false });
     if (isCancel(answer)) return { output: c.dim(STAY) };
-    if (answer) force.add(path);
+    // A file kept as it is would leave the rewind half done: the session stays where it is instead.
+    if (!answer) return { output: c.dim(`${STAY} Nothing was changed: ${shownPath(path, session.cwd)} stays as it is.`) };
+    force.add(path);
   }
   const go = await confirm({ message: point.kind === "prompt" ? "Go back to before that prompt?" : "Undo that rewind?", initialValue: true });
   if (isCancel(go) || !go) return { output: c.dim(STAY) };
   const done = await rewindTo(session, point.targetId, { scope, force });
+  if (done.refused) return { output: [c.yellow(`${STAY} Nothing was changed: a file changed again since the question.`), ...rewindPreview(done, session.cwd, c)].join("\n") };
   if (scope !== "files") agent.reloadConversation();
   const files = scope === "conversation" ? ["The files stay as they are."] : ["The files:", ...rewindPreview(done, session.cwd, c)];
-  const said = scope === "files" ? "The files went back; the conversation goes on where it was." : point.kind === "prompt" ? "Went back to before that prompt." : "Undid that rewind.";
+  const said = scope === "files" ? "The files went back; the conversation goes on where it was." : point.kind === "prompt" ? "Went back to before that prompt." : `Undid that rewind: ${goesToText(point)}.`;
   const output = [`${said} /rewind lists this rewind too, to undo it.`, ...files].join("\n");
   return point.kind === "prompt" && scope !== "files" ? { output, prompt: point.text } : { output };
 }
 
-/** `3 min ago    fix the date parser  src/date.ts, test/date.test.ts`, within `width` columns: the files give way first, to half the room. */
-function pointLabel(point: RewindPoint, cwd: string, width: number, c: Colors): string {
-  const when = `${age(point.time).padEnd(12)} `;
-  const room = Math.max(1, width - Bun.stringWidth(when));
-  const files = point.files.length ? `  ${filesText(point.files, cwd)}` : "";
-  const filesRoom = Math.min(Bun.stringWidth(files), Math.floor(room / 2));
-  const what = oneLine(point.kind === "prompt" ? point.text : "↶ undo this rewind (back to how it was before it)", room - filesRoom);
-  const left = room - Bun.stringWidth(what);
-  const shown = left > 1 ? fitWidth(files, left) : "";
-  return `${when}${point.kind === "prompt" ? what : c.yellow(what)}${c.dim(shown)}`;
+/**
+ * When a row happened: its age ("3 min ago"), or its clock time when another
+ * row shows the same age (two rewinds a minute ago would look alike).
+ */
+function whenShown(points: readonly RewindPoint[], point: RewindPoint): string {
+  const shown = age(point.time);
+  return points.some((other) => other !== point && age(other.time) === shown) ? clockTime(point.time) : shown;
 }
 
-function filesText(files: readonly string[], cwd: string): string {
-  const shown = files.slice(0, 3).map((path) => shownPath(path, cwd));
-  return files.length > 3 ? `${shown.join(", ")} +${files.length - 3} more` : shown.join(", ");
+/** `3 min ago    fix the date parser  src/date.ts, test/date.test.ts`, within `width` columns: the files give way first, to half the room. */
+function pointLabel(point: RewindPoint, when: string, cwd: string, width: number, c: Colors): string {
+  const start = `${when.padEnd(12)} `;
+  const room = Math.max(1, width - Bun.stringWidth(start));
+  const files = point.files.length ? `  ${listed(point.files, cwd)}` : "";
+  const filesRoom = Math.min(Bun.stringWidth(files), Math.floor(room / 2));
+  const what = oneLine(point.kind === "prompt" ? point.text : `↶ undo this rewind: ${goesToText(point, room)}`, room - filesRoom);
+  const left = room - Bun.stringWidth(what);
+  const shown = left > 1 ? fitWidth(files, left) : "";
+  return `${start}${point.kind === "prompt" ? what : c.yellow(what)}${c.dim(shown)}`;
 }
