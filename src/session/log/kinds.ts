@@ -130,6 +130,13 @@ export const KINDS = {
     role: "conversation", model: "branch summary", tree: "target", tail: "read", fork: "copied", export: "left out", search: "nothing", stats: "nothing", purge: "nothing",
     words: (e, line) => line(e.summary),
   },
+  partial: {
+    schema: "PartialEntry",
+    order: (e) => defined({ type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp, attempt: e.attempt, block: e.block, text: e.text, thinking: e.thinking }),
+    // Bookkeeping: the answer it belongs to is its message once that is written; a killed answer is read from its partials (partials.ts) and written as a message when the conversation goes on.
+    role: "bookkeeping", model: "nothing", tree: "note", tail: "read", fork: "left out", export: "left out", search: "nothing", stats: "nothing", purge: "nothing",
+    words: (e, line) => `partial answer: ${line(e.text ?? e.thinking ?? "")}`,
+  },
 } as const satisfies { [K in Kind]: KindRow<K> };
 
 /**

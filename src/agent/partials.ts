@@ -1,0 +1,97 @@
+// The answer in flight, on disk (docs/session-format.md, "partial"): while a
+// conversation answer streams, what arrived of each text or thinking block is
+// appended as a `partial` entry, at most once a second and once when the block
+// ends, and a timer writes what waits when no more arrives, so no text waits
+// longer than a second. A kill then loses at most the last second of the
+// answer instead of all of it. Tool calls are not written: half of one is
+// never run, and a whole one is in the finished message.
+import { UserError } from "../errors";
+import type { SessionManager } from "../session";
+import type { StreamEvent } from "../providers/provider";
+
+/** The longest any text that arrived waits before it is written. */
+export const PARTIAL_INTERVAL_MS = 1000;
+
+export class PartialWriter {
+  readonly #session: SessionManager;
+  readonly #intervalMs: number;
+  #attempt: number;
+  /** The blocks whose text is written, by index, and which field holds it. */
+  readonly #fields = new Map<number, "text" | "thinking">();
+  /** What arrived of each block since its last partial. */
+  readonly #pending = new Map<number, string>();
+  /** When the last partial was written; the request's start at first, so an answer done within a second writes one per block. */
+  #lastWrite = performance.now();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** Set when a write failed: the finished message's own write says why, so partials just stop. */
+  #failed = false;
+
+  constructor(session: SessionManager, intervalMs = PARTIAL_INTERVAL_MS) {
+    this.#session = session;
+    this.#intervalMs = intervalMs;
+    this.#attempt = session.nextAttempt();
+  }
+
+  /** Takes one event of the answer's stream, in order. */
+  event(event: StreamEvent): void {
+    switch (event.type) {
+      case "blockStart":
+        if (event.block.type === "text" || event.block.type === "thinking") this.#fields.set(event.index, event.block.type);
+        return;
+      case "delta":
+        if (!this.#fields.has(event.index) || event.text === "") return;
+        this.#pending.set(event.index, (this.#pending.get(event.index) ?? "") + event.text);
+        this.#schedule();
+        return;
+      case "blockStop":
+        this.#write([event.index]);
+        return;
+      case "retry":
+        // The next try answers afresh: what this one sent is not the answer.
+        this.#pending.clear();
+        this.#fields.clear();
+        this.#attempt++;
+        return;
+      case "end":
+        this.stop();
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** The stream is over: the finished message (or the interrupted one) is written by the caller, so nothing more is. */
+  stop(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#pending.clear();
+  }
+
+  /** Writes now when the last write is a second old, else once it is. */
+  #schedule(): void {
+    if (this.#timer !== undefined) return;
+    const wait = this.#lastWrite + this.#intervalMs - performance.now();
+    if (wait <= 0) this.#write([...this.#pending.keys()]);
+    else this.#timer = setTimeout(() => this.#write([...this.#pending.keys()]), wait);
+  }
+
+  #write(blocks: number[]): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    for (const block of blocks.sort((a, b) => a - b)) {
+      const text = this.#pending.get(block);
+      const field = this.#fields.get(block);
+      this.#pending.delete(block);
+      if (!text || !field || this.#failed) continue;
+      try {
+        this.#session.appendPartial({ attempt: this.#attempt, block, [field]: text });
+      } catch (error) {
+        if (!(error instanceof UserError)) throw error;
+        this.#failed = true;
+      }
+      this.#lastWrite = performance.now();
+    }
+    // Text of another block that arrived meanwhile still waits at most a second.
+    if (this.#pending.size > 0) this.#schedule();
+  }
+}
