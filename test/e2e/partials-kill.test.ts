@@ -1,0 +1,97 @@
+// kill -9 of `awl -p --json` while a long answer streams slowly: the partial
+// lines it printed are on disk (docs/session-format.md, "partial"), so
+// `awl --resume` goes on with that answer as the assistant's message, marked
+// interrupted, and the strict test server accepts the request, on each
+// protocol, thinking included.
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { AWL, sessionFiles, useE2eFixture } from "./awl";
+import { checkStream, fileText } from "./json-stream";
+
+const fx = useE2eFixture();
+
+const THOUGHT = "Counting slowly, one number at a time, as asked.";
+const ANSWER = Array.from({ length: 200 }, (_, i) => `number ${i + 1}`).join(", ") + ".";
+/** The kill comes once this many partials of the answer's text were printed. */
+const NTH = 2;
+
+const PROTOCOLS = [
+  { name: "Anthropic", args: ["--thinking"], env: {}, assistantText: (body: any) => texts(body.messages.findLast((m: any) => m.role === "assistant").content) },
+  {
+    name: "Chat Completions",
+    args: ["--provider", "openai", "--model", "gpt-4o"],
+    env: { AWL_OPENAI_API: "chat" },
+    assistantText: (body: any) => texts(body.messages.findLast((m: any) => m.role === "assistant").content),
+  },
+  {
+    name: "Responses",
+    args: ["--provider", "openai", "--model", "gpt-5-mini", "--thinking"],
+    env: { AWL_OPENAI_API: "responses" },
+    assistantText: (body: any) => texts(body.input.findLast((i: any) => i.role === "assistant").content),
+  },
+];
+
+/** A message's text, whether the wire holds a string or a list of parts. */
+function texts(content: string | { text?: string }[]): string {
+  return typeof content === "string" ? content : content.map((p) => p.text ?? "").join("");
+}
+
+/** Runs `awl -p --json` and kills it with SIGKILL once its stdout has shown `n` partials holding text; its stdout so far. */
+async function killAfterPartials(args: string[], env: Record<string, string>, n: number): Promise<string[]> {
+  const child = Bun.spawn([AWL, ...args], { cwd: fx.project, env: { ...fx.env, ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const lines: string[] = [];
+  let rest = "";
+  const decoder = new TextDecoder();
+  for await (const chunk of child.stdout) {
+    rest += decoder.decode(chunk, { stream: true });
+    const parts = rest.split("\n");
+    rest = parts.pop()!;
+    lines.push(...parts);
+    if (lines.filter((l) => l.startsWith('{"type":"partial"') && JSON.parse(l).text !== undefined).length >= n) {
+      child.kill("SIGKILL");
+      break;
+    }
+  }
+  await child.exited;
+  expect(child.signalCode).toBe("SIGKILL");
+  return lines;
+}
+
+describe("kill -9 while the answer streams", () => {
+  for (const protocol of PROTOCOLS) {
+    test(`${protocol.name}: --resume goes on with the partials' text as the interrupted answer, and the request is accepted`, async () => {
+      fx.server.reply({ blocks: [{ type: "thinking", thinking: THOUGHT }, { type: "text", text: ANSWER }], chunk: 6, delayMs: 40 });
+      const printed = await killAfterPartials(["-p", "count to two hundred", "--json", ...protocol.args], protocol.env, NTH);
+      const printedText = printed
+        .filter((l) => l.startsWith('{"type":"partial"'))
+        .map((l) => JSON.parse(l).text ?? "")
+        .join("");
+      expect(printedText.length).toBeGreaterThan(0);
+      // What the file holds: a prefix of the answer that starts with what was printed, and no message for it.
+      const [file] = sessionFiles(fx.sessions);
+      const lines = readFileSync(file!, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+      const kept = lines.filter((l) => l.type === "partial" && l.text !== undefined).map((l) => l.text).join("");
+      expect(kept.startsWith(printedText)).toBe(true);
+      expect(ANSWER.startsWith(kept)).toBe(true);
+      expect(lines.some((l) => l.message?.role === "assistant")).toBe(false);
+
+      fx.server.reply({ blocks: [{ type: "text", text: "number 201." }] });
+      const before = fileText(fx);
+      const child = Bun.spawn([AWL, "--resume", "-p", "go on", "--json", ...protocol.args], { cwd: fx.project, env: { ...fx.env, ...protocol.env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+      const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+      const { result, lines: streamed } = checkStream(fx, before, { code, stdout, stderr });
+      expect(result.status).toBe("ok");
+      const request = fx.server.requests.at(-1)!;
+      expect(request.status).toBe(200);
+      expect(protocol.assistantText(request.body)).toBe(kept);
+      // Written first, marked interrupted, then the prompt, then the new answer.
+      const written = streamed
+        .slice(1, -1)
+        .map((l) => JSON.parse(l))
+        .filter((l) => l.type === "message");
+      expect(written.map((l) => l.message.role)).toEqual(["assistant", "user", "assistant"]);
+      expect(written[0].message).toMatchObject({ content: [{ type: "text", text: kept }], stopReason: "error", interrupted: true });
+      expect(written[0].message.usage).toBeUndefined();
+    });
+  }
+});
