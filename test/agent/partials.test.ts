@@ -8,6 +8,8 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { Agent } from "../../src/agent/agent";
 import { SessionManager, messageToDisk } from "../../src/session";
+import { colorsFor } from "../../src/ui/render/colors";
+import { renderTranscript } from "../../src/ui/session/transcript";
 import { logLines, useAgentFixture } from "./helpers";
 
 const fx = useAgentFixture();
@@ -124,6 +126,9 @@ describe("an answer a kill cut off", () => {
     ]);
     const before = readFileSync(file, "utf8");
     const session = await SessionManager.open(file);
+    // Shown on resume as a cut-off answer is, after its prompt.
+    const transcript = renderTranscript(session, colorsFor({ isTTY: false }), 80, {}, {}).split("\n");
+    expect(transcript.slice(transcript.indexOf("› count to forty"), -1)).toEqual(["› count to forty", "number 1, number 2, numb", "Interrupted."]);
     expect(session.interruptedAnswer()).toMatchObject({ role: "assistant", content: [{ type: "text", text: "number 1, number 2, numb" }], interrupted: true, ...M });
     const agent = new Agent({ session, cwd: fx.project, model: M, env: fx.env });
     expect(readFileSync(file, "utf8")).toBe(before);

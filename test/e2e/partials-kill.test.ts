@@ -15,7 +15,7 @@ const ANSWER = Array.from({ length: 200 }, (_, i) => `number ${i + 1}`).join(", 
 /** The kill comes once this many partials of the answer's text were printed. */
 const NTH = 2;
 
-const PROTOCOLS = [
+const PROTOCOLS: { name: string; args: string[]; env: Record<string, string>; assistantText: (body: any) => string }[] = [
   { name: "Anthropic", args: ["--thinking"], env: {}, assistantText: (body: any) => texts(body.messages.findLast((m: any) => m.role === "assistant").content) },
   {
     name: "Chat Completions",
