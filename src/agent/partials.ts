@@ -1,10 +1,12 @@
 // The answer in flight, on disk (docs/session-format.md, "partial"): while a
 // conversation answer streams, what arrived of each text or thinking block is
-// appended as a `partial` entry, at most once a second and once when the block
-// ends, and a timer writes what waits when no more arrives, so no text waits
-// longer than a second. A kill then loses at most the last second of the
-// answer instead of all of it. Tool calls are not written: half of one is
-// never run, and a whole one is in the finished message.
+// appended as a `partial` entry, at most once a second, and a timer writes
+// what waits when no more arrives, so no text waits longer than a second. A
+// kill then loses at most the last second of the answer instead of all of it.
+// The end of a block does not force a write: the timer writes its last text
+// within the second, and an answer whose finished message comes first (most
+// short ones) needs no partial at all. Tool calls are not written: half of one
+// is never run, and a whole one is in the finished message.
 import { UserError } from "../errors";
 import type { SessionManager } from "../session";
 import type { StreamEvent } from "../providers/provider";
@@ -20,8 +22,8 @@ export class PartialWriter {
   readonly #fields = new Map<number, "text" | "thinking">();
   /** What arrived of each block since its last partial. */
   readonly #pending = new Map<number, string>();
-  /** When the last partial was written; the request's start at first, so an answer done within a second writes one per block. */
-  #lastWrite = performance.now();
+  /** When the last partial was written; at first, when the first text arrived, so an answer whose text is done within a second writes none. */
+  #lastWrite: number | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** Set when a write failed: the finished message's own write says why, so partials just stop. */
   #failed = false;
@@ -42,9 +44,6 @@ export class PartialWriter {
         if (!this.#fields.has(event.index) || event.text === "") return;
         this.#pending.set(event.index, (this.#pending.get(event.index) ?? "") + event.text);
         this.#schedule();
-        return;
-      case "blockStop":
-        this.#write([event.index]);
         return;
       case "retry":
         // The next try answers afresh: what this one sent is not the answer.
@@ -70,28 +69,27 @@ export class PartialWriter {
   /** Writes now when the last write is a second old, else once it is. */
   #schedule(): void {
     if (this.#timer !== undefined) return;
-    const wait = this.#lastWrite + this.#intervalMs - performance.now();
-    if (wait <= 0) this.#write([...this.#pending.keys()]);
-    else this.#timer = setTimeout(() => this.#write([...this.#pending.keys()]), wait);
+    const now = performance.now();
+    const wait = (this.#lastWrite ??= now) + this.#intervalMs - now;
+    if (wait <= 0) this.#writePending();
+    else this.#timer = setTimeout(() => this.#writePending(), wait);
   }
 
-  #write(blocks: number[]): void {
-    clearTimeout(this.#timer);
+  /** Writes what waits: a partial per block, in the blocks' order. */
+  #writePending(): void {
     this.#timer = undefined;
-    for (const block of blocks.sort((a, b) => a - b)) {
-      const text = this.#pending.get(block);
+    const pending = [...this.#pending].sort(([a], [b]) => a - b);
+    this.#pending.clear();
+    this.#lastWrite = performance.now();
+    for (const [block, text] of pending) {
       const field = this.#fields.get(block);
-      this.#pending.delete(block);
-      if (!text || !field || this.#failed) continue;
+      if (!field || this.#failed) continue;
       try {
         this.#session.appendPartial({ attempt: this.#attempt, block, [field]: text });
       } catch (error) {
         if (!(error instanceof UserError)) throw error;
         this.#failed = true;
       }
-      this.#lastWrite = performance.now();
     }
-    // Text of another block that arrived meanwhile still waits at most a second.
-    if (this.#pending.size > 0) this.#schedule();
   }
 }

@@ -1,7 +1,7 @@
 // The answer in flight is on disk (docs/session-format.md, "partial"): while a
 // conversation answer streams, what arrived of each text or thinking block is
-// written as `partial` entries, at most once a second and once when a block
-// ends, and a timer writes what waits when no more arrives. A killed awl's
+// written as `partial` entries, at most once a second, and a timer writes what
+// waits when no more arrives. A killed awl's
 // partials are the answer: the next prompt sends it to the model and writes it
 // as an interrupted message first; opening the session alone writes nothing.
 import { describe, expect, test } from "bun:test";
@@ -48,9 +48,11 @@ describe("partials while an answer streams", () => {
     const first = partials.filter((p) => lines.indexOf(p) < lines.indexOf(answer));
     // A stream of about three seconds: more than one partial per block, never the whole answer again.
     expect(first.length).toBeGreaterThan(3);
+    // The thought ended while the text streamed on, so all of it was written; of the text, all but at most its last second.
     expect(joined(first, 0)).toBe(THOUGHT);
     expect(first.filter((p) => p.block === 0).every((p) => p.thinking !== undefined && p.text === undefined)).toBe(true);
-    expect(joined(first, 1)).toBe(ANSWER);
+    expect(joined(first, 1).length).toBeGreaterThan(0);
+    expect(ANSWER.startsWith(joined(first, 1))).toBe(true);
     // The tool call (block 2) is in the finished message only.
     expect(first.some((p) => p.block === 2)).toBe(false);
     // Bookkeeping: each the child of the prompt; the answer is the prompt's child too, and the leaf.
@@ -59,15 +61,14 @@ describe("partials while an answer streams", () => {
     expect(answer.message.content.map((b: any) => b.type)).toEqual(["thinking", "text", "toolUse"]);
     // Key order: the head every entry has, then the partial's own fields.
     expect(Object.keys(first[0])).toEqual(["type", "id", "parentId", "timestamp", "attempt", "block", "thinking"]);
-    // At most one a second, apart from the one that ends a block.
-    const lastOfBlock = new Set([0, 1].map((b) => first.findLast((p) => p.block === b)));
+    // At most one write a second (a write holds a partial for each block that has new text).
     for (let i = 1; i < first.length; i++) {
-      if (lastOfBlock.has(first[i])) continue;
+      if (first[i].block !== first[i - 1].block) continue;
       expect(Date.parse(first[i].timestamp) - Date.parse(first[i - 1].timestamp)).toBeGreaterThanOrEqual(950);
     }
-    // The tool loop's second answer has its own partial, the child of the tool results.
+    // The tool loop's second answer came whole within its first second: its message alone, no partial.
     const results = lines.find((l) => l.message?.content?.[0]?.type === "toolResult")!;
-    expect(joined(partials.filter((p) => p.parentId === results.id), 0)).toBe("done");
+    expect(partials.some((p) => p.parentId === results.id)).toBe(false);
   });
 
   test("text that arrives and then nothing more is written within a second, by the timer", async () => {
@@ -97,12 +98,13 @@ describe("partials while an answer streams", () => {
 
   test("a retried request starts a new attempt", async () => {
     const agent = new Agent({ session: SessionManager.init({ cwd: fx.project, ...M }), cwd: fx.project, model: M, env: fx.env });
-    fx.server.reply({ fault: { status: 529 } }, { blocks: [{ type: "text", text: "second try" }] });
+    fx.server.reply({ fault: { status: 529 } }, { blocks: [{ type: "text", text: ANSWER }], chunk: 20, delayMs: 40 });
     await agent.runTurn("hello", new AbortController().signal, () => {});
     agent.session.close();
     const partials = (await logLines(agent.session.sessionFile)).filter((l) => l.type === "partial");
     expect(partials.every((p) => p.attempt === 2)).toBe(true);
-    expect(joined(partials, 0)).toBe("second try");
+    expect(partials.length).toBeGreaterThan(0);
+    expect(ANSWER.startsWith(joined(partials, 0))).toBe(true);
   });
 });
 
