@@ -98,7 +98,7 @@ describe("partials while an answer streams", () => {
 
   test("a retried request starts a new attempt", async () => {
     const agent = new Agent({ session: SessionManager.init({ cwd: fx.project, ...M }), cwd: fx.project, model: M, env: fx.env });
-    fx.server.reply({ fault: { status: 529 } }, { blocks: [{ type: "text", text: ANSWER }], chunk: 20, delayMs: 40 });
+    fx.server.reply({ fault: { status: 529 } }, { blocks: [{ type: "text", text: ANSWER }], chunk: 5, delayMs: 40 });
     await agent.runTurn("hello", new AbortController().signal, () => {});
     agent.session.close();
     const partials = (await logLines(agent.session.sessionFile)).filter((l) => l.type === "partial");
