@@ -8,6 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { Agent } from "../../src/agent/agent";
 import { SessionManager, messageToDisk } from "../../src/session";
+import { readSessionTree, readWholeLog } from "../../src/session/tree";
 import { colorsFor } from "../../src/ui/render/colors";
 import { renderTranscript } from "../../src/ui/session/transcript";
 import { logLines, useAgentFixture } from "./helpers";
@@ -189,5 +190,11 @@ describe("an answer a kill cut off", () => {
     expect(session.getLeafId()).toBe("0ld0ld01");
     expect(session.interruptedAnswer()).toBeUndefined();
     session.close();
+    // The whole tree (awl sessions tree, /tree, forks) and the whole log (/rewind) read the same path.
+    const tree = readSessionTree(file);
+    const first = lines.map((l) => JSON.parse(l)).find((l) => l.message?.content?.[0]?.text === "count to forty")!;
+    expect(tree.byId.get("0ld0ld01")!.parent!.id).toBe(first.id);
+    expect(tree.nodes.filter((n) => n.active).map((n) => n.id)).toEqual(session.getBranch().map((e) => e.id));
+    expect(readWholeLog(file).pathTo("0ld0ld01").map((e) => e.id)).toEqual(session.getBranch().map((e) => e.id));
   });
 });

@@ -28,6 +28,16 @@ export function leafAfter(entry: SessionEntry): "entry" | "unchanged" | { target
   return entry.type === "leaf" ? { target: entry.targetId } : "unchanged";
 }
 
+/**
+ * Whether a path reads through an entry of this kind to its parent: a
+ * partial, which an older awl (knowing no such kind) took for the
+ * conversation and may have gone on from. It is bookkeeping, so the entry
+ * after it continues from where the partial hangs.
+ */
+export function readsThrough(kind: string): boolean {
+  return kind === "partial";
+}
+
 /** The labels once `entry` is read: a label entry names its target, or with no text removes the name. */
 export function applyLabel(labels: Map<string, string>, entry: SessionEntry): void {
   if (entry.type !== "label") return;
@@ -74,8 +84,7 @@ export class EntryIndex {
 
   add(entry: SessionEntry, offset?: number): void {
     let parent = entry.parentId === null ? undefined : this.#byId.get(entry.parentId);
-    // An older awl took a partial for the conversation and went on from it: the path reads through it as bookkeeping.
-    if (parent?.type === "partial") parent = this.#parent.get(parent);
+    if (parent && readsThrough(parent.type)) parent = this.#parent.get(parent);
     if (parent) this.#parent.set(entry, parent);
     if (parent && entry.type === "partial") {
       const partials = this.#partials.get(parent);

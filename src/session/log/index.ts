@@ -2,7 +2,7 @@ export * from "./codec";
 export { contextSize, type ContextSize, CUT_KEEP_BYTES, cutMiddle, isPrompt, type ModelRef, type SessionContext, summaryMessage } from "./context";
 export * from "./convert";
 export { cwdNote, isCwdNote, isSaidText, toldDirectory } from "./cwd-note";
-export { applyLabel, EntryIndex, isBookkeeping, isTarget, isTargetKind, leafAfter, slimEntry } from "./entry-index";
+export { applyLabel, EntryIndex, isBookkeeping, isTarget, isTargetKind, leafAfter, readsThrough, slimEntry } from "./entry-index";
 export { CREATE_FLAGS, fsReason, fsyncDir, mkdirPrivate, writeAll } from "./files";
 export { newEntryId, newSessionId } from "./ids";
 export { decisionsOf, type Decisions, type EntryOf, isKnownKind, type Kind, kindOf, KINDS, type KindsWhere, kindsWhere, rowOf, UNKNOWN_KIND } from "./kinds";

@@ -5,7 +5,7 @@
 // so a 100 MB session costs a few MB here.
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { UsageError } from "../../errors";
-import { LineError, parseLine, isPrompt, readLineAt, scanLines, applyLabel, isBookkeeping, isTargetKind, kindOf, leafAfter, rowOf, slimEntry } from "../log";
+import { LineError, parseLine, isPrompt, readLineAt, scanLines, applyLabel, isBookkeeping, isTargetKind, kindOf, leafAfter, readsThrough, rowOf, slimEntry } from "../log";
 import { firstLine as lineOf, messageHead } from "./heads";
 import type { SessionEntry, SessionHeader } from "../log";
 
@@ -33,7 +33,7 @@ export interface TreeNode {
   offset: number;
   /** Where its line ends (its newline, or the end of the file). */
   end: number;
-  /** The entry its parentId names (the nearest earlier one with that id), when the file holds it. */
+  /** The entry its parentId names (the nearest earlier one with that id), when the file holds it; a partial's own parent when it names a partial (readsThrough). */
   parent?: TreeNode;
 }
 
@@ -69,7 +69,8 @@ export function readSessionTree(path: string, { text = true }: { text?: boolean 
     let model: TreeNode["model"];
     let header: SessionHeader | undefined;
     const add = (entry: SessionEntry, offset: number, end: number, text: string, prompt: boolean, toolCalls: boolean) => {
-      const parent = entry.parentId === null ? undefined : byId.get(entry.parentId);
+      let parent = entry.parentId === null ? undefined : byId.get(entry.parentId);
+      if (parent && readsThrough(parent.kind)) parent = parent.parent;
       applyLabel(labels, entry);
       const message = entry.type === "message";
       // One shape for every node (no spreads): 24,000 of them are made before the JIT has warmed up.
