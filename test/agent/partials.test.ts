@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { Agent } from "../../src/agent/agent";
 import { SessionManager, messageToDisk } from "../../src/session";
-import { readSessionTree, readWholeLog } from "../../src/session/tree";
+import { forkSession, readSessionTree, readWholeLog } from "../../src/session/tree";
 import { colorsFor } from "../../src/ui/render/colors";
 import { renderTranscript } from "../../src/ui/session/transcript";
 import { logLines, useAgentFixture } from "./helpers";
@@ -196,5 +196,29 @@ describe("an answer a kill cut off", () => {
     expect(tree.byId.get("0ld0ld01")!.parent!.id).toBe(first.id);
     expect(tree.nodes.filter((n) => n.active).map((n) => n.id)).toEqual(session.getBranch().map((e) => e.id));
     expect(readWholeLog(file).pathTo("0ld0ld01").map((e) => e.id)).toEqual(session.getBranch().map((e) => e.id));
+  });
+
+  test("a fork of a path that ends in it copies its partials, at the leaf (read by line heads) and at an entry (read from the tree); history partials stay behind", async () => {
+    const file = killedSession([{ attempt: 1, block: 0, text: "number 1, " }, { attempt: 1, block: 0, text: "number 2" }]);
+    const session = await SessionManager.open(file);
+    const prompt = session.getLeafId()!;
+    session.close();
+    const kinds = (f: string) => (readFileSync(f, "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l).type));
+    const atLeaf = forkSession({ parentFile: file, cwd: fx.project, model: (m) => m }).file;
+    const atPrompt = forkSession({ parentFile: file, at: prompt, cwd: fx.project, model: (m) => m }).file;
+    for (const fork of [atLeaf, atPrompt]) {
+      expect(kinds(fork)).toEqual(["message", "message", "partial", "partial"]);
+      const child = await SessionManager.open(fork, { readOnly: true });
+      expect(child.interruptedAnswer()?.content).toEqual([{ type: "text", text: "number 1, number 2" }]);
+      child.close();
+    }
+    // Once the conversation went on, the partials are history: a fork copies the path alone.
+    const agent = new Agent({ session: await SessionManager.open(file), cwd: fx.project, model: M, env: fx.env });
+    fx.server.reply({ blocks: [{ type: "text", text: "number 3" }] });
+    await agent.runTurn("go on", new AbortController().signal, () => {});
+    agent.session.close();
+    for (const fork of [forkSession({ parentFile: file, cwd: fx.project, model: (m) => m }).file, forkSession({ parentFile: file, at: agent.session.getLeafId()!, cwd: fx.project, model: (m) => m }).file]) {
+      expect(kinds(fork).filter((k) => k !== "message")).toEqual([]);
+    }
   });
 });

@@ -10,11 +10,11 @@
 import { closeSync, fchmodSync, fstatSync, fsyncSync, openSync, renameSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { UsageError, UserError } from "../../errors";
-import { serializeHeader, CREATE_FLAGS, fsReason, fsyncDir, mkdirPrivate, newSessionId, FORMAT_VERSION, sessionDir, sessionFileName, checkFolder } from "../log";
+import { decisionsOf, serializeHeader, CREATE_FLAGS, fsReason, fsyncDir, mkdirPrivate, newSessionId, FORMAT_VERSION, sessionDir, sessionFileName, checkFolder } from "../log";
 import type { ModelRef, SessionHeader } from "../log";
 import { copyRange, write } from "./copy-range";
-import { linearPath, type ByteRange } from "./linear-path";
-import { findTarget, readSessionTree, treePath, type TreeNode } from "./tree";
+import { addRun, linearPath, type ByteRange } from "./linear-path";
+import { findTarget, readSessionTree, treePath, type SessionTree, type TreeNode } from "./tree";
 
 export interface ForkOptions {
   parentFile: string;
@@ -86,17 +86,24 @@ function treePlan(parentFile: string, at: string | undefined): Plan {
   if (!end) throw new UsageError(`session ${tree.header.id} has no entries to fork`);
   const path = treePath(end);
   const stamped = path.findLast((n) => n.model)?.model;
-  return { header: tree.header, end, model: stamped ?? tree.header, ranges: ranges(path) };
+  return { header: tree.header, end, model: stamped ?? tree.header, ranges: ranges([...path, ...afterEnd(tree, end)]) };
 }
 
-/** The path's lines as runs of lines next to each other in the file. */
-function ranges(path: TreeNode[]): ByteRange[] {
-  const runs: ByteRange[] = [];
-  for (const node of path) {
-    const last = runs.at(-1);
-    if (last && last[1] + 1 === node.offset) last[1] = node.end;
-    else runs.push([node.offset, node.end]);
+/** What hangs off the path's end that a fork copies too: a killed answer's partials, unless a message came after them. */
+function afterEnd(tree: SessionTree, end: TreeNode): TreeNode[] {
+  let after: TreeNode[] = [];
+  for (const node of tree.nodes) {
+    if (node.parent !== end) continue;
+    if (decisionsOf(node.kind).fork === "copied after the end") after.push(node);
+    else if (!node.bookkeeping) after = [];
   }
+  return after;
+}
+
+/** The lines of nodes in file order, as runs of lines next to each other. */
+function ranges(nodes: TreeNode[]): ByteRange[] {
+  const runs: ByteRange[] = [];
+  for (const node of nodes) addRun(runs, [node.offset, node.end]);
   return runs;
 }
 
