@@ -10,6 +10,7 @@ import { Agent } from "../../src/agent/agent";
 import { SessionManager, messageToDisk } from "../../src/session";
 import { forkSession, readSessionTree, readWholeLog } from "../../src/session/tree";
 import { colorsFor } from "../../src/ui/render/colors";
+import { exportText } from "../../src/ui/session/export";
 import { renderTranscript } from "../../src/ui/session/transcript";
 import { logLines, useAgentFixture } from "./helpers";
 
@@ -220,5 +221,15 @@ describe("an answer a kill cut off", () => {
     for (const fork of [forkSession({ parentFile: file, cwd: fx.project, model: (m) => m }).file, forkSession({ parentFile: file, at: agent.session.getLeafId()!, cwd: fx.project, model: (m) => m }).file]) {
       expect(kinds(fork).filter((k) => k !== "message")).toEqual([]);
     }
+  });
+
+  test("an export shows it, marked interrupted; the JSONL export holds its partials", async () => {
+    const file = killedSession([{ attempt: 1, block: 0, text: "number 1, " }, { attempt: 1, block: 0, text: "number 2" }]);
+    const markdown = exportText(file, "md", {});
+    expect(markdown).toContain("number 1, number 2");
+    expect(markdown.indexOf("number 1, number 2")).toBeGreaterThan(markdown.indexOf("count to forty"));
+    expect(markdown.match(/\*Interrupted\.\*/g)).toHaveLength(1);
+    const jsonl = exportText(file, "jsonl", {}).trim().split("\n").map((l) => JSON.parse(l));
+    expect(jsonl.filter((l) => l.type === "partial").map((l) => l.text)).toEqual(["number 1, ", "number 2"]);
   });
 });
