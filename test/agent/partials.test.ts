@@ -8,6 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { Agent } from "../../src/agent/agent";
 import { SessionManager, messageToDisk } from "../../src/session";
+import { searcher, type SearchHit } from "../../src/session/store/search";
 import { forkSession, readSessionTree, readWholeLog } from "../../src/session/tree";
 import { colorsFor } from "../../src/ui/render/colors";
 import { exportText } from "../../src/ui/session/export";
@@ -231,5 +232,23 @@ describe("an answer a kill cut off", () => {
     expect(markdown.match(/\*Interrupted\.\*/g)).toHaveLength(1);
     const jsonl = exportText(file, "jsonl", {}).trim().split("\n").map((l) => JSON.parse(l));
     expect(jsonl.filter((l) => l.type === "partial").map((l) => l.text)).toEqual(["number 1, ", "number 2"]);
+  });
+
+  test("search finds its words; once its message is written, only the message's", async () => {
+    const file = killedSession([{ attempt: 1, block: 0, text: "number 1, " }, { attempt: 1, block: 0, text: "number 2, aardvark" }]);
+    const find = searcher("aardvark");
+    const hits = (): SearchHit[] => {
+      const found: SearchHit[] = [];
+      find(file, (h) => found.push(h));
+      return found;
+    };
+    const partial = (await logLines(file)).findLast((l) => l.type === "partial");
+    expect(hits()).toEqual([{ entry: partial.id, line: "number 2, aardvark" }]);
+    const agent = new Agent({ session: await SessionManager.open(file), cwd: fx.project, model: M, env: fx.env });
+    fx.server.reply({ blocks: [{ type: "text", text: "number 3" }] });
+    await agent.runTurn("go on", new AbortController().signal, () => {});
+    agent.session.close();
+    const written = (await logLines(file)).find((l) => l.message?.interrupted);
+    expect(hits()).toEqual([{ entry: written.id, line: "number 1, number 2, aardvark" }]);
   });
 });

@@ -18,8 +18,8 @@ export type EntryOf<K extends Kind> = Extract<WrittenEntry, { type: K }>;
 /** The schema (by its name in schema.ts, which the generated checks share) whose inferred type is the kind's entry. */
 type SchemaOf<K extends Kind> = { [N in keyof typeof allows & keyof typeof Schemas]: (typeof Schemas)[N] extends { infer: EntryOf<K> } ? N : never }[keyof typeof allows & keyof typeof Schemas];
 
-/** The keys of an entry whose values are text (what search may read). */
-type TextField<E> = { [F in keyof E]-?: E[F] extends string ? F : never }[keyof E] & string;
+/** The keys of an entry whose values are text, optional ones included (what search may read). */
+type TextField<E> = { [F in keyof E]-?: Exclude<E[F], undefined> extends string ? F : never }[keyof E] & string;
 
 /** What the readers of a log do with one kind, whether this version knows it or not. */
 export interface Decisions {
@@ -134,7 +134,7 @@ export const KINDS = {
     schema: "PartialEntry",
     order: (e) => defined({ type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp, attempt: e.attempt, block: e.block, text: e.text, thinking: e.thinking }),
     // Bookkeeping: the answer it belongs to is its message once that is written; a killed answer is read from its partials (partials.ts) and written as a message when the conversation goes on.
-    role: "bookkeeping", model: "nothing", tree: "note", tail: "read", fork: "copied after the end", export: "left out", search: "nothing", stats: "nothing", purge: "nothing",
+    role: "bookkeeping", model: "nothing", tree: "note", tail: "read", fork: "copied after the end", export: "left out", search: { field: "text" }, stats: "nothing", purge: "nothing",
     words: (e, line) => `partial answer: ${line(e.text ?? e.thinking ?? "")}`,
   },
 } as const satisfies { [K in Kind]: KindRow<K> };
