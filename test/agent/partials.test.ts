@@ -251,4 +251,19 @@ describe("an answer a kill cut off", () => {
     const written = (await logLines(file)).find((l) => l.message?.interrupted);
     expect(hits()).toEqual([{ entry: written.id, line: "number 1, number 2, aardvark" }]);
   });
+
+  test("a session resumed from its tail (after a compaction) has it too", async () => {
+    const s = SessionManager.init({ cwd: fx.project, ...M });
+    s.appendMessage({ role: "system", content: [{ type: "text", text: "You are awl." }] });
+    s.appendMessage(messageToDisk({ role: "user", content: [{ type: "text", text: "first" }] }), M);
+    s.appendMessage(messageToDisk({ role: "assistant", content: [{ type: "text", text: "one" }] }, { ...M, stopReason: "stop" }));
+    const kept = s.appendMessage(messageToDisk({ role: "user", content: [{ type: "text", text: "second" }] }), M);
+    s.appendCompaction({ n: 1, summary: "The first turn.", firstKeptEntryId: kept, keptPrompts: ["first"], cutToolResults: [], window: 200_000, tokensBefore: 10, tokensAfter: 5, ...M });
+    s.appendPartial({ attempt: 1, block: 0, text: "two, and" });
+    s.close();
+    const resumed = await SessionManager.open(s.sessionFile, { readOnly: true });
+    expect(resumed.readFrom).toBeGreaterThan(0);
+    expect(resumed.interruptedAnswer()?.content).toEqual([{ type: "text", text: "two, and" }]);
+    resumed.close();
+  });
 });
