@@ -94,4 +94,38 @@ describe("kill -9 while the answer streams", () => {
       expect(written[0].message.usage).toBeUndefined();
     });
   }
+
+  test("during a tool loop's second answer: the first answer and its tool results are intact, the second is interrupted, no tool runs again", async () => {
+    fx.server.reply(
+      { blocks: [{ type: "text", text: "Marking it." }, { type: "toolUse", id: "toolu_mark", name: "bash", input: { command: "echo ran >> ran.txt" } }] },
+      { blocks: [{ type: "text", text: ANSWER }], chunk: 6, delayMs: 40 },
+    );
+    await killAfterPartials(["-p", "mark it, then count", "--json"], {}, NTH);
+    fx.server.reply({ blocks: [{ type: "text", text: "number 201." }] });
+    const run = await fx.run(["--resume", "-p", "go on"]);
+    expect(run.code).toBe(0);
+    const request = fx.server.requests.at(-1)!;
+    expect(request.status).toBe(200);
+    const messages = request.body.messages;
+    expect(messages.map((m: any) => m.role)).toEqual(["user", "assistant", "user", "assistant", "user"]);
+    expect(messages[1].content.map((b: any) => b.type)).toEqual(["text", "tool_use"]);
+    expect(messages[2].content[0]).toMatchObject({ type: "tool_result", tool_use_id: "toolu_mark" });
+    const second = texts(messages[3].content);
+    expect(second.length).toBeGreaterThan(0);
+    expect(ANSWER.startsWith(second)).toBe(true);
+    expect(readFileSync(`${fx.project}/ran.txt`, "utf8")).toBe("ran\n");
+  });
+
+  test("during a retried request: the resumed answer is the retry's text only", async () => {
+    fx.server.reply({ fault: { status: 529 } }, { blocks: [{ type: "text", text: ANSWER }], chunk: 6, delayMs: 40 });
+    await killAfterPartials(["-p", "count", "--json"], {}, NTH);
+    const [file] = sessionFiles(fx.sessions);
+    const partials = readFileSync(file!, "utf8").split("\n").filter((l) => l.startsWith('{"type":"partial"')).map((l) => JSON.parse(l));
+    expect(new Set(partials.map((p) => p.attempt))).toEqual(new Set([2]));
+    fx.server.reply({ blocks: [{ type: "text", text: "number 201." }] });
+    expect((await fx.run(["--resume", "-p", "go on"])).code).toBe(0);
+    const request = fx.server.requests.at(-1)!;
+    expect(request.status).toBe(200);
+    expect(texts(request.body.messages.at(-2).content)).toBe(partials.map((p) => p.text).join(""));
+  });
 });
