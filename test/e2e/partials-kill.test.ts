@@ -6,6 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { AWL, sessionFiles, useE2eFixture } from "./awl";
+import { hasTmux, useTerminal } from "./tmux";
 import { checkStream, fileText } from "./json-stream";
 
 const fx = useE2eFixture();
@@ -127,5 +128,44 @@ describe("kill -9 while the answer streams", () => {
     const request = fx.server.requests.at(-1)!;
     expect(request.status).toBe(200);
     expect(texts(request.body.messages.at(-2).content)).toBe(partials.map((p) => p.text).join(""));
+  });
+});
+
+describe.skipIf(!hasTmux)("kill -9 of the REPL while the answer streams", () => {
+  const term = useTerminal();
+
+  test("the resumed REPL shows the answer so far, marked interrupted, and the next prompt goes on from it", async () => {
+    fx.server.reply({ blocks: [{ type: "text", text: ANSWER }], chunk: 6, delayMs: 40 });
+    term.start([AWL], { cwd: fx.project, env: fx.env, width: 160 });
+    await term.waitFor(/\/help for commands/);
+    term.send("count to two hundred");
+    // The answer streams; once two partials are on disk, awl (the pane's shell's child) is killed.
+    const partials = () => {
+      const [file] = sessionFiles(fx.sessions);
+      return file ? readFileSync(file, "utf8").split("\n").filter((l) => l.startsWith('{"type":"partial"')) : [];
+    };
+    for (let waited = 0; partials().length < NTH; waited += 20) {
+      if (waited > 60_000) throw new Error("no partials were written");
+      await Bun.sleep(20);
+    }
+    process.kill(term.childPid(), "SIGKILL");
+    await term.waitFor(/\[exited 137\]/);
+    const kept = partials()
+      .map((l) => JSON.parse(l).text)
+      .join("");
+    term.close();
+
+    fx.server.reply({ blocks: [{ type: "text", text: "number 201." }] });
+    term.start([AWL, "--resume"], { cwd: fx.project, env: fx.env, width: 160 });
+    // The transcript's answer: the text kept (its last line as the screen wraps it), then the mark.
+    const lastWords = kept.split(" ").slice(-2).join(" ");
+    const screen = await term.waitFor(/Interrupted\./);
+    expect(screen).toContain(lastWords);
+    expect(screen.indexOf(lastWords)).toBeLessThan(screen.indexOf("Interrupted."));
+    term.send("go on");
+    await term.waitFor(/number 201\./);
+    const request = fx.server.requests.at(-1)!;
+    expect(request.status).toBe(200);
+    expect(texts(request.body.messages.at(-2).content)).toBe(kept);
   });
 });
