@@ -266,4 +266,21 @@ describe("an answer a kill cut off", () => {
     expect(resumed.interruptedAnswer()?.content).toEqual([{ type: "text", text: "two, and" }]);
     resumed.close();
   });
+
+  test("goes on with another provider and model: it is plain assistant text", async () => {
+    const file = killedSession([{ attempt: 1, block: 0, thinking: "Unsigned." }, { attempt: 1, block: 1, text: "number 1, number 2" }]);
+    for (const api of ["chat", "responses"]) {
+      const copy = `${file}.${api}.jsonl`;
+      await Bun.write(copy, Bun.file(file));
+      const other = { provider: "openai", model: api === "chat" ? "gpt-4o" : "gpt-5-mini" };
+      const agent = new Agent({ session: await SessionManager.open(copy), cwd: fx.project, model: other, env: { ...fx.env, AWL_OPENAI_API: api } });
+      fx.server.reply({ blocks: [{ type: "text", text: "number 3" }] });
+      await agent.runTurn("go on", new AbortController().signal, () => {});
+      agent.session.close();
+      const request = fx.server.requests.at(-1)!;
+      expect(request.status).toBe(200);
+      expect(JSON.stringify(request.body)).toContain("number 1, number 2");
+      expect(JSON.stringify(request.body)).not.toContain("Unsigned.");
+    }
+  });
 });
