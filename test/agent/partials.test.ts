@@ -49,8 +49,8 @@ describe("partials while an answer streams", () => {
     const answer = lines.find((l) => l.message?.role === "assistant")!;
     const partials = lines.filter((l) => l.type === "partial");
     const first = partials.filter((p) => lines.indexOf(p) < lines.indexOf(answer));
-    // A stream of about three seconds: more than one partial per block, never the whole answer again.
-    expect(first.length).toBeGreaterThan(3);
+    // A stream of about four seconds: a partial a second, never the whole answer again.
+    expect(first.length).toBeGreaterThan(2);
     // The thought ended while the text streamed on, so all of it was written; of the text, all but at most its last second.
     expect(joined(first, 0)).toBe(THOUGHT);
     expect(first.filter((p) => p.block === 0).every((p) => p.thinking !== undefined && p.text === undefined)).toBe(true);
