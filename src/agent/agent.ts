@@ -5,7 +5,7 @@
 // an overflow the API reports is compacted too (twice at most), then the
 // request is sent again.
 
-import { Conversation, messageText, textMessage, toolUses, type ContentBlock, type Message } from "../conversation";
+import { Conversation, keptAnything, messageText, textMessage, toolUses, type ContentBlock, type Message } from "../conversation";
 import { addUsage, cwdNote, diskMessageToInternal, INTERRUPTED_BY_USER, messageToDisk, preloadSchemas, toldDirectory, type ModelRef, type SessionManager } from "../session";
 import { jsonByteLength } from "../json";
 import { createProvider } from "../providers";
@@ -49,6 +49,22 @@ export interface AgentOptions {
 
 /** A request the API found too long is compacted and sent again this many times; the next overflow ends the turn. */
 const MAX_OVERFLOW_COMPACTIONS = 2;
+/** The least an answer is left when max_tokens is lowered to fit beside the turn: room to say anything at all. */
+const MIN_ANSWER_TOKENS = 1024;
+/** What to do when this turn alone no longer fits the window, whatever was compacted. */
+const TURN_TOO_LONG = "this turn alone fills the model's context window, even compacted: start a new session and ask for the work in smaller steps, or use a model with a larger window";
+
+/**
+ * The turn's plan with max_tokens lowered to what the window leaves beside the
+ * prompt the API counted (never below the thinking budget and an answer's
+ * least), when the overflow stated both and that is less than asked; else
+ * undefined: a smaller answer would not fit either.
+ */
+function smallerAnswer(plan: TurnPlan, overflow: ContextOverflow): TurnPlan | undefined {
+  if (overflow.limit === undefined || overflow.input === undefined) return undefined;
+  const room = overflow.limit - overflow.input;
+  return room >= plan.budget + MIN_ANSWER_TOKENS && room < plan.maxTokens ? { ...plan, maxTokens: room } : undefined;
+}
 
 /** `maxTurns`: the answers this turn may get (--max-turns); the turn ends before the request after the last one's tool results. */
 export interface TurnLimits {
@@ -171,10 +187,10 @@ export class Agent {
     this.#conversation = this.session.rebuildConversation();
   }
 
-  /** `/compact [focus]`: summarizes every turn before the latest one. */
+  /** `/compact [focus]`: summarizes every turn before the latest one, kept only when that makes the context smaller. */
   async compact(signal: AbortSignal, onEvent: (event: AgentEvent) => void, focus?: string): Promise<Compaction> {
     onEvent({ type: "compacting", reason: "manual" });
-    return this.#compact({ plan: this.#plan(), signal, onEvent, focus });
+    return this.#compact({ plan: this.#plan(), signal, onEvent, focus, onlySmaller: true });
   }
 
   /**
@@ -189,13 +205,16 @@ export class Agent {
     const usage: Usage = { input: 0, output: 0 };
     const result = (r: Omit<TurnResult, "usage" | "context">): TurnResult => ({ ...r, usage, context: this.meter(), ...(this.effort ? { effort: this.effort } : {}) });
     // An effort the model cannot take is said before anything is sent or written.
-    const refusal = this.effortRefusal();
-    if (refusal) {
+    const refused = (refusal: string): TurnResult => {
       onEvent({ type: "end", stopReason: "error", errorMessage: refusal });
-      return result({ stopReason: "error", aborted: false, errorMessage: refusal, finalText: "" });
-    }
+      return result({ stopReason: "error", aborted: false, errorMessage: refusal, finalText: "", effortRefused: true });
+    };
+    const refusal = this.effortRefusal();
+    if (refusal) return refused(refusal);
     // The turn's thinking and max_tokens: the same on every request of it, tool loop included.
     let plan = this.#plan();
+    // A new session's file is made with the prompt: its header's project is asked of git first, where Esc can stop it.
+    await this.session.learnProject(this.#env, signal);
     if (prompt !== undefined) this.#appendPrompt(prompt, plan);
     else if (!this.waitsForModel()) throw new Error("no prompt, and no tool results wait for the model");
 
@@ -212,11 +231,21 @@ export class Agent {
           plan = this.#plan();
           continue;
         }
+        // Compaction could do no more: the turn alone fills the window, and only a smaller answer still fits beside it.
+        const smaller = end.overflow && !signal.aborted ? smallerAnswer(plan, end.overflow) : undefined;
+        if (smaller) {
+          plan = smaller;
+          continue;
+        }
+        if (end.overflow) end.errorMessage = `${end.errorMessage ?? "The conversation is too long for the model"}: ${TURN_TOO_LONG}`;
         // A refusal that says how the model takes thinking is learnt, and the request sent again once.
         const lesson = end.stopReason === "error" && !end.aborted && lessons === 0 ? lessonOf(end.errorMessage) : undefined;
         if (lesson) {
           lessons++;
           learnThinking(this.#model.provider, this.#model.model, lesson);
+          // What was learnt may rule out the effort itself (off, on a model that thinks always): refused as a known model's is.
+          const learntRefusal = this.effortRefusal();
+          if (learntRefusal) return refused(learntRefusal);
           plan = this.#plan();
           continue;
         }
@@ -240,10 +269,15 @@ export class Agent {
     }
   }
 
-  /** True when the branch ends in tool results the model has not answered yet: a prompt-less runTurn continues from them. */
+  /**
+   * True when the branch ends in something the model has not answered yet: tool
+   * results (a turn --max-turns stopped), or a prompt whose answer failed with
+   * nothing kept (a model the provider no longer serves). A prompt-less
+   * runTurn sends it, so the prompt is not written twice.
+   */
   waitsForModel(): boolean {
-    const last = this.#conversation.messages.at(-1);
-    return last?.role === "user" && last.content.length > 0 && last.content.every((b) => b.type === "toolResult");
+    const last = this.#conversation.messages.findLast((m) => m.role !== "assistant" || keptAnything(m.content)); // an empty failed answer is never sent
+    return last?.role === "user" && last.content.length > 0;
   }
 
   /**
@@ -303,7 +337,7 @@ export class Agent {
     return done.compacted;
   }
 
-  async #compact({ plan, ...o }: { plan: TurnPlan; signal: AbortSignal; onEvent: (event: AgentEvent) => void; cut?: boolean; focus?: string }): Promise<Compaction> {
+  async #compact({ plan, ...o }: { plan: TurnPlan; signal: AbortSignal; onEvent: (event: AgentEvent) => void; cut?: boolean; focus?: string; onlySmaller?: boolean }): Promise<Compaction> {
     const window = this.window();
     const tokensBefore = this.contextTokens();
     const done = await compact({
@@ -355,7 +389,7 @@ export class Agent {
   async #request(plan: TurnPlan, signal: AbortSignal, onEvent: (event: AgentEvent) => void): Promise<Response> {
     const model = this.#model;
     onEvent({ type: "requestStart", provider: model.provider, model: model.model });
-    const message: Message = { role: "assistant", content: [] };
+    const message: Message = { role: "assistant", content: [], model: model.model };
     let end: End = { type: "end", stopReason: "error", errorMessage: "The response ended without a stop reason." };
     const stream = this.#provider.stream({ model: model.model, ...this.#requestParts(), maxTokens: plan.maxTokens, thinking: plan.thinking, sessionId: this.session.sessionId, signal });
     // What arrives is on disk within a second, so a kill loses at most that much of the answer.

@@ -24,7 +24,7 @@ import { alwaysScope, describeScope, subcommandKey, type AlwaysScope } from "./a
 import { guardGit } from "./git-guard";
 import { isReadOnlyCommand, judge, READ_ONLY_PROGRAMS } from "./read-only";
 import type { SimpleCommand } from "./shell-command";
-import { callEffect, proposeCall, type CallEffect, type ProposedChange } from "../tools";
+import { effectOf, isValidCall, proposal, type CallEffect, type InvalidCall, type ProposedChange, type ToolCall } from "../tools";
 
 export { APPROVAL_MODES, describeMode, isApprovalMode, type ApprovalMode } from "./approval-mode";
 
@@ -49,8 +49,8 @@ export type ApprovalAnswer = { kind: "yes" } | { kind: "always" } | { kind: "no"
 export type Ask = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;
 
 export type Decision =
-  /** Run it, with this input (a read-only command may have been guarded). */
-  | { action: "run"; input: string }
+  /** Run it, as this call (a read-only command may have been guarded). */
+  | { action: "run"; call: ToolCall | InvalidCall }
   | { action: "ask"; request: ApprovalRequest }
   /** Do not run it; this is the call's (error) result. */
   | { action: "refuse"; content: string };
@@ -76,16 +76,17 @@ export class Approvals {
     return [...this.#tools, ...[...this.#subcommands].map((k) => `${k} …`), ...this.#exact];
   }
 
-  /** What to do with a call of `name` whose input is `rawInput` (JSON, as the model sent it). */
-  async decide(name: string, rawInput: string, cwd: string): Promise<Decision> {
-    const run: Decision = { action: "run", input: rawInput };
-    const effect = callEffect(name, rawInput, cwd);
+  /** What to do with a call, checked once (tools/index.ts `checkCall`). */
+  async decide(call: ToolCall | InvalidCall, cwd: string, signal?: AbortSignal): Promise<Decision> {
+    const name = call.name;
+    const run: Decision = { action: "run", call };
+    const effect = effectOf(call, cwd);
     // Input the tool will refuse anyway runs nothing: let the tool say what is wrong with it.
-    if (this.mode === "auto" || !effect || effect.kind === "read") return run;
+    if (this.mode === "auto" || !effect || effect.kind === "read" || !isValidCall(call)) return run;
     if (effect.kind === "write") {
       if (this.mode === "read-only") return { action: "refuse", content: readOnlyRefusal(effect) };
       if (this.#tools.has(name)) return run;
-      const proposed = await proposeCall(name, rawInput, cwd);
+      const proposed = await proposal(call, cwd);
       const request: ApprovalRequest = { tool: name, effect, ...(proposed ? { proposed } : {}), always: [name] };
       this.#offered.set(request, { tool: name });
       return { action: "ask", request };
@@ -100,8 +101,8 @@ export class Approvals {
     let note: string | undefined;
     if (covered && judged) {
       // It runs without the person seeing it: git's configured programs go off.
-      const guarded = await guardGit(command, judged, cwd, this.env);
-      if ("command" in guarded) return { action: "run", input: guarded.command === command ? rawInput : withCommand(rawInput, command, guarded.command) };
+      const guarded = await guardGit(command, judged, cwd, this.env, signal);
+      if ("command" in guarded) return { action: "run", call: guarded.command === command ? call : withCommand(call, command, guarded.command) };
       if (this.mode === "read-only") return { action: "refuse", content: `${readOnlyRefusal(effect, false)} This command was refused because ${guarded.ask}.` };
       note = guarded.ask;
     }
@@ -143,8 +144,8 @@ export function readOnlyRefusal(effect: ActingEffect, unparseable = false): stri
 /** The result the model reads when no one can be asked. */
 export const NOBODY_TO_ASK = "Not run: this tool call needs the user's approval and awl cannot ask for it here.";
 
-/** The call's input with the command replaced by its guarded form; the input is valid JSON (its effect was judged from it). */
-function withCommand(rawInput: string, command: string, guarded: string): string {
-  const input = JSON.parse(rawInput) as Record<string, unknown>;
-  return JSON.stringify(Object.fromEntries(Object.entries(input).map(([k, v]) => [k, v === command ? guarded : v])));
+/** The call with its command replaced by the guarded form (a string where a string was: still valid). */
+function withCommand(call: ToolCall, command: string, guarded: string): ToolCall {
+  const input = call.input as Record<string, unknown>;
+  return { ...call, input: Object.fromEntries(Object.entries(input).map(([k, v]) => [k, v === command ? guarded : v])) };
 }

@@ -34,6 +34,7 @@ export async function moveTo(agent: Agent, targetId: string, o: { summarize?: bo
       maxTokens: SUMMARY_TOKENS,
       parts: transcriptParts(summaryRequest({ transcript, maxWords: SUMMARY_WORDS })),
       signal: o.signal ?? new AbortController().signal,
+      sessionId: session.sessionId,
     });
     if (answer.ok) {
       session.appendBranchSummary({ fromId, summary: answer.text, provider: agent.model.provider, model: agent.model.model, ...(answer.usage ? { usage: answer.usage } : {}) });

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import type { PathEffect, SessionManager, Untracked } from "../session";
 import { BlobStore, blobDir } from "../session/checkpoints";
 import type { PendingChange } from "../tools";
-import { gitBlobHash, GitReader } from "./git-read";
+import { gitBlobHash, GitReader, GitStopped } from "./git-read";
 import { changed, isRegular, MAX_FILES, MAX_WALK_MS, walk, type Listed, type Manifest } from "./manifest";
 
 /** Larger files are not copied: a clean tracked one restores from git, anything else is listed as not restorable. */
@@ -44,6 +44,8 @@ export class Checkpoints {
   #git: Promise<GitReader | undefined> | undefined;
   /** Why bash tracking stopped for this session; said once. */
   #stopped: string | undefined;
+  /** Whether the person was told that a command went untracked because git did not answer in time; said once. */
+  #toldGitStopped = false;
   /**
    * What the last command left: its listing, what git ignores and which
    * tracked files differ from their objects. Git is asked for the two sets
@@ -78,25 +80,33 @@ export class Checkpoints {
   /**
    * Runs `command` (a shell command's call) between two listings and records
    * what it changed. Tracking that fails or passes its caps never stops the
-   * command: `notice` says so, once for the session.
+   * command: `notice` says so, once for the session. A git question that runs
+   * out of time (or that `signal` stops) stops only this command's tracking.
    */
-  async around<T>(command: () => Promise<T>, notice: (text: string) => void): Promise<T> {
+  async around<T>(command: () => Promise<T>, notice: (text: string) => void, signal?: AbortSignal): Promise<T> {
     if (this.#stopped) return command();
     let before: Before | undefined;
     try {
-      before = await this.#before();
+      before = await this.#before(signal);
     } catch (error) {
-      this.#stop(error instanceof Stop ? error.message : `listing the working tree failed (${String(error)})`, notice);
+      this.#failed(error, notice, signal);
     }
     const result = await command();
     if (before) {
       try {
-        await this.#after(before);
+        await this.#after(before, signal);
       } catch (error) {
-        this.#stop(error instanceof Stop ? error.message : `listing the working tree failed (${String(error)})`, notice);
+        this.#failed(error, notice, signal);
       }
     }
     return result;
+  }
+
+  #failed(error: unknown, notice: (text: string) => void, signal: AbortSignal | undefined): void {
+    if (!(error instanceof GitStopped)) return this.#stop(error instanceof Stop ? error.message : `listing the working tree failed (${String(error)})`, notice);
+    if (signal?.aborted || this.#toldGitStopped) return;
+    this.#toldGitStopped = true;
+    notice(`Changes made by a shell command are not tracked when git does not answer in time (${error.message}; AWL_GIT_TIMEOUT_MS waits longer); a rewind cannot restore them.`);
   }
 
   #stop(why: string, notice: (text: string) => void): void {
@@ -104,17 +114,23 @@ export class Checkpoints {
     notice(`Changes made by shell commands are no longer tracked in this session (${why}); a rewind cannot restore them.`);
   }
 
-  async #root(): Promise<{ git?: GitReader; root: string }> {
-    const git = await (this.#git ??= GitReader.find(this.#cwd, this.#env));
+  async #root(signal: AbortSignal | undefined): Promise<{ git?: GitReader; root: string }> {
+    // A question that ran out of time is asked again by the next command.
+    const git = await (this.#git ??= GitReader.find(this.#cwd, this.#env, signal)).catch((error: unknown) => {
+      this.#git = undefined;
+      throw error;
+    });
     return git ? { git, root: git.root } : { root: this.#cwd };
   }
 
-  async #before(): Promise<Before> {
-    const { git, root } = await this.#root();
+  async #before(signal: AbortSignal | undefined): Promise<Before> {
+    const { git, root } = await this.#root(signal);
     const last = this.#last;
     // Asked before the walk, so that git reads beside it; the first call's walk needs what git ignores first.
-    const trackedNow = git?.tracked();
-    const [ignoredFirst, dirtyFirst] = last ? [] : await Promise.all([git?.ignored(), git?.dirty()]);
+    const trackedNow = git?.tracked(signal);
+    // Handled when awaited below; a rejection left unwatched meanwhile would be reported as unhandled.
+    trackedNow?.catch(() => {});
+    const [ignoredFirst, dirtyFirst] = last ? [] : await Promise.all([git?.ignored(signal), git?.dirty(signal)]);
     const ignored = last?.ignored ?? ignoredFirst ?? new Set<string>();
     const listed = walk(root, ignored, this.limits);
     if ("stopped" in listed) throw new Stop(listed.stopped);
@@ -138,7 +154,7 @@ export class Checkpoints {
       // The index changed (a commit, an add): files whose object changed are judged again.
       if (tracked !== last.tracked) for (const [path, oid] of tracked) if (last.tracked.get(path) !== oid) recheck.push(path);
       for (const path of fresh) untracked.add(path);
-      for (const path of await git.whichIgnored(fresh)) {
+      for (const path of await git.whichIgnored(fresh, signal)) {
         ignored.add(path);
         manifest.delete(path);
         untracked.delete(path);
@@ -170,7 +186,7 @@ export class Checkpoints {
     return before;
   }
 
-  async #after(before: Before): Promise<void> {
+  async #after(before: Before, signal: AbortSignal | undefined): Promise<void> {
     const { root, git } = before;
     const listed = walk(root, before.ignored, this.limits);
     if ("stopped" in listed) throw new Stop(listed.stopped);
@@ -184,7 +200,7 @@ export class Checkpoints {
       else if (++stillThere && changed(was, listing)) altered.push(path);
     }
     // What the command made that git ignores (a build's output) is not its to track.
-    const ignoredNow = git ? await git.whichIgnored(made.filter((path) => !before.tracked.has(path))) : new Set<string>();
+    const ignoredNow = git ? await git.whichIgnored(made.filter((path) => !before.tracked.has(path)), signal) : new Set<string>();
     for (const path of ignoredNow) {
       before.ignored.add(path);
       after.delete(path);

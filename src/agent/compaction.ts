@@ -37,13 +37,18 @@ export interface CompactOptions {
   cut?: boolean;
   /** What the person asked the summary to keep in mind (/compact's argument). */
   focus?: string;
+  /**
+   * /compact: the person asked to make room, so a result no smaller than the
+   * context it replaces is not written (a long summary of a short session).
+   */
+  onlySmaller?: boolean;
   signal: AbortSignal;
   onEvent: (event: AgentEvent) => void;
 }
 
 export type Compaction =
   | { compacted: true; entry: CompactionEntry; usage: Usage; requests: number }
-  /** Nothing could be made smaller: no earlier turn to summarize and nothing to cut. */
+  /** Nothing could be made smaller: no earlier turn to summarize and nothing to cut, or (onlySmaller) the result was not smaller. */
   | { compacted: false; reason: string };
 
 /** The summary request failed, or was interrupted: nothing was written. */
@@ -117,6 +122,10 @@ export async function compact(o: CompactOptions): Promise<Compaction> {
   }
   fields.usage = usage;
   fields.tokensAfter = tokensOf(session.contextAfter(fields).messages, o.toolBytes);
+  if (o.onlySmaller && fields.tokensAfter >= o.tokensBefore) {
+    const count = (n: number) => n.toLocaleString("en-US");
+    return { compacted: false, reason: `the summary would make the context larger (${count(o.tokensBefore)} -> ${count(fields.tokensAfter)} tokens); the context stays as it was` };
+  }
   const entry = session.appendCompaction(fields);
   return { compacted: true, entry, usage, requests };
 }
@@ -143,6 +152,7 @@ async function summarizeFork(o: CompactOptions, kept: string, summaryMax: number
     maxTokens: summaryMax + fork.budget,
     parts: { system: fork.system, tools: fork.tools, conversation, thinking: fork.thinking },
     signal: o.signal,
+    sessionId: o.session.sessionId,
     onRetry: o.onEvent,
   });
   if (!answer.ok && answer.aborted) throw new CompactionFailed("Interrupted", true);
@@ -175,6 +185,7 @@ async function summarizeInPieces(o: CompactOptions, lines: string[], previous: s
       maxTokens: summaryMax,
       parts: transcriptParts(summaryRequest({ previous: summary, transcript: piece.join("\n"), focus: o.focus, maxWords })),
       signal: o.signal,
+      sessionId: o.session.sessionId,
       onRetry: o.onEvent,
     });
     requests++;

@@ -38,6 +38,8 @@ export interface TurnResult {
   effort?: string;
   /** Ended by TurnLimits.maxTurns, before the request its last tool results were for. */
   maxTurnsReached?: true;
+  /** The effort cannot go to the model: known before the request, or learnt from the API's refusal of it (errorMessage says why). */
+  effortRefused?: true;
 }
 
 /** For a call that never started: an abort (Ctrl+C, Esc, a signal) came first. */

@@ -1,18 +1,20 @@
 // The few questions file checkpoints ask git, every one read-only: where the
 // repository is, which files it tracks (and their objects), which of those
-// differ from the index, what it ignores, and an object's bytes. Each runs
-// with --no-optional-locks (so not even the index's stat cache is refreshed),
-// with the programs a repository's configuration could make git run switched
-// off (as for read-only commands, git-guard.ts), and without the person's
-// keys. awl never runs a git command that writes, and never touches `.git`.
+// differ from the index, what it ignores, and an object's bytes. Each is one
+// of awl's own git commands (src/git.ts: guarded, without the person's keys,
+// within a time limit, stopped by the turn's signal), with every filter
+// driver the configuration defines emptied, and submodules left alone. awl
+// never runs a git command that writes, and never touches `.git`.
 import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { keyVariables } from "../providers/registry";
-import { bashEnvironment } from "../tools/bash-env";
-import { GIT_CONFIG, repositoryFilters } from "./git-guard";
+import { gitTimeoutMs, runGit, type GitAnswer } from "../git";
+import { filtersOff, repositoryFilters } from "./git-guard";
 
 type Env = Record<string, string | undefined>;
+
+/** A question git did not answer in time, or one the person interrupted: that command's tracking stops. */
+export class GitStopped extends Error {}
 
 export class GitReader {
   #filters: Promise<string[]> | undefined;
@@ -26,8 +28,8 @@ export class GitReader {
   ) {}
 
   /** The repository's top folder for `cwd`, or undefined outside any repository (or without git). */
-  static async find(cwd: string, env: Env): Promise<GitReader | undefined> {
-    const out = await runGit(["rev-parse", "--show-toplevel", "--absolute-git-dir"], cwd, env, []);
+  static async find(cwd: string, env: Env, signal?: AbortSignal): Promise<GitReader | undefined> {
+    const out = answered(await runGit(["rev-parse", "--show-toplevel", "--absolute-git-dir"], { cwd, env, ...(signal ? { signal } : {}) }), env);
     const [root, gitDir] = out?.toString("utf8").split("\n") ?? [];
     return root && gitDir ? new GitReader(root, gitDir, env) : undefined;
   }
@@ -37,11 +39,11 @@ export class GitReader {
    * out (their files are another repository's). Asked again only when the
    * index file changed since the last answer.
    */
-  async tracked(): Promise<Map<string, string>> {
+  async tracked(signal?: AbortSignal): Promise<Map<string, string>> {
     const index = indexKey(join(this.gitDir, "index"));
     if (this.#tracked && index !== undefined && this.#tracked.index === index) return this.#tracked.map;
     const tracked = new Map<string, string>();
-    for (const record of await this.#list(["ls-files", "-s", "-z"])) {
+    for (const record of await this.#list(["ls-files", "-s", "-z"], signal)) {
       // `<mode> <object> <stage>\t<path>`
       const tab = record.indexOf("\t");
       const [mode, oid, stage] = record.slice(0, tab).split(" ");
@@ -52,36 +54,36 @@ export class GitReader {
   }
 
   /** Tracked paths whose bytes differ from the index (what a clean object cannot stand for). */
-  async dirty(): Promise<Set<string>> {
-    return new Set(await this.#list(["diff-files", "--name-only", "-z"]));
+  async dirty(signal?: AbortSignal): Promise<Set<string>> {
+    // The option, not `diff.ignoreSubmodules`, which binds only porcelain: a submodule's own filters are out of `-c`'s reach.
+    return new Set(await this.#list(["diff-files", "--name-only", "-z", "--ignore-submodules=all", "--no-ext-diff"], signal));
   }
 
   /** What git ignores: a folder wholly ignored ends in `/`. */
-  async ignored(): Promise<Set<string>> {
-    return new Set(await this.#list(["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"]));
+  async ignored(signal?: AbortSignal): Promise<Set<string>> {
+    return new Set(await this.#list(["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"], signal));
   }
 
   /** Which of `paths` git ignores. */
-  async whichIgnored(paths: string[]): Promise<Set<string>> {
+  async whichIgnored(paths: string[], signal?: AbortSignal): Promise<Set<string>> {
     if (paths.length === 0) return new Set();
-    const out = await runGit(["check-ignore", "-z", "--stdin"], this.root, this.env, await this.#config(), `${paths.join("\0")}\0`);
+    const out = await this.#ask(["check-ignore", "-z", "--stdin"], signal, `${paths.join("\0")}\0`);
     return new Set(out ? split(out) : []);
   }
 
   /** An object's bytes (`git cat-file blob`); undefined when git cannot give them. */
-  async blob(oid: string): Promise<Buffer | undefined> {
-    return runGit(["cat-file", "blob", oid], this.root, this.env, await this.#config());
+  async blob(oid: string, signal?: AbortSignal): Promise<Buffer | undefined> {
+    return this.#ask(["cat-file", "blob", oid], signal);
   }
 
   /**
    * Why git's object is not the file's bytes for `path` (a line-ending
    * conversion, a filter, LFS), or undefined when it is.
    */
-  async conversion(path: string): Promise<string | undefined> {
-    const config = await this.#config();
-    const autocrlf = (await runGit(["config", "core.autocrlf"], this.root, this.env, config))?.toString("utf8").trim();
+  async conversion(path: string, signal?: AbortSignal): Promise<string | undefined> {
+    const autocrlf = (await this.#ask(["config", "core.autocrlf"], signal))?.toString("utf8").trim();
     if (autocrlf && autocrlf !== "false") return `git converts its line endings (core.autocrlf=${autocrlf})`;
-    const out = await runGit(["check-attr", "-z", "text", "eol", "crlf", "filter", "--", path], this.root, this.env, config);
+    const out = await this.#ask(["check-attr", "-z", "text", "eol", "crlf", "filter", "--", path], signal);
     const fields = out ? split(out) : [];
     for (let i = 0; i + 2 < fields.length; i += 3) {
       const [attr, value] = [fields[i + 1]!, fields[i + 2]!];
@@ -90,17 +92,33 @@ export class GitReader {
     return undefined;
   }
 
-  async #list(args: string[]): Promise<string[]> {
-    const out = await runGit(args, this.root, this.env, await this.#config());
+  async #list(args: string[], signal: AbortSignal | undefined): Promise<string[]> {
+    const out = await this.#ask(args, signal);
     if (!out) throw new Error(`git ${args[0]} failed in ${this.root}`);
     return split(out);
   }
 
-  /** The command-line configuration every question runs with: git's programs off, the repository's own filters emptied. */
-  async #config(): Promise<string[]> {
-    this.#filters ??= repositoryFilters(this.root, this.env).then((f) => ("names" in f ? f.names : []));
-    const filters = (await this.#filters).flatMap((name) => ["clean=", "smudge=", "process=", "required=false"].map((key) => `filter.${name}.${key}`));
-    return [...GIT_CONFIG, ...filters];
+  /** One question's stdout; undefined when git fails. */
+  async #ask(args: string[], signal: AbortSignal | undefined, stdin?: string): Promise<Buffer | undefined> {
+    const config = await this.#config(signal);
+    const answer = await runGit(args, { cwd: this.root, env: this.env, config, ...(signal ? { signal } : {}), ...(stdin === undefined ? {} : { stdin }) });
+    const out = answered(answer, this.env);
+    // check-attr and check-ignore answer "none" with exit 1 and no output.
+    return out ?? ("code" in answer && answer.code === 1 && answer.stdout.byteLength === 0 && args[0]!.startsWith("check") ? answer.stdout : undefined);
+  }
+
+  /** Every filter driver the configuration defines, emptied: awl's questions run none of them, the person's own included. */
+  async #config(signal: AbortSignal | undefined): Promise<string[]> {
+    this.#filters ??= repositoryFilters(this.root, this.env, "all", signal).then((f) => {
+      if ("ask" in f) throw new GitStopped(f.ask);
+      return f.names;
+    });
+    try {
+      return filtersOff(await this.#filters);
+    } catch (error) {
+      this.#filters = undefined; // asked again by the next command
+      throw error;
+    }
   }
 }
 
@@ -123,21 +141,10 @@ function split(out: Buffer): string[] {
   return out.toString("utf8").split("\0").filter((s) => s !== "");
 }
 
-/** Runs one read-only git question; its stdout, or undefined when git is missing or fails. */
-async function runGit(args: string[], cwd: string, env: Env, config: string[], stdin?: string): Promise<Buffer | undefined> {
-  let proc;
-  try {
-    proc = Bun.spawn(["git", "--no-pager", "--no-optional-locks", ...config.flatMap((c) => ["-c", c]), ...args], {
-      cwd,
-      env: { ...bashEnvironment(env, keyVariables()), GIT_OPTIONAL_LOCKS: "0", GIT_NO_LAZY_FETCH: "1", GIT_ALLOW_PROTOCOL: "none", GIT_TERMINAL_PROMPT: "0" },
-      stdin: stdin === undefined ? "ignore" : new TextEncoder().encode(stdin),
-      stdout: "pipe",
-      stderr: "ignore",
-    });
-  } catch {
-    return undefined;
-  }
-  const [out, code] = await Promise.all([new Response(proc.stdout).arrayBuffer(), proc.exited]);
-  // check-attr and check-ignore answer "none" with exit 1 and no output.
-  return code === 0 || (code === 1 && out.byteLength === 0 && args[0]!.startsWith("check")) ? Buffer.from(out) : undefined;
+/** The stdout of a command that succeeded; undefined when git failed or is missing; GitStopped when it ran out of time or was interrupted. */
+function answered(answer: GitAnswer, env: Env): Buffer | undefined {
+  if ("code" in answer) return answer.code === 0 ? answer.stdout : undefined;
+  if (answer.failed === "timeout") throw new GitStopped(`git did not answer within ${gitTimeoutMs(env) / 1000} s`);
+  if (answer.failed === "aborted") throw new GitStopped("interrupted");
+  return undefined;
 }

@@ -1,5 +1,5 @@
 // Rewinding files: each file the recorded calls touched goes back to its
-// state at the target entry (see session/file-states.ts), written as tools
+// state at the target entry (see session/checkpoints/file-states.ts), written as tools
 // write (atomically: tools/atomic-write.ts). A file whose bytes are neither
 // what the last recorded change left nor what it replaced was changed since
 // (by the person, or by something awl did not run): it is refused, never
@@ -13,7 +13,7 @@ import type { SessionManager } from "../session";
 import { BlobStore, blobDir, sha256, planFiles, sameVersion, type FilePlan, type Version } from "../session/checkpoints";
 import { readWholeLog } from "../session/tree";
 import { replaceFile } from "../tools/atomic-write";
-import { gitBlobHash, GitReader } from "./git-read";
+import { gitBlobHash, GitReader, GitStopped } from "./git-read";
 
 type Env = Record<string, string | undefined>;
 /** Overwrite files changed since: all of them (true), or only the paths named. */
@@ -76,12 +76,16 @@ async function writeBack(plan: FilePlan, current: Buffer | null, bytes: Buffer |
   if (current === null && plan.mode !== null) chmodSync(plan.path, plan.mode);
 }
 
-async function prepare(session: SessionManager, targetId: string, o: { force?: Force; env?: Env }): Promise<{ steps: FileStep[]; ready: Ready[] }> {
+async function prepare(session: SessionManager, targetId: string, o: { force?: Force; env?: Env; signal?: AbortSignal }): Promise<{ steps: FileStep[]; ready: Ready[] }> {
   const log = readWholeLog(session.sessionFile);
   if (!log.get(targetId)) throw new Error(`no entry ${targetId} in ${session.sessionFile}`);
   const plans = planFiles(log.pathTo(session.getLeafId()), log.pathTo(targetId));
   const blobs = new BlobStore(blobDir(session.sessionFile));
-  const git = await GitReader.find(session.cwd, o.env ?? process.env);
+  // git out of time: the files whose version is git's say so, the others are restored.
+  const git = await GitReader.find(session.cwd, o.env ?? process.env, o.signal).catch((error: unknown) => {
+    if (error instanceof GitStopped) return error;
+    throw error;
+  });
   const steps: FileStep[] = [];
   const ready: Ready[] = [];
   for (const plan of plans.sort((a, b) => a.path.localeCompare(b.path))) {
@@ -98,7 +102,7 @@ async function prepare(session: SessionManager, targetId: string, o: { force?: F
       steps.push({ path, action: "not restorable", reason: plan.target.unknown });
       continue;
     }
-    const bytes = await versionBytes(plan.target, path, blobs, git);
+    const bytes = await versionBytes(plan.target, path, blobs, git, o.signal);
     if (typeof bytes === "string") {
       steps.push({ path, action: "not restorable", reason: bytes });
       continue;
@@ -142,13 +146,19 @@ function matches(version: Version, bytes: Buffer | null): boolean | undefined {
 }
 
 /** A version's bytes (null: absent), or why they cannot be had. */
-async function versionBytes(version: Exclude<Version, { unknown: string }>, path: string, blobs: BlobStore, git: GitReader | undefined): Promise<Buffer | null | string> {
+async function versionBytes(version: Exclude<Version, { unknown: string }>, path: string, blobs: BlobStore, git: GitReader | GitStopped | undefined, signal: AbortSignal | undefined): Promise<Buffer | null | string> {
   if ("absent" in version) return null;
   if ("sha" in version) return blobs.get(version.sha) ?? "its version is no longer in the blob store";
   if (!git) return "its version is git's, and there is no repository here";
-  const conversion = await git.conversion(path);
-  if (conversion) return `its version is git's, and ${conversion}`;
-  return (await git.blob(version.git)) ?? "git no longer has its version";
+  try {
+    if (git instanceof GitStopped) throw git;
+    const conversion = await git.conversion(path, signal);
+    if (conversion) return `its version is git's, and ${conversion}`;
+    return (await git.blob(version.git, signal)) ?? "git no longer has its version";
+  } catch (error) {
+    if (error instanceof GitStopped) return `its version is git's, and ${error.message}`;
+    throw error;
+  }
 }
 
 /** Lines added and removed going from `from` to `to`, as counts of lines one has more of than the other. */

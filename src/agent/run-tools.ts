@@ -6,7 +6,7 @@
 
 import { toolUses, type ContentBlock, type Message } from "../conversation";
 import { providerSecrets } from "../providers/registry";
-import { callEffect, runTool, toolSummary } from "../tools";
+import { checkCall, effectOf, runCall, summaryOf } from "../tools";
 import { Approvals, declined, NOBODY_TO_ASK, type ApprovalAnswer, type Ask } from "./approval";
 import type { Checkpoints } from "./checkpoints";
 import { INTERRUPTED_NOT_RUN, interruptedAfterStart, type AgentEvent } from "./events";
@@ -32,20 +32,22 @@ export async function runTools(message: Message, o: ToolRun, signal: AbortSignal
       results.push({ type: "toolResult", toolUseId: call.id, content: INTERRUPTED_NOT_RUN, isError: true });
       continue;
     }
-    const decision = await o.approvals.decide(call.name, call.input, o.cwd);
-    let input = call.input;
+    // Parsed and checked once: the approvals, the display, the checkpoints and the run share the typed call.
+    const checked = checkCall(call.name, call.input);
+    const decision = await o.approvals.decide(checked, o.cwd, signal);
+    let toRun = checked;
     let refusal: string | undefined;
     // What a command leaves in the background outlives the call only if the person approved this very command (or chose auto).
     const keepBackground = decision.action === "ask" || o.approvals.mode === "auto";
     if (decision.action === "refuse") refusal = decision.content;
-    else if (decision.action === "run") input = decision.input;
+    else if (decision.action === "run") toRun = decision.call;
     else {
       const answer: ApprovalAnswer = ask ? await ask(decision.request, signal) : { kind: "no" };
       if (answer.kind === "interrupted" || signal.aborted) refusal = INTERRUPTED_NOT_RUN;
       else if (answer.kind === "no") refusal = ask ? declined(answer.reason) : NOBODY_TO_ASK;
       else if (answer.kind === "always") o.approvals.allowAlways(decision.request);
     }
-    const summary = toolSummary(call.name, call.input);
+    const summary = summaryOf(checked);
     if (refusal !== undefined) {
       onEvent({ type: "toolStart", id: call.id, name: call.name, summary });
       onEvent({ type: "toolEnd", id: call.id, name: call.name, output: { content: refusal, isError: true } });
@@ -54,11 +56,12 @@ export async function runTools(message: Message, o: ToolRun, signal: AbortSignal
     }
     onEvent({ type: "toolStart", id: call.id, name: call.name, summary });
     const onOutput = (tail: string) => onEvent({ type: "toolOutput", id: call.id, name: call.name, tail });
-    const effect = callEffect(call.name, input, o.cwd);
+    // Judged as the model sent it: a read-only command's guarded form (git-guard.ts) no longer reads as read-only.
+    const effect = effectOf(checked, o.cwd);
     const context = { cwd: o.cwd, signal, secrets: providerSecrets(o.env), keepBackground, beforeChange: o.checkpoints.beforeChange };
-    const run = () => runTool(call.name, input, context, onOutput);
+    const run = () => runCall(toRun, context, onOutput);
     // A command that may change files runs between two listings of the working tree (checkpoints.ts).
-    const output = effect && !Approvals.readOnly(effect) && effect.kind === "exec" ? await o.checkpoints.around(run, (text) => onEvent({ type: "notice", text })) : await run();
+    const output = effect && !Approvals.readOnly(effect) && effect.kind === "exec" ? await o.checkpoints.around(run, (text) => onEvent({ type: "notice", text }), signal) : await run();
     onEvent({ type: "toolEnd", id: call.id, name: call.name, output, ...(effect ? { effect: effect.kind } : {}) });
     // Stopped after it started (Ctrl+C, Esc, a signal): the model must not take it for a call that never ran.
     const content = output.interrupted ? interruptedAfterStart(output.content) : output.content;

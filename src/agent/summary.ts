@@ -108,15 +108,19 @@ export async function askForSummary(o: {
   maxTokens: number;
   parts: SummaryParts;
   signal: AbortSignal;
+  /** The session's id: the prompt cache key, as on the conversation's own requests. */
+  sessionId: string;
   onRetry?: (event: Extract<StreamEvent, { type: "retry" }>) => void;
 }): Promise<SummaryAnswer> {
   const message: Message = { role: "assistant", content: [] };
   let end: Extract<StreamEvent, { type: "end" }> | undefined;
-  const stream = o.provider.stream({ model: o.model, ...o.parts, maxTokens: o.maxTokens, signal: o.signal });
+  const stream = o.provider.stream({ model: o.model, ...o.parts, maxTokens: o.maxTokens, sessionId: o.sessionId, signal: o.signal });
   for await (const event of stream) {
     if (event.type === "end") end = event;
-    else if (event.type === "retry") o.onRetry?.(event);
-    else applyStreamEvent(message, event);
+    else {
+      if (event.type === "retry") o.onRetry?.(event);
+      applyStreamEvent(message, event);
+    }
   }
   const text = messageText(finalizeMessage(message)).trim();
   if (!end || end.stopReason === "error" || !text) {

@@ -42,6 +42,7 @@ export async function writeModelTitle(session: SessionManager, active: ModelRef,
       // A one-shot request like a transcript summary's, with the title's own instructions.
       parts: { ...transcriptParts([`User: ${said(prompt)}`, answer?.type === "message" ? `Assistant: ${said(answer)}` : ""].join("\n\n")), system: TITLE_SYSTEM },
       signal,
+      sessionId: session.sessionId,
     });
     const title = reply.ok ? cleanTitle(reply.text) : "";
     if (!title || signal.aborted) return;

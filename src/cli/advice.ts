@@ -19,6 +19,22 @@ export function commandLineAdvice(remedy: Remedy): string {
   }
 }
 
+/**
+ * A prompt the provider refused after it was written to the log (a model it
+ * no longer serves, an effort the model turned out not to take) waits there:
+ * the command that sends it with `change`, with no new text (a new prompt would
+ * go with it, and the same text again would be sent twice).
+ */
+export function savedPromptAdvice(sessionId: string, change: string): string {
+  return `the prompt is saved: awl -p --resume ${sessionId} ${change} sends it`;
+}
+
+/** A model the provider refused (a 404), for a prompt it saved: its family's newest, and the command that sends the prompt to one. */
+export function resendAdvice(remedy: Extract<Remedy, { kind: "model" }>, sessionId: string): string {
+  if (!remedy.newer?.length) return `${savedPromptAdvice(sessionId, "--model <id>")} (awl models lists them)`;
+  return `the newest of its family: ${remedy.newer.join(", ")}; ${savedPromptAdvice(sessionId, `--model ${remedy.newer[0]}`)}`;
+}
+
 /** `fact: advice`, or the fact alone. */
 export function withCommandLineAdvice(fact: string, remedy: Remedy | undefined): string {
   return remedy ? `${fact}: ${commandLineAdvice(remedy)}` : fact;

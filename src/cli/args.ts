@@ -16,7 +16,7 @@ export interface Args {
   prompt?: string;
   /** `awl "prompt"`: the REPL opens and sends it first. */
   send?: string;
-  /** true: the most recent session here (also -c, --continue); a string: an id or unique prefix. */
+  /** true: the most recent session here (also -c, --continue); a string: a whole id, an id prefix or words of a title. */
   resume?: true | string;
   provider?: string;
   model?: string;
@@ -128,8 +128,8 @@ export function parseArgs(argv: string[]): Args {
       case "--resume": {
         const next = argv[i + 1];
         if (inline !== undefined) args.resume = inline;
-        // An id has no spaces: `awl --resume "fix the test"` resumes the latest session and sends that.
-        else if (next !== undefined && !next.startsWith("-") && !isCommandWord(next) && !/\s/.test(next)) {
+        // The value names a session (an id, a prefix or words of its title: `--resume "flaky test"`), never a prompt.
+        else if (next !== undefined && !next.startsWith("-") && !isCommandWord(next)) {
           args.resume = next;
           i++;
         } else args.resume = true;
@@ -305,11 +305,11 @@ function isCommandWord(word: string): boolean {
   return (COMMANDS as readonly string[]).includes(word);
 }
 
-/** The effort in force: --effort (or --thinking), else AWL_EFFORT, else none (the model's own default). */
-export function chosenEffort(args: Args, env: Record<string, string | undefined> = process.env): Effort | undefined {
+/** The effort in force: --effort (or --thinking), else the resumed session's (`kept`), else AWL_EFFORT, else none (the model's own default). */
+export function chosenEffort(args: Args, env: Record<string, string | undefined> = process.env, kept?: Effort): Effort | undefined {
   const fromEnv = env.AWL_EFFORT?.trim() || undefined;
   if (fromEnv !== undefined && !isEffort(fromEnv)) throw new UsageError(`AWL_EFFORT=${fromEnv} is not an effort: use ${EFFORTS.join(", ")} ${HINT}`);
-  return args.effort ?? fromEnv;
+  return args.effort ?? kept ?? fromEnv;
 }
 
 /**

@@ -9,7 +9,7 @@
 // What carries over to the next session: the model in use, for a new session
 // (a resumed one continues with its own model, as --resume does, unless its
 // provider cannot be used here: then with the one in use, and it says so);
-// the effort; the approvals: the mode (a setting of this process, as --approve
+// the effort (a resumed one keeps its own, as --resume does); the approvals: the mode (a setting of this process, as --approve
 // is, shown again on the banner) and what "always" allowed, since the question
 // said "until awl exits" when the person chose it (/session lists it). The
 // prompt history is reloaded: this directory's prompts from every session,
@@ -20,21 +20,21 @@ import { Approvals } from "../agent/approval";
 import { loadContextFiles, type ContextFiles } from "../agent/context-files";
 import { UsageError, UserError } from "../errors";
 import { AdvisedError } from "../providers";
-import { findSession, listSessions, type ModelRef } from "../session";
-import { movedSessions } from "../session/store";
+import { listSessions, type ModelRef } from "../session";
+import { movedSessions, printedId } from "../session/store";
 import { colorsFor, type Colors } from "../ui/render/colors";
 import { replAdvice, replMessage } from "../ui/advice";
 import { contextFilesLine, contextNotice } from "../ui/session/instructions";
 import { runRepl, type ReplEnd } from "../ui/repl";
-import { joinParts, oneLine } from "../ui/render/format";
+import { joinParts, oneLine, wrapLines } from "../ui/render/format";
 import { messagesInFile } from "../ui/session/message-count";
 import { safeText } from "../ui/render/safe-text";
 import { sessionIdLength, shortSessionId } from "../ui/session/session-id";
 import { renderTranscript } from "../ui/session/transcript";
 import { onCommandLine } from "./advice";
-import { approvalMode, chosenEffort, type Args } from "./args";
-import { openSession, type OpenedSession } from "./open-session";
-import { startModel } from "./start-model";
+import { approvalMode, type Args } from "./args";
+import { atTerminal, openSession, pathForId, type OpenedSession } from "./open-session";
+import { keptEffort, startModel } from "./start-model";
 import type { Catalogues } from "../providers/catalogue";
 import { pickFast, plainLine } from "./sessions";
 import { guardOutput, hold, stopSignal } from "./stop";
@@ -51,14 +51,13 @@ interface Screen {
 
 export async function chat(args: Args, cwd: string): Promise<number> {
   const mode = approvalMode(args);
-  const effort = chosenEffort(args);
   guardOutput();
   const screen: Screen = { cwd, c: colorsFor(process.stdout), out: process.stdout };
   const { c, out } = screen;
-  const { opened, model, catalogues, isDefault, gone } = await startModel(args, cwd);
+  const { opened, model, effort, catalogues, isDefault, gone } = await startModel(args, cwd);
   let session = opened.session;
   try {
-    for (const notice of opened.notices) out.write(`${c.yellow(safeText(notice))}\n`);
+    for (const notice of opened.notices) say(out, c.yellow(safeText(notice)));
     // A new session's project instructions: read now, so the banner lists exactly what its system prompt will hold.
     const contextFiles = opened.resumed ? undefined : loadContextFiles({ cwd });
     const approvals = new Approvals(mode);
@@ -71,7 +70,7 @@ export async function chat(args: Args, cwd: string): Promise<number> {
     if (session.readOnly) throw new UserError(session.readOnlyReason ?? "this session cannot be continued by this version of awl");
     showBanner(agent, opened.resumed, contextFiles, screen, isDefault);
     // Said, not acted on: awl never switches models by itself.
-    if (gone) out.write(`${c.red(safeText(`${gone.fact}: ${replAdvice(gone.remedy)}`))}\n`);
+    if (gone) say(out, c.red(safeText(`${gone.fact}: ${replAdvice(gone.remedy)}`)));
 
     const warmUp = setTimeout(() => agent.warmUp(), 1); // fires once the prompt is drawn
     let first = args.send; // awl "prompt": sent as the REPL opens
@@ -87,8 +86,7 @@ export async function chat(args: Args, cwd: string): Promise<number> {
     clearTimeout(warmUp);
     // After a stop signal nothing more is drawn (cli/stop.ts); awl exits once the session is closed.
     if (session.messageCount() > 0 && !stopSignal.aborted) {
-      out.write(c.dim(`Resume this session with: awl --resume ${shortSessionId(cwd, session.sessionId)}\n`));
-    }
+      say(out, c.dim(`Resume this session with: awl --resume ${shortSessionId(cwd, session)}`));    }
     return 0;
   } finally {
     session.close();
@@ -103,7 +101,7 @@ export async function chat(args: Args, cwd: string): Promise<number> {
 async function nextSession(current: Agent, end: Exclude<ReplEnd, { kind: "quit" }>, screen: Screen, catalogues: Catalogues): Promise<Agent | undefined> {
   const { cwd, c, out } = screen;
   const stay = (why: string) => {
-    out.write(`${c.red(safeText(why))}\n`);
+    say(out, c.red(safeText(why)));
     return undefined;
   };
   let opened: OpenedSession;
@@ -121,12 +119,12 @@ async function nextSession(current: Agent, end: Exclude<ReplEnd, { kind: "quit" 
     const id = end.id ?? (await pick(current, screen));
     if (id === undefined) return undefined;
     try {
-      const { matches } = await findSession(cwd, id);
-      if (matches.length === 1 && matches[0]!.path === current.session.sessionFile) {
-        out.write(`${c.dim(`${shortSessionId(cwd, current.session.sessionId)} is the session open here.`)}\n`);
+      const path = await pathForId(cwd, id, { listedBy: "/resume", pick: atTerminal() });
+      if (path === current.session.sessionFile) {
+        say(out, c.dim(`${shortSessionId(cwd, current.session)} is the session open here.`));
         return undefined;
       }
-      opened = await openSession(cwd, id, () => current.model, { listedBy: "/resume" });
+      opened = await openSession(cwd, { path }, () => current.model);
     } catch (error) {
       if (error instanceof UserError) return stay(error.message);
       throw error;
@@ -150,15 +148,15 @@ async function nextSession(current: Agent, end: Exclude<ReplEnd, { kind: "quit" 
   // The next one is open: now this one is closed, its lock released.
   const left = current.session;
   if (left.messageCount() > 0) {
-    const id = shortSessionId(cwd, left.sessionId, [next.agent.session.sessionId]); // still unique once the next one is written
+    const id = shortSessionId(cwd, left, [next.agent.session.sessionId]); // still unique once the next one is written
     const messages = messagesInFile(left.sessionFile, cwd); // as the picker counts them
-    out.write(`${c.dim(`Left session ${id} (${messages} message${messages === 1 ? "" : "s"}, saved): /resume ${id} returns to it.`)}\n`);
+    say(out, c.dim(`Left session ${id} (${messages} message${messages === 1 ? "" : "s"}, saved): /resume ${id} returns to it.`));
   }
   left.close();
 
   out.write("\n");
-  for (const notice of opened.notices) out.write(`${c.yellow(safeText(notice))}\n`);
-  if (next.notice) out.write(`${c.yellow(safeText(next.notice))}\n`);
+  for (const notice of opened.notices) say(out, c.yellow(safeText(notice)));
+  if (next.notice) say(out, c.yellow(safeText(next.notice)));
   if (opened.resumed) showTranscript(next.agent, screen, catalogues);
   showBanner(next.agent, opened.resumed, contextFiles, screen, false);
   return next.agent;
@@ -170,12 +168,14 @@ async function nextSession(current: Agent, end: Exclude<ReplEnd, { kind: "quit" 
  * continues with the model in use and says so.
  */
 function nextAgent(current: Agent, opened: OpenedSession, contextFiles: ContextFiles | undefined, catalogues: Catalogues): { agent: Agent; notice?: string } {
+  // A resumed session keeps its own effort, as it keeps its model.
+  const effort = (opened.resumed && keptEffort(opened.session)) || current.effort;
   const make = (model: ModelRef) =>
     new Agent({
       session: opened.session,
       cwd: current.cwd,
       model,
-      effort: current.effort,
+      effort,
       contextFiles,
       approvals: current.approvals,
       modelInfo: catalogues.modelInfo,
@@ -197,16 +197,17 @@ async function pick(current: Agent, { cwd, c, out }: Screen): Promise<string | u
   const here = current.session.sessionId;
   if (process.stdin.isTTY && process.stdout.isTTY) {
     const picked = await pickFast(cwd, { current: here, escape: "goes back" });
-    if (picked.none) out.write(`${c.dim("No other session in this directory to resume.")}\n`);
+    if (picked.none) say(out, c.dim("No other session in this directory to resume."));
     return picked.id;
   }
   const list = await listSessions(cwd, process.env, movedSessions(cwd));
   if (!list.some((s) => s.id !== here && !s.damaged)) {
-    out.write(`${c.dim("No other session in this directory to resume.")}\n`);
+    say(out, c.dim("No other session in this directory to resume."));
     return undefined;
   }
   const length = sessionIdLength(cwd, [...list.map((s) => s.id), here]);
-  out.write(`${list.map((s) => plainLine(s, length, cwd)).join("\n")}\n${c.dim("/resume <id> continues one of them.")}\n`);
+  const listed = new Set(list.map((s) => s.id));
+  out.write(`${list.map((s) => plainLine(s, length, cwd, listed)).join("\n")}\n${c.dim("/resume <id> continues one of them.")}\n`);
   return undefined;
 }
 
@@ -224,14 +225,19 @@ function showBanner(agent: Agent, resumed: boolean, contextFiles: ContextFiles |
   const version = typeof AWL_VERSION === "string" ? AWL_VERSION : "dev";
   const title = agent.session.title()?.title;
   const fork = agent.session.header.forkedFrom;
-  const lineage = fork ? ` (fork of ${safeText(fork.session.slice(0, 8))} at ${safeText(fork.entry)})` : "";
-  const what = resumed ? `resumed ${shortSessionId(cwd, agent.session.sessionId)}${title ? ` "${oneLine(title, 40)}"` : ""}${lineage}` : "new session";
+  const lineage = fork ? ` (fork of ${safeText(printedId(cwd, fork.session))} at ${safeText(fork.entry)})` : "";
+  const what = resumed ? `resumed ${shortSessionId(cwd, agent.session)}${title ? ` "${oneLine(title, 40)}"` : ""}${lineage}` : "new session";
   const model = safeText(`${agent.model.provider}/${agent.model.model}${isDefault ? " (default)" : ""}`);
   const effort = agent.effort ? [`effort: ${agent.effort}`] : [];
-  out.write(`${c.dim(joinParts([`awl ${version}`, what, model, ...effort, `approve: ${agent.approvals.mode}`, "/help for commands"], out.columns ?? 100))}\n`);
+  say(out, c.dim(joinParts([`awl ${version}`, what, model, ...effort, `approve: ${agent.approvals.mode}`, "/help for commands"], out.columns ?? 100)));
   if (!contextFiles) return;
   const files = contextFilesLine(contextFiles.files, cwd);
-  if (files) out.write(`${c.dim(files)}\n`);
+  if (files) say(out, c.dim(files));
   const notice = contextNotice(contextFiles, cwd);
-  if (notice) out.write(`${c.yellow(notice)}\n`);
+  if (notice) say(out, c.yellow(notice));
+}
+
+/** A line of awl's own (a notice, what leaving a session says), wrapped between words at the terminal's width. */
+function say(out: Out, line: string): void {
+  out.write(`${wrapLines(line, out.columns)}\n`);
 }

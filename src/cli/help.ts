@@ -50,14 +50,14 @@ export const help = (): string => `awl — a coding agent for the terminal
 Usage:
   awl                          start a new interactive session in this directory
   awl "prompt"                 start one and send the prompt (the words after it are part of it)
-  awl --resume [id] ["prompt"] resume the most recent session here, or the one whose id starts with id
-                               (else whose title holds it: --resume checklist)
+  awl --resume [id] ["prompt"] resume the most recent session here, or the one named: a whole id from
+                               anywhere, else an id prefix here, else title words (--resume "flaky test")
   awl -c ["prompt"]            resume the most recent session here (and send the prompt)
   awl -p "prompt" [--resume [id]]
                                run one prompt to completion (tools included), print the answer
   awl -p -                     read the prompt from standard input
   awl -p "prompt" --json       the session log's lines as they are written, then a result line
-  awl -p --resume <id>         continue a run --max-turns stopped
+  awl -p --resume <id>         send what waits: a prompt the provider refused, or a run --max-turns stopped
   awl sessions [--plain|--json]
                                list this directory's sessions (on a terminal, a picker, most recently active first)
   awl sessions rm ID... | restore ID...
@@ -96,7 +96,7 @@ Usage:
 
 Options:
   -p, --print <prompt|->       non-interactive: answer on stdout, tool activity on stderr
-  -r, --resume [id]            continue a session (id: full id or unique prefix)
+  -r, --resume [id]            continue a session (id: whole id, unique prefix or words of a title)
   -c, --continue               continue the most recent session here (takes no value)
 ${providerOption()}
 ${modelOption()}
@@ -106,7 +106,8 @@ ${modelOption()}
       --approve <mode>         when tools may act: ask (the REPL's default), auto (-p's default: a script
                                cannot answer; -p with ask is a usage error) or read-only
       --max-turns <n>          -p: at most n model requests, then exit 4
-      --no-stdin               -p: never read standard input (a pipe or file on it goes before the prompt)
+      --no-stdin               -p: never read standard input (a pipe or a file on it goes before the prompt,
+                               and a socket, as Node and Bun give a child, when it speaks within 3 s)
       --plain                  awl sessions: plain lines even on a terminal
       --json                   -p: the log as JSON lines and a result line; awl sessions, awl models: JSON
   -h, --help                   this help
@@ -126,6 +127,7 @@ ${providerVariables()}
   XDG_CACHE_HOME               base cache directory, for the providers' model lists (default ~/.cache)
   XDG_CONFIG_HOME              base configuration directory, for awl/AGENTS.md (default ~/.config)
   AWL_STREAM_IDLE_TIMEOUT_MS   give up on a response silent this long (default 90000; raise it for slow local models)
+  AWL_GIT_TIMEOUT_MS           how long awl's own git questions may take (default 1000; raise it for a very large repository)
   AWL_RETRY_BASE_MS            first retry delay after a rate limit, overload or failed connection, doubling each
                                try (default 1000); a refused local port or unknown host is given up after 2 tries
   NO_COLOR                     turn colour off
@@ -133,10 +135,11 @@ ${providerVariables()}
 Approval modes: ask runs what only reads, and a short list of read-only commands (ls, cat, grep,
 rg, find, git status/diff/log/show, pwd, head, tail, wc, in any combination, output not
 redirected to a file) by itself, and shows every other command and every change to a file first:
-y runs it, a runs it and the same tool (for a command: program and first argument) from then on
-until awl exits, n refuses it with an optional reason for the model, Esc or Ctrl+C stops the
-turn. auto runs every tool. read-only refuses changes to files and other commands with an error
-the model reads. /approve switches.
+y runs it; a runs it and, until awl exits, what the question names: for write and edit the tool,
+for a command its subcommand with any arguments (git add …, npm run …; never --force, a delete
+or another program) or else only that exact command; n refuses it with an optional reason for
+the model; Esc or Ctrl+C stops the turn. auto runs every tool. read-only refuses changes to
+files and other commands with an error the model reads. /approve switches.
 
 Project instructions: a new session puts $XDG_CONFIG_HOME/awl/AGENTS.md, then AGENTS.md (else
 CLAUDE.md) of each directory from the repository root down to this one, into its system

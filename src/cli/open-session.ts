@@ -1,9 +1,10 @@
-// Turns --resume / --resume <id> into an open SessionManager, or a new one.
-// An id is only ever matched against the ids of listed sessions, never used as a path.
+// Turns --resume / --resume <text> into an open SessionManager, or a new one.
+// Which session the text names is the session store's one rule (session/store/resolve.ts);
+// several matches are offered in the picker on a terminal, else listed in the error.
 
 import { UsageError } from "../errors";
-import { SessionManager, describeSessions, findSession, type ModelRef, type SessionInfo } from "../session";
-import { continueRecent, findByTitle, mostRecentSession } from "../session/store";
+import { SessionManager, type ModelRef, type SessionInfo } from "../session";
+import { continueRecent, forkTitle, mostRecentSession, resolveSession, type Resolution } from "../session/store";
 import { forkSession, findTarget, readSessionTree } from "../session/tree";
 import { localDateTime, oneLine } from "../ui/render/format";
 import { sessionIdLength } from "../ui/session/session-id";
@@ -18,6 +19,8 @@ export interface OpenedSession {
 export interface OpenOptions {
   /** Where a person sees this directory's sessions, for "no session matches": `awl sessions` on the command line, `/resume` in the REPL. */
   listedBy?: string;
+  /** Several sessions match: offer them in the picker (a person at a terminal) rather than list them in the error. */
+  pick?: boolean;
   /** --at ENTRY: the leaf moves there as the session opens (in the fork, with --fork). */
   at?: string;
   /** --fork: continue in a copy, made with the model `forkModel` chooses from the parent's active one. */
@@ -26,7 +29,8 @@ export interface OpenOptions {
 
 export async function openSession(
   cwd: string,
-  resume: true | string | undefined,
+  /** true: the most recent session here; text: what names one (resolve.ts); a path: one already resolved. */
+  resume: true | string | { path: string } | undefined,
   newModel: () => { provider: string; model: string },
   options: OpenOptions = {},
 ): Promise<OpenedSession> {
@@ -45,7 +49,7 @@ export async function openSession(
       };
     }
   } else {
-    session = await SessionManager.open(await pathForId(cwd, resume, options.listedBy ?? "awl sessions"));
+    session = await SessionManager.open(await pathOf(cwd, resume, options));
   }
   const notices: string[] = [];
   if (session.cwd !== cwd) notices.push(`This session was started in ${session.cwd}; its tools now run here, in ${cwd}.`);
@@ -57,12 +61,14 @@ export async function openSession(
 }
 
 /** `--resume ID --at ENTRY` and `--fork [--at ENTRY]`: the session, moved to the entry, or a copy of its path to it. */
-async function openAt(cwd: string, resume: true | string, options: OpenOptions): Promise<OpenedSession> {
-  const parent = resume === true ? mostRecentSession(cwd) : await pathForId(cwd, resume, options.listedBy ?? "awl sessions");
+async function openAt(cwd: string, resume: true | string | { path: string }, options: OpenOptions): Promise<OpenedSession> {
+  const parent = resume === true ? mostRecentSession(cwd) : await pathOf(cwd, resume, options);
   if (!parent) throw new UsageError(`no earlier session in this directory to ${options.fork ? "fork" : "go back in"}`);
   if (options.fork) {
     const fork = forkSession({ parentFile: parent, at: options.at, cwd, model: options.fork.model });
     const session = await SessionManager.open(fork.file);
+    const title = forkTitle(parent, fork.parent.id, fork.file);
+    if (title) session.setTitle(title.title, title.source);
     return { session, resumed: true, notices: [`Forked session ${fork.parent.id} at entry ${fork.entry} into ${session.sessionId}; the original is unchanged.`] };
   }
   // A move's notice quotes the target's words.
@@ -78,26 +84,33 @@ async function openAt(cwd: string, resume: true | string, options: OpenOptions):
   return { session, resumed: true, notices: target ? [`Going on from entry ${target.id}: ${oneLine(target.text, 80)}`] : [] };
 }
 
-/** An id prefix, else a part of a title (this directory's sessions; others are named in the error). */
-export async function pathForId(cwd: string, id: string, listedBy: string): Promise<string> {
-  const isId = /^[0-9a-fA-F-]+$/.test(id);
-  const { matches, elsewhere } = isId ? await findSession(cwd, id) : { matches: [], elsewhere: [] };
-  if (matches.length === 1) return matches[0]!.path;
-  if (matches.length > 1) throw new UsageError(ambiguous(id, describeSessions(matches.map((m) => m.path), cwd), cwd));
-  const titled = findByTitle(cwd, id);
-  if (titled.here.length === 1) return titled.here[0]!.path;
-  if (titled.here.length > 1) throw new UsageError(ambiguous(id, describeSessions(titled.here.map((m) => m.path), cwd), cwd, "titles"));
-  const where = (list: { cwd: string }[]) => [...new Set(list.map((s) => s.cwd))].join(", ");
-  if (elsewhere.length) throw new UsageError(`session ${id} is not from this directory; it belongs to ${where(elsewhere)}: run awl --resume ${id} there`);
-  if (titled.elsewhere.length) throw new UsageError(`no session of this directory has '${id}' in its title; a session of ${where(titled.elsewhere)} does: run awl --resume there`);
-  throw new UsageError(`no session in this directory matches '${id}' by id or title (${listedBy} lists them)`);
+function pathOf(cwd: string, resume: string | { path: string }, options: OpenOptions): Promise<string> | string {
+  return typeof resume === "string" ? pathForId(cwd, resume, { listedBy: options.listedBy ?? "awl sessions", pick: options.pick ?? false }) : resume.path;
 }
 
-function ambiguous(id: string, matches: SessionInfo[], cwd: string, by = "id"): string {
-  const length = sessionIdLength(cwd, matches.map((m) => m.id)); // as awl sessions shows them
-  const rows = matches.map(
+/** The session `text` names (resolve.ts); several: the one picked among them, or a usage error listing them. */
+export async function pathForId(cwd: string, text: string, o: { listedBy: string; pick: boolean }): Promise<string> {
+  const found = await resolveSession(cwd, text, o.listedBy);
+  if (found.kind === "one") return found.path;
+  if (!o.pick) throw new UsageError(ambiguous(text, found, cwd));
+  const { pickSession } = await import("../ui/session/session-picker");
+  const id = await pickSession(found.sessions, idLength(cwd, found.sessions), { escape: "leaves" });
+  const chosen = found.sessions.find((s) => s.id === id);
+  if (!chosen) throw new UsageError(`'${text}' matches ${found.sessions.length} sessions, and none was chosen`);
+  return chosen.path;
+}
+
+/** A person is there to pick: stdin and stdout are a terminal. */
+export const atTerminal = (): boolean => !!process.stdin.isTTY && !!process.stdout.isTTY;
+
+/** As awl sessions shows them. */
+const idLength = (cwd: string, sessions: SessionInfo[]) => sessionIdLength(cwd, sessions.map((m) => m.id));
+
+function ambiguous(text: string, found: Extract<Resolution, { kind: "several" }>, cwd: string): string {
+  const length = idLength(cwd, found.sessions);
+  const rows = found.sessions.map(
     (m) => `  ${m.id.slice(0, length)}  ${localDateTime(m.created)}  ${oneLine(m.title ?? m.firstPrompt ?? "(no prompt)", 60)}`,
   );
-  const more = by === "id" ? "give more of the id" : "give one of their ids";
-  return [`'${id}' matches ${matches.length} sessions${by === "id" ? "" : " by title"}; ${more}:`, ...rows].join("\n");
+  const more = found.by === "id" ? "give more of the id" : "give one of their ids";
+  return [`'${text}' matches ${found.sessions.length} sessions${found.by === "id" ? "" : " by title"}; ${more}:`, ...rows].join("\n");
 }

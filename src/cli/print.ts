@@ -12,16 +12,17 @@ import type { AgentEvent } from "../agent/events";
 import { EXIT_FAILURE, EXIT_MAX_TURNS, EXIT_OK, UsageError, UserError } from "../errors";
 import type { ResultLine } from "../session/log";
 import type { SessionManager } from "../session";
-import { readStdin, stdinHasInput } from "./stdin";
+import { readStdin, stdinKind } from "./stdin";
 import { tools } from "../tools";
 import { colorsFor } from "../ui/render/colors";
 import { compactedLine, oneLine, retryText } from "../ui/render/format";
 import { loadContextFiles } from "../agent/context-files";
 import { contextNotice } from "../ui/session/instructions";
 import { safeText } from "../ui/render/safe-text";
-import { onCommandLine, remedyWatcher, withCommandLineAdvice } from "./advice";
-import { approvalMode, chosenEffort, type Args } from "./args";
+import { onCommandLine, remedyWatcher, resendAdvice, savedPromptAdvice, withCommandLineAdvice } from "./advice";
+import { approvalMode, type Args } from "./args";
 import { startModel } from "./start-model";
+import { shortSessionId } from "../ui/session/session-id";
 import type { Usage } from "../providers/provider";
 import { guardOutput, hold, stopExitCode, stoppedBy, stopSignal } from "./stop";
 
@@ -60,13 +61,12 @@ export async function print(args: Args, cwd: string): Promise<number> {
  */
 export async function runPrint(args: Args, cwd: string, output: PrintOutput): Promise<PrintOutcome> {
   const mode = approvalMode(args); // auto unless told otherwise; ask is a usage error: nobody can answer
-  const effort = chosenEffort(args);
   guardOutput();
   const err = process.stderr;
   const c = colorsFor(err);
   const prompt = await promptOf(args, (line) => err.write(`${c.yellow(line)}\n`));
 
-  const { opened, model, catalogues, gone } = await startModel(args, cwd);
+  const { opened, model, effort, catalogues, gone } = await startModel(args, cwd);
   const { session, resumed, notices } = opened;
   output.opened?.(session);
   try {
@@ -82,7 +82,7 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
     const refusal = agent.effortRefusal();
     if (refusal) throw new UsageError(`${refusal} (see awl --help)`);
     if (prompt === undefined && !agent.waitsForModel()) {
-      throw new UsageError(`-p needs a prompt: this session does not wait for the model (a bare -p --resume continues a run --max-turns stopped) (see awl --help)`);
+      throw new UsageError(`-p needs a prompt: this session does not wait for the model (a bare -p --resume sends what waits: a prompt the provider refused, or a run --max-turns stopped) (see awl --help)`);
     }
     const failure = remedyWatcher();
 
@@ -116,8 +116,13 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
         err.write(`${c.yellow(`awl: stopped after ${args.maxTurns} model request${args.maxTurns === 1 ? "" : "s"} (--max-turns); awl -p --resume ${session.sessionId} continues`)}\n`);
         return { exitCode: EXIT_MAX_TURNS, status: "max_turns", usage, stopReason: result.stopReason };
       }
+      // Learnt from the API's refusal (a model awl's table does not know thinks always): the usage error a known model's is,
+      // but the prompt went out with the request that taught it, so it is in the log and waits to be sent.
+      if (result.effortRefused) throw new UsageError(`${result.errorMessage}; ${savedPromptAdvice(shortSessionId(cwd, session), "--effort <level>")}`);
       if (result.stopReason === "error") {
-        const error = safeText(withCommandLineAdvice(result.errorMessage ?? "the request failed", catalogues.advise(failure.remedy, agent.model.provider)));
+        const fact = result.errorMessage ?? "the request failed";
+        const remedy = catalogues.advise(failure.remedy, agent.model.provider);
+        const error = safeText(remedy?.kind === "model" ? `${fact}: ${resendAdvice(remedy, shortSessionId(cwd, session))}` : withCommandLineAdvice(fact, remedy));
         err.write(`${c.red(`awl: ${error}`)}\n`);
         return { exitCode: EXIT_FAILURE, status: "error", usage, stopReason: result.stopReason, error };
       }
@@ -131,21 +136,24 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
 }
 
 /**
- * What -p sends: its prompt, after stdin when stdin is a pipe or a file
- * (`git diff | awl -p "review this"`), separated by a blank line; stdin alone
+ * What -p sends: its prompt, after stdin when stdin is a pipe, a file or a
+ * socket that speaks within 3 s (`git diff | awl -p "review this"`, a Node
+ * script's child), separated by a blank line; stdin alone
  * for `-p -`; nothing for a bare -p (the turn goes on from tool results).
  */
 async function promptOf(args: Args, say: (line: string) => void): Promise<string | undefined> {
   if (args.prompt === "") return undefined;
   if (args.prompt === "-") {
-    const text = await readStdin(() => say("awl: waiting for the prompt on standard input (-p - reads it to its end)"));
+    const text = (await readStdin(() => say("awl: waiting for the prompt on standard input (-p - reads it to its end)"))) ?? "";
     if (!text.trim()) throw new UsageError("the prompt is empty (see awl --help)");
     return text;
   }
   const prompt = args.prompt ?? "";
   if (!prompt.trim()) throw new UsageError("the prompt is empty (see awl --help)");
-  if (args.noStdin || !stdinHasInput()) return prompt;
-  const input = await readStdin(() => say("awl: waiting for standard input to end: -p sends it before the prompt (--no-stdin leaves it alone)"));
+  const kind = args.noStdin ? undefined : stdinKind();
+  if (!kind) return prompt;
+  const input = await readStdin(() => say("awl: waiting for standard input to end: -p sends it before the prompt (--no-stdin leaves it alone)"), { socket: kind === "socket" });
+  if (input === undefined) say("awl: standard input is a socket that sent nothing in 3 s: not read (--no-stdin skips the wait)");
   if (!input) return prompt;
   return `${input}${input.endsWith("\n") ? "" : "\n"}\n${prompt}`;
 }
@@ -170,7 +178,11 @@ export function reportActivity(event: AgentEvent, err: Err, c: ReturnType<typeof
   const start = lineStart(err);
   if (event.type === "toolStart") err.write(`${start}${c.cyan("●")} ${oneLine(event.name, 60)} ${oneLine(event.summary, 100)}\n`);
   else if (event.type === "toolEnd" && event.output.isError) err.write(`${start}${c.red(`  ⎿ ${oneLine(event.output.content, 100)}`)}\n`);
-  else if (event.type === "retry") err.write(`${start}${c.yellow(retryText(event, safeText(event.reason)))}${err.isTTY ? "" : "\n"}`);
+  else if (event.type === "retry") {
+    // An answer that starts again is said on a line of its own: its first part is not in the answer awl writes.
+    const again = event.restart ? " · the answer starts again" : "";
+    err.write(`${start}${c.yellow(retryText(event, safeText(event.reason)) + again)}${err.isTTY && !again ? "" : "\n"}`);
+  }
   else if (event.type === "compacted") err.write(`${start}${c.dim(compactedLine(event))}\n`);
   else if (event.type === "notice") err.write(`${start}${c.dim(safeText(event.text))}\n`);
 }

@@ -12,27 +12,27 @@ import { confirm, isCancel } from "@clack/prompts";
 import { previewScope, rewindTo, type RewindScope } from "../agent/rewind";
 import { UsageError } from "../errors";
 import { SessionManager } from "../session";
-import { mostRecentSession } from "../session/store";
+import { mostRecentSession, printedId } from "../session/store";
 import { findTarget, readSessionTree } from "../session/tree";
 import { colorsFor } from "../ui/render/colors";
 import { oneLine } from "../ui/render/format";
 import { refusedPaths, rewindPreview } from "../ui/render/rewind-preview";
 import { safeText } from "../ui/render/safe-text";
 import type { Args } from "./args";
-import { pathForId } from "./open-session";
+import { atTerminal, pathForId } from "./open-session";
 
 const WHAT: Record<RewindScope, string> = { both: "the conversation and the files", conversation: "the conversation only", files: "the files only" };
 
 export async function rewind(args: Args, cwd: string): Promise<number> {
-  const path = args.session === undefined ? mostRecentSession(cwd) : await pathForId(cwd, args.session, "awl sessions");
+  const path = args.session === undefined ? mostRecentSession(cwd) : await pathForId(cwd, args.session, { listedBy: "awl sessions", pick: atTerminal() });
   if (!path) throw new UsageError("no session in this directory to rewind (awl sessions lists them)");
   const tree = readSessionTree(path);
   const target = findTarget(tree, args.to!);
   const scope: RewindScope = args.only ?? "both";
   const c = colorsFor(process.stdout);
-  const short = tree.header.id.slice(0, 8);
+  const short = printedId(cwd, tree.header.id); // as --resume finds it from here
   const what = `session ${short} back to ${target.id} (${target.kind === "message" ? target.role : target.kind}: ${safeText(oneLine(target.text, 60))}), ${WHAT[scope]}`;
-  if (!args.dryRun && !args.yes && (!isatty(0) || !isatty(1))) throw new UsageError("awl rewind asks before it changes a session; without a terminal, add --yes");
+  if (!args.dryRun && !args.yes && (!isatty(0) || !isatty(1))) throw new UsageError("rewind asks before it changes a session; without a terminal, add --yes");
   const session = await SessionManager.open(path);
   try {
     const o = { scope, force: args.force };

@@ -2,6 +2,7 @@
 // date, what the session was about, and with --all the directory it is from.
 import { glance, shortIdLength, type CatalogEntry } from "../session/store";
 import { compactNumber, localDateTime, oneLine } from "../ui/render/format";
+import { safeText } from "../ui/render/safe-text";
 
 export interface Row {
   entry: CatalogEntry;
@@ -24,10 +25,10 @@ export function rowOf(entry: CatalogEntry): Row {
 
 export const idLength = (entries: readonly { id: string }[]) => shortIdLength(entries.map((e) => e.id));
 
-/** `019dc5ba  2025-10-29 09:12  fix the flaky test` (`  in /home/ana/shop` with --all). */
+/** `019dc5ba  2025-10-29 09:12  fix the flaky test` (`  in /home/ana/shop` with --all); safe to show (the id is the header's). */
 export function rowText(row: Row, length: number, all: boolean, date = row.lastActive): string {
   const where = all && row.entry.cwd ? `  in ${oneLine(row.entry.cwd, 80)}` : "";
-  return `${row.entry.id.slice(0, length)}  ${date ? localDateTime(date) : "????-??-?? ??:??"}  ${row.about}${where}`;
+  return `${safeText(row.entry.id.slice(0, length))}  ${date ? localDateTime(date) : "????-??-?? ??:??"}  ${row.about}${where}`;
 }
 
 /** "312 B", "1.2kB", "45.0MB". */

@@ -1,12 +1,15 @@
 // `awl sessions rm | restore | prune | trash | purge`: sessions leave only
 // through the trash, one of these commands names every one it moves or
 // deletes, and an open session is never moved. Ages are the last entry's
-// timestamp (in the trash: when it was trashed), never a file's mtime.
+// timestamp (in the trash: when it was trashed), never a file's mtime. On a
+// terminal, purge asks before it deletes.
+import { isatty } from "node:tty";
 import { UsageError, UserError } from "../errors";
 import { collectBlobs, type Collected } from "../session/checkpoints";
 import { catalog, pickById, sessionPaths, type CatalogEntry, deleteTrashed, moveToTrash, restoreFromTrash, trashedAt, trashRoot } from "../session/store";
 import { sessionRoot } from "../session/log";
 import { localDateTime } from "../ui/render/format";
+import { safeText } from "../ui/render/safe-text";
 import type { Args } from "./args";
 import { parseDuration } from "./duration";
 import { bytes, idLength, plural, rowOf, rowText } from "./session-rows";
@@ -42,7 +45,7 @@ export function restore(args: Args, cwd: string): number {
   const length = idLength(entries);
   for (const entry of pick(entries, args, cwd, trashRoot())) {
     const path = restoreFromTrash(entry);
-    console.log(`Restored ${entry.id.slice(0, length)} to ${path}`);
+    console.log(safeText(`Restored ${entry.id.slice(0, length)} to ${path}`)); // the id is the header's, the path has its folder
   }
   return 0;
 }
@@ -105,7 +108,7 @@ export function trash(args: Args, cwd: string): number {
   return 0;
 }
 
-export function purge(args: Args, cwd: string, now = Date.now()): number {
+export async function purge(args: Args, cwd: string, now = Date.now()): Promise<number> {
   const limit = args.olderThan === undefined ? undefined : parseDuration(args.olderThan, "--older-than");
   const rows = trashedRows(args, cwd);
   const length = idLength(rows.map((r) => r.entry));
@@ -115,9 +118,17 @@ export function purge(args: Args, cwd: string, now = Date.now()): number {
       if (!trashed) console.log(`Kept ${rowText(rowOf(entry), length, args.all)}: when it was trashed is not recorded`);
       continue;
     }
+    doomed.push(entry);
+  }
+  // Deleting is the one step that cannot be undone: a person at a terminal sees what goes and says so first (a script is not asked).
+  const ask = !args.dryRun && doomed.length > 0 && isatty(0) && isatty(1);
+  if (ask && !(await confirmPurge(doomed, length, args))) {
+    console.log("Nothing was deleted.");
+    return 1;
+  }
+  for (const entry of doomed) {
     console.log(`${args.dryRun ? "Would delete" : "Deleted"} ${rowText(rowOf(entry), length, args.all)}`);
     if (!args.dryRun) deleteTrashed(entry);
-    doomed.push(entry);
   }
   console.log(`${args.dryRun ? "Would delete" : "Deleted"} ${plural(doomed.length, "trashed session")}${here(args)}.`);
   // Blob collection always weighs every session and trashed session under the root.
@@ -125,6 +136,14 @@ export function purge(args: Args, cwd: string, now = Date.now()): number {
   const everything = [...sessionPaths(sessionRoot()), ...sessionPaths(trashRoot())].filter((p) => !gone.has(p));
   console.log(blobReport(collectBlobs(everything, process.env, now, args.dryRun), args.dryRun));
   return 0;
+}
+
+/** Lists the sessions a purge would delete and asks; false when the person says no or leaves the question. */
+async function confirmPurge(doomed: CatalogEntry[], length: number, args: Args): Promise<boolean> {
+  for (const entry of doomed) console.log(`Would delete ${rowText(rowOf(entry), length, args.all)}`);
+  const { confirm, isCancel } = await import("@clack/prompts");
+  const answer = await confirm({ message: `Delete ${plural(doomed.length, "trashed session")} for good?`, initialValue: false });
+  return !isCancel(answer) && answer;
 }
 
 function blobReport(c: Collected, dryRun: boolean): string {

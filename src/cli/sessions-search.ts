@@ -2,7 +2,8 @@
 // labels, prompts or answers hold the text, most recently active first, each
 // match with its entry id and the text around it. Printed as found, so the
 // first sessions show while the rest are still read. --json: one JSON object
-// per match, one per line ({session, entry, title, line}).
+// per match, one per line ({session, entry, title, line}). Exits 1 when
+// nothing matched, as grep does, so a script can tell.
 import { catalog, titleOf, activityRank, lastTimestamp, searcher, type SearchHit } from "../session/store";
 import { sessionRoot } from "../session/log";
 import { localDateTime, oneLine } from "../ui/render/format";
@@ -53,6 +54,7 @@ export function search(args: Args, cwd: string, now = Date.now()): number {
     if (hits.length > SHOWN) rows.push(`  … ${plural(hits.length - SHOWN, "more match", "more matches")}`);
     console.log([`${entry.id.slice(0, length)}  ${last ? localDateTime(last) : "????-??-?? ??:??"}  ${oneLine(title, 80)}${where}`, ...rows].join("\n"));
   }
-  if (!args.json && !sessions) console.log(`No session${args.all ? "" : " of this directory"} holds '${oneLine(text, 60)}'.`);
-  return 0;
+  if (sessions) return 0;
+  if (!args.json) console.log(`No session${args.all ? "" : " of this directory"} holds '${oneLine(text, 60)}'.`);
+  return 1;
 }

@@ -43,7 +43,8 @@ export async function sessions(args: Args, cwd: string): Promise<number> {
   }
   // The same prefixes as the banner, /session and the exit hint show (ui/session/session-id.ts).
   const length = sessionIdLength(cwd, list.map((s) => s.id));
-  console.log(list.map((s) => plainLine(s, length, cwd)).join("\n"));
+  const listed = new Set(list.map((s) => s.id));
+  console.log(list.map((s) => plainLine(s, length, cwd, listed)).join("\n"));
   return 0;
 }
 
@@ -83,17 +84,18 @@ export async function pickFast(cwd: string, options: { current?: string; escape?
  * The spec's line: `019dc5ba  2026-04-25 17:40  14 messages`, and what else is worth knowing: `, 2 compactions`,
  * then the title, and for a session of this project started at another path (a moved checkout), that path.
  */
-export function plainLine(s: SessionInfo, length: number, cwd: string): string {
+export function plainLine(s: SessionInfo, length: number, cwd: string, listed: ReadonlySet<string>): string {
   const title = s.title && !s.damaged ? `  ${oneLine(s.title, 80)}` : "";
   const from = s.cwd !== cwd ? `  (from ${oneLine(s.cwd, 80)})` : "";
-  return `${s.id.slice(0, length)}  ${localDateTime(s.created)}  ${contents(s)}${title}${from}`;
+  return `${s.id.slice(0, length)}  ${localDateTime(s.created)}  ${contents(s, length, listed)}${title}${from}`;
 }
 
-function contents(s: SessionInfo): string {
+/** `listed`: the ids of the rows, whose prefixes of `length` tell them apart; a fork's parent that is not among them is named whole. */
+function contents(s: SessionInfo, length: number, listed: ReadonlySet<string>): string {
   if (s.damaged) return `damaged: ${s.damaged}`;
   const parts = [`${s.messageCount} message${s.messageCount === 1 ? "" : "s"}`];
   if (s.compactions) parts.push(`${s.compactions} compaction${s.compactions === 1 ? "" : "s"}`);
-  if (s.forkedFrom) parts.push(`fork of ${safeText(s.forkedFrom.session.slice(0, 8))} at ${safeText(s.forkedFrom.entry)}`);
+  if (s.forkedFrom) parts.push(`fork of ${safeText(listed.has(s.forkedFrom.session) ? s.forkedFrom.session.slice(0, length) : s.forkedFrom.session)} at ${safeText(s.forkedFrom.entry)}`);
   if (s.damagedBeforeCompaction) parts.push(`damaged before the latest compaction (resumable): ${s.damagedBeforeCompaction}`);
   return parts.join(", ");
 }

@@ -1,51 +1,67 @@
-// Standard input for -p: read when it is a pipe or a regular file (never a
-// terminal, nor /dev/null), whole, as bytes first, so that a character split
-// across two reads arrives intact, and decoded only at the end. What cannot be
-// sent is refused before any request: over 32 MiB, or not UTF-8.
+// Standard input for -p: read when it is a pipe, a regular file or a socket
+// that starts to speak (never a terminal, nor /dev/null), whole, as bytes
+// first, so that a character split across two reads arrives intact, and
+// decoded only at the end. What cannot be sent is refused before any request:
+// more than every provider's request can hold, or not UTF-8.
 
 import { fstatSync } from "node:fs";
 import { isUtf8 } from "node:buffer";
 import { UsageError } from "../errors";
+import { smallestRequestLimit } from "../providers/registry";
 
-/** The most stdin awl reads. A provider request must hold it (Anthropic refuses bodies over 32 MB). */
-export const MAX_STDIN_BYTES = 32 * 1024 * 1024;
-/** How long an open pipe may stay silent before awl says what it is waiting for. */
+/** The most stdin awl reads: what every provider's request can hold. */
+export const MAX_STDIN_BYTES = smallestRequestLimit();
+/**
+ * How long an open pipe may stay silent before awl says what it is waiting
+ * for, and how long a socket has to send its first byte (or end) to be read.
+ */
 const SILENCE_MS = 3000;
 
 /**
- * True when stdin is a pipe or a regular file, the two things `cmd | awl -p`
- * and `awl -p < file` give. Not a socket: that is what a program started by
- * Node or Bun gets by default, often left open with nothing ever written, and
- * awl would wait for its end forever.
+ * What stdin is, for -p: a pipe or a regular file (`cmd | awl -p`, `awl -p <
+ * file`), read to its end; a socket, what a program started by Node or Bun
+ * gets by default, often left open with nothing ever written, read only when
+ * it speaks within 3 s; or nothing to read (a terminal, /dev/null, closed).
  */
-export function stdinHasInput(): boolean {
+export function stdinKind(): "stream" | "socket" | undefined {
   try {
     const stat = fstatSync(0);
-    return stat.isFIFO() || stat.isFile();
+    return stat.isFIFO() || stat.isFile() ? "stream" : stat.isSocket() ? "socket" : undefined;
   } catch {
-    return false; // closed
+    return undefined; // closed
   }
 }
 
 /**
- * All of stdin as text. `onSilence` is called once if a pipe gives nothing
- * for 3 s (awl keeps waiting: a slow producer is not an error).
+ * All of stdin as text. `onSilence` is called once if it gives nothing for
+ * 3 s: a pipe is still waited for (a slow producer is not an error); with
+ * `socket`, awl waits no longer and returns undefined when neither a byte nor
+ * the end came by then.
  */
-export async function readStdin(onSilence: () => void): Promise<string> {
+export async function readStdin(onSilence: () => void, o: { socket?: boolean } = {}): Promise<string | undefined> {
   const chunks: Uint8Array[] = [];
   let bytes = 0;
   let said = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let silent: (() => void) | undefined;
+  const gaveUp = new Promise<"silent">((resolve) => (silent = () => resolve("silent")));
   const quiet = () => {
     clearTimeout(timer);
-    if (!said) timer = setTimeout(() => ((said = true), onSilence()), SILENCE_MS);
+    if (!said) timer = setTimeout(() => ((said = true), o.socket && bytes === 0 ? silent!() : onSilence()), SILENCE_MS);
   };
   quiet();
+  const reader = Bun.stdin.stream().getReader();
   try {
-    for await (const chunk of Bun.stdin.stream()) {
-      bytes += chunk.byteLength;
+    for (let first = true; ; first = false) {
+      const next = first ? await Promise.race([reader.read(), gaveUp]) : await reader.read();
+      if (next === "silent") {
+        await reader.cancel().catch(() => {});
+        return undefined;
+      }
+      if (next.done) break;
+      bytes += next.value.byteLength;
       if (bytes > MAX_STDIN_BYTES) throw new UsageError(`standard input is over ${MAX_STDIN_BYTES >> 20} MiB: nothing was sent (give the model a file's path to read instead)`);
-      chunks.push(chunk);
+      chunks.push(next.value);
       quiet();
     }
   } finally {

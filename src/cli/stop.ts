@@ -3,8 +3,9 @@
 // SIGINT from outside or Ctrl+C under -p; SIGQUIT) is handled like Ctrl+C, in
 // this order:
 //
-//   1. stop drawing: nothing more is written to a terminal (after SIGHUP it
-//      is gone, and a write to it fails);
+//   1. stop drawing: the rows under the output (the status line) are erased
+//      while the terminal is still there, then nothing more is written to it
+//      (after SIGHUP it is gone, and a write to it fails);
 //   2. abort: the request stops, and a running tool is killed with its whole
 //      process group as the abort reaches it (tools/bash.ts);
 //   3. wait, up to 3 s, for the work a command holds (a turn) to settle: its

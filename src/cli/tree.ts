@@ -6,10 +6,10 @@ import { readSessionTree } from "../session/tree";
 import { colorsFor } from "../ui/render/colors";
 import { treeJson, treeRows } from "../ui/session/tree";
 import type { Args } from "./args";
-import { pathForId } from "./open-session";
+import { atTerminal, pathForId } from "./open-session";
 
 export async function tree(args: Args, cwd: string): Promise<number> {
-  const read = readSessionTree(await pathForId(cwd, args.session!, "awl sessions"));
+  const read = readSessionTree(await pathForId(cwd, args.session!, { listedBy: "awl sessions", pick: atTerminal() }));
   // console.log, not process.stdout: see main.ts (start-up cost).
   if (args.json) {
     console.log(treeJson(read));

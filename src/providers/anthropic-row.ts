@@ -50,6 +50,8 @@ export const ANTHROPIC: ProviderRow = {
   defaultBaseUrl: "https://api.anthropic.com",
   keyOptional: false,
   apis: ["anthropic-messages"],
+  // Its docs: 32 MB, refused with 413 request_too_large.
+  maxRequestBytes: 32 * 1024 * 1024,
   ids: { pattern: /^claude/i, shown: "claude-…" },
   defaultModel: "claude-sonnet-5-5",
   defaultFamilies: [/^claude-sonnet-\d+(?:-\d+)?$/],
@@ -72,6 +74,22 @@ export const ANTHROPIC: ProviderRow = {
     ["claude-", 200_000],
   ],
   thinking: THINKING,
+  // platform.claude.com/docs/en/about-claude/pricing and each model's page, read in December 2026 (cache writes: the 5-minute cache awl asks for).
+  prices: {
+    "claude-sonnet-5-5": { input: 2, output: 10, cacheRead: 0.2, cacheWrite: 2.5 },
+    "claude-opus-5-5": { input: 4, output: 20, cacheRead: 0.2, cacheWrite: 5 },
+    "claude-fable-5-1": { input: 10, output: 50, cacheRead: 1, cacheWrite: 12.5 },
+    "claude-fable-5": { input: 10, output: 50, cacheRead: 1, cacheWrite: 12.5 },
+    "claude-opus-5": { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
+    "claude-sonnet-5": { input: 2, output: 10, cacheRead: 0.2, cacheWrite: 2.5 },
+    "claude-opus-4-7": { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
+    "claude-opus-4-6": { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
+    "claude-opus-4-5": { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
+    "claude-opus-4-1": { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75, deprecated: true },
+    "claude-sonnet-4-6": { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+    "claude-sonnet-4-5": { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+    "claude-haiku-4-5": { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
+  },
   catalogue: {
     headers: anthropicHeaders,
     // The largest page its docs allow (1 to 1000); paged by the last id.

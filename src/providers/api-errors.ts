@@ -104,6 +104,9 @@ const STATED_LIMIT = [
   /must be <= ([\d,]+)/i,
 ];
 
+/** Where a wording states the prompt's own tokens N (the first group): Anthropic's two, vLLM's. */
+const STATED_INPUT = [/([\d,]+) \+ [\d,]+ > [\d,]+/, /([\d,]+) tokens > [\d,]+ maximum/i, /\(([\d,]+) in the messages, [\d,]+ in the completion\)/i];
+
 /**
  * Whether a failed request failed because the prompt is too long for the
  * model, and the window the error states (absent when it states none, as a
@@ -115,11 +118,13 @@ export function contextOverflow(status: number | undefined, info: ApiErrorInfo):
   const worded = (status === undefined || (status >= 400 && status < 500)) && OVERFLOW_WORDING.test(message);
   const kind = OVERFLOW_KINDS.has(info.code ?? "") || OVERFLOW_KINDS.has(info.type ?? "");
   if (!worded && !kind && status !== 413) return undefined;
+  const input = STATED_INPUT.map((pattern) => tokens(pattern.exec(message)?.[1])).find((n) => n !== undefined);
+  const stated = input === undefined ? {} : { input };
   for (const pattern of STATED_LIMIT) {
     const limit = tokens(pattern.exec(message)?.[1]);
-    if (limit) return { limit };
+    if (limit) return { limit, ...stated };
   }
-  return info.contextSize ? { limit: info.contextSize } : {};
+  return info.contextSize ? { limit: info.contextSize, ...stated } : stated;
 }
 
 function tokens(text: string | undefined): number | undefined {

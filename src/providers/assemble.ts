@@ -6,7 +6,7 @@ import { appendToBlock, type Message } from "../conversation";
 import type { StreamEvent } from "./provider";
 import { isJson } from "../json";
 
-/** Applies one event; `retry`, `notice` and `end` carry nothing for the message and are ignored. */
+/** Applies one event; a `retry` that restarts the answer empties it; `notice`, `end` and other retries carry nothing for the message. */
 export function applyStreamEvent(message: Message, event: StreamEvent): void {
   switch (event.type) {
     case "blockStart":
@@ -26,6 +26,10 @@ export function applyStreamEvent(message: Message, event: StreamEvent): void {
       }
       return;
     }
+    case "retry":
+      // The answer starts again: what arrived of it is dropped (none of its tools has run).
+      if (event.restart) message.content = [];
+      return;
     default:
       return;
   }

@@ -11,7 +11,7 @@
 // `/model` say where the list came from (describeSource).
 
 import { builtinModel, builtinModels } from "./builtin-models";
-import { cacheFile, readCache, writeCache, type CachedCatalogue } from "./catalogue-cache";
+import { cacheFile, readCache, writeCache, type CacheFile, type CachedCatalogue } from "./catalogue-cache";
 import type { ModelInfo } from "./model-info";
 import { newestDefault, newestFirst, newestOfFamily } from "./model-family";
 import type { ProviderName, Remedy } from "./provider";
@@ -48,7 +48,7 @@ function hostOf(base: string): string {
 export class ModelCatalogue {
   readonly provider: ProviderName;
   readonly #endpoint: Endpoint | undefined;
-  readonly #file: string | undefined;
+  readonly #file: CacheFile | undefined;
   readonly #now: () => number;
   #entry: CachedCatalogue | undefined;
   #loaded: Promise<void> | undefined;
@@ -77,11 +77,25 @@ export class ModelCatalogue {
     if (!this.#file) return;
     this.#entry = await readCache(this.#file);
     const entry = this.#entry;
-    if (entry && this.#now() - entry.fetchedAt < KEPT_FOR[entry.status]) return;
+    if (entry && fresh(entry, this.#now())) return;
     if (entry?.status === "ok") {
       this.#refreshing = this.#refresh(); // the stale list serves meanwhile
       return;
     }
+    await this.#refresh();
+  }
+
+  /**
+   * For a check against the list (`/model <id>`): loaded, and when the
+   * provider's list is older than `maxAgeMs`, asked for again first (a model
+   * released since is then listed). Never throws.
+   */
+  async freshen(maxAgeMs: number): Promise<void> {
+    await this.load();
+    await this.#refreshing;
+    const entry = this.#entry;
+    if (entry?.status !== "ok" || this.#now() - entry.fetchedAt <= maxAgeMs) return;
+    this.#refreshing = undefined;
     await this.#refresh();
   }
 
@@ -168,6 +182,12 @@ export class ModelCatalogue {
 }
 
 /** "just now", "12 min ago", "3 h ago", "2 days ago". */
+/** Within its time; one fetched "later than now" (written while the clock ran ahead) is stale, or it would never be refreshed. */
+function fresh(entry: CachedCatalogue, now: number): boolean {
+  const age = now - entry.fetchedAt;
+  return age >= 0 && age < KEPT_FOR[entry.status];
+}
+
 function ago(ms: number): string {
   const minutes = Math.floor(ms / 60_000);
   if (minutes < 1) return "just now";

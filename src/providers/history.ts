@@ -12,7 +12,7 @@ export const NOT_RUN_RESULT = "Interrupted: this tool call was not run.";
 
 export interface HistoryOptions {
   /** Whether a thinking block may be sent back to this provider. */
-  keepThinking: (block: Extract<ContentBlock, { type: "thinking" }>) => boolean;
+  keepThinking: (block: Extract<ContentBlock, { type: "thinking" }>, message: Message) => boolean;
   /** The provider's tool id length limit. */
   maxToolIdLength: number;
 }
@@ -54,7 +54,7 @@ export function repairHistory(messages: readonly Message[], options: HistoryOpti
       }
       continue;
     }
-    const content = assistantContent(message.content, options);
+    const content = assistantContent(message, options);
     if (!content.length) continue;
     const hadUserRun = pending.length > 0 || rest.length > 0;
     closeUserRun();
@@ -69,14 +69,14 @@ export function repairHistory(messages: readonly Message[], options: HistoryOpti
 }
 
 /** The blocks of an assistant message this provider can take back, ids normalised. */
-function assistantContent(blocks: readonly ContentBlock[], options: HistoryOptions): ContentBlock[] {
+function assistantContent(message: Message, options: HistoryOptions): ContentBlock[] {
   const out: ContentBlock[] = [];
   const seen = new Set<string>();
-  for (const block of blocks) {
+  for (const block of message.content) {
     if (block.type === "text") {
       if (hasText(block.text)) out.push(block);
     } else if (block.type === "thinking") {
-      if (options.keepThinking(block)) out.push(block);
+      if (options.keepThinking(block, message)) out.push(block);
     } else if (block.type === "toolUse") {
       const id = normalizeToolId(block.id, options.maxToolIdLength);
       if (seen.has(id)) continue; // the APIs reject duplicate ids in one message

@@ -1,7 +1,9 @@
 // The HTTP side shared by both providers: POST, read SSE, hand each event to
 // the protocol's parser, and handle every way that can fail. Failures before
 // anything was shown are retried (with a `retry` event first so the UI can
-// say so); after that the caller gets the partial content and an error end.
+// say so); after that the caller gets the partial content and an error end,
+// unless the API itself said in the stream that the answer failed in a way
+// worth another try (overloaded): that answer starts again (`restart`).
 
 import type { ContextOverflow, Remedy, StreamEvent, Usage } from "./provider";
 import { clean, contextOverflow, describeHttpError, describeNotAStream, describeOverflow, httpErrorRemedy, notAnEventStream, parseApiError, StreamFailure, type ApiIdentity } from "./api-errors";
@@ -49,6 +51,8 @@ interface Failure {
   attempts?: number;
   /** What to check, said after the last try ("check ANTHROPIC_BASE_URL"). */
   check?: string;
+  /** The API itself said, in the stream, that this answer failed and is worth asking again (overloaded): retried even after part of it was shown. */
+  restartable?: boolean;
 }
 
 export async function* streamWithRetries(request: HttpStreamRequest): AsyncGenerator<StreamEvent> {
@@ -63,8 +67,9 @@ export async function* streamWithRetries(request: HttpStreamRequest): AsyncGener
     if (!failure) return;
     if (request.signal.aborted) return yield interrupted(failure.usage);
     const attempts = failure.attempts ?? MAX_ATTEMPTS;
-    if (!failure.retryable || failure.shown || attempt >= attempts) {
-      const tries = failure.retryable && !failure.shown && attempt > 1 ? ` (gave up after ${attempt} tries)` : "";
+    const again = failure.retryable && (!failure.shown || failure.restartable);
+    if (!again || attempt >= attempts) {
+      const tries = again && attempt > 1 ? ` (gave up after ${attempt} tries)` : "";
       const errorMessage = `${failure.message}${tries}${failure.check ? `: ${failure.check}` : ""}`;
       const end: Extract<StreamEvent, { type: "end" }> = { type: "end", stopReason: "error", errorMessage, usage: failure.usage };
       if (failure.overflow) end.overflow = failure.overflow;
@@ -72,7 +77,7 @@ export async function* streamWithRetries(request: HttpStreamRequest): AsyncGener
       return yield end;
     }
     const delayMs = retryDelayMs(attempt, failure.headers, baseMs);
-    yield { type: "retry", attempt, attempts, delayMs, reason: failure.message };
+    yield { type: "retry", attempt, attempts, delayMs, reason: failure.message, ...(failure.shown ? { restart: true as const } : {}) };
     await sleep(delayMs, request.signal);
     if (request.signal.aborted) return yield interrupted(undefined);
   }
@@ -104,7 +109,8 @@ async function* attemptOnce(request: HttpStreamRequest): AsyncGenerator<StreamEv
   const failStream = ({ message, retryable, info }: StreamFailure): Failure => {
     const overflow = info && contextOverflow(undefined, info);
     if (info && overflow) return fail(describeOverflow(api, request.model, info), false, undefined, overflow);
-    return fail(message, retryable);
+    // The API's own error event (overloaded, say) is the same failure as its HTTP 529: worth another try, whatever arrived before it.
+    return { ...fail(message, retryable), ...(info && retryable ? { restartable: true } : {}) };
   };
   try {
     const { body, headers } = fetchBody(request.body);

@@ -85,6 +85,17 @@ export const OPENAI: ProviderRow = {
     ["gpt-oss", 131_072],
   ],
   thinking: THINKING,
+  // developers.openai.com/api/docs/pricing, read in December 2026. Its cache is written at no extra cost (the input price).
+  prices: {
+    "gpt-5.5": { input: 5, output: 30, cacheRead: 0.5, cacheWrite: 5 },
+    "gpt-5.4-mini": { input: 0.75, output: 4.5, cacheRead: 0.075, cacheWrite: 0.75 },
+    "gpt-5.4": { input: 2.5, output: 15, cacheRead: 0.25, cacheWrite: 2.5 },
+    "gpt-5.6-luna": { input: 0.2, output: 1.2, cacheRead: 0.02, cacheWrite: 0.25 },
+    "gpt-5.4-nano": { input: 0.2, output: 1.25, cacheRead: 0.02, cacheWrite: 0.2, deprecated: true },
+    "gpt-5": { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 1.25 },
+    "gpt-5-mini": { input: 0.25, output: 2, cacheRead: 0.025, cacheWrite: 0.25 },
+    "gpt-5-nano": { input: 0.05, output: 0.4, cacheRead: 0.005, cacheWrite: 0.05, deprecated: true },
+  },
   catalogue: { headers: bearerHeaders, page: (base) => `${base}/models`, parse: openaiList },
   connect: (connection) => new OpenAIProvider(connection, openaiApi(connection.env, connection.baseUrl)),
 };

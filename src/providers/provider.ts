@@ -38,6 +38,8 @@ export interface Usage {
  */
 export interface ContextOverflow {
   limit?: number;
+  /** The prompt's tokens as the API counted them, when the error stated them ("N + X > M"): what the window leaves the answer is limit - input. */
+  input?: number;
 }
 
 /**
@@ -109,8 +111,13 @@ export type StreamEvent =
   | { type: "blockStop"; index: number }
   /** Something the person should know about the request, shown dimmed in one line (nothing was shown yet). */
   | { type: "notice"; text: string }
-  /** Attempt `attempt` of at most `attempts` failed; the next is sent after delayMs (nothing was shown yet). */
-  | { type: "retry"; attempt: number; attempts: number; delayMs: number; reason: string }
+  /**
+   * Attempt `attempt` of at most `attempts` failed; the next is sent after
+   * delayMs. `restart`: part of the answer had arrived when the API said it
+   * failed (overloaded mid-stream): that part is dropped, and the answer
+   * starts again from nothing (no tool of it has run: tools run once it ends).
+   */
+  | { type: "retry"; attempt: number; attempts: number; delayMs: number; reason: string; restart?: true }
   | {
       type: "end";
       stopReason: StopReason;

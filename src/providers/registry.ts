@@ -9,6 +9,7 @@
 
 import { ANTHROPIC } from "./anthropic-row";
 import type { ModelInfo } from "./model-info";
+import type { Price } from "./prices";
 import { OPENAI } from "./openai-row";
 import type { Connection, Provider, ProviderName, WireApi } from "./provider";
 import type { ThinkingRow } from "./thinking-forms";
@@ -63,6 +64,10 @@ export interface ProviderRow {
   windows: readonly (readonly [prefix: string, tokens: number])[];
   /** How its models take thinking, by id prefix (thinking-forms.ts). */
   thinking: readonly ThinkingRow[];
+  /** The largest request body it takes, in bytes, when its docs state one (stdin under -p must fit every provider's). */
+  maxRequestBytes?: number;
+  /** What its models cost, by id (a dated snapshot matches its id): its defaults and today's models at least. */
+  prices: Readonly<Record<string, Price>>;
   catalogue: CatalogueEndpoint;
   /** The provider that makes its requests. */
   connect(connection: Connection): Provider;
@@ -73,6 +78,11 @@ const ROWS: ProviderRow[] = [ANTHROPIC, OPENAI];
 /** Every provider, in the order awl tries them. */
 export function providerRows(): readonly ProviderRow[] {
   return ROWS;
+}
+
+/** The largest request body every provider takes: the smallest stated limit, 32 MiB when none states one. */
+export function smallestRequestLimit(): number {
+  return Math.min(...ROWS.map((row) => row.maxRequestBytes ?? 32 * 1024 * 1024));
 }
 
 export function findProvider(name: string | undefined): ProviderRow | undefined {

@@ -37,14 +37,14 @@ export interface ModelLimits {
 export const noLimits = (): ModelLimits => ({ notReasoning: new Set(), noMaxOutputTokens: new Set() });
 
 /**
- * The `input` items, in the order the conversation holds them: an assistant
+ * The `input` items for `model`, in the order the conversation holds them: an assistant
  * message's blocks become one item each in their original order, so a
  * reasoning item stays directly before the item that followed it.
  */
-export function toWire(conversation: Conversation, options: WireOptions): WireItem[] {
-  // Reasoning goes back only to a model that reasons, as encrypted content this API and key issued.
+export function toWire(conversation: Conversation, options: WireOptions, model: string): WireItem[] {
+  // Reasoning goes back only to the model that made it, when it reasons, as encrypted content this API and key issued.
   const messages = repairHistory(conversation.messages, {
-    keepThinking: (block) => options.reasoning && replayable(block, options.origin, false),
+    keepThinking: (block, message) => options.reasoning && message.model === model && replayable(block, options.origin, false),
     maxToolIdLength: OPENAI_TOOL_ID_MAX,
   });
   const out: WireItem[] = [];
@@ -108,7 +108,7 @@ export function requestBody(request: StreamRequest, options: WireOptions, limits
   const reasons = isReasoningModel(request.model) && !limits.notReasoning.has(request.model);
   const body: ResponsesBody = {
     model: request.model,
-    input: toWire(request.conversation, { ...options, reasoning: options.reasoning && reasons }),
+    input: toWire(request.conversation, { ...options, reasoning: options.reasoning && reasons }, request.model),
     stream: true,
     store: false,
   };

@@ -37,22 +37,36 @@ export type ThinkingRow = readonly [prefix: string, forms: Partial<ThinkingForms
 
 const NOTHING: ThinkingForms = { adaptive: false, budget: false, alwaysOn: false, hiddenText: false, binds: false };
 
-/** What refusals taught this process, per provider/model. */
+/** What refusals taught this process and, once recalled, earlier runs: per provider/model. */
 const learnt = new Map<string, Partial<ThinkingForms>>();
 const key = (provider: string, model: string) => `${provider}/${model}`;
+/** Keeps the lessons for later runs (thinking-lessons.ts), once a run has recalled them. */
+let keepLessons: ((lessons: ThinkingLessons) => void) | undefined;
+
+/** Lessons by `provider/model`, as kept between runs. */
+export type ThinkingLessons = Record<string, Partial<ThinkingForms>>;
 
 /**
- * Remembers what a refusal said about the model for the rest of the process:
- * the form it wants instead of the one sent, or that it binds thinking.
+ * Remembers what a refusal said about the model: the form it wants instead of
+ * the one sent, that it binds thinking, or that it always thinks. Kept for
+ * later runs too when this one recalled earlier lessons.
  */
 export function learnThinking(provider: string, model: string, fact: Partial<ThinkingForms>): void {
   learnt.set(key(provider, model), { ...learnt.get(key(provider, model)), ...fact });
+  keepLessons?.(Object.fromEntries(learnt));
+}
+
+/** Starts from what earlier runs learnt (this process's own lessons win), and keeps every new lesson with `keep`. */
+export function recallThinking(earlier: ThinkingLessons, keep: (lessons: ThinkingLessons) => void): void {
+  for (const [model, fact] of Object.entries(earlier)) learnt.set(model, { ...fact, ...learnt.get(model) });
+  keepLessons = keep;
 }
 
 /**
  * What a refusal of the thinking configuration teaches, from its words; undefined
  * when it is about something else. (Anthropic's: `"thinking.type.enabled" is not
  * supported for this model`, `adaptive thinking is not supported on this model`,
+ * `"thinking.type.disabled" is not supported for this model` (it thinks always),
  * `… The block is bound to a different conversation …`.)
  */
 export function lessonOf(errorMessage: string | undefined): Partial<ThinkingForms> | undefined {
@@ -60,6 +74,7 @@ export function lessonOf(errorMessage: string | undefined): Partial<ThinkingForm
   if (/bound to a different conversation/i.test(errorMessage)) return { binds: true };
   if (/thinking\.type\.enabled"? is not supported/i.test(errorMessage)) return { adaptive: true, budget: false };
   if (/adaptive thinking is not supported/i.test(errorMessage)) return { adaptive: false, budget: true };
+  if (/thinking\.type\.disabled"? is not supported/i.test(errorMessage)) return { alwaysOn: true };
   return undefined;
 }
 

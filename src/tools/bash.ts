@@ -4,12 +4,12 @@
 // environment without awl's secrets (bash-env.ts). What it leaves running in
 // the background is ended when the call returns, unless the person approved
 // the command as it stood (ToolContext.keepBackground); it is ended when awl
-// exits in any case.
+// exits in any case (what was running when the call returned).
 
 import { stat } from "node:fs/promises";
 import { type } from "../ark";
 import { bashEnvironment } from "./bash-env";
-import { CALL_MARK_VARIABLE, endCall, newCallMark } from "./bash-processes";
+import { CALL_MARK_VARIABLE, endCall, keepCall, newCallMark } from "./bash-processes";
 import { toolInput } from "./input";
 import { MAX_BYTES, MAX_LINES, TailBuffer } from "./output-cap";
 import { failure, interrupted, notStarted, type Tool, type ToolContext, type ToolOutput } from "./tool";
@@ -85,7 +85,8 @@ async function run(command: string, timeoutS: number, { cwd, signal, onOutput, k
   try {
     await proc.exited;
     // Background jobs (`tail -f x &`, setsid, nohup) end with the call, unless the person approved them.
-    if (!keepBackground) endCall(proc.pid, mark);
+    if (keepBackground) keepCall(proc.pid, mark);
+    else endCall(proc.pid, mark);
     await Promise.race([reading, Bun.sleep(DRAIN_MS)]);
   } finally {
     clearTimeout(timer);

@@ -42,29 +42,76 @@ export function toolDefinitions(): ToolDefinition[] {
 /** How much of a running tool's latest output is passed on to be watched (the person sees its last few lines). */
 export const LIVE_TAIL_CHARS = 4096;
 
+/** A call whose input was parsed and checked: the tool and its typed input. */
+export interface ToolCall {
+  name: string;
+  tool: Tool;
+  input: unknown;
+}
+
+/** A call the tool refuses unrun (unknown tool, input that is not JSON or not valid), with what the model is told. */
+export interface InvalidCall {
+  name: string;
+  error: string;
+}
+
 /**
- * Runs one call. `onOutput`, when given, is called as the tool outputs (bash)
- * with the tail of its output so far, the keys already scrubbed from it: a key
- * split across two pieces of output is caught, as the tail is scrubbed whole.
+ * A call as the model sent it (its input as raw JSON), parsed and checked
+ * once: the typed value is what approvals, checkpoints, the one-line display
+ * and the run itself use, none of them reading the JSON again.
+ */
+export function checkCall(name: string, rawInputJson: string): ToolCall | InvalidCall {
+  const tool = tools().find((t) => t.name === name);
+  if (!tool) return { name, error: `unknown tool ${name}; the tools are ${tools().map((t) => t.name).join(", ")}` };
+  const parsed = parseInput(rawInputJson);
+  if (parsed instanceof Error) return { name, error: `${name}: input is not valid JSON (${parsed.message})` };
+  const input = tool.validate(parsed);
+  return isInvalid(input) ? { name, error: input.error } : { name, tool, input };
+}
+
+export function isValidCall(call: ToolCall | InvalidCall): call is ToolCall {
+  return "tool" in call;
+}
+
+/** What a checked call does (see CallEffect); undefined for one the tool refuses unrun. */
+export function effectOf(call: ToolCall | InvalidCall, cwd: string): CallEffect | undefined {
+  return isValidCall(call) ? call.tool.effect(call.input, cwd) : undefined;
+}
+
+/** The main argument of a checked call for its one-line display; "" for one the tool refuses unrun. */
+export function summaryOf(call: ToolCall | InvalidCall): string {
+  return isValidCall(call) ? call.tool.summary(call.input) : "";
+}
+
+/** The change a checked `write` call would make, for the person to judge before it runs; undefined when there is none to show. */
+export async function proposal(call: ToolCall, cwd: string): Promise<ProposedChange | undefined> {
+  return call.tool.propose?.(call.input, cwd).catch(() => undefined);
+}
+
+/**
+ * Runs one call, given as the model sent it. `onOutput`, when given, is
+ * called as the tool outputs (bash) with the tail of its output so far, the
+ * keys already scrubbed from it: a key split across two pieces of output is
+ * caught, as the tail is scrubbed whole.
  */
 export async function runTool(name: string, rawInputJson: string, context: ToolContext, onOutput?: (tail: string) => void): Promise<ToolOutput> {
-  const output = await run(name, rawInputJson, onOutput ? { ...context, onOutput: liveTail(context.secrets, onOutput) } : context);
+  return runCall(checkCall(name, rawInputJson), context, onOutput);
+}
+
+/** Runs one checked call (runTool's work, for a call already checked); one the tool refuses is its error result. */
+export async function runCall(call: ToolCall | InvalidCall, context: ToolContext, onOutput?: (tail: string) => void): Promise<ToolOutput> {
+  const output = await run(call, onOutput ? { ...context, onOutput: liveTail(context.secrets, onOutput) } : context);
   const content = scrub(output.content, context.secrets);
   return content === output.content ? output : { ...output, content };
 }
 
-async function run(name: string, rawInputJson: string, context: ToolContext): Promise<ToolOutput> {
-  const tool = tools().find((t) => t.name === name);
-  if (!tool) return failure(`unknown tool ${name}; the tools are ${tools().map((t) => t.name).join(", ")}`);
-  const parsed = parseInput(rawInputJson);
-  if (parsed instanceof Error) return failure(`${name}: input is not valid JSON (${parsed.message})`);
-  const input = tool.validate(parsed);
-  if (isInvalid(input)) return failure(input.error);
+async function run(call: ToolCall | InvalidCall, context: ToolContext): Promise<ToolOutput> {
+  if (!isValidCall(call)) return failure(call.error);
   if (context.signal.aborted) return notStarted();
   try {
-    return await tool.execute(input, context);
+    return await call.tool.execute(call.input, context);
   } catch (error) {
-    const message = `${name} failed: ${error instanceof Error ? error.message : String(error)}`;
+    const message = `${call.name} failed: ${error instanceof Error ? error.message : String(error)}`;
     return context.signal.aborted ? interrupted(message) : failure(message);
   }
 }
@@ -96,36 +143,23 @@ export function summaryField(name: string): string | undefined {
   return tools().find((t) => t.name === name)?.summaryField;
 }
 
+// A call read back from the log (a transcript, an export, calls shown as not
+// run): the raw JSON is all there is, checked here for the one display.
+
 /** The main argument of a call for its one-line display; "" when it cannot tell. */
 export function toolSummary(name: string, rawInputJson: string): string {
-  const call = validCall(name, rawInputJson);
-  return call ? call.tool.summary(call.input) : "";
+  return summaryOf(checkCall(name, rawInputJson));
 }
 
 /** How a call reads in a transcript written out for people; undefined when the tool would refuse it unrun. */
 export function shownCall(name: string, rawInputJson: string): { summary: string; body: string; language: string } | undefined {
-  const call = validCall(name, rawInputJson);
-  return call?.tool.shown(call.input);
+  const call = checkCall(name, rawInputJson);
+  return isValidCall(call) ? call.tool.shown(call.input) : undefined;
 }
 
 /** What a call would do (its effect, see CallEffect); undefined when the tool would refuse it unrun (unknown tool, invalid input). */
 export function callEffect(name: string, rawInputJson: string, cwd: string): CallEffect | undefined {
-  const call = validCall(name, rawInputJson);
-  return call?.tool.effect(call.input, cwd);
-}
-
-/** The change a `write` call would make, for the person to judge before it runs; undefined when there is none to show. */
-export async function proposeCall(name: string, rawInputJson: string, cwd: string): Promise<ProposedChange | undefined> {
-  const call = validCall(name, rawInputJson);
-  return call?.tool.propose?.(call.input, cwd).catch(() => undefined);
-}
-
-function validCall(name: string, rawInputJson: string): { tool: Tool; input: unknown } | undefined {
-  const tool = tools().find((t) => t.name === name);
-  const parsed = parseInput(rawInputJson);
-  if (!tool || parsed instanceof Error) return undefined;
-  const input = tool.validate(parsed);
-  return isInvalid(input) ? undefined : { tool, input };
+  return effectOf(checkCall(name, rawInputJson), cwd);
 }
 
 // Some providers send no arguments at all for a call; that is an empty object,

@@ -1,7 +1,7 @@
 // The provider keys awl holds are the one secret it knows for sure: they must
 // never reach a tool, and never leave through one. Their values, handed to the
 // tools by the agent (ToolContext.secrets: the tools know no provider), are
-// scrubbed from every tool's output in one place (runTool), before the output
+// scrubbed from every tool's output in one place (runCall), before the output
 // is shown, saved in the session or sent to a model.
 
 /**

@@ -10,14 +10,14 @@ export interface ToolContext {
   signal: AbortSignal;
   /**
    * Secret values by the name of the variable they came from (the provider keys
-   * awl uses, given by the agent). runTool replaces each in the output with
+   * awl uses, given by the agent). runCall replaces each in the output with
    * `[redacted NAME]`, so a key a tool prints is never saved or sent; bash
    * never passes these variables to a command.
    */
   secrets?: Readonly<Record<string, string>>;
   /**
    * Output as it arrives, for the person to watch (bash: what the command has
-   * printed so far). Raw: runTool (./index.ts) turns it into a scrubbed tail
+   * printed so far). Raw: runCall (./index.ts) turns it into a scrubbed tail
    * before anything is shown. The result is still the ToolOutput.
    */
   onOutput?(chunk: string): void;
@@ -129,7 +129,7 @@ export interface FileChange {
 export const MAX_KEPT_BYTES = 4 * 1024 * 1024;
 
 /**
- * The change as the person may see it: runTool scrubs the API keys from
+ * The change as the person may see it: runCall scrubs the API keys from
  * `content`, and the bytes shown as a diff need the same, or a key the model
  * wrote into a file would reach the terminal.
  */

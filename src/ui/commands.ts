@@ -7,7 +7,9 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Agent } from "../agent/agent";
 import type { Catalogues } from "../providers/catalogue";
-import { resembling } from "../providers/model-family";
+import { newestOfFamily, resembling } from "../providers/model-family";
+import type { ModelInfo } from "../providers/model-info";
+import type { ProviderName } from "../providers/provider";
 import { foreignPrefix, parseModelSpec } from "../providers/models";
 import { UserError } from "../errors";
 import type { Colors } from "./render/colors";
@@ -50,7 +52,7 @@ const COMMANDS: readonly [string, string][] = [
   ["/rename <title>", "name this session (shown by awl sessions and the picker; --resume <part of it> finds it)"],
   ["/export [--html|--jsonl] [file]", "write this session to a file (Markdown by default; keys and home paths redacted)"],
   ["/new", "start a new session here (this one is saved: /resume returns to it)"],
-  ["/resume [id]", "pick a session of this directory to continue, most recent first (or the one whose id starts with id)"],
+  ["/resume [id]", "pick a session of this directory to continue, most recent first (or the one a whole id, an id prefix or words of its title name)"],
   ["/compact [what to keep]", "summarize every turn before the latest one, so the context has room again"],
   ["/rewind", "go back to before one of your prompts, files too, or undo a rewind (Esc Esc on an empty prompt too); the prompt comes back to edit"],
   ["/tree [prompts|all|labelled]", "the session's paths as a tree: pick any entry to go on from there"],
@@ -71,11 +73,34 @@ const KEYS = [
   "Ctrl+O shows the latest turn's thinking and tool output in full · a long paste shows as [pasted N lines], sent in full",
 ];
 
+/** How wide the text after `first` may be in `hanging`. */
+const hangingWidth = (first: string, columns: number) => Math.max(10, columns - 1 - first.length);
+
 /** `text` wrapped by words to `columns`, its first row after `first`, the others indented to line up under it. */
 function hanging(first: string, text: string, columns: number): string {
   const indent = " ".repeat(first.length);
-  const rows = wrapText(text, Math.max(10, columns - 1 - first.length)).replace(/\n$/, "").split("\n");
+  const rows = wrapText(text, hangingWidth(first, columns)).replace(/\n$/, "").split("\n");
   return rows.map((row, i) => `${i === 0 ? first : indent}${row}`).join("\n");
+}
+
+/** A path in rows of at most `width` columns, broken after a `/` (a path has no spaces to break at); a name longer than a row alone is cut. */
+function pathRows(path: string, width: number): string {
+  const rows: string[] = [];
+  let row = "";
+  for (const part of path.split(/(?<=\/)/)) {
+    if (row && Bun.stringWidth(row + part) > width) {
+      rows.push(row);
+      row = "";
+    }
+    for (const char of part) {
+      if (Bun.stringWidth(row + char) > width) {
+        rows.push(row);
+        row = "";
+      }
+      row += char;
+    }
+  }
+  return [...rows, row].join("\n");
 }
 
 /** /help, laid out for a terminal `columns` wide: descriptions in one column, every line wrapped by words. */
@@ -141,7 +166,7 @@ export function runCommand(command: Command, agent: Agent, c: Colors, catalogues
     case "model":
       return { output: argument ? switchModel(agent, argument, c, catalogues) : showModels(agent, c, catalogues) };
     case "session":
-      return { output: describeSession(agent) };
+      return { output: describeSession(agent, columns) };
     case "rename":
       return { output: rename(agent, argument, c) };
     case "export":
@@ -183,7 +208,11 @@ function showModels(agent: Agent, c: Colors, catalogues: Catalogues): string {
     `Active: ${c.bold(safeText(`${provider}/${model}`))}${limits ? ` (${limits})` : ""}`,
     `${provider}'s models, newest first, ${catalogue.describeSource()}:`,
     ...rows,
-    c.dim("Any other id works too (a local server's, say): /model <id>, or /model <provider>/<id>."),
+    c.dim(
+      catalogue.listed
+        ? `Switch with /model <id> (an id ${provider} does not list is refused), or /model <provider>/<id>.`
+        : "Any other id works too (a local server's, say): /model <id>, or /model <provider>/<id>.",
+    ),
   ].join("\n");
 }
 
@@ -194,24 +223,58 @@ function showModels(agent: Agent, c: Colors, catalogues: Catalogues): string {
  * cannot be used (no key): the model in use stays.
  */
 function switchModel(agent: Agent, spec: string, c: Colors, catalogues: Catalogues): string {
+  const still = () => `Still using ${safeText(`${agent.model.provider}/${agent.model.model}`)}.`;
   try {
     const parsed = parseModelSpec(spec);
     const provider = parsed.provider ?? agent.model.provider;
+    // Where the server answered a models list (made fresh by prepareCommand), an id it lacks is refused: it would fail with a 404.
+    const served = catalogues.of(provider).listed;
+    if (served && !isListed(parsed.model, served)) return c.red(`${notListed(provider, parsed.model, served)}\n${still()}`);
     agent.setModel({ provider, model: parsed.model });
     void catalogues.of(provider).load(); // another provider's list, for its window and the next /model (never throws)
     const using = `Using ${c.bold(safeText(`${provider}/${parsed.model}`))} from the next prompt on`;
-    // Any id is taken (a compatible server's list may be missing), but one a letter or two off a listed id is most likely a typo.
-    const listed = catalogues.of(provider).models().map((m) => m.id);
-    const typo = resembling(parsed.model, listed);
-    if (typo) return `${using}. ${c.yellow(`${provider} does not list ${safeText(parsed.model)}: did you mean ${typo}? (/model ${typo})`)}`;
+    // The effort in force may not fit the new model: said now, not when the next prompt is refused.
+    const effort = agent.effortRefusal();
+    const misfit = effort ? `\n${c.yellow(`${safeText(effort)}: choose another with /effort before the next prompt.`)}` : "";
+    // A server with no list takes any id, but one a letter or two off a built-in id is most likely a typo.
+    const typo = served ? undefined : resembling(parsed.model, catalogues.of(provider).models().map((m) => m.id));
+    if (typo) return `${using}. ${c.yellow(`${provider} does not list ${safeText(parsed.model)}: did you mean ${typo}? (/model ${typo})`)}${misfit}`;
     const vendor = foreignPrefix(parsed);
-    if (vendor) return `${using}: ${safeText(vendor)} is not a provider awl knows, so the id goes to ${provider}, the current provider, as it is.`;
-    if (!parsed.provider) return `${using} (a model of ${provider}, the current provider).`;
-    return `${using}.`;
+    if (vendor) return `${using}: ${safeText(vendor)} is not a provider awl knows, so the id goes to ${provider}, the current provider, as it is.${misfit}`;
+    if (!parsed.provider) return `${using} (a model of ${provider}, the current provider).${misfit}`;
+    return `${using}.${misfit}`;
   } catch (error) {
-    if (error instanceof UserError) return c.red(`${safeText(replMessage(error))}\nStill using ${safeText(`${agent.model.provider}/${agent.model.model}`)}.`);
+    if (error instanceof UserError) return c.red(`${safeText(replMessage(error))}\n${still()}`);
     throw error;
   }
+}
+
+/** How old a models list may be for /model to judge an id by it: a model released since is then found. */
+const LIST_FRESH_MS = 60_000;
+
+/** What a command needs before it runs: `/model <id>` judges the id by a list at most a minute old (asked again first when older). */
+export async function prepareCommand(command: Command, agent: Agent, catalogues: Catalogues): Promise<void> {
+  if (command.name !== "model" || !command.argument) return;
+  let provider: ProviderName = agent.model.provider;
+  try {
+    provider = parseModelSpec(command.argument).provider ?? provider;
+  } catch {
+    return; // refused as it runs
+  }
+  await catalogues.of(provider).freshen(LIST_FRESH_MS);
+}
+
+/** Listed as it is, or as the alias of a dated snapshot (claude-haiku-4-5 for claude-haiku-4-5-20251001). */
+function isListed(model: string, listed: readonly ModelInfo[]): boolean {
+  return listed.some((m) => m.id === model || m.id.startsWith(`${model}-2`));
+}
+
+/** The refusal of an id the list lacks, with the ids nearest to it: what it resembles, then its family's newest. */
+function notListed(provider: string, model: string, listed: readonly ModelInfo[]): string {
+  const ids = listed.map((m) => m.id);
+  const nearest = [...new Set([resembling(model, ids), ...newestOfFamily(listed, model)].filter((id): id is string => id !== undefined))].slice(0, 3);
+  const offer = nearest.length ? `: did you mean ${nearest.join(", ")}? (/model ${nearest[0]})` : " (/model alone lists its models)";
+  return `${provider} does not list ${safeText(model)}${offer}`;
 }
 
 /** `/rename <title>`: a user title, which no model-written title replaces. */
@@ -236,7 +299,7 @@ function exportFromRepl(agent: Agent, argument: string, c: Colors): string {
   const format = flags.length === 0 ? "md" : flags[0]!.slice(2);
   if (flags.length > 1 || names.length > 1 || !["md", "html", "jsonl"].includes(format)) return c.red("Usage: /export [--md|--html|--jsonl] [file]");
   if (agent.session.messageCount() === 0) return c.red("Nothing to export yet: send a first prompt.");
-  const target = resolve(agent.cwd, names[0] ?? `awl-${shortSessionId(agent.cwd, agent.session.sessionId)}.${format}`);
+  const target = resolve(agent.cwd, names[0] ?? `awl-${shortSessionId(agent.cwd, agent.session)}.${format}`);
   try {
     writeNewFile(target, exportText(agent.session.sessionFile, format as ExportFormat));
   } catch (error) {
@@ -246,12 +309,16 @@ function exportFromRepl(agent: Agent, argument: string, c: Colors): string {
   return `Exported to ${safeText(target)}${format === "jsonl" ? c.yellow(` (${JSONL_WARNING})`) : " (keys and home paths redacted)"}`;
 }
 
+/** The width of /session's labels, with the spaces after them: the values line up after it. */
+const LABEL = "Messages ";
+
 /** `  "fix the flaky test"` after the id, when the session has a title. */
 function titleText(title: { title: string } | undefined): string {
   return title ? `  "${oneLine(title.title, 60)}"` : "";
 }
 
-function describeSession(agent: Agent): string {
+/** /session: one row per fact, its value's continuation rows under the value (a row wraps between words). */
+function describeSession(agent: Agent, columns = 100): string {
   const session = agent.session;
   let input = 0;
   let output = 0;
@@ -268,21 +335,22 @@ function describeSession(agent: Agent): string {
     cacheRead += usage?.cacheRead ?? 0;
   }
   const compactions = compaction?.n ?? 0;
-  const file = session.messageCount() > 0 ? session.sessionFile : `${session.sessionFile} (not created yet)`;
+  const fileRows = pathRows(safeText(session.sessionFile), hangingWidth(LABEL, columns));
+  const file = session.messageCount() > 0 ? fileRows : `${fileRows} (not created yet)`;
   const cached = input ? ` (${compactNumber(cacheRead)} from the cache, ${Math.round((100 * cacheRead) / input)}%)` : "";
   const scope = compaction ? " (the turns in the context)" : "";
   // The model's id and the file's path came from a session file, the command line or the directory's name.
-  return [
-    `Session  ${safeText(shortSessionId(agent.cwd, session.sessionId))}${titleText(session.title())}`,
-    `File     ${safeText(file)}`,
-    `Model    ${safeText(`${agent.model.provider}/${agent.model.model}`)}${limitsText(agent.activeModelInfo) ? ` (${limitsText(agent.activeModelInfo)})` : ""}`,
-    `Effort   ${effortText(agent)}`,
-    `Messages ${messagesInFile(session.sessionFile, agent.cwd)}${compaction ? ` (${inContext} in the context)` : ""}`,
-    `Tokens   ${compactNumber(input)} in${cached} · ${compactNumber(output)} out${scope}`,
-    `Context  ${meterText(agent.meter())} · ${compactions} compaction${compactions === 1 ? "" : "s"}`,
-    `Approve  ${approvalText(agent)}`,
-    instructionsLine(agent),
-  ].join("\n");
+  const rows: [string, string][] = [
+    ["Session", `${safeText(shortSessionId(agent.cwd, session))}${titleText(session.title())}`],
+    ["File", file],
+    ["Model", `${safeText(`${agent.model.provider}/${agent.model.model}`)}${limitsText(agent.activeModelInfo) ? ` (${limitsText(agent.activeModelInfo)})` : ""}`],
+    ["Effort", effortText(agent)],
+    ["Messages", `${messagesInFile(session.sessionFile, agent.cwd)}${compaction ? ` (${inContext} in the context)` : ""}`],
+    ["Tokens", `${compactNumber(input)} in${cached} · ${compactNumber(output)} out${scope}`],
+    ["Context", `${meterText(agent.meter())} · ${compactions} compaction${compactions === 1 ? "" : "s"}`],
+    ["Approve", approvalText(agent)],
+  ];
+  return [...rows.map(([label, value]) => hanging(label.padEnd(LABEL.length), value, columns)), instructionsLine(agent)].join("\n");
 }
 
 /** The project instructions the session holds: read back from its system prompt, the same live and resumed (before the first prompt: what was read at start). */

@@ -8,8 +8,12 @@
 // (./type-ahead.ts). A stop signal (cli/stop.ts) aborts a running turn like Ctrl+C and,
 // once the turn has kept what it had, ends the loop. /new and /resume end it
 // too: its caller (cli/chat.ts) opens that session and runs the loop on it.
-// `awl "prompt"` hands the loop a first prompt, sent as if typed; a prompt the
-// agent refuses unsent (too large for the model) goes back into the input box.
+// `awl "prompt"` hands the loop a first prompt, sent as if typed. A prompt
+// refused before it is written (too large for the model, an effort the model
+// does not take) goes back into the input box; one the provider refused after
+// it was written (a model it no longer serves) stays in the conversation and
+// goes with the next request, as the line under it says: putting it back too
+// would send it twice.
 
 import type { Agent } from "../agent/agent";
 import type { AgentEvent } from "../agent/events";
@@ -21,7 +25,7 @@ import { UserError } from "../errors";
 import type { Colors } from "./render/colors";
 import { terminalAsk } from "./session/approval";
 import { adviseInRepl, replMessage } from "./advice";
-import { commandArguments, commandNames, parseCommand, runCommand } from "./commands";
+import { commandArguments, commandNames, parseCommand, prepareCommand, runCommand } from "./commands";
 import { appendHistory, loadHistory, mergeHistory } from "./input/history";
 import { readLine, watchInterrupt } from "./input/input";
 import { meterText, wrapLines } from "./render/format";
@@ -91,6 +95,7 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
 
     const command = parseCommand(text); // a line that starts with a path is a prompt
     if (command) {
+      await prepareCommand(command, agent, catalogues);
       const result = runCommand(command, agent, c, catalogues, out.columns);
       if (result === "quit") return QUIT;
       if ("open" in result) return result.open === "resume" ? { kind: "resume", id: result.id } : { kind: result.open };
@@ -98,6 +103,14 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
       else if ("tree" in result || "rewind" in result) unsent = await goBack(agent, result, c, out);
       else out.write(`${wrapLines(result.output, out.columns)}\n`);
       if (stop.signal.aborted) return QUIT;
+      continue;
+    }
+
+    // An effort the model cannot take (after /model, say) refuses the prompt before it is written: it goes back into the input box.
+    const refusal = agent.effortRefusal();
+    if (refusal) {
+      out.write(`${wrapLines(c.red(safeText(`${refusal}: change it with /effort or /model; your prompt is back in the input box, not sent.`)), out.columns)}\n`);
+      unsent = text;
       continue;
     }
 
@@ -124,7 +137,6 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
     });
     try {
       const onEvent = (event: AgentEvent) => {
-        if (event.type === "end" && event.remedy?.kind === "model") unsent = text;
         renderer.handle(adviseInRepl(event, (remedy) => catalogues.advise(remedy, agent.model.provider)));
       };
       const result = await stop.hold(() => agent.runTurn(text, controller.signal, onEvent, ask));
@@ -155,7 +167,7 @@ async function goBack(agent: Agent, what: { tree: string } | { rewind: true }, c
     return "prompt" in done ? done.prompt : undefined;
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
-    out.write(`${c.red(safeText(replMessage(error)))}\n`);
+    out.write(`${wrapLines(c.red(safeText(replMessage(error))), out.columns)}\n`);
     return undefined;
   }
 }

@@ -5,9 +5,10 @@ import { describe, expect, test } from "bun:test";
 import { tmpdir } from "node:os";
 import { Approvals, type ApprovalRequest, type Decision } from "../../src/agent/approval";
 import { isReadOnlyCommand } from "../../src/agent/read-only";
+import { checkCall } from "../../src/tools";
 
 const cwd = tmpdir();
-const decide = (approvals: Approvals, command: string) => approvals.decide("bash", JSON.stringify({ command }), cwd);
+const decide = (approvals: Approvals, command: string) => approvals.decide(checkCall("bash", JSON.stringify({ command })), cwd);
 const asked = (d: Decision): ApprovalRequest => {
   if (d.action !== "ask") throw new Error(`expected a question, got ${d.action}`);
   return d.request;

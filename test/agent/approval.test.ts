@@ -9,6 +9,7 @@ import { Agent } from "../../src/agent/agent";
 import { Approvals, type ApprovalAnswer, type ApprovalMode, type ApprovalRequest, type Ask } from "../../src/agent/approval";
 import { SessionManager } from "../../src/session";
 import { useAgentFixture, logLines } from "./helpers";
+import { checkCall } from "../../src/tools";
 
 const fx = useAgentFixture();
 
@@ -184,19 +185,20 @@ describe("auto", () => {
 describe("the policy", () => {
   test("a read-only git command runs guarded, unless the person approved it as written", async () => {
     const approvals = new Approvals("ask");
-    const decision = await approvals.decide("bash", JSON.stringify({ command: "git status" }), fx.project);
+    const decision = await approvals.decide(checkCall("bash", JSON.stringify({ command: "git status" })), fx.project);
     expect(decision.action).toBe("run");
-    expect(JSON.parse((decision as { input: string }).input).command).toStartWith("GIT_NO_LAZY_FETCH=1 GIT_ALLOW_PROTOCOL=none git --no-pager --no-optional-locks -c core.fsmonitor=");
+    // The typed call goes on with its command guarded: nobody parses the model's JSON again.
+    expect(decision.action === "run" && (decision.call as { input: { command: string } }).input.command).toStartWith("GIT_NO_LAZY_FETCH=1 GIT_ALLOW_PROTOCOL=none GIT_OPTIONAL_LOCKS=0 GIT_TERMINAL_PROMPT=0 git --no-pager --no-optional-locks -c core.fsmonitor=");
     // Other read-only commands run exactly as the model sent them.
-    expect(await approvals.decide("bash", '{"command":"ls -la"}', fx.project)).toEqual({ action: "run", input: '{"command":"ls -la"}' });
+    expect(await approvals.decide(checkCall("bash", '{"command":"ls -la"}'), fx.project)).toMatchObject({ action: "run", call: { name: "bash", input: { command: "ls -la" } } });
   });
 
   test("input a tool will refuse anyway is left to the tool, which says what is wrong", async () => {
     const approvals = new Approvals("read-only");
-    expect((await approvals.decide("bash", "not json", fx.project)).action).toBe("run");
-    expect((await approvals.decide("bash", '{"command": 3}', fx.project)).action).toBe("run");
-    expect((await approvals.decide("write", "{}", fx.project)).action).toBe("run");
-    expect((await approvals.decide("nosuchtool", "{}", fx.project)).action).toBe("run");
-    expect((await approvals.decide("write", '{"path":"a","content":"b"}', fx.project)).action).toBe("refuse");
+    expect((await approvals.decide(checkCall("bash", "not json"), fx.project)).action).toBe("run");
+    expect((await approvals.decide(checkCall("bash", '{"command": 3}'), fx.project)).action).toBe("run");
+    expect((await approvals.decide(checkCall("write", "{}"), fx.project)).action).toBe("run");
+    expect((await approvals.decide(checkCall("nosuchtool", "{}"), fx.project)).action).toBe("run");
+    expect((await approvals.decide(checkCall("write", '{"path":"a","content":"b"}'), fx.project)).action).toBe("refuse");
   });
 });

@@ -366,7 +366,8 @@ describe("a window that shrinks", () => {
     const longSummary = `## Goal\n${"Keep every detail of the fox. ".repeat(700)}`; // ~5,000 tokens: more than the small window
     fx.server.respond = (r) => (isSummary(r) ? { blocks: [{ type: "text", text: longSummary }] } : readingModel(r));
     const agent = newAgent({ provider: "anthropic", model: "claude-opus-4-5" });
-    for (let t = 0; t < 3; t++) await turn(agent, `prompt ${t}: read notes.txt`);
+    // Enough turns that the long summary still makes the context smaller (/compact keeps nothing larger).
+    for (let t = 0; t < 12; t++) await turn(agent, `prompt ${t}: read notes.txt`);
     expect((await agent.compact(new AbortController().signal, () => {})).compacted).toBe(true);
     await turn(agent, "one more turn under the large window");
     fx.server.respond = (r) => (isSummary(r) ? { blocks: [{ type: "text", text: "## Goal\nThe fox, in short." }] } : readingModel(r));

@@ -7,6 +7,7 @@ import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Approvals } from "../../src/agent/approval";
+import { checkCall } from "../../src/tools";
 
 let repo: string;
 beforeAll(() => {
@@ -25,7 +26,7 @@ describe("a repository whose configuration includes a FIFO", () => {
     let ticks = 0;
     const ticker = setInterval(() => ticks++, 20);
     try {
-      const decision = await new Approvals("ask", env).decide("bash", gitStatus, repo);
+      const decision = await new Approvals("ask", env).decide(checkCall("bash", gitStatus), repo);
       expect(decision).toMatchObject({ action: "ask", request: { note: expect.stringContaining("git did not read the repository's configuration within 1 s") } });
       expect(ticks).toBeGreaterThan(0);
     } finally {
@@ -34,7 +35,7 @@ describe("a repository whose configuration includes a FIFO", () => {
   });
 
   test("in read-only mode it is refused, with the reason the model reads", async () => {
-    const decision = await new Approvals("read-only", env).decide("bash", gitStatus, repo);
+    const decision = await new Approvals("read-only", env).decide(checkCall("bash", gitStatus), repo);
     expect(decision).toMatchObject({ action: "refuse", content: expect.stringContaining("git did not read the repository's configuration") });
   });
 
@@ -42,7 +43,7 @@ describe("a repository whose configuration includes a FIFO", () => {
     const plain = mkdtempSync(join(tmpdir(), "awl-plain-"));
     try {
       Bun.spawnSync(["git", "init", "-q", plain]);
-      expect(await new Approvals("ask", env).decide("bash", gitStatus, plain)).toMatchObject({ action: "run" });
+      expect(await new Approvals("ask", env).decide(checkCall("bash", gitStatus), plain)).toMatchObject({ action: "run" });
     } finally {
       rmSync(plain, { recursive: true, force: true });
     }

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Approvals } from "../../src/agent/approval";
 import { GIT_TABLES, RG_TABLE } from "../../src/agent/option-tables";
+import { checkCall } from "../../src/tools";
 
 const hasRg = Bun.which("rg") !== null;
 
@@ -115,9 +116,9 @@ async function runAllowed(corpus: string[]): Promise<string[]> {
   const ran: string[] = [];
   for (const written of corpus) {
     const command = written.replaceAll("EVIL", join(dir, "evil"));
-    const decision = await new Approvals("read-only", env).decide("bash", JSON.stringify({ command }), repo);
+    const decision = await new Approvals("read-only", env).decide(checkCall("bash", JSON.stringify({ command })), repo);
     if (decision.action !== "run") continue;
-    outputs.set(written, sh(JSON.parse(decision.input).command));
+    outputs.set(written, sh((decision.call as { input: { command: string } }).input.command));
     ran.push(written);
   }
   return ran;

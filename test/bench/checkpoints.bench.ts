@@ -15,7 +15,8 @@ const RUNS = 9;
 const FILES = 20_000;
 const root = mkdtempSync(join(tmpdir(), "awl-bench-checkpoints-"));
 process.env.AWL_SESSION_DIR = join(root, "sessions");
-const env = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
+// git's first answers on 20,000 files may take longer than awl's usual 1 s on a busy machine.
+const env = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1", AWL_GIT_TIMEOUT_MS: "60000" };
 
 function git(cwd: string, ...args: string[]): void {
   const proc = Bun.spawnSync(["git", ...args], { cwd, env });

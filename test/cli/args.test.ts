@@ -123,7 +123,9 @@ describe("starting forms", () => {
     expect(parseArgs(["-c", "fix it"])).toMatchObject({ command: "chat", resume: true, send: "fix it" });
     expect(parseArgs(["-c", "-p", "fix it"])).toMatchObject({ command: "print", resume: true, prompt: "fix it" });
     expect(parseArgs(["--resume", "019dc5ba", "fix it"])).toMatchObject({ resume: "019dc5ba", send: "fix it" });
-    expect(parseArgs(["--resume", "fix it"])).toMatchObject({ resume: true, send: "fix it" }); // an id has no spaces
+    expect(parseArgs(["--resume", "fix it"]).send).toBeUndefined(); // words of a title, never a prompt
+    expect(parseArgs(["--resume", "fix it"]).resume).toBe("fix it");
+    expect(parseArgs(["-p", "--resume", "flaky test"])).toMatchObject({ command: "print", prompt: "", resume: "flaky test" });
     expect(usage(["--continue=yes"])).toContain("takes no value");
     expect(usage(["-c", "--resume", "019dc5ba"])).toContain("choose one of --continue and --resume");
     expect(usage(["sessions", "-c"])).toContain("takes no --continue");

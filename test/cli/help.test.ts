@@ -22,3 +22,12 @@ test("the README's environment table names every provider's variables", () => {
   expect(table.length).toBeGreaterThan(0);
   for (const name of variablesOf()) expect(table).toContain(`\`${name}\``);
 });
+
+test("--help says what answering always allows as approvals decide it: the tool, a subcommand, or the exact command", () => {
+  const modes = help().slice(help().indexOf("\nApproval modes:"));
+  const said = modes.replace(/\s+/g, " ");
+  expect(said).not.toContain("program and first argument");
+  expect(said).toContain("for write and edit the tool");
+  expect(said).toContain("for a command its subcommand with any arguments (git add …, npm run …");
+  expect(said).toContain("only that exact command");
+});

@@ -104,7 +104,9 @@ describe("forks", () => {
     expect(childLines.slice(1, 4)).toEqual([1, 2, 4].map((i) => parentLines[i]!));
     expect(sentTexts(fx.server.requests.at(-1)!.body)).toEqual(["prompt 1", "answer 1", "fork prompt"]);
     const listed = await fx.run(["sessions", "--plain"]);
-    expect(listed.stdout).toContain(`fork of ${id.slice(0, 8)} at ${firstAnswer.id}`);
+    // The parent's id as the rows show it: a prefix that tells the two apart (they were started within a minute).
+    const shown = listed.stdout.split("\n").map((line) => line.split(" ")[0]!).find((prefix) => id.startsWith(prefix))!;
+    expect(listed.stdout).toContain(`fork of ${shown} at ${firstAnswer.id}`);
   });
 });
 

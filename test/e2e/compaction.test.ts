@@ -18,6 +18,19 @@ afterEach(async () => {
 const NOTES = Array.from({ length: 40 }, (_, i) => `line ${i}: the quick brown fox jumps over the lazy dog`).join("\n");
 const isSummary = (r: RecordedRequest) => r.rawBody.includes("You compact a coding session");
 
+/** awl's REPL in tmux (the file's `term`, closed after each test), once each prompt has been answered. */
+async function repl(prompts: string[]): Promise<Terminal> {
+  const started = new Terminal();
+  term = started;
+  started.start([AWL], { cwd: fx.project, env: fx.env });
+  await started.waitFor(/\/help for commands/);
+  for (const prompt of prompts) {
+    started.send(prompt);
+    await started.waitFor(new RegExp(`› ${prompt}\\n[\\s\\S]*ctx \\d+% of 1\\.0M`));
+  }
+  return started;
+}
+
 /** Reads notes.txt on each prompt, then answers; writes a summary when asked. */
 function readingModel(r: RecordedRequest): Reply {
   if (isSummary(r)) return { blocks: [{ type: "text", text: "## Goal\nRead notes.txt on every prompt." }] };
@@ -59,14 +72,7 @@ describe("compaction through the binary", () => {
     fx = await e2eFixture();
     fx.server.respond = readingModel;
     await Bun.write(join(fx.project, "notes.txt"), NOTES);
-    term = new Terminal();
-    term.start([AWL], { cwd: fx.project, env: fx.env });
-    await term.waitFor(/\/help for commands/);
-    for (const prompt of ["first: read notes.txt", "second: read notes.txt"]) {
-      term.type(prompt);
-      term.keys("Enter");
-      await term.waitFor(new RegExp(`${prompt}[\\s\\S]*ctx \\d+% of 1\\.0M`));
-    }
+    term = await repl(["first: read notes.txt", "second: read notes.txt"]);
     term.type("/compact the fox's colour");
     term.keys("Enter");
     let screen = await term.waitFor(/compacted \S+ -> \S+ tokens\n.*ctx \d+% of 1\.0M/);
@@ -91,4 +97,62 @@ describe("compaction through the binary", () => {
     term.keys("C-d");
     await term.waitFor(/\[exited 0\]/);
   });
+
+  test.skipIf(!hasTmux)("/compact whose summary would make the context larger keeps the context it had, and says so", async () => {
+    fx = await e2eFixture();
+    const LONG = Array.from({ length: 400 }, (_, i) => `Point ${i}: the person said hello and was answered.`).join("\n");
+    fx.server.respond = (r) => ({ blocks: [{ type: "text", text: isSummary(r) ? LONG : "Hello." }] });
+    term = await repl(["hi", "hi again"]);
+    term.type("/compact");
+    term.keys("Enter");
+    const screen = await term.waitFor(/not compacted: the summary would make the context larger \([\d,]+ -> [\d,]+ tokens\); the context stays as it was/);
+    expect(screen).not.toContain("compacted 1");
+    expect(lines(sessionFiles(fx.sessions)[0]!).filter((l) => l.type === "compaction")).toEqual([]);
+    term.type("/session");
+    term.keys("Enter");
+    await term.waitFor(/Context\s+ctx \d+% of 1\.0M · 0 compactions/);
+    term.keys("C-d");
+    await term.waitFor(/\[exited 0\]/);
+  });
+});
+
+describe("a turn that outgrows the window by itself", () => {
+  /** 20 rounds of reading a different 3.5 KB file each, then an answer; writes a summary when asked. */
+  function longLoop(r: RecordedRequest): Reply {
+    if (/You compact a coding session|about to be compacted/.test(r.rawBody)) return { blocks: [{ type: "text", text: "## Goal\nRead every part." }] };
+    // The rounds of this turn: tool results since its prompt (a compaction keeps the whole turn).
+    const messages: { role: string; content: unknown }[] = r.body.messages;
+    const start = messages.findLastIndex((m) => m.role === "user" && /remember this|read part0/.test(JSON.stringify(m.content)));
+    if (!JSON.stringify(messages[start]).includes("read part0")) return { blocks: [{ type: "text", text: "Noted." }] };
+    const results = messages.slice(start).flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((b: { type: string }) => b.type === "tool_result").length;
+    if (results >= 20) return { blocks: [{ type: "text", text: "Read all twenty parts." }] };
+    return { blocks: [{ type: "toolUse", name: "read", input: { path: `part${results}.txt` } }] };
+  }
+
+  test("a 20-round loop of 3.5 KB results in a 24k window: the answer's max_tokens is lowered to what the window leaves, and the turn ends as the model chose", async () => {
+    fx = await e2eFixture({ contextWindow: 24_000, overflowStyle: { anthropic: "input_and_max_tokens" } });
+    fx.server.respond = longLoop;
+    for (let i = 0; i < 20; i++) await Bun.write(join(fx.project, `part${i}.txt`), `part ${i}: ${"the quick brown fox jumps over the lazy dog ".repeat(80)}`);
+    const env = { AWL_CONTEXT_WINDOW: "24000" };
+    // An earlier turn gives compaction something to summarize.
+    expect((await fx.run(["-p", `remember this: ${"an earlier request, long enough to be worth compacting ".repeat(60)}`], { env })).code).toBe(0);
+    const run = await fx.run(["-p", "read part0.txt to part19.txt, one at a time", "--resume"], { env });
+    expect(run).toMatchObject({ code: 0, stdout: "Read all twenty parts.\n" });
+    expect(run.stderr).not.toContain("too long");
+    // Refused for input and max_tokens together, the request went again asking for what the window leaves: never below 1,024.
+    const asked = fx.server.requests.filter((r) => r.status === 200 && !/about to be compacted|You compact/.test(r.rawBody)).map((r) => r.body.max_tokens);
+    expect(asked.some((n: number) => n < 6000 && n >= 1024)).toBe(true);
+    expect(fx.server.requests.at(-1)!.status).toBe(200);
+  }, 120_000);
+
+  test("when even the least answer does not fit beside the turn, the turn ends with one line that says what to do", async () => {
+    fx = await e2eFixture({ contextWindow: 12_000, overflowStyle: { anthropic: "input_and_max_tokens" } });
+    fx.server.respond = longLoop;
+    for (let i = 0; i < 20; i++) await Bun.write(join(fx.project, `part${i}.txt`), `part ${i}: ${"the quick brown fox jumps over the lazy dog ".repeat(80)}`);
+    const run = await fx.run(["-p", "read part0.txt to part19.txt, one at a time"], { env: { AWL_CONTEXT_WINDOW: "12000" } });
+    expect(run.code).toBe(1);
+    const errors = run.stderr.split("\n").filter((l) => l.startsWith("awl:"));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain("this turn alone fills the model's context window, even compacted: start a new session and ask for the work in smaller steps, or use a model with a larger window");
+  }, 120_000);
 });

@@ -4,9 +4,11 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { useE2eFixture } from "./awl";
+import { AWL, useE2eFixture } from "./awl";
+import { hasTmux, useTerminal } from "./tmux";
 
 const fx = useE2eFixture();
+const term = useTerminal();
 const PLANTED = "sk-ant-api03-PLANTEDplantedPLANTED0123456789";
 
 async function sessionWithSecrets(): Promise<string> {
@@ -80,5 +82,37 @@ describe("awl export", () => {
     expect((await fx.run(["export", id, "-o", taken])).code).toBe(2);
     expect(readFileSync(taken, "utf8")).toBe("mine");
     expect(existsSync(join(fx.project, "taken.md"))).toBe(false);
+  });
+
+  test("a private key block of any kind goes whole, and keys behind a percent-encoded separator are redacted", async () => {
+    const pgp = "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQOYBGX0pgpSECRETbody0123\n=AbCd\n-----END PGP PRIVATE KEY BLOCK-----";
+    const ssh = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaSECRETbody\n-----END OPENSSH PRIVATE KEY-----";
+    const encoded = "-----BEGIN%20ENCRYPTED%20PRIVATE%20KEY-----%0AMIIencSECRETbody%0A-----END%20ENCRYPTED%20PRIVATE%20KEY-----";
+    const urls = "curl 'https://example.com/?token%3Dsk-ant-api03-URLencodedSECRET01&x=1' -H 'Authorization: Bearer%20sk-proj-URLencodedSECRET0123456'";
+    fx.server.reply({ blocks: [{ type: "text", text: `Found:\n\n${pgp}\n\n${ssh}\n\n${encoded}\n\n${urls}\n\nRotate them.` }] });
+    expect((await fx.run(["-p", "what is in the repo?"])).code).toBe(0);
+    const id = JSON.parse((await fx.run(["sessions", "--json"])).stdout)[0].id.slice(0, 8);
+    for (const format of ["--md", "--html"]) {
+      const run = await fx.run(["export", id, format]);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain("Rotate them.");
+      expect(run.stdout).not.toContain("SECRET");
+      expect(run.stdout).not.toContain("PRIVATE KEY BLOCK");
+      expect(run.stdout.match(/\[redacted private key\]/g)).toHaveLength(3);
+      expect(run.stdout).toContain("token%3D[redacted sk-ant- key]");
+      expect(run.stdout).toContain("Bearer%20[redacted sk- key]");
+    }
+  });
+
+  test.skipIf(!hasTmux)("to a terminal, the session's escape sequences are shown, not run; into a pipe they are kept", async () => {
+    fx.server.reply({ blocks: [{ type: "text", text: "Done.\x1b]0;export-title\x07 Screen kept.\x1b[2J" }] });
+    expect((await fx.run(["-p", "go"])).code).toBe(0);
+    const id = JSON.parse((await fx.run(["sessions", "--json"])).stdout)[0].id.slice(0, 8);
+    term.start([AWL, "export", id], { cwd: fx.project, env: fx.env });
+    const screen = await term.waitFor(/\[exited 0\]/);
+    expect(screen).toContain("Done.␛]0;export-title␇ Screen kept.␛[2J");
+    const title = Bun.spawnSync(["tmux", "-L", term.socket, "display", "-p", "#{pane_title}"]).stdout.toString();
+    expect(title).not.toContain("export-title");
+    expect((await fx.run(["export", id])).stdout).toContain("Done.\x1b]0;export-title\x07 Screen kept.");
   });
 });

@@ -3,6 +3,8 @@
 // model said in one line with the newest of its family, `awl models`, and a
 // resumed session whose model is gone.
 import { afterEach, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { AWL, e2eFixture, sessionFiles, type E2eFixture } from "./awl";
 import { hasTmux, useTerminal } from "./tmux";
 import { RETIRED_ANTHROPIC, TODAYS_ANTHROPIC, type ServedModel, type TestServerOptions } from "../support/server";
@@ -61,14 +63,29 @@ describe("a model the provider no longer serves", () => {
     const run = await f.run(["-p", "hi", "--model", "claude-sonnet-4-5"]);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe("");
+    const id = (JSON.parse((await Bun.file(sessionFiles(f.sessions)[0]!).text()).split("\n")[0]!).id as string).slice(0, 8);
     expect(run.stderr).toBe(
-      'awl: Anthropic does not serve the model "claude-sonnet-4-5" (404: retired, or never an id): the newest of its family: claude-sonnet-6, claude-sonnet-5-5, claude-sonnet-5; switch with --model claude-sonnet-6\n',
+      `awl: Anthropic does not serve the model "claude-sonnet-4-5" (404: retired, or never an id): the newest of its family: claude-sonnet-6, claude-sonnet-5-5, claude-sonnet-5; the prompt is saved: awl -p --resume ${id} --model claude-sonnet-6 sends it\n`,
     );
     const entries = await lines(sessionFiles(f.sessions)[0]!);
     expect(entries.map((e) => e.message?.role ?? e.type)).toEqual(["session", "system", "user", "session_info", "assistant"]);
     expect(entries[3]).toMatchObject({ title: "hi", source: "auto" }); // the first prompt's title, written at once
     expect(entries[4].message).toMatchObject({ model: "claude-sonnet-4-5", stopReason: "error" });
     expect(f.server.requests).toHaveLength(1); // awl never switches models by itself
+  });
+
+  test("following that advice sends the saved prompt once, to the new model, and writes no second copy of it", async () => {
+    const f = await fresh(TODAY);
+    const refused = await f.run(["-p", "again", "--model", "claude-sonnet-4-5"]);
+    const advice = /awl -p --resume (\S+) --model (\S+) sends it/.exec(refused.stderr)!;
+    f.server.reply({ blocks: [{ type: "text", text: "answered" }] });
+    const sent = await f.run(["-p", "--resume", advice[1]!, "--model", advice[2]!]);
+    expect(sent).toMatchObject({ code: 0, stdout: "answered\n" });
+    const request = f.server.requests.at(-1)!.body as { model: string; messages: { role: string; content: { type: string; text?: string }[] }[] };
+    expect(request.model).toBe("claude-sonnet-6");
+    expect(request.messages.flatMap((m) => m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])))).toEqual(["again"]);
+    const entries = await lines(sessionFiles(f.sessions)[0]!);
+    expect(entries.filter((e) => e.message?.role === "user").length).toBe(1);
   });
 
   test("resuming a session whose model is gone says so before any request: GET /v1/models/{id} answered 404", async () => {
@@ -121,7 +138,7 @@ describe("awl models", () => {
 });
 
 describe.skipIf(!hasTmux)("models in the REPL", () => {
-  test("the banner says the model is the default; /model lists the catalogue with windows, Tab completes an id, a typo gets what it resembles; a gone model's prompt stays in the input", async () => {
+  test("the banner says the model is the default; /model lists the catalogue with windows, Tab completes an id, an id the list lacks is refused with the nearest it has", async () => {
     const f = await fresh(TODAY);
     term.start([AWL], { cwd: f.project, env: f.env, width: 240 });
     let screen = await term.waitFor(/\/help for commands/);
@@ -129,7 +146,7 @@ describe.skipIf(!hasTmux)("models in the REPL", () => {
 
     term.type("/model");
     term.keys("Enter");
-    screen = await term.waitFor(/Any other id works too/);
+    screen = await term.waitFor(/an id anthropic does not list is refused/);
     expect(screen).toContain("Active: anthropic/claude-sonnet-6 (window 2.0M · output 128k)");
     expect(screen).toMatch(/anthropic's models, newest first, from 127\.0\.0\.1:\d+, fetched just now:/);
     expect(screen).toMatch(/claude-sonnet-6 +Claude Sonnet 6 {2}2026-11-24 {2}window 2\.0M · output 128k {2}\(active\)/);
@@ -140,19 +157,60 @@ describe.skipIf(!hasTmux)("models in the REPL", () => {
     term.keys("Enter");
     await term.waitFor(/Using anthropic\/claude-opus-5-5 from the next prompt on\./);
 
+    // The server answered a list: an id it lacks is refused with the nearest it has, and the model stays.
     term.type("/model claude-sonet-5-5");
     term.keys("Enter");
-    await term.waitFor(/anthropic does not list claude-sonet-5-5: did you mean claude-sonnet-5-5\? \(\/model claude-sonnet-5-5\)/);
-
+    await term.waitFor(/anthropic does not list claude-sonet-5-5: did you mean claude-sonnet-5-5\? \(\/model claude-sonnet-5-5\)\s+Still using anthropic\/claude-opus-5-5\./);
     term.type("/model claude-sonnet-4-5");
     term.keys("Enter");
-    term.type("still there?");
+    await term.waitFor(/anthropic does not list claude-sonnet-4-5: did you mean claude-sonnet-6, claude-sonnet-5-5, claude-sonnet-5\? \(\/model claude-sonnet-6\)\s+Still using anthropic\/claude-opus-5-5\./);
+    // An alias of a dated snapshot the list shows is taken.
+    term.type("/model claude-haiku-4-5");
     term.keys("Enter");
-    screen = await term.waitFor(/switch with \/model claude-sonnet-6/);
-    expect(screen).toContain('Anthropic does not serve the model "claude-sonnet-4-5" (404: retired, or never an id): the newest of its family: claude-sonnet-6, claude-sonnet-5-5, claude-sonnet-5');
-    await term.waitFor(/› still there\?\s*$/);
-    term.keys("C-c");
+    await term.waitFor(/Using anthropic\/claude-haiku-4-5 from the next prompt on/);
+    expect(f.server.requests).toHaveLength(0);
     term.keys("C-d");
     await term.waitFor(/\[exited 0\]/);
+  });
+
+  test("a list more than a minute old is asked for again before /model judges an id: a model released since is taken", async () => {
+    const options: TestServerOptions = { models: { anthropic: [...TODAYS_ANTHROPIC, NEWER_SONNET] }, retiredModels: RETIRED_ANTHROPIC };
+    const f = await fresh(options);
+    expect((await f.run(["models"])).code).toBe(0);
+    const [cache] = readdirSync(join(f.home, ".cache/awl/models")).map((name) => join(f.home, ".cache/awl/models", name));
+    const cached = JSON.parse(readFileSync(cache!, "utf8"));
+    writeFileSync(cache!, JSON.stringify({ ...cached, fetchedAt: Date.now() - 5 * 60_000 })); // five minutes old: fresh enough to start with
+    options.models!.anthropic!.push({ id: "claude-sonnet-7", displayName: "Claude Sonnet 7", created: "2026-12-06", maxInputTokens: 2_000_000, maxOutputTokens: 128_000, thinkingTypes: ["adaptive"] });
+    term.start([AWL], { cwd: f.project, env: f.env, width: 200 });
+    await term.waitFor(/\/help for commands/);
+    const asked = f.server.modelRequests.length;
+    term.type("/model claude-sonnet-7");
+    term.keys("Enter");
+    await term.waitFor(/Using anthropic\/claude-sonnet-7 from the next prompt on/);
+    expect(f.server.modelRequests.length).toBeGreaterThan(asked);
+  });
+
+  test("a prompt the provider refused for its model (404) stays in the log, not in the input box, and goes once with the next prompt", async () => {
+    const f = await fresh(TODAY);
+    term.start([AWL, "--model", "claude-sonnet-4-5"], { cwd: f.project, env: f.env, width: 240 });
+    await term.waitFor(/\/help for commands/);
+    term.type("still there?");
+    term.keys("Enter");
+    const screen = await term.waitFor(/switch with \/model claude-sonnet-6[\s\S]*No answer: this prompt stays in the conversation/);
+    expect(screen).toContain('Anthropic does not serve the model "claude-sonnet-4-5" (404: retired, or never an id)');
+    // Putting it back too would send it twice.
+    await term.waitFor(/›\s*$/);
+    expect(term.screen()).not.toMatch(/› still there\?\s*$/);
+    term.type("/model claude-sonnet-6");
+    term.keys("Enter");
+    await term.waitFor(/Using anthropic\/claude-sonnet-6 from the next prompt on\./);
+    f.server.reply({ blocks: [{ type: "text", text: "Yes." }] });
+    term.type("and now?");
+    term.keys("Enter");
+    await term.waitFor(/Yes\./);
+    const texts = (f.server.requests.at(-1)!.body as { messages: { content: { type: string; text?: string }[] }[] }).messages.flatMap((m) => m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])));
+    expect(texts).toEqual(["still there?", "and now?"]);
+    const logged = (await lines(sessionFiles(f.sessions)[0]!)).filter((e) => e.message?.role === "user");
+    expect(logged).toHaveLength(2);
   });
 });

@@ -39,7 +39,7 @@ async function movedSession(): Promise<{ id: string; other: string }> {
 test.skipIf(!Bun.which("git"))("resumed from another directory: the next prompt carries the note before its text, once", async () => {
   const { id, other } = await movedSession();
   expect(lastPrompt(fx.server.requests[0]!)).toEqual(["start in A"]);
-  expect(lastPrompt(fx.server.requests[1]!)).toEqual([`${NOTE} ${other}\n(the session started in ${fx.project}; tools, paths and commands now run in the directory above)`, "first prompt in B"]);
+  expect(lastPrompt(fx.server.requests[1]!)).toEqual([`${NOTE} ${other}\n(the session started in ${fx.project}; tools, paths and commands now run in ${other})`, "first prompt in B"]);
   expect(lastPrompt(fx.server.requests[2]!)).toEqual(["second prompt in B"]); // told already: the log's note is found on the path
 
   const exported = await fx.run(["export", id], { cwd: other });

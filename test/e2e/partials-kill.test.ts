@@ -37,8 +37,8 @@ function texts(content: string | { text?: string }[]): string {
   return typeof content === "string" ? content : content.map((p) => p.text ?? "").join("");
 }
 
-/** Runs `awl -p --json` and kills it with SIGKILL once its stdout has shown `n` partials holding text; its stdout so far. */
-async function killAfterPartials(args: string[], env: Record<string, string>, n: number): Promise<string[]> {
+/** Runs `awl -p --json` and kills it with SIGKILL once its stdout has shown `n` partials holding text (of `attempt` when given); its stdout so far. */
+async function killAfterPartials(args: string[], env: Record<string, string>, n: number, attempt?: number): Promise<string[]> {
   const child = Bun.spawn([AWL, ...args], { cwd: fx.project, env: { ...fx.env, ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const lines: string[] = [];
   let rest = "";
@@ -48,7 +48,8 @@ async function killAfterPartials(args: string[], env: Record<string, string>, n:
     const parts = rest.split("\n");
     rest = parts.pop()!;
     lines.push(...parts);
-    if (lines.filter((l) => l.startsWith('{"type":"partial"') && JSON.parse(l).text !== undefined).length >= n) {
+    const counted = lines.filter((l) => l.startsWith('{"type":"partial"')).map((l) => JSON.parse(l)).filter((p) => p.text !== undefined && (attempt === undefined || p.attempt === attempt));
+    if (counted.length >= n) {
       child.kill("SIGKILL");
       break;
     }
@@ -128,6 +129,25 @@ describe("kill -9 while the answer streams", () => {
     const request = fx.server.requests.at(-1)!;
     expect(request.status).toBe(200);
     expect(texts(request.body.messages.at(-2).content)).toBe(partials.map((p) => p.text).join(""));
+  });
+
+  test("during an answer started again after the API said overloaded mid-stream: the resumed answer is the second answer's text only", async () => {
+    const first = Array.from({ length: 100 }, (_, i) => `draft ${i + 1}`).join(", ");
+    // The first answer streams for seconds (a partial of it is on disk) before the overloaded event ends it.
+    fx.server.reply({ blocks: [{ type: "text", text: first }], chunk: 6, delayMs: 40, fault: { midStream: "overloaded", afterEvents: 60 } }, { blocks: [{ type: "text", text: ANSWER }], chunk: 6, delayMs: 40 });
+    await killAfterPartials(["-p", "count", "--json"], {}, NTH, 2);
+    const [file] = sessionFiles(fx.sessions);
+    const partials = readFileSync(file!, "utf8").split("\n").filter((l) => l.startsWith('{"type":"partial"')).map((l) => JSON.parse(l));
+    const ofAttempt = (n: number) => partials.filter((p) => p.attempt === n).map((p) => p.text).join("");
+    expect(first.startsWith(ofAttempt(1))).toBe(true);
+    expect(ofAttempt(1).length).toBeGreaterThan(0);
+    fx.server.reply({ blocks: [{ type: "text", text: "number 201." }] });
+    expect((await fx.run(["--resume", "-p", "go on"])).code).toBe(0);
+    const request = fx.server.requests.at(-1)!;
+    expect(request.status).toBe(200);
+    const resumed = texts(request.body.messages.at(-2).content);
+    expect(resumed).toBe(ofAttempt(2));
+    expect(ANSWER.startsWith(resumed)).toBe(true);
   });
 });
 

@@ -77,3 +77,34 @@ test("a pipe left open with nothing in it: one line naming --no-stdin, and awl k
   expect(readFileSync(err, "utf8")).toBe("awl: waiting for standard input to end: -p sends it before the prompt (--no-stdin leaves it alone)\n");
   expect(sentPrompt()).toBe("late input\n\ngo");
 }, 30_000);
+
+/** awl run as a Node or Bun parent starts a child by default: stdin is a socket. `feed` writes to it; the socket stays open until awl exits. */
+async function underNodeParent(args: string[], feed: (stdin: NodeJS.WritableStream) => void): Promise<{ code: number | null; stderr: string }> {
+  const { spawn } = await import("node:child_process");
+  const child = spawn(AWL, args, { cwd: fx.project, env: fx.env, stdio: ["pipe", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  child.stdout.resume();
+  feed(child.stdin);
+  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  child.stdin.destroy();
+  return { code, stderr };
+}
+
+test("a socket on stdin (a Node or Bun parent's default) that sends its text is read before the prompt", async () => {
+  fx.server.reply({ blocks: [{ type: "text", text: "done" }] });
+  const run = await underNodeParent(["-p", "go"], (stdin) => stdin.end("from the parent\n"));
+  expect(run.code).toBe(0);
+  expect(sentPrompt()).toBe("from the parent\n\ngo");
+}, 30_000);
+
+test("a socket left open with nothing in it: awl goes on without it and says so; --no-stdin says nothing", async () => {
+  fx.server.reply({ blocks: [{ type: "text", text: "done" }] }, { blocks: [{ type: "text", text: "done" }] });
+  const silent = await underNodeParent(["-p", "go"], () => {});
+  expect(silent.code).toBe(0);
+  expect(silent.stderr).toBe("awl: standard input is a socket that sent nothing in 3 s: not read (--no-stdin skips the wait)\n");
+  expect(sentPrompt()).toBe("go");
+  const quiet = await underNodeParent(["-p", "go", "--no-stdin"], () => {});
+  expect(quiet.code).toBe(0);
+  expect(quiet.stderr).toBe("");
+}, 30_000);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { e2eFixture, sessionFiles } from "./awl";
+import { AWL, e2eFixture, sessionFiles } from "./awl";
 
 let fx: Awaited<ReturnType<typeof e2eFixture>>;
 beforeEach(async () => {
@@ -91,5 +91,60 @@ describe("the command line", () => {
     const bad = await fx.run(["--bogus"]);
     expect(bad).toMatchObject({ code: 2, stdout: "" });
     expect(bad.stderr).toBe("awl: unknown option --bogus (see awl --help)\n");
+  });
+});
+
+describe("an answer the API fails part-way (overloaded mid-stream)", () => {
+  test("is asked again like an HTTP 529, and a file gets the whole second answer once, never the first half", async () => {
+    fx.server.reply(
+      { blocks: [{ type: "text", text: "The first half of an answer that" }], fault: { midStream: "overloaded", afterEvents: 8 } },
+      { blocks: [{ type: "text", text: "The whole answer, asked again." }] },
+    );
+    const out = join(fx.root, "answer.txt");
+    const child = Bun.spawn(["bash", "-c", `"$0" -p "explain" > "${out}"`, AWL], { cwd: fx.project, env: fx.env, stdin: "ignore", stderr: "pipe" });
+    const stderr = await new Response(child.stderr).text();
+    expect(await child.exited).toBe(0);
+    expect(await Bun.file(out).text()).toBe("The whole answer, asked again.\n");
+    expect(stderr).toContain("Overloaded");
+    expect(stderr).toContain("the answer starts again");
+    expect(fx.server.requests.map((r) => r.status)).toEqual([200, 200]);
+    const answers = (await Bun.file(sessionFiles(fx.sessions)[0]!).text()).trim().split("\n").map((l) => JSON.parse(l)).filter((e) => e.type === "message" && e.message.role === "assistant");
+    expect(answers.map((e) => e.message.content)).toEqual([[{ type: "text", text: "The whole answer, asked again." }]]);
+  });
+
+  test("stopped by SIGTERM while the second answer streams to a file: the file keeps what arrived of that answer, never the first half", async () => {
+    const second = Array.from({ length: 300 }, (_, i) => `w${i}`).join(" ");
+    fx.server.reply(
+      { blocks: [{ type: "text", text: "The first half of an answer that" }], fault: { midStream: "overloaded", afterEvents: 8 } },
+      { blocks: [{ type: "text", text: second }], chunk: 4, delayMs: 10 },
+    );
+    let asked = 0;
+    let againAt = 0;
+    fx.server.onRequest = () => void (++asked === 2 && (againAt = Date.now()));
+    const out = join(fx.root, "answer.txt");
+    const child = Bun.spawn(["bash", "-c", `exec "$0" -p "explain" > "${out}"`, AWL], { cwd: fx.project, env: fx.env, stdin: "ignore", stderr: "pipe" });
+    const stderr = new Response(child.stderr).text();
+    // Stopped while the second answer streams (it takes seconds: four characters every 10 ms).
+    for (const deadline = Date.now() + 30_000; !(againAt > 0 && Date.now() - againAt > 500); await Bun.sleep(20)) if (Date.now() > deadline) throw new Error("the answer was never asked again");
+    child.kill("SIGTERM");
+    expect(await child.exited).toBe(143);
+    const kept = (await Bun.file(sessionFiles(fx.sessions)[0]!).text()).trim().split("\n").map((l) => JSON.parse(l)).filter((e) => e.type === "message" && e.message.role === "assistant");
+    expect(kept).toHaveLength(1);
+    const text: string = kept[0].message.content[0].text;
+    expect(text).toStartWith("w0 w1");
+    expect(second).toStartWith(text);
+    expect(await Bun.file(out).text()).toBe(`${text}\n`);
+    expect(await stderr).toContain("the answer starts again");
+  });
+
+  test("a tool call that had streamed whole before the failure is never run: the answer starts again without it", async () => {
+    fx.server.reply(
+      { blocks: [{ type: "text", text: "Let me check." }, { type: "toolUse", name: "bash", input: { command: "touch first-attempt" } }], chunk: 100, fault: { midStream: "overloaded", afterEvents: 8 } },
+      { blocks: [{ type: "text", text: "No need to check." }] },
+    );
+    const run = await fx.run(["-p", "check"]);
+    expect(run).toMatchObject({ code: 0, stdout: "No need to check.\n" });
+    expect(await Bun.file(join(fx.project, "first-attempt")).exists()).toBe(false);
+    expect(run.stderr).not.toContain("touch first-attempt");
   });
 });

@@ -123,13 +123,16 @@ describe.skipIf(!hasTmux)("going back in the REPL", () => {
     const parent = sessionFiles(fx.sessions)[0]!;
     const parentBytes = readFileSync(parent);
     send("/fork");
-    await term.waitFor(/fork of [0-9a-f]{8} at [0-9a-f]{8}/);
+    const banner = await term.waitFor(/fork of [0-9a-f-]{8,} at [0-9a-f]{8}/);
     fx.server.reply(text("in the fork"));
     send("fork prompt");
     await term.waitFor(/in the fork/);
     expect(readFileSync(parent).equals(parentBytes)).toBe(true);
     const child = sessionFiles(fx.sessions).find((f) => f !== parent)!;
     expect(lines(child)[0].forkedFrom.session).toBe(lines(parent)[0].id);
+    // The parent as the banner names it: a prefix that only the parent's id starts with (the fork's, taken within the minute, shares the first 8).
+    const shown = /fork of ([0-9a-f-]+) at/.exec(banner)![1]!;
+    expect([lines(parent)[0].id.startsWith(shown), lines(child)[0].id.startsWith(shown)]).toEqual([true, false]);
     expect(sentTexts(fx.server.requests.at(-1)!)).toEqual(["prompt one", "answer one", "prompt two", "answer two", "prompt three", "answer three", "fork prompt"]);
   });
 });

@@ -121,3 +121,44 @@ test("an AWL_OPENAI_API awl does not know is a usage error: one line, exit 2, no
   expect(run.stderr).toContain('AWL_OPENAI_API must be responses or chat, not "completions"');
   expect(fx.server.requests).toHaveLength(0);
 });
+
+test("encrypted reasoning goes back only to the model that made it: after --model changes it stays home, and comes back with its model", async () => {
+  await Bun.write(join(fx.project, "notes.txt"), "remember the milk\n");
+  fx.server.reply(...toolLoop(1));
+  expect((await fx.run(["-p", "read it", "--thinking", ...openai], { env: RESPONSES })).code).toBe(0);
+  const made = (await assistants())[0].content[0].signature;
+
+  fx.server.reply(...toolLoop(1));
+  const before = fx.server.requests.length;
+  const other = await fx.run(["-p", "again", "--resume", "--thinking", "--provider", "openai", "--model", "gpt-5"], { env: RESPONSES });
+  expect(other.code).toBe(0);
+  expect(other.stderr).not.toMatch(/reasoning/i);
+  const sent = fx.server.requests.slice(before);
+  // Every request taken at once: none refused for reasoning another model made, none sent again without it.
+  expect(sent.map((r) => r.status)).toEqual([200, 200]);
+  expect(JSON.stringify(sent[0]!.body.input)).not.toContain(made);
+  const own = sent[1]!.body.input.filter((item: any) => item.type === "reasoning").map((item: any) => item.encrypted_content);
+  expect(own).toEqual([(await assistants())[2].content[0].signature]);
+
+  fx.server.reply({});
+  const back = fx.server.requests.length;
+  expect((await fx.run(["-p", "and you", "--resume", "--thinking", ...openai], { env: RESPONSES })).code).toBe(0);
+  expect(fx.server.requests[back]!.status).toBe(200);
+  expect(fx.server.requests[back]!.body.input.filter((item: any) => item.type === "reasoning").map((item: any) => item.encrypted_content)).toEqual([made]);
+});
+
+test("a compaction's summary request carries the session's prompt_cache_key like every other request", async () => {
+  await fx.cleanup();
+  fx = await e2eFixture({ contextWindow: 5000, minCacheableTokens: 256 });
+  // Asked of the conversation itself (its own prefix, so its cache) or of its transcript.
+  const isSummary = (r: { rawBody: string }) => /the conversation is about to be compacted|You compact a coding session/.test(r.rawBody);
+  fx.server.respond = (r) => (isSummary(r) ? { blocks: [{ type: "text", text: "## Goal\nTalk." }], usage: { input: 100, output: 100 } } : { blocks: [{ type: "text", text: "Noted. ".repeat(200) }] });
+  for (let t = 0; t < 20 && !fx.server.requests.some(isSummary); t++) {
+    const run = await fx.run(["-p", `turn ${t}: ${"say something long ".repeat(40)}`, ...(t ? ["--resume"] : []), ...openai], { env: { ...RESPONSES, AWL_CONTEXT_WINDOW: "5000", AWL_TITLES: "off" } });
+    expect(run.code).toBe(0);
+  }
+  const summaries = fx.server.requests.filter(isSummary);
+  expect(summaries.length).toBeGreaterThan(0);
+  const sessionId = (await entries())[0].id;
+  for (const r of fx.server.requests) expect(r.body.prompt_cache_key).toBe(sessionId);
+}, 60_000);

@@ -86,7 +86,8 @@ describe("--resume", () => {
 
     const elsewhere = join(fx.root, "elsewhere");
     mkdirSync(elsewhere);
-    const other = await fx.run(["-p", "x", "--resume", a], { cwd: elsewhere });
+    // A prefix finds only this directory's sessions (a whole id finds any: find-session.test.ts).
+    const other = await fx.run(["-p", "x", "--resume", a.slice(0, common + 1)], { cwd: elsewhere });
     expect(other.code).toBe(2);
     expect(other.stderr).toContain(fx.project);
 

@@ -87,6 +87,12 @@ describe("awl rewind, the conversation and the files", () => {
     expect(projectFiles(fx.project)).toEqual(edited);
     expect(readFileSync(s.file).length).toBe(size);
 
+    // No terminal to ask on, no --yes: one line, named once, nothing changed.
+    const unasked = await fx.run(["rewind", s.id, "--to", s.entries[0]!]);
+    expect(unasked.code).toBe(2);
+    expect(unasked.stderr).toBe("awl: rewind asks before it changes a session; without a terminal, add --yes\n");
+    expect(projectFiles(fx.project)).toEqual(edited);
+
     const refused = await fx.run(["rewind", s.id, "--to", s.entries[0]!, "--files", "--yes"]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("--force overwrites them");

@@ -2,13 +2,15 @@
 // them: sessions leave only through the trash, every one moved or deleted is
 // named, ages are the last entry's time (never mtime), an open session stays.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { encodeCwd } from "../../src/session/log/paths";
 import { spawnBun } from "../session/helpers";
-import { sessionFiles, useE2eFixture } from "./awl";
+import { AWL, sessionFiles, useE2eFixture } from "./awl";
+import { hasTmux, useTerminal } from "./tmux";
 
 const fx = useE2eFixture();
+const term = useTerminal();
 const DAY = 86_400_000;
 const NOW = Date.now();
 const hash = (c: string) => c.repeat(64);
@@ -97,6 +99,20 @@ describe("awl sessions rm and restore", () => {
     expect((await fx.run(["sessions", "trash"])).stdout).toContain("holds no session");
   });
 
+  test("restore names the session without running what its header holds", async () => {
+    // A trashed file whose header's id carries an OSC 0 title and a clear screen.
+    const path = writeSession(fx.project, "019a\x1b]0;restore-title\x07\x1b[2J", 3, "hostile");
+    const trashed = join(fx.sessions, ".trash", encodeCwd(fx.project));
+    mkdirSync(trashed, { recursive: true, mode: 0o700 });
+    renameSync(path, join(trashed, "2026-01-01T00-00-00-000Z_019a0000-0000-7000-8000-000000000001.jsonl"));
+    const trash = await fx.run(["sessions", "trash"]);
+    expect(trash.stdout).toContain("019a␛]0;");
+    const restored = await fx.run(["sessions", "restore", "019a"]);
+    expect(restored.code).toBe(0);
+    expect(restored.stdout).toStartWith("Restored 019a␛]0;");
+    expect(trash.stdout + restored.stdout).not.toContain("\x1b");
+  });
+
   test("an id that matches nothing, several, or another directory's session is a usage error that says which", async () => {
     writeSession(fx.project, OLD, 3, "one");
     writeSession(fx.project, "019a0000-0000-7000-8000-000000000009", 3, "two");
@@ -167,6 +183,30 @@ describe("awl sessions purge and du", () => {
     expect(["a", "b", "c", "d", "e", "f"].filter((c) => existsSync(join(blobs, hash(c))))).toEqual(["a", "b", "f"]);
     expect(existsSync(live)).toBe(true);
     expect(sessionFiles(join(fx.sessions, ".trash"))).toEqual([]);
+  });
+
+  test.skipIf(!hasTmux)("on a terminal, purge names what it would delete and asks first: no keeps the trash, yes empties it", async () => {
+    writeSession(fx.project, OLD, 1, "trashed one");
+    expect((await fx.run(["sessions", "rm", "019a"])).code).toBe(0);
+    const [trashed] = sessionFiles(join(fx.sessions, ".trash"));
+    const ask = async () => {
+      term.start([AWL, "sessions", "purge"], { cwd: fx.project, env: fx.env, width: 100 });
+      const screen = await term.waitFor(/Delete 1 trashed session for good\?/);
+      expect(screen).toMatch(/Would delete 019a0000 .*trashed one/);
+    };
+    await ask();
+    term.keys("Enter"); // the default is no
+    expect(await term.waitFor(/\[exited \d+\]/)).toContain("Nothing was deleted.\n");
+    expect(term.screen()).toContain("[exited 1]");
+    expect(existsSync(trashed!)).toBe(true);
+
+    term.close();
+    await ask();
+    term.type("y");
+    term.keys("Enter");
+    expect(await term.waitFor(/\[exited \d+\]/)).toContain("Deleted 1 trashed session from this directory.");
+    expect(term.screen()).toContain("[exited 0]");
+    expect(existsSync(trashed!)).toBe(false);
   });
 
   test("du shows sessions, trash and blobs", async () => {

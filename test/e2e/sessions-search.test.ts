@@ -51,7 +51,11 @@ test("finds the text where people wrote or read it, newest first, and nowhere el
   expect(json[1]).toMatchObject({ title: "Quokka hunt", line: 'the answer says "QUOKKA" loudly' });
 
   // JSON escapes are not text: the \n of "19.\nline" holds no "nline"; a quote is searched as written.
-  expect((await fx.run(["sessions", "search", "nline"])).stdout).toContain("No session of this directory holds 'nline'");
+  const none = await fx.run(["sessions", "search", "nline"]);
+  expect(none.stdout).toContain("No session of this directory holds 'nline'");
+  expect(none.code).toBe(1); // nothing found, as grep says it
+  const noneJson = await fx.run(["sessions", "search", "nline", "--json"]);
+  expect([noneJson.code, noneJson.stdout]).toEqual([1, ""]);
   expect((await fx.run(["sessions", "search", '"QUOKKA"'])).stdout).toContain('  a2  the answer says "QUOKKA" loudly');
   expect((await fx.run(["sessions", "search", "line two"])).stdout).toContain("  a1  It cuts at 19. line two");
   expect((await fx.run(["sessions", "search"])).code).toBe(2);

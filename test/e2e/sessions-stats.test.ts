@@ -61,6 +61,44 @@ test("stats adds every usage up per model, prices what it knows, and counts a fo
 
   const text = await fx.run(["sessions", "stats"]);
   expect(text.stdout).toContain("3 sessions, 4 turns (this directory)");
-  expect(text.stdout).toMatch(/^total\s+6\s+2,606\s+5,000\s+300\s+1,269\s+\$0\.\d{4}$/m);
+  expect(text.stdout).toMatch(/^total\s+6\s+2,606\s+5,000\s+300\s+1,269\s+at least \$0\.\d{4}$/m);
   expect(text.stdout).toContain("No price known for openai/my-local-model");
+});
+
+test("the default models have prices, and a total that leaves out an unpriced model says it is a lower bound", async () => {
+  write("019d0000-0000-7000-8000-000000000004", [
+    prompt("p1", null, at(1)),
+    answer("a1", "p1", at(1), "claude-sonnet-5-5", { input: 1_000_000, output: 100_000, cacheRead: 1_000_000, cacheWrite: 100_000 }),
+    prompt("p2", "a1", at(1)),
+    answer("a2", "p2", at(1), "gpt-5.4-mini", { input: 1_000_000, output: 1_000_000, cacheRead: 1_000_000 }, "openai"),
+  ]);
+  const priced = JSON.parse((await fx.run(["sessions", "stats", "--json"])).stdout);
+  const by = (m: string) => priced.models.find((x: any) => x.model === m);
+  // Sonnet 5.5: $2 in, $10 out, $0.20 cache reads, $2.50 cache writes; GPT-5.4 mini: $0.75 in, $4.50 out, $0.075 cached.
+  expect(by("claude-sonnet-5-5").cost).toBeCloseTo(2 + 1 + 0.2 + 0.25, 9);
+  expect(by("gpt-5.4-mini").cost).toBeCloseTo(0.75 + 4.5 + 0.075, 9);
+  expect(priced.unpriced).toEqual([]);
+  expect((await fx.run(["sessions", "stats"])).stdout).toMatch(/^total\s+2\s.*\s\$8\.78$/m);
+
+  write("019e0000-0000-7000-8000-000000000005", [prompt("q1", null, at(1)), answer("q2", "q1", at(1), "my-local-model", { input: 5, output: 5 }, "openai")]);
+  const text = (await fx.run(["sessions", "stats"])).stdout;
+  expect(text).toMatch(/^total\s+3\s.*\sat least \$8\.78$/m);
+  expect(text).toContain("No price known for openai/my-local-model");
+});
+
+test("a total of models none of which has a price is no price, not $0", async () => {
+  write("019f0000-0000-7000-8000-000000000006", [prompt("q1", null, at(1)), answer("q2", "q1", at(1), "my-local-model", { input: 5, output: 5 }, "openai")]);
+  const text = (await fx.run(["sessions", "stats"])).stdout;
+  expect(text).toMatch(/^total\s+1\s.*\sno price$/m);
+  expect(text).not.toContain("$0");
+  expect(JSON.parse((await fx.run(["sessions", "stats", "--json"])).stdout).total.cost).toBeNull();
+});
+
+test("a model name from the log is shown, never run: its escape sequences reach the terminal as pictures", async () => {
+  write("019a0000-0000-7000-8000-000000000001", [prompt("p1", null, at(1)), answer("a1", "p1", at(1), "local\x1b]0;stats-title\x07\x1b[2J", { input: 5, output: 1 }, "openai")]);
+  const run = await fx.run(["sessions", "stats"]);
+  expect(run.code).toBe(0);
+  expect(run.stdout).not.toContain("\x1b");
+  expect(run.stdout).not.toContain("\x07");
+  expect(run.stdout).toContain("openai/local␛]0;stats-title␇␛[2J");
 });

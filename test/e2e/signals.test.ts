@@ -86,6 +86,23 @@ describe.skipIf(!hasTmux)("the REPL stopped by a signal", () => {
     expect(partial.content[0].text.replace(/\s+/g, "")).toStartWith(shown);
   });
 
+  // (SIGHUP from kill leaves the terminal there: it is erased too.)
+  for (const sig of Object.keys(SIGNALS) as Sig[]) {
+    test(`${sig} mid-answer: the status line is erased before awl exits, so nothing of it is left under the shell's next lines`, async () => {
+      fx.server.reply({ blocks: [{ type: "text", text: Array.from({ length: 400 }, (_, i) => `w${i}`).join(" ") }], chunk: 4, delayMs: 15 });
+      term.start([AWL], { cwd: fx.project, env: fx.env });
+      await term.waitFor(/\/help for commands/);
+      term.type("talk to me");
+      term.keys("Enter");
+      await term.waitFor(/w40 [\s\S]*esc to interrupt/);
+      process.kill(await term.waitForChild(), sig);
+      await term.aftermath();
+      const screen = term.screen();
+      expect(screen).toContain(`[exited ${128 + SIGNALS[sig]}]`);
+      expect(screen).not.toContain("esc to interrupt");
+    });
+  }
+
   test("SIGTERM while a tool runs: its process group is killed and its result says it was interrupted after it started", async () => {
     const marker = `m${Math.random().toString(36).slice(2, 10)}`;
     fx.server.reply({ blocks: [slowTool(marker), { type: "toolUse", name: "bash", input: { command: "echo second" } }] });

@@ -2,7 +2,7 @@
 // models endpoints: what it asks, what it keeps on disk, when it asks again,
 // and that whatever fails leaves the built-in table in force.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { builtinModels } from "../../src/providers/builtin-models";
@@ -31,6 +31,24 @@ async function serve(options: TestServerOptions = {}) {
     OPENAI_API_KEY: server.openaiKey,
     OPENAI_BASE_URL: server.openaiUrl,
   };
+}
+
+/** A link where awl's cache writer used to put its temporary file (`<file>.<pid>.tmp`), to a file of the person's; that file. */
+function plantLink(dir: string, file: string): string {
+  const victim = join(cache, "bashrc");
+  writeFileSync(victim, "mine\n");
+  symlinkSync(victim, join(dir, `${file}.${process.pid}.tmp`));
+  return victim;
+}
+
+/** Anthropic's list, fetched and cached once: where the cache file is. */
+async function cachedOnce() {
+  const env = await serve({ models: { anthropic: TODAYS_ANTHROPIC } });
+  const time = clock();
+  await new ModelCatalogue("anthropic", env, time.read).load();
+  const dir = join(cache, "awl", "models");
+  const [file] = readdirSync(dir);
+  return { env, time, dir, file: file! };
 }
 
 /** A clock the test moves. */
@@ -156,6 +174,40 @@ describe("the cache", () => {
     const closed = new ModelCatalogue("openai", { XDG_CACHE_HOME: cache, OPENAI_BASE_URL: `http://127.0.0.1:${garbage.port}/v1` });
     await closed.load();
     expect(closed.models()).toEqual(builtinModels("openai"));
+  });
+
+  test("a cache fetched 'in the future' (written while the clock ran ahead) is stale, and asked again", async () => {
+    const env = await serve({ models: { anthropic: TODAYS_ANTHROPIC } });
+    const time = clock();
+    await new ModelCatalogue("anthropic", env, time.read).load();
+    time.now.ms -= 48 * HOUR; // the clock put right
+    const later = new ModelCatalogue("anthropic", env, time.read);
+    await later.load({ wait: true });
+    expect(server!.modelRequests).toHaveLength(2);
+  });
+
+  test("a folder others may enter is neither read nor written through: it is made anew, 0700, and a link planted in it goes nowhere", async () => {
+    const { env, time, dir, file } = await cachedOnce();
+    // Someone opened the folder up and planted a list of their own, and links where awl's temporary file went.
+    chmodSync(dir, 0o777);
+    const planted = { status: "ok", fetchedAt: time.now.ms, host: "evil", models: [{ id: "claude-planted" }] };
+    writeFileSync(join(dir, file), JSON.stringify(planted));
+    const victim = plantLink(dir, file);
+    const catalogue = new ModelCatalogue("anthropic", env, time.read);
+    await catalogue.load({ wait: true });
+    expect(catalogue.listed?.map((m) => m.id)).not.toContain("claude-planted");
+    expect(readFileSync(victim, "utf8")).toBe("mine\n");
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(readdirSync(dir)).toEqual([file]);
+  });
+
+  test("a link planted where the cache's temporary file went is not written through", async () => {
+    const { env, time, dir, file } = await cachedOnce();
+    const victim = plantLink(dir, file);
+    time.now.ms += 25 * HOUR;
+    await new ModelCatalogue("anthropic", env, time.read).load({ wait: true });
+    expect(server!.modelRequests).toHaveLength(2);
+    expect(readFileSync(victim, "utf8")).toBe("mine\n");
   });
 
   test("a provider without its key is never asked", async () => {

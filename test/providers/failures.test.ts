@@ -1,6 +1,8 @@
 // Every injected failure, per provider: retried (with retry events, and the
 // request count to prove it) where a person would want that, surfaced at
-// once where retrying cannot help, and never retried after content was shown.
+// once where retrying cannot help, and never retried after content was shown
+// unless the API itself said the answer failed and is worth asking again
+// (overloaded mid-stream): that answer starts again.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Conversation, type Message } from "../../src/conversation";
 import { createProvider } from "../../src/providers";
@@ -93,7 +95,16 @@ describe.each(["anthropic", "openai"] as ProviderName[])("%s", (name) => {
     expect(result.message.content).toEqual([{ type: "text", text: "second try" }]);
   });
 
-  test.each(["overloaded", "drop", "stall"] as const)("%s after content was shown ends in an error with the partial content", async (midStream) => {
+  test("overloaded after content was shown: the answer starts again, and only the second is kept", async () => {
+    fx.server.reply({ blocks: [{ type: "text", text: "abcdefghijklmnopqrstuvwxyz" }], chunk: 2, delayMs: 5, fault: { midStream: "overloaded", afterEvents: 6 } }, { blocks: [{ type: "text", text: "second try" }] });
+    const { result, requests: { length: count } } = await fx.requestsDuring(() => fx.ask(name, [user("hi")]));
+    expect(count).toBe(2);
+    expect(result.retries).toMatchObject([{ attempt: 1, restart: true }]);
+    expect(result.end.stopReason).toBe("stop");
+    expect(result.message.content).toEqual([{ type: "text", text: "second try" }]);
+  });
+
+  test.each(["drop", "stall"] as const)("%s after content was shown ends in an error with the partial content", async (midStream) => {
     fx.server.reply({ blocks: [{ type: "text", text: "abcdefghijklmnopqrstuvwxyz" }], chunk: 2, delayMs: 5, fault: { midStream, afterEvents: 6 } });
     const { result, requests: { length: count } } = await fx.requestsDuring(() => fx.ask(name, [user("hi")]));
     expect(count).toBe(1);

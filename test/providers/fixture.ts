@@ -33,9 +33,10 @@ export async function serverFixture(options: Parameters<typeof startTestServer>[
   ) {
     const provider = createProvider(name, { ...env, ...options.env });
     const events: StreamEvent[] = [];
-    const message: Message = { role: "assistant", content: [] };
+    const model = options.model ?? MODELS[name]!;
+    const message: Message = { role: "assistant", content: [], model };
     const stream = provider.stream({
-      model: options.model ?? MODELS[name]!,
+      model,
       system: options.system ?? "You are a test.",
       conversation: new Conversation(messages),
       tools: TOOLS,

@@ -8,13 +8,13 @@ import type { ProviderName } from "../../src/providers/provider";
 import { MODELS, serverFixture, user } from "./fixture";
 
 /** Error bodies as the APIs and compatible servers send them, with their status (undefined: inside a stream). */
-const OVERFLOWS: [string, number | undefined, unknown, { limit?: number }][] = [
+const OVERFLOWS: [string, number | undefined, unknown, { limit?: number; input?: number }][] = [
   ["Anthropic: prompt too long", 400,
     { type: "error", error: { type: "invalid_request_error", message: "prompt is too long: 208310 tokens > 200000 maximum" }, request_id: "req_011C" },
-    { limit: 200_000 }],
+    { limit: 200_000, input: 208_310 }],
   ["Anthropic: input and max_tokens exceed the window", 400,
     { type: "error", error: { type: "invalid_request_error", message: "input length and `max_tokens` exceed context limit: 188240 + 21333 > 200000, decrease input length or `max_tokens` and try again" } },
-    { limit: 200_000 }],
+    { limit: 200_000, input: 188_240 }],
   ["Anthropic: request too large (bytes)", 413,
     { type: "error", error: { type: "request_too_large", message: "Request exceeds the maximum allowed number of bytes." } },
     {}],
@@ -23,7 +23,7 @@ const OVERFLOWS: [string, number | undefined, unknown, { limit?: number }][] = [
     { limit: 128_000 }],
   ["OpenAI: messages plus completion", 400,
     { error: { message: "This model's maximum context length is 4097 tokens. However, you requested 4120 tokens (3120 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.", type: "invalid_request_error", param: "messages", code: "context_length_exceeded" } },
-    { limit: 4097 }],
+    { limit: 4097, input: 3120 }],
   ["OpenAI: exceeds the context window (no number)", 400,
     { error: { message: "Your input exceeds the context window of this model. Please adjust your input and try again.", type: "invalid_request_error", param: "input", code: "context_length_exceeded" } },
     {}],
@@ -32,7 +32,7 @@ const OVERFLOWS: [string, number | undefined, unknown, { limit?: number }][] = [
     { limit: 272_000 }],
   ["vLLM (fields at the top level, numeric code)", 400,
     { object: "error", message: "This model's maximum context length is 16384 tokens. However, you requested 122946 tokens (112946 in the messages, 10000 in the completion). Please reduce the length of the messages or completion.", type: "BadRequestError", param: null, code: 400 },
-    { limit: 16_384 }],
+    { limit: 16_384, input: 112_946 }],
   ["vLLM (newer: wrapped)", 400,
     { error: { message: "This model's maximum context length is 2048 tokens. However, your request has 8 input tokens plus 2045 'max_tokens'. Please reduce one or the other.", type: "BadRequestError", param: "input_tokens, max_tokens", code: 400 } },
     { limit: 2048 }],
@@ -115,7 +115,7 @@ describe("an overflow through a real request", () => {
     expect(requests).toBe(1);
     expect(retries).toEqual([]);
     expect(end).toEqual({
-      type: "end", stopReason: "error", overflow: { limit: 4000 },
+      type: "end", stopReason: "error", overflow: { limit: 4000, input: 9000 },
       errorMessage: `The conversation is too long for ${MODELS.anthropic} (prompt is too long: 9000 tokens > 4000 maximum)`,
     });
   });
@@ -124,7 +124,7 @@ describe("an overflow through a real request", () => {
     fx.server.reply({ fault: { status: 400, message: "input length and `max_tokens` exceed context limit: 3000 + 4096 > 4000, decrease input length or `max_tokens` and try again" } });
     const { end, requests } = await ask("anthropic");
     expect(requests).toBe(1);
-    expect(end.overflow).toEqual({ limit: 4000 });
+    expect(end.overflow).toEqual({ limit: 4000, input: 3000 });
     expect(end.errorMessage).not.toContain("new session");
   });
 

@@ -44,6 +44,7 @@ const FAKE: ProviderRow = {
   ],
   windows: [["fake-", 16_000]],
   thinking: [],
+  prices: {},
   catalogue: { headers: bearerHeaders, page: (base) => `${base}/models`, parse: openaiList },
   connect: (connection) => new OpenAIProvider(connection, "openai-chat"),
 };

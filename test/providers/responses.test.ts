@@ -6,7 +6,7 @@ import type { Message } from "../../src/conversation";
 import { UsageError } from "../../src/errors";
 import { Conversation } from "../../src/conversation";
 import { createProvider } from "../../src/providers";
-import { TOOLS } from "./fixture";
+import { MODELS, TOOLS } from "./fixture";
 import { fingerprint } from "../../src/providers/origins";
 import { serverFixture, user } from "./fixture";
 
@@ -71,7 +71,7 @@ describe("a tool loop with reasoning", () => {
     const history: Message[] = [
       user("go"),
       // Its origin matches, but the server no longer takes it (an account moved, a key rotated on the same account).
-      { role: "assistant", content: [{ type: "thinking", thinking: "stale", signature: "gAAAAAstale", origin }, { type: "text", text: "done" }] },
+      { role: "assistant", model: MODELS.openai, content: [{ type: "thinking", thinking: "stale", signature: "gAAAAAstale", origin }, { type: "text", text: "done" }] },
       user("again"),
     ];
     fx.server.reply({ blocks: [{ type: "text", text: "fine" }] });

@@ -14,7 +14,7 @@ const here = { api: "anthropic-messages", fingerprint: "0123456789ab" };
 /** The OpenAI account of the Responses requests, and reasoning it issued. */
 const responsesHere = { api: "openai-responses", fingerprint: "fedcba987654" };
 const sealer = new ReasoningSealer();
-const sealed = sealer.seal("sk-test", "reasoned");
+const sealed = sealer.seal("sk-test", "gpt-5", "reasoned");
 const user = (text: string): Message => ({ role: "user", content: [{ type: "text", text }] });
 const call = (id: string, name = "read", input = '{"path":"a"}') => ({ type: "toolUse" as const, id, name, input });
 const result = (toolUseId: string, content = "ok", isError?: boolean) => ({
@@ -29,7 +29,7 @@ const hostile = (): Message[] => [
   user("second in a row"),
   { role: "assistant", content: [] },
   { role: "assistant", content: [{ type: "thinking", thinking: "unsigned" }, { type: "text", text: "" }] },
-  { role: "assistant", content: [
+  { role: "assistant", model: "gpt-5", content: [
     { type: "thinking", thinking: "signed ü", signature: "sig/abc==" },
     { type: "thinking", thinking: "", signature: "redacted-data", redacted: true },
     { type: "thinking", thinking: "reasoned", signature: sealed, origin: responsesHere },
@@ -170,9 +170,9 @@ describe("Responses toWire", () => {
     const reasoning = { type: "thinking" as const, thinking: "", signature: sealed, origin: responsesHere };
     const conversation = new Conversation([
       user("a"),
-      { role: "assistant", content: [reasoning] },
+      { role: "assistant", model: "gpt-5", content: [reasoning] },
       user("b"),
-      { role: "assistant", content: [reasoning, { type: "text", text: "partly" }, reasoning] },
+      { role: "assistant", model: "gpt-5", content: [reasoning, { type: "text", text: "partly" }, reasoning] },
       user("c"),
     ]);
     const body = responsesBody({ model: "gpt-5", system: "", conversation, tools: [], maxTokens: 8000, signal: new AbortController().signal }, { origin: responsesHere, reasoning: true });

@@ -125,8 +125,8 @@ describe("finding a session by id prefix", () => {
 
   test("a session from another directory (even one that encodes alike) is reported as elsewhere, not matched", async () => {
     const other = session("/a/b", "there");
-    expect(await findSession("/a-b", other.sessionId.slice(0, 8))).toEqual({ matches: [], elsewhere: [{ id: other.sessionId, cwd: "/a/b" }] });
-    expect(await findSession("/elsewhere", other.sessionId)).toEqual({ matches: [], elsewhere: [{ id: other.sessionId, cwd: "/a/b" }] });
+    expect(await findSession("/a-b", other.sessionId.slice(0, 8))).toEqual({ matches: [], elsewhere: [{ path: other.sessionFile, id: other.sessionId, cwd: "/a/b" }] });
+    expect(await findSession("/elsewhere", other.sessionId)).toEqual({ matches: [], elsewhere: [{ path: other.sessionFile, id: other.sessionId, cwd: "/a/b" }] });
   });
 
   test("a file renamed by hand is still found by the id in its header", async () => {

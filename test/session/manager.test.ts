@@ -93,6 +93,7 @@ describe("resuming", () => {
       textMessage("user", "list files"),
       {
         role: "assistant" as const,
+        model: CLAUDE.model, // rebuilt from the entry's model: where its reasoning may go back
         content: [
           { type: "thinking" as const, thinking: "ls will do", signature: "sig" },
           { type: "text" as const, text: "Checking." },
@@ -100,7 +101,7 @@ describe("resuming", () => {
         ],
       },
       { role: "user" as const, content: [{ type: "toolResult" as const, toolUseId: "t1", content: "a.txt", isError: false }] },
-      textMessage("assistant", "One file: a.txt"),
+      { ...textMessage("assistant", "One file: a.txt"), model: CLAUDE.model },
     ];
     for (const m of conversation) s.appendMessage(messageToDisk(m, m.role === "assistant" ? { ...CLAUDE, stopReason: "stop" } : {}), m.role === "user" ? CLAUDE : undefined);
     const before = s.getBranch();
@@ -120,6 +121,7 @@ describe("resuming", () => {
       textMessage("user", "What files are in this directory?"),
       {
         role: "assistant",
+        model: "claude-sonnet-4-20250514",
         content: [
           { type: "thinking", thinking: "The user wants to list files..." },
           { type: "text", text: "I'll check that for you." },

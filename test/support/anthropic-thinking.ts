@@ -47,14 +47,14 @@ export function modelThinking(model: string): ModelThinking {
 const bad = (message: string): Problem => ({ status: 400, type: "invalid_request_error", message });
 
 /** What the API refuses in a request's thinking form and effort level, for its model. */
-export function checkThinkingForm(body: any): Problem | null {
-  const model = modelThinking(String(body.model));
+export function checkThinkingForm(body: any, alwaysThinking: readonly string[] = []): Problem | null {
+  const model = { ...modelThinking(String(body.model)), ...(alwaysThinking.includes(String(body.model)) && { alwaysOn: true }) };
   const type = body.thinking?.type;
   if (type === "enabled" && !model.budget)
     return bad('"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.');
   if (type === "adaptive" && !model.adaptive) return bad("adaptive thinking is not supported on this model");
   if (type === "disabled" && model.alwaysOn)
-    return bad('"thinking.type.disabled" is not supported for this model. Thinking is always on; use "output_config.effort" to control how much it thinks.');
+    return bad('"thinking.type.disabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.');
   const effort = body.output_config?.effort;
   if (effort !== undefined) {
     if (!model.levels.length) return bad("output_config.effort: This model does not support the effort parameter.");

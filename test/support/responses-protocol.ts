@@ -51,16 +51,18 @@ export function reasons(model: string): boolean {
 export class ReasoningSealer {
   readonly #secret = randomBytes(32);
 
-  seal(key: string, reasoning: string): string {
-    const body = Buffer.from(JSON.stringify({ r: reasoning, n: randomId(8) })).toString("base64");
+  /** Reasoning `model` made for `key`: another key, or another model, cannot open it (the API answers invalid_encrypted_content). */
+  seal(key: string, model: string, reasoning: string): string {
+    const body = Buffer.from(JSON.stringify({ r: reasoning, m: model, n: randomId(8) })).toString("base64");
     return `gAAAAA${body}.${this.#mac(key, body)}`;
   }
 
-  /** The reasoning sealed in `content`, or undefined when it was not issued to `key`. */
-  open(key: string, content: string): string | undefined {
+  /** The reasoning sealed in `content`, or undefined when it was not issued to `key` by `model`. */
+  open(key: string, model: string, content: string): string | undefined {
     const match = /^gAAAAA([A-Za-z0-9+/=]+)\.([0-9a-f]+)$/.exec(content);
     if (!match || match[2] !== this.#mac(key, match[1]!)) return undefined;
-    return (JSON.parse(Buffer.from(match[1]!, "base64").toString()) as { r: string }).r;
+    const sealed = JSON.parse(Buffer.from(match[1]!, "base64").toString()) as { r: string; m: string };
+    return sealed.m === model ? sealed.r : undefined;
   }
 
   #mac(key: string, body: string): string {
@@ -94,7 +96,7 @@ export function validateResponses(body: any, options: { key: string; sealer: Rea
   }
   const tools = checkTools(body.tools);
   if (tools) return tools;
-  const input = checkInput(body.input, body.store !== false, options);
+  const input = checkInput(body.input, body.store !== false, body.model, options);
   if (input) return input;
   if (options.knownModels && !options.knownModels.includes(body.model))
     return bad(`The model \`${body.model}\` does not exist or you do not have access to it.`, null, "model_not_found", 404);
@@ -116,7 +118,7 @@ function checkTools(tools: unknown): OpenAIProblem | null {
   return null;
 }
 
-function checkInput(input: unknown, store: boolean, options: { key: string; sealer: ReasoningSealer }): OpenAIProblem | null {
+function checkInput(input: unknown, store: boolean, model: string, options: { key: string; sealer: ReasoningSealer }): OpenAIProblem | null {
   if (input === undefined || typeof input === "string") return null;
   if (!Array.isArray(input)) return bad("Invalid type for 'input': expected a string or an array.", "input", "invalid_type");
   const calls = new Set<string>();
@@ -143,7 +145,7 @@ function checkInput(input: unknown, store: boolean, options: { key: string; seal
       if (!calls.has(item.call_id)) return bad(`No tool call found for function call output with call_id ${item.call_id}.`, "input", null);
       answered.add(item.call_id);
     } else {
-      const problem = checkReasoning(item, input[i + 1], at, store, options);
+      const problem = checkReasoning(item, input[i + 1], at, store, model, options);
       if (problem) return problem;
     }
   }
@@ -151,12 +153,12 @@ function checkInput(input: unknown, store: boolean, options: { key: string; seal
   return null;
 }
 
-function checkReasoning(item: any, next: any, at: string, store: boolean, options: { key: string; sealer: ReasoningSealer }): OpenAIProblem | null {
+function checkReasoning(item: any, next: any, at: string, store: boolean, model: string, options: { key: string; sealer: ReasoningSealer }): OpenAIProblem | null {
   if (!Array.isArray(item.summary) || item.summary.some((part: any) => part?.type !== "summary_text" || typeof part.text !== "string"))
     return bad(`Missing required parameter: '${at}.summary'.`, `${at}.summary`, "missing_required_parameter");
   if (!store && typeof item.encrypted_content !== "string")
     return bad(`Reasoning item ${at} has no encrypted content: without \`store\`, reasoning must be sent back with its \`encrypted_content\` (include 'reasoning.encrypted_content').`, `${at}.encrypted_content`, "missing_required_parameter");
-  if (typeof item.encrypted_content === "string" && options.sealer.open(options.key, item.encrypted_content) === undefined)
+  if (typeof item.encrypted_content === "string" && options.sealer.open(options.key, model, item.encrypted_content) === undefined)
     return bad(`The encrypted content ${item.encrypted_content.slice(0, 4)}...${item.encrypted_content.slice(-4)} could not be verified. Reason: Encrypted content could not be decrypted or parsed.`, null, "invalid_encrypted_content");
   // A reasoning item belongs to the output item that followed it.
   const follows = next && (next.type === "function_call" || next.type === "reasoning" || ((next.type ?? "message") === "message" && next.role === "assistant"));

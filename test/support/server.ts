@@ -58,6 +58,8 @@ export interface TestServerOptions {
   otherOpenaiKeys?: string[];
   /** When set, other model names get the provider's 404 "model not found". */
   knownModels?: string[];
+  /** Models that think always beyond those the docs name (anthropic-thinking.ts): a model newer than awl's own table. */
+  alwaysThinking?: string[];
   /** Ids the API no longer serves: a request naming one gets the provider's 404 (Anthropic: not_found_error "model: <id>"). */
   retiredModels?: string[];
   /**
@@ -184,7 +186,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       if ("status" in beta) return reject(beta.status, anthropicErrorBody(beta.type, beta.message));
       betas = beta.betas;
       if (body === undefined) return reject(400, anthropicErrorBody("invalid_request_error", "There was an error parsing the body of your request as JSON."));
-      const invalid = strict ? (validateAnthropic(body, { signer, knownModels: options.knownModels, betas }) ?? checkThinkingForm(body) ?? binding.check(body)) : null;
+      const invalid = strict ? (validateAnthropic(body, { signer, knownModels: options.knownModels, betas }) ?? checkThinkingForm(body, options.alwaysThinking) ?? binding.check(body)) : null;
       if (invalid) return reject(invalid.status, anthropicErrorBody(invalid.type, invalid.message));
     } else {
       const key = openaiKeyOf(request.headers);
@@ -247,7 +249,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         ? renderAnthropic(reply, model, usage, signer)
         : protocol === "openai"
           ? renderOpenAI(reply, model, usage, body?.stream_options?.include_usage === true)
-          : renderResponses(reply, model, usage, body, (reasoning) => sealer.seal(openaiKeyOf(request.headers), reasoning), streamFailure);
+          : renderResponses(reply, model, usage, body, (reasoning) => sealer.seal(openaiKeyOf(request.headers), model, reasoning), streamFailure);
     const errorFrame = (f: Extract<Reply["fault"], { midStream: string }>) =>
       f.midStream === "errorEvent" ? `event: error\ndata: ${JSON.stringify(f.data)}\n\n` : protocol === "anthropic" ? ANTHROPIC_OVERLOADED_EVENT : protocol === "openai" ? OPENAI_MIDSTREAM_ERROR : RESPONSES_MIDSTREAM_ERROR;
     const midStream = fault && "midStream" in fault ? { action: fault.midStream, afterEvents: fault.afterEvents, errorFrame: errorFrame(fault) } : undefined;

@@ -2,7 +2,10 @@
 // approvals judge it: by the effect, per call, never by the tool's name.
 import { describe, expect, test } from "bun:test";
 import { Approvals } from "../../src/agent/approval";
-import { callEffect, tools } from "../../src/tools";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { callEffect, checkCall, runCall, tools } from "../../src/tools";
 
 describe("effects", () => {
   test("each call's effect, from its input: a file's path made absolute, a command as given", () => {
@@ -27,8 +30,26 @@ describe("effects", () => {
     const inputs: Record<string, unknown> = { read: { path: "a" }, write: { path: "a", content: "" }, edit: { path: "a", oldText: "x", newText: "y" }, bash: { command: "touch a" } };
     for (const tool of tools()) {
       const raw = JSON.stringify(inputs[tool.name]);
-      const decision = await approvals.decide(tool.name, raw, "/p");
+      const decision = await approvals.decide(checkCall(tool.name, raw), "/p");
       expect([tool.name, decision.action]).toEqual([tool.name, callEffect(tool.name, raw, "/p")?.kind === "read" ? "run" : "refuse"]);
     }
+  });
+});
+
+describe("a tool call is checked once", () => {
+  test("the approvals pass on the very call they were given, and the run executes its typed input; a refused call carries the tool's words", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "awl-call-"));
+    await Bun.write(join(dir, "a.txt"), "hello\n");
+    const call = checkCall("read", JSON.stringify({ path: "a.txt" }));
+    expect(call).toMatchObject({ name: "read", input: { path: "a.txt" } });
+    const decision = await new Approvals("ask").decide(call, dir);
+    expect(decision.action === "run" && decision.call).toBe(call);
+    const output = await runCall(call, { cwd: dir, signal: new AbortController().signal });
+    expect(output).toMatchObject({ isError: false, content: expect.stringContaining("hello") });
+
+    const bad = checkCall("read", '{"path": 3}');
+    expect(bad).toEqual({ name: "read", error: expect.stringContaining("read: path must be a string") });
+    expect(await runCall(bad, { cwd: dir, signal: new AbortController().signal })).toEqual({ content: (bad as { error: string }).error, isError: true });
+    expect(checkCall("read", "{not json")).toEqual({ name: "read", error: expect.stringContaining("read: input is not valid JSON") });
   });
 });

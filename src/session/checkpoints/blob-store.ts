@@ -2,14 +2,14 @@
 // named by the SHA-256 of its bytes, in `<sessions root>/.blobs/` (beside the
 // per-directory folders, so moving the root moves them too). A version is
 // stored once however many sessions or calls hold it. Files are 0600 in a
-// 0700 folder, written to a temporary name, fsync'd and renamed: a blob that
+// 0700 folder, written whole or not at all (src/private-file.ts): a blob that
 // exists is whole. This module is the only one that writes there (blobs.ts only
 // deletes those no session needs any more); the session
 // file's own writer is manager.ts.
-import { createHash, randomBytes } from "node:crypto";
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fsyncDir, mkdirPrivate } from "../log";
+import { mkdirPrivate, writeFileAtomic } from "../../private-file";
 
 /** The blob folder of the sessions root a session file lives in (`<root>/<cwd folder>/<file>`). */
 export function blobDir(sessionFile: string): string {
@@ -28,19 +28,7 @@ export class BlobStore {
     const path = this.path(hash);
     if (existsSync(path)) return hash;
     mkdirPrivate(this.dir);
-    const temp = join(this.dir, `.${hash}.${randomBytes(6).toString("hex")}.tmp`);
-    const fd = openSync(temp, "wx", 0o600);
-    try {
-      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
-      fsyncSync(fd);
-    } catch (error) {
-      closeSync(fd);
-      unlinkSync(temp);
-      throw error;
-    }
-    closeSync(fd);
-    renameSync(temp, path);
-    fsyncDir(path);
+    writeFileAtomic(path, bytes);
     return hash;
   }
 

@@ -83,6 +83,7 @@ export function buildSessionContext(branch: readonly SessionEntry[], o: ContextS
     if (sent === "message" && entry.type === "message") {
       const message = diskMessageToInternal(entry.message);
       if (entry.prefixHash && i > after) message.prefixHash = entry.prefixHash;
+      if (entry.message.role === "assistant") message.model = entry.message.model;
       if (cut.size && entry.message.role === "user") message.content = message.content.map((b) => (b.type === "toolResult" && cut.has(b.toolUseId) ? { ...b, content: cutMiddle(b.content) } : b));
       messages.push(message);
     } else if (sent === "branch summary" && entry.type === "branch_summary") messages.push(branchSummaryMessage(entry));

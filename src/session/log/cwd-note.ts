@@ -10,8 +10,12 @@ import type { SessionEntry } from "./schema";
 
 const PREFIX = "[awl] The working directory is now ";
 
-/** The note's text: the directory tools now run in, then the one the session started in. */
-export const cwdNote = (cwd: string, started: string): string => `${PREFIX}${cwd}\n(the session started in ${started}; tools, paths and commands now run in the directory above)`;
+/**
+ * The note's text: the directory tools now run in, then the one the session
+ * started in. The second line names the directory again: "the directory
+ * above" read to a model as the parent directory (it would `cd ..`).
+ */
+export const cwdNote = (cwd: string, started: string): string => `${PREFIX}${cwd}\n(the session started in ${started}; tools, paths and commands now run in ${cwd})`;
 
 export const isCwdNote = (text: string): boolean => text.startsWith(PREFIX);
 

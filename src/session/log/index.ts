@@ -3,7 +3,7 @@ export { contextSize, type ContextSize, CUT_KEEP_BYTES, cutMiddle, isPrompt, typ
 export * from "./convert";
 export { cwdNote, isCwdNote, isSaidText, toldDirectory } from "./cwd-note";
 export { applyLabel, EntryIndex, isBookkeeping, isTarget, isTargetKind, leafAfter, readsThrough, slimEntry } from "./entry-index";
-export { CREATE_FLAGS, fsReason, fsyncDir, mkdirPrivate, writeAll } from "./files";
+export { CREATE_FLAGS, fsReason } from "./files";
 export { newEntryId, newSessionId } from "./ids";
 export { decisionsOf, type Decisions, type EntryOf, isKnownKind, type Kind, kindOf, KINDS, type KindsWhere, kindsWhere, rowOf, UNKNOWN_KIND } from "./kinds";
 export { lastIndexBefore, type Line, MAX_LINE_BYTES, readLineAt, scanLines, startsWith } from "./lines";
@@ -18,4 +18,4 @@ export { DamagedLog, type Place, readLog, replay } from "./replay";
 export type { ResultLine } from "./result-schema";
 export { checkFolder, NO_FOLLOW, READ_FLAGS } from "./safe-to-open";
 export type * from "./schema";
-export { cutToColumns, readTitle, TITLE_COLUMNS, titleFromPrompt } from "./title";
+export { cutToColumns, readTitle, type Title, TITLE_COLUMNS, titleFromPrompt } from "./title";

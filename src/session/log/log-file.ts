@@ -8,7 +8,8 @@ import { closeSync, fchmodSync, fsyncSync, openSync, readSync, unlinkSync, write
 import { dirname } from "node:path";
 import { UserError } from "../../errors";
 import { serializeHeader } from "./codec";
-import { CREATE_FLAGS, fsReason, fsyncDir, mkdirPrivate, writeAll } from "./files";
+import { fsyncDir, mkdirPrivate, writeAll } from "../../private-file";
+import { CREATE_FLAGS, fsReason } from "./files";
 import { acquireLock } from "./lock";
 import type { SessionHeader } from "./schema";
 import { checkFolder } from "./safe-to-open";

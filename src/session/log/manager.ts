@@ -10,17 +10,18 @@ import { checkEntry, serializeEntry } from "./codec";
 import { createLogFile, writeBack } from "./log-file";
 import { openLog, type State } from "./open-log";
 import { buildSessionContext, contextSize, isPrompt, type ContextSize, type ContextSources, type ModelRef, type SessionContext } from "./context";
-import { fsReason, writeAll } from "./files";
+import { writeAll } from "../../private-file";
+import { fsReason } from "./files";
 import { newEntryId, newSessionId } from "./ids";
 import { MAX_LINE_BYTES } from "./lines";
 import { acquireLock } from "./lock";
 import { sessionDir, sessionFileName } from "./paths";
-import { projectOf } from "./project";
+import { findProject, projectOf } from "./project";
 import { FORMAT_VERSION, tooLarge } from "./refusals";
 import { readActivePath } from "./tail";
 import { EntryIndex, isTarget } from "./entry-index";
 import { decisionsOf } from "./kinds";
-import type { BashEffectsEntry, BranchSummaryEntry, CompactionEntry, DiskMessage, FileChangeEntry, LabelEntry, LeafEntry, MessageEntry, PartialEntry, SessionEntry, SessionHeader, SessionInfoEntry, Usage, WrittenEntry } from "./schema";
+import type { BashEffectsEntry, BranchSummaryEntry, CompactionEntry, DiskMessage, FileChangeEntry, LabelEntry, LeafEntry, MessageEntry, PartialEntry, ProjectRef, SessionEntry, SessionHeader, SessionInfoEntry, Usage, WrittenEntry } from "./schema";
 import { answerFromPartials, latestAttempt } from "./partials";
 import { readTitle, titleFromPrompt, type Title } from "./title";
 
@@ -56,6 +57,8 @@ export class SessionManager {
   #readFrom: number;
 
   #fd: number | undefined;
+  /** The project the header will record, once asked (learnProject); #create asks itself otherwise. */
+  #project: { ref: ProjectRef | undefined } | undefined;
   #release: (() => void) | undefined;
   #size: number;
   #missingNewline: boolean;
@@ -393,9 +396,19 @@ export class SessionManager {
     return `${what}; it has been written back with the whole conversation so far (awl --resume continues it)`;
   }
 
-  /** First append: the file with its header line (asked of git now, not when the session is made: starting awl and quitting never waits on it). */
+  /**
+   * Asks git for the project before the first append makes the file, without
+   * holding awl up: a turn awaits this, and its Esc stops git (the header
+   * then names no project). Nothing to do once the file exists.
+   */
+  async learnProject(env: Record<string, string | undefined>, signal: AbortSignal): Promise<void> {
+    if (this.onDisk || this.#project) return;
+    this.#project = { ref: await findProject(this.cwd, env, signal) };
+  }
+
+  /** First append: the file with its header line (the project asked of git now unless a turn did: starting awl and quitting never waits on it). */
   #create(): number {
-    const project = projectOf(this.cwd);
+    const project = (this.#project ??= { ref: projectOf(this.cwd) }).ref;
     if (project) this.header.project = project;
     const { fd, release, size } = createLogFile(this.sessionFile, this.header);
     this.#release = release;

@@ -3,32 +3,52 @@
 // clone, whose root is not the repository's) and the directory's path inside
 // it. Neither changes when a checkout is moved or renamed, and another clone
 // of the same repository has the same root: so a session is found from there.
-// Asked of git read-only (rev-list, no optional locks), 200 ms at most, and
-// cached per git directory under the cache folder: a root commit never changes.
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+// Asked of git read-only (rev-list, one of awl's own guarded git commands:
+// src/git.ts), and cached per git directory under the cache folder: a root
+// commit never changes.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { privateCacheFolder, trustedCacheFolder } from "../../cache-folder";
+import { runGit, runGitSync, type GitAnswer } from "../../git";
+import { writeFileAtomic } from "../../private-file";
 import type { ProjectRef } from "./schema";
 
 type Env = Record<string, string | undefined>;
 
-/** The most git may take: a session must not wait on a huge or slow repository. */
-const GIT_TIMEOUT_MS = 200;
-
 export function projectOf(cwd: string, env: Env = process.env): ProjectRef | undefined {
+  const found = lookUp(cwd, env);
+  return "ask" in found ? found.learnt(rootCommit(runGitSync(ROOT_COMMITS, { cwd: found.ask, env }))) : found.known;
+}
+
+/**
+ * The same, asked of git without holding awl up: for a turn about to write a
+ * new session's first line, which Esc stops (`signal`: no project then).
+ */
+export async function findProject(cwd: string, env: Env, signal?: AbortSignal): Promise<ProjectRef | undefined> {
+  const found = lookUp(cwd, env);
+  return "ask" in found ? found.learnt(rootCommit(await runGit(ROOT_COMMITS, { cwd: found.ask, env, ...(signal ? { signal } : {}) }))) : found.known;
+}
+
+const ROOT_COMMITS = ["rev-list", "--max-parents=0", "HEAD"];
+
+/** The project as far as it is known without git: known (or none), or the repository top git must be asked in, and what to do with its root commit. */
+function lookUp(cwd: string, env: Env): { known: ProjectRef | undefined } | { ask: string; learnt: (root: string | undefined) => ProjectRef | undefined } {
   const top = repositoryTop(cwd);
-  if (!top) return undefined;
+  if (!top) return { known: undefined };
   const gitDir = gitDirOf(top);
-  if (!gitDir || existsSync(join(gitDir, "shallow"))) return undefined;
-  const cache = cacheFile(env);
-  const known = readCache(cache);
-  let root = known[gitDir];
-  if (!root) {
-    root = rootCommit(top, env);
-    if (!root) return undefined;
-    writeCache(cache, { ...known, [gitDir]: root });
-  }
-  return { root, path: relative(top, cwd) || "." };
+  if (!gitDir || existsSync(join(gitDir, "shallow"))) return { known: undefined };
+  const path = relative(top, cwd) || ".";
+  const known = readCache(env);
+  const cached = known[gitDir];
+  if (cached) return { known: { root: cached, path } };
+  return {
+    ask: top,
+    learnt: (root) => {
+      if (!root) return undefined;
+      writeCache(env, { ...known, [gitDir]: root });
+      return { root, path };
+    },
+  };
 }
 
 /** The nearest directory at or above `cwd` holding `.git` (a folder, or a file naming one). */
@@ -50,30 +70,20 @@ function gitDirOf(top: string): string | undefined {
   }
 }
 
-function rootCommit(top: string, env: Env): string | undefined {
-  try {
-    const git = Bun.spawnSync(["git", "-C", top, "--no-optional-locks", "rev-list", "--max-parents=0", "HEAD"], {
-      env: { ...env, GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0" } as Record<string, string>,
-      stdout: "pipe",
-      stderr: "ignore",
-      timeout: GIT_TIMEOUT_MS,
-    });
-    if (git.exitCode !== 0) return undefined;
-    const roots = git.stdout.toString().split("\n").filter((l) => /^[0-9a-f]{40,64}$/.test(l)).sort();
-    return roots[0];
-  } catch {
-    return undefined; // no git: no project
-  }
+/** The smallest root commit rev-list gave; undefined when git is missing, failed or ran out of time (no project, asked again next time). */
+function rootCommit(git: GitAnswer): string | undefined {
+  if (!("code" in git) || git.code !== 0) return undefined;
+  return git.stdout.toString().split("\n").filter((l) => /^[0-9a-f]{40,64}$/.test(l)).sort()[0];
 }
 
-function cacheFile(env: Env): string {
-  const base = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(env.HOME || homedir(), ".cache");
-  return join(base, "awl", "project-roots.json");
-}
+const CACHE = "project-roots.json";
 
-function readCache(file: string): Record<string, string> {
+/** The roots known so far, by git directory; none when the cache folder is not this user's alone. */
+function readCache(env: Env): Record<string, string> {
+  const folder = trustedCacheFolder(env);
+  if (!folder) return {};
   try {
-    const value = JSON.parse(readFileSync(file, "utf8")) as unknown;
+    const value = JSON.parse(readFileSync(join(folder, CACHE), "utf8")) as unknown;
     return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, string>) : {};
   } catch {
     return {}; // none yet, or unreadable: asked again, and written anew
@@ -81,12 +91,10 @@ function readCache(file: string): Record<string, string> {
 }
 
 /** Best effort: a cache that cannot be written only costs asking git again next time. */
-function writeCache(file: string, value: Record<string, string>): void {
+function writeCache(env: Env, value: Record<string, string>): void {
   try {
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(value), { mode: 0o600 });
-    renameSync(temporary, file);
+    const folder = privateCacheFolder(env);
+    if (folder) writeFileAtomic(join(folder, CACHE), JSON.stringify(value));
   } catch {
     // see above
   }

@@ -2,7 +2,7 @@
 // title (searched from the end), its first prompt (a few lines from the top)
 // and when it was last active (its last line).
 import { closeSync, fstatSync, openSync } from "node:fs";
-import { parseLine, isPrompt, readLineAt, readTitle, titleFromPrompt, isSaidText } from "../log";
+import { parseLine, isPrompt, readLineAt, readTitle, titleFromPrompt, isSaidText, type Title } from "../log";
 import { lastTimestamp } from "./recent";
 
 /** The system message and a few tool results may precede the first prompt; past these many lines it is not looked for. */
@@ -18,21 +18,29 @@ export interface Glance {
 
 export function glance(path: string): Glance {
   const prompt = firstPrompt(path);
-  return { firstPrompt: prompt, title: writtenTitle(path) ?? promptTitle(prompt), lastEntry: lastTimestamp(path) };
+  return { firstPrompt: prompt, title: writtenTitle(path)?.title ?? promptTitle(prompt), lastEntry: lastTimestamp(path) };
 }
 
 /** The session's title: the latest session_info, found from the end of the file, else its first prompt's first line. */
 export function titleOf(path: string): string | undefined {
-  return writtenTitle(path) ?? promptTitle(firstPrompt(path));
+  return sourcedTitleOf(path)?.title;
+}
+
+/** titleOf, with who wrote it (a first prompt's title is an auto one). */
+export function sourcedTitleOf(path: string): Title | undefined {
+  const written = writtenTitle(path);
+  if (written) return written;
+  const prompt = promptTitle(firstPrompt(path));
+  return prompt === undefined ? undefined : { title: prompt, source: "auto" };
 }
 
 const promptTitle = (prompt: string | undefined) => (prompt === undefined ? undefined : titleFromPrompt(prompt));
 
-function writtenTitle(path: string): string | undefined {
+function writtenTitle(path: string): Title | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(path, "r");
-    return readTitle(fd, fstatSync(fd).size)?.title;
+    return readTitle(fd, fstatSync(fd).size);
   } catch {
     return undefined; // unreadable: listing says why
   } finally {

@@ -1,11 +1,13 @@
+export { activityRank, continueRecent, lastTimestamp, mostRecentSession, newestFirst } from "./recent";
 export { catalog, type CatalogEntry, pickById, sessionPaths } from "./catalog";
+export { deleteTrashed, moveToTrash, restoreFromTrash, trashedAt, trashRoot } from "./trash";
+export { describeSessions, findSession, listSessions, sessionIdsByName, type SessionInfo, type SessionMatch, shortIdLength } from "./listing";
 export { findByTitle } from "./find-title";
-export { newestSessions } from "./first-screen";
+export { forkTitle } from "./fork-title";
 export { glance, titleOf } from "./glance";
 export { lastSaid } from "./last-turns";
-export { describeSessions, findSession, listSessions, sessionIdsByName, type SessionInfo, type SessionMatch, shortIdLength } from "./listing";
 export { movedSessions } from "./moved";
-export { activityRank, continueRecent, lastTimestamp, mostRecentSession, newestFirst } from "./recent";
+export { newestSessions } from "./first-screen";
+export { printedId, type Resolution, resolveSession } from "./resolve";
 export { searcher, type SearchHit } from "./search";
-export { deleteTrashed, moveToTrash, restoreFromTrash, trashedAt, trashRoot } from "./trash";
 export { type ModelTotals, usageTotals } from "./usage-totals";

@@ -7,7 +7,8 @@ import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, u
 import { join } from "node:path";
 import { UserError } from "../../errors";
 import type { CatalogEntry } from "./catalog";
-import { fsReason, fsyncDir, mkdirPrivate, writeAll, sidecarHolder, tryFlock, sessionRoot } from "../log";
+import { fsReason, sidecarHolder, tryFlock, sessionRoot } from "../log";
+import { fsyncDir, mkdirPrivate, writeAll } from "../../private-file";
 
 type Env = Record<string, string | undefined>;
 

@@ -7,12 +7,13 @@
 // bytes (linear-path.ts); any other fork reads the tree. The copy goes to a
 // temporary file that is fsync'd and renamed into place, so a crash leaves
 // either no fork or a whole one; the parent file is only read.
-import { closeSync, fchmodSync, fstatSync, fsyncSync, openSync, renameSync, unlinkSync } from "node:fs";
+import { closeSync, fstatSync, openSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { UsageError, UserError } from "../../errors";
-import { decisionsOf, serializeHeader, CREATE_FLAGS, fsReason, fsyncDir, mkdirPrivate, newSessionId, FORMAT_VERSION, sessionDir, sessionFileName, checkFolder } from "../log";
+import { decisionsOf, serializeHeader, fsReason, newSessionId, FORMAT_VERSION, sessionDir, sessionFileName, checkFolder } from "../log";
 import type { ModelRef, SessionHeader } from "../log";
 import { copyRange, write } from "./copy-range";
+import { mkdirPrivate, writeFileAtomic } from "../../private-file";
 import { addRun, linearPath, type ByteRange } from "./linear-path";
 import { findTarget, readSessionTree, treePath, type SessionTree, type TreeNode } from "./tree";
 
@@ -51,7 +52,7 @@ export function forkSession(o: ForkOptions): Fork {
     const { header: parent, end } = plan;
     if (end.toolCalls) {
       throw new UsageError(
-        `entry ${end.id} asks for tool calls whose results are not on its path: a fork cannot end there; go there in the session itself first (awl --resume ${parent.id.slice(0, 8)} --at ${end.id}), which answers them, then fork`,
+        `entry ${end.id} asks for tool calls whose results are not on its path: a fork cannot end there; go there in the session itself first (awl --resume ${parent.id} --at ${end.id}), which answers them, then fork`,
       );
     }
     const timestamp = new Date().toISOString();
@@ -110,29 +111,16 @@ function ranges(nodes: TreeNode[]): ByteRange[] {
 function writeFork(from: number, file: string, header: SessionHeader, runs: ByteRange[], parentId: string): void {
   mkdirPrivate(dirname(file));
   checkFolder(dirname(file));
-  const temporary = join(dirname(file), `.${header.id}.fork`);
-  let out: number | undefined;
   try {
-    out = openSync(temporary, CREATE_FLAGS, 0o600);
-    fchmodSync(out, 0o600);
-    write(out, Buffer.from(`${serializeHeader(header)}\n`));
-    // Each run ends without its last newline (the parent's last line may have none).
-    for (const [start, end] of runs) {
-      copyRange(from, out, start, end);
-      write(out, NEWLINE);
-    }
-    fsyncSync(out);
-    closeSync(out);
-    out = undefined;
-    renameSync(temporary, file);
-    fsyncDir(file);
+    writeFileAtomic(file, (out) => {
+      write(out, Buffer.from(`${serializeHeader(header)}\n`));
+      // Each run ends without its last newline (the parent's last line may have none).
+      for (const [start, end] of runs) {
+        copyRange(from, out, start, end);
+        write(out, NEWLINE);
+      }
+    });
   } catch (error) {
-    if (out !== undefined) closeSync(out);
-    try {
-      unlinkSync(temporary);
-    } catch {
-      // never created
-    }
     if (error instanceof UserError) throw error;
     throw new UserError(`could not write the fork ${file}: ${fsReason(error)}; the session ${parentId} is unchanged`);
   }

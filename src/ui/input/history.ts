@@ -24,10 +24,11 @@
 // empty history (a line that is not a record is skipped, and dropped at the
 // next rewrite), and an append that cannot be made is lost.
 
-import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, openSync, readSync, renameSync, statSync, unlinkSync } from "node:fs";
+import { closeSync, constants, fchmodSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
-import { mkdirPrivate, writeAll, tryFlock } from "../../session/log";
+import { mkdirPrivate, writeAll, writeFileAtomic } from "../../private-file";
+import { tryFlock } from "../../session/log";
 
 type Env = Record<string, string | undefined>;
 
@@ -216,17 +217,5 @@ function rewrite(file: string, existing: string, line: string, limits: HistoryLi
     kept.push(record);
     bytes += size;
   }
-  const temporary = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o600);
-  try {
-    fchmodSync(fd, 0o600);
-    writeAll(fd, kept.reverse().join(""));
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    unlinkSync(temporary);
-    throw error;
-  }
-  closeSync(fd);
-  renameSync(temporary, file);
+  writeFileAtomic(file, kept.reverse().join(""));
 }

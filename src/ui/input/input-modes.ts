@@ -76,15 +76,27 @@ export function restoreTerminal(): void {
 
 /** Bracketed paste off, straight to the descriptor (the stream may be muted, and process.exit may follow); nothing to a terminal that hung up. */
 function pasteOffDirect(output: NodeJS.WriteStream, after = ""): void {
-  const fd = (output as { fd?: number }).fd ?? 1;
-  const { isatty } = require("node:tty") as typeof import("node:tty");
-  if (!isatty(fd)) return;
+  if (!terminalIsThere(output)) return;
   try {
     const { writeSync } = require("node:fs") as typeof import("node:fs");
-    writeSync(fd, PASTE_OFF + after);
+    writeSync((output as { fd?: number }).fd ?? 1, PASTE_OFF + after);
   } catch {
     // Hung up between the check and the write.
   }
+}
+
+/**
+ * Rows drawn under the cursor (the live area's status line), each by what
+ * erases them. muteTerminal erases them first: awl stops drawing, and the
+ * shell's next prompt, written where the cursor is, must not find a status
+ * line left below it.
+ */
+const drawnBelow = new Set<() => void>();
+
+/** Registers rows drawn under the cursor; the function returned says they are gone. */
+export function drawnUnderCursor(erase: () => void): () => void {
+  drawnBelow.add(erase);
+  return () => drawnBelow.delete(erase);
 }
 
 /**
@@ -95,7 +107,15 @@ function pasteOffDirect(output: NodeJS.WriteStream, after = ""): void {
  * themselves so that every writer, awl's own and a library's, is covered.
  */
 export function muteTerminal(): void {
+  for (const erase of drawnBelow) erase();
+  drawnBelow.clear();
   for (const stream of [process.stdout, process.stderr]) if (stream.isTTY) mute(stream);
+}
+
+/** Whether `stream`'s terminal is still there to be written to (a hung-up one is not, and a write to it fails). */
+export function terminalIsThere(stream: NodeJS.WriteStream): boolean {
+  const { isatty } = require("node:tty") as typeof import("node:tty");
+  return isatty((stream as { fd?: number }).fd ?? 1);
 }
 
 /** Makes every later write to `stream` a no-op that succeeds (callbacks still run, so nobody waits forever). */

@@ -26,6 +26,7 @@
 // few, the top ones going first. When the output is not a terminal nothing is
 // drawn at all.
 
+import { drawnUnderCursor, terminalIsThere } from "../input/input-modes";
 import { fitWidth } from "../render/format";
 
 type Out = NodeJS.WriteStream;
@@ -79,6 +80,8 @@ export class LiveArea {
   #widest = 0;
   /** The rows laid out, and their bytes drawn in each place, for the terminal's size then (most writes draw the same rows again). */
   #cache: { size: string; rows: string[]; here?: string; below?: string } | undefined;
+  /** Takes this area off the list of rows a stop erases (input-modes.ts); set while rows are up. */
+  #offStopList: (() => void) | undefined;
   /** The terminal, for everything written while the rows may be up. */
   readonly stream: Out;
 
@@ -101,8 +104,7 @@ export class LiveArea {
       const before = erase(this.#drawnAt);
       const place = this.#place();
       const after = this.#bytes(place);
-      this.#drawn = this.#layout();
-      this.#drawnAt = place;
+      this.#setDrawn(this.#layout(), place);
       if (text !== undefined) return send(before + text + after, ...rest);
       send(before);
       const done = send(chunk, ...rest);
@@ -189,9 +191,25 @@ export class LiveArea {
     if (!always && place === this.#drawnAt && rows.length === this.#drawn.length && rows.every((row, i) => row === this.#drawn[i])) return;
     // (Erased first even when none were up: whatever was left below the cursor goes, and the rows are drawn on blank ones.)
     const bytes = rows.length || this.#drawn.length ? erase(this.#drawn.length ? this.#drawnAt : place) + this.#bytes(place) : "";
+    this.#setDrawn(rows, place);
+    if (bytes) this.#out.write(bytes);
+  }
+
+  /** Records what is drawn, and keeps a stop able to erase it: a stop mutes the terminal and exits, and a status line left up would sit under the shell's next prompt. */
+  #setDrawn(rows: string[], place: Place): void {
     this.#drawn = rows;
     this.#drawnAt = place;
-    if (bytes) this.#out.write(bytes);
+    if (rows.length && !this.#offStopList) this.#offStopList = drawnUnderCursor(() => this.#eraseForStop());
+    if (!rows.length && this.#offStopList) {
+      this.#offStopList();
+      this.#offStopList = undefined;
+    }
+  }
+
+  #eraseForStop(): void {
+    this.#offStopList = undefined;
+    if (this.#drawn.length && terminalIsThere(this.#out)) this.#out.write(erase(this.#drawnAt));
+    this.#drawn = [];
   }
 }
 

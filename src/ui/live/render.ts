@@ -22,7 +22,7 @@ import type { AgentEvent, TurnResult } from "../../agent/events";
 import type { ContentBlock } from "../../conversation";
 import { summaryField, toolSummary } from "../../tools";
 import type { Colors } from "../render/colors";
-import { oneLine, retryText } from "../render/format";
+import { oneLine, retryText, wrapLines } from "../render/format";
 import type { LiveArea } from "./live-area";
 import { MarkdownStream, type Screen } from "../render/markdown-stream";
 import { safeText, SafeTextStream } from "../render/safe-text";
@@ -107,7 +107,8 @@ export class TurnRenderer {
   /** Rows written at once (the rows under the output are drawn again once, not after each). */
   #lines(rows: readonly string[]): void {
     if (!rows.length) return;
-    this.#write(`${this.#atLineStart ? "" : "\n"}${rows.join("\n")}\n`);
+    // A row wider than the terminal (an error's words, a notice) is wrapped between words rather than cut by the terminal mid-word.
+    this.#write(`${this.#atLineStart ? "" : "\n"}${wrapLines(rows.join("\n"), this.#out.columns)}\n`);
   }
 
   get #width(): number {
@@ -191,6 +192,7 @@ export class TurnRenderer {
         this.#line(this.c.dim(safeText(event.text)));
         return;
       case "retry": {
+        if (event.restart) return this.#restart(event);
         // One line that changes with each try: the status line when there is one, and the final failure is the error row.
         const text = retryText(event, safeText(event.reason));
         if (status) status.phase(text);
@@ -229,9 +231,27 @@ export class TurnRenderer {
         status?.phase("Working…");
         return;
       case "compactSkipped":
-        this.#line(this.c.dim(`nothing to compact: ${safeText(event.reason)}`));
+        this.#line(this.c.dim(`not compacted: ${safeText(event.reason)}`));
         return;
     }
+  }
+
+  /**
+   * The API failed the answer part-way and it is asked again: what was shown
+   * of it stays in the scrollback, ended where it stopped, with a line that
+   * says it starts again; its calls were never going to run, and are dropped.
+   */
+  #restart(event: Extract<AgentEvent, { type: "retry" }>): void {
+    for (const index of [...this.#thinking.keys()]) this.#endThinking(index);
+    for (const index of [...this.#streams.keys()]) this.#endText(index);
+    const dropped = new Set(this.#streaming.values());
+    this.#streaming.clear();
+    this.#waiting = this.#waiting.filter((call) => !dropped.has(call));
+    this.#status?.calls(this.#waiting);
+    this.#blocks = [];
+    this.#responseCharacters = 0;
+    this.#kept = false;
+    this.#line(this.c.yellow(`${retryText(event, safeText(event.reason))} · the answer starts again`));
   }
 
   /**

@@ -82,7 +82,7 @@ export class TurnStatus {
     this.#started = now();
   }
 
-  /** What is going on: "Thinking…", "Waiting for claude-sonnet-4-5…" (safe text). Shown at once. */
+  /** What is going on: "Thinking…", "Waiting for <model>…" (safe text). Shown at once. */
   phase(label: string): void {
     this.#label = label;
     this.#tool = undefined;
@@ -126,7 +126,7 @@ export class TurnStatus {
     this.update();
   }
 
-  /** The latest output of the running tool (scrubbed by runTool; made safe here). Shown at the next tick. */
+  /** The latest output of the running tool (scrubbed by runCall; made safe here). Shown at the next tick. */
   output(tail: string): void {
     if (this.#tool) this.#tool.tail = tail;
   }

@@ -100,11 +100,6 @@ export function unansweredRow(c: Colors, columns: number): string {
   return wrapText(text, Math.max(20, columns - 1)).replace(/\n$/, "").split("\n").map((row) => c.dim(row)).join("\n");
 }
 
-/** Whether a response kept anything the model is sent back: text, or a call. */
-export function keptAnything(content: readonly { type: string; text?: string }[]): boolean {
-  return content.some((b) => b.type === "toolUse" || (b.type === "text" && (b.text ?? "").trim() !== ""));
-}
-
 export function interruptedRow(c: Colors): string {
   return c.yellow("Interrupted.");
 }

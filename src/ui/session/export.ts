@@ -5,7 +5,8 @@
 import { closeSync, constants, openSync } from "node:fs";
 import { UsageError, UserError } from "../../errors";
 import { readActivePath } from "../../session/tree";
-import { fsReason, writeAll } from "../../session/log";
+import { writeAll } from "../../private-file";
+import { fsReason } from "../../session/log";
 import { titleOf } from "../../session/store";
 import { toHtml } from "./export-html";
 import { toMarkdown } from "./export-md";

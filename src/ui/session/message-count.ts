@@ -3,7 +3,7 @@
 // It is every message entry of the session's file: the system prompt, each
 // prompt, each answer, each message of tool results, compacted or not. The
 // session open in awl may know fewer: resumed from the tail of a compacted
-// file, it never read what lies before (session/tail.ts); so the count comes
+// file, it never read what lies before (session/log/tail.ts); so the count comes
 // from the file, read as awl sessions reads it.
 
 import { describeSessions } from "../../session";

@@ -9,14 +9,29 @@ import { scrub } from "../../tools/secrets";
 
 type Env = Record<string, string | undefined>;
 
+/**
+ * Where a key may start: not inside a word, and also straight after a
+ * percent-encoded separator (`token%3Dsk-ant-…`, `Bearer%20sk-…`) or an
+ * escaped newline or tab (`\nsk-…` in JSON), whose last character is a
+ * letter or digit and so no word boundary.
+ */
+const START = String.raw`(?:(?<=%[0-9A-Fa-f]{2})|(?<=\\[nrt])|(?<![A-Za-z0-9_]))`;
+/** A space in a PEM armour line, as written, URL-encoded or form-encoded. */
+const SPACE = String.raw`(?: |%20|\+)`;
+/** An armour line's words (`RSA PRIVATE KEY`, `OPENSSH PRIVATE KEY`, `PGP PRIVATE KEY BLOCK`, `ENCRYPTED PRIVATE KEY`). */
+const PRIVATE_LABEL = String.raw`(?:[A-Z0-9]+${SPACE})*PRIVATE${SPACE}KEY(?:${SPACE}[A-Z0-9]+)*`;
+
+const shape = (source: string) => new RegExp(START + source, "g");
+
 /** Key shapes, most specific first (an `sk-ant-` key is named as such, not as `sk-`). */
 const PATTERNS: [RegExp, string][] = [
-  [/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g, "[redacted private key]"],
-  [/\bsk-ant-[A-Za-z0-9_-]{8,}/g, "[redacted sk-ant- key]"],
-  [/\bsk-[A-Za-z0-9_-]{16,}/g, "[redacted sk- key]"],
-  [/\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}/g, "[redacted GitHub token]"],
-  [/\bgithub_pat_[A-Za-z0-9_]{20,}/g, "[redacted GitHub token]"],
-  [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, "[redacted AWS key id]"],
+  // A private key block whole, from its BEGIN line to its END line (or the end of the text, when it was cut).
+  [new RegExp(String.raw`-----BEGIN${SPACE}${PRIVATE_LABEL}-----[\s\S]*?(?:-----END${SPACE}${PRIVATE_LABEL}-----|$)`, "g"), "[redacted private key]"],
+  [shape(String.raw`sk-ant-[A-Za-z0-9_-]{8,}`), "[redacted sk-ant- key]"],
+  [shape(String.raw`sk-[A-Za-z0-9_-]{16,}`), "[redacted sk- key]"],
+  [shape(String.raw`(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}`), "[redacted GitHub token]"],
+  [shape(String.raw`github_pat_[A-Za-z0-9_]{20,}`), "[redacted GitHub token]"],
+  [shape(String.raw`(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Za-z0-9_])`), "[redacted AWS key id]"],
 ];
 
 export type Redact = (text: string) => string;

@@ -1,6 +1,6 @@
 // The terminal list of `awl sessions` and of /resume in the REPL: this
 // directory's sessions, most recently active first as --resume ranks them
-// (session/recent.ts), each with its id (the shortest unique prefix), how long
+// (session/store/recent.ts), each with its id (the shortest unique prefix), how long
 // ago it was last active, its size and its title. Typing filters the list (by
 // title, first prompt or id, case-insensitive); under it, the highlighted
 // session's last prompts and answers. Up/Down move, Enter picks one to resume;

@@ -29,16 +29,16 @@ import { windowOf } from "../../agent/window";
 import type { ModelInfo } from "../../providers/model-info";
 import type { ProviderName } from "../../providers/provider";
 import { INTERRUPTED_AFTER_START, INTERRUPTED_NOT_RUN, interruptedAfterStart } from "../../agent/events";
-import type { Conversation, Message, ToolResultBlock, ToolUseBlock } from "../../conversation";
+import { keptAnything, type Conversation, type Message, type ToolResultBlock, type ToolUseBlock } from "../../conversation";
 import { contextAt, heldEntries, isInterrupted, isSaidText, usageOf, type CompactionEntry, type DiskMessage, type FileChangeEntry, type HeldEntry, type MessageMeta, type SessionContext, type SessionEntry } from "../../session";
 import { providerSecrets } from "../../providers/registry";
 import { fileChange, MAX_KEPT_BYTES } from "../../tools/tool";
 import { callEffect, toolSummary } from "../../tools";
 import { BlobStore, blobDir } from "../../session/checkpoints";
 import type { Colors } from "../render/colors";
-import { meterText, oneLine } from "../render/format";
+import { meterText, oneLine, wrapLines } from "../render/format";
 import { showAnswer } from "../render/markdown-stream";
-import { compactedRow, errorRow, cutOffOutput, keptAnything, interruptedRow, lengthRow, notRunRow, type ShownResult, thoughtRow, toolLine, toolResultRows, toolWidth, unansweredRow, usageRow } from "../live/turn-lines";
+import { compactedRow, errorRow, cutOffOutput, interruptedRow, lengthRow, notRunRow, type ShownResult, thoughtRow, toolLine, toolResultRows, toolWidth, unansweredRow, usageRow } from "../live/turn-lines";
 
 const ANSWER_LINES = 8;
 /** About three screens: a turn that starts within them is shown whole. */
@@ -98,7 +98,8 @@ export function renderTranscript(
   const hidden = turns.length - shown.length;
   const note = hidden ? [c.dim(`… ${hidden.toLocaleString("en-US")} earlier prompt${hidden === 1 ? "" : "s"} and ${hidden === 1 ? "its" : "their"} answers not shown`)] : [];
   const summarized = compaction ? [c.dim(compactionNote(compaction))] : [];
-  return [...summarized, ...note, ...shown.flat()].join("\n");
+  // A row wider than the terminal (an error's words) wraps between words, as the live renderer writes it.
+  return wrapLines([...summarized, ...note, ...shown.flat()].join("\n"), width);
 }
 
 /** The entries the context holds (heldEntries: from the compaction in force's first kept one), uncut, one item each. */

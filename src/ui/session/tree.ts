@@ -9,7 +9,7 @@
 import { isTargetKind } from "../../session";
 import type { SessionTree, TreeNode } from "../../session/tree";
 import type { Colors } from "../render/colors";
-import { oneLine } from "../render/format";
+import { fitWidth, oneLine } from "../render/format";
 import { safeText } from "../render/safe-text";
 
 export const TREE_FILTERS = ["prompts", "all", "labelled"] as const;
@@ -66,10 +66,11 @@ function line(n: TreeNode, depth: number, leafId: string | null, width: number, 
   // Ids and kinds come from the file like any text: shown safe (oneLine's text already is).
   // A narrow row keeps the words: the time and the column they line up in go first.
   const head = width >= NARROW ? `${"  ".repeat(depth)}${mark} ${safeText(n.id)} ${clock(n.time)} ${safeText(who(n)).padEnd(7)}` : `${"  ".repeat(depth)}${mark} ${safeText(n.id)} ${safeText(who(n))}`;
-  const label = n.label === undefined ? "" : `  [${oneLine(n.label, 40)}]`;
-  // On a narrow terminal the words give way, down to one column: a row wider than the screen breaks the list.
+  const label = n.label === undefined ? "" : `  [${oneLine(n.label, width >= NARROW ? 40 : 12)}]`;
+  // On a narrow terminal the words give way, down to one column, and the row is cut to the width at last: a row
+  // wider than the list would be broken onto a second row by the select, mid-word.
   const room = Math.max(1, width - Bun.stringWidth(head) - Bun.stringWidth(label) - 1);
-  const text = `${head} ${oneLine(n.text, room)}${label}`;
+  const text = fitWidth(`${head} ${oneLine(n.text, room)}${label}`, width);
   if (!c) return text;
   return n.active ? (n.id === leafId ? c.bold(text) : text) : c.dim(text);
 }
@@ -86,9 +87,10 @@ function folded(start: TreeNode, children: Map<TreeNode | undefined, TreeNode[]>
     if (isTargetKind(node.kind) && !node.toolCalls && (!newest || node.offset > newest.offset)) newest = node;
     stack.push(...(children.get(node) ?? []));
   }
-  const head = `${"  ".repeat(depth)}└ ${safeText(start.id)} branch of ${size} entr${size === 1 ? "y" : "ies"}`;
-  const room = Math.max(10, width - Bun.stringWidth(head) - 3);
-  const text = `${head}${prompt ? `: ${oneLine(prompt.text, room)}` : ""}`;
+  const entries = `${size} entr${size === 1 ? "y" : "ies"}`;
+  const head = `${"  ".repeat(depth)}└ ${safeText(start.id)} ${width >= NARROW ? `branch of ${entries}` : entries}`;
+  const room = Math.max(1, width - Bun.stringWidth(head) - 3);
+  const text = fitWidth(`${head}${prompt ? `: ${oneLine(prompt.text, room)}` : ""}`, width); // one row, as line()'s
   return { node: newest, text: c ? c.dim(text) : text };
 }
 

@@ -189,3 +189,22 @@ describe("what a turn looks like on a terminal", () => {
     expect(written).toBe("∴ Thought for 6s\nThe answer.\n");
   });
 });
+
+describe("an answer the API fails part-way and asks again", () => {
+  test("what was shown ends where it stopped, a line says the answer starts again, and the second answer follows; the first's call is never shown as run or not run", () => {
+    const out = render([
+      { type: "requestStart", provider: "anthropic", model: "claude" },
+      { type: "blockStart", index: 0, block: { type: "text", text: "" } },
+      { type: "delta", index: 0, text: "The first half" },
+      { type: "blockStart", index: 1, block: { type: "toolUse", id: "t1", name: "bash", input: "" } },
+      { type: "delta", index: 1, text: '{"command":"touch x"}' },
+      { type: "blockStop", index: 1 },
+      { type: "retry", attempt: 1, attempts: 6, delayMs: 5, reason: "Anthropic is overloaded", restart: true },
+      ...block(0, "text", ["The whole answer."]),
+      end(),
+    ]);
+    expect(out).toMatch(/The first half\n.*Anthropic is overloaded · attempt 1 of 6, next in 0\.0 s · the answer starts again\n.*The whole answer\./s);
+    expect(out).not.toContain("touch x");
+    expect(out).not.toContain("not run");
+  });
+});

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { ApprovalRequest } from "../../../src/agent/approval";
 import { colorsFor } from "../../../src/ui/render/colors";
 import { describeCall, questionLine, questionRows, questionScreen, terminalAsk } from "../../../src/ui/session/approval";
-import { callEffect, proposeCall } from "../../../src/tools";
+import { checkCall, effectOf, isValidCall, proposal } from "../../../src/tools";
 import { fakeTerminal } from "../fake-terminal";
 
 const plain = colorsFor({ isTTY: false });
@@ -44,10 +44,10 @@ function fakeTty(tty = true) {
 const command = (c: string, always?: string[]): ApprovalRequest => ({ tool: "bash", effect: { kind: "exec", command: c }, ...(always ? { always } : {}) });
 /** The question about a call that writes a file, as the approvals make it: its effect and the change it would make. */
 async function fileCall(tool: string, input: Record<string, unknown>, cwd: string, always?: string[]): Promise<ApprovalRequest> {
-  const raw = JSON.stringify(input);
-  const effect = callEffect(tool, raw, cwd);
-  if (effect?.kind !== "write") throw new Error(`${tool} does not write`);
-  const proposed = await proposeCall(tool, raw, cwd);
+  const call = checkCall(tool, JSON.stringify(input));
+  const effect = effectOf(call, cwd);
+  if (effect?.kind !== "write" || !isValidCall(call)) throw new Error(`${tool} does not write`);
+  const proposed = await proposal(call, cwd);
   return { tool, effect, ...(proposed ? { proposed } : {}), ...(always ? { always } : {}) };
 }
 const never = () => new AbortController().signal;

@@ -136,10 +136,16 @@ describe("session ids", () => {
   test("the shortest prefix that tells apart this directory's sessions, and the open one before its file exists", () => {
     for (const n of [1, 2, 3]) writeSession(id(n), at(10 * n), [{ at: at(10 * n), prompt: `p${n}` }]);
     expect(sessionIdLength(CWD)).toBe(12); // "019dc5ba-531" … "019dc5ba-533"
-    expect(shortSessionId(CWD, id(2))).toBe("019dc5ba-532");
+    const open = (sessionId: string, cwd = CWD) => ({ sessionId, sessionFile: join(sessionDir(cwd), sessionFileName(at(0), sessionId)) });
+    expect(shortSessionId(CWD, open(id(2)))).toBe("019dc5ba-532");
     // Not on disk yet (a new session before its first prompt): told apart from those that are.
-    expect(shortSessionId(CWD, "019dc5ba-5316-71a5-ab8f-000000000000")).toBe("019dc5ba-5316-71a5-ab8f-0");
+    expect(shortSessionId(CWD, open("019dc5ba-5316-71a5-ab8f-000000000000"))).toBe("019dc5ba-5316-71a5-ab8f-0");
     // Another directory's sessions do not lengthen this one's.
-    expect(shortSessionId("/elsewhere", id(2))).toBe("019dc5ba");
+    expect(shortSessionId("/elsewhere", open(id(2), "/elsewhere"))).toBe("019dc5ba");
+  });
+
+  test("a session of another directory, open here by its whole id, is shown whole: a prefix would not find it from here", () => {
+    const path = writeSession(id(1), at(10), [{ at: at(10), prompt: "p1" }]);
+    expect(shortSessionId("/elsewhere", { sessionId: id(1), sessionFile: path })).toBe(id(1));
   });
 });

@@ -86,7 +86,7 @@ describe.each([
     expect(text).toContain("● write new.md\n  ⎿ created new.md (19 bytes)\n    +# New\n    +\n    +A new file.");
     expect(text).toContain("● read missing.txt\n  ⎿ missing.txt: no such file");
     expect(text).toMatch(/\n(- two|  • two)\n↑ [\d.]+k in \([\d.]+k cached\) · ↓ \d+ out · ctx \d+% of 200k\n/);
-    expect(text).toMatch(/\nStarting\nThe connection to Anthropic \(.*\) failed: .*\n↑ [^\n]* · ↓ ~3 out/); // the answer so far, then the error line; its tokens estimated
+    expect(text).toMatch(/\nStarting\nThe connection to Anthropic \(.*\) failed: [^↑]*\n↑ [^\n]* · ↓ ~3 out/); // the answer so far, then the error (wrapped at the width, as live); its tokens estimated
     expect(text).toContain("Interrupted.");
     expect(text).toMatch(/› a prompt refused\n[^\n]*401[^\n]*\nNo answer: this prompt stays in the conversation and goes to the model with your next one\./);
     expect(text.split("No answer: ").length - 1).toBe(1); // not after an answer cut off part-way
