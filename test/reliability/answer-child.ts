@@ -2,7 +2,7 @@
 // or resumed from its file), against the test server the environment names.
 // Each piece of answer text is printed the moment awl receives it, with a
 // synchronous write, as `delta <JSON text>`: what the parent reads by a time
-// awl had received by then.
+// awl had received by then. `request` says the request is about to go out.
 //
 //   bun test/reliability/answer-child.ts <session file | new:<cwd>> <prompt>
 import { writeSync } from "node:fs";
@@ -17,7 +17,8 @@ const out = (line: string) => writeSync(1, `${line}\n`);
 const agent = new Agent({ session, cwd: session.cwd, model, env: process.env });
 out(`open ${session.sessionFile}`);
 await agent.runTurn(prompt, new AbortController().signal, (event) => {
-  if (event.type === "delta" && event.index === 0) out(`delta ${JSON.stringify(event.text)}`);
+  if (event.type === "requestStart") out("request");
+  else if (event.type === "delta" && event.index === 0) out(`delta ${JSON.stringify(event.text)}`);
 });
 session.close();
 out("done");
