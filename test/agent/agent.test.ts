@@ -29,7 +29,7 @@ describe("a turn with tool calls", () => {
     const diskAtRequest: number[] = [];
     const sentAtRequest: number[] = [];
     fx.server.onRequest = async (req) => {
-      diskAtRequest.push(existsSync(agent.session.sessionFile) ? (await logLines(agent.session.sessionFile)).filter((l) => l.type !== "partial").length : 0);
+      diskAtRequest.push(existsSync(agent.session.sessionFile) ? (await logLines(agent.session.sessionFile)).length : 0);
       sentAtRequest.push(req.body.messages.length);
     };
     fx.server.reply(
@@ -50,7 +50,7 @@ describe("a turn with tool calls", () => {
     expect(result.finalText).toBe("notes.txt holds alpha and beta.");
     expect(result.usage).toEqual({ input: 420, output: 42 });
     // The partials written while each answer streamed are tested in partials.test.ts.
-    const lines = (await logLines(agent.session.sessionFile)).filter((l) => l.type !== "partial");
+    const lines = await logLines(agent.session.sessionFile);
     expect(lines.map((l) => (l.type === "message" ? l.message.role : l.type))).toEqual([
       "session", "system", "user", "session_info", "assistant", "user", "assistant",
     ]);

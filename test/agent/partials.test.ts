@@ -44,7 +44,7 @@ describe("partials while an answer streams", () => {
     await agent.runTurn("count to forty", new AbortController().signal, () => {});
     agent.session.close();
 
-    const lines = await logLines(agent.session.sessionFile);
+    const lines = await logLines(agent.session.sessionFile, { partials: true });
     const prompt = lines.find((l) => l.message?.role === "user")!;
     const answer = lines.find((l) => l.message?.role === "assistant")!;
     const partials = lines.filter((l) => l.type === "partial");
@@ -104,7 +104,7 @@ describe("partials while an answer streams", () => {
     fx.server.reply({ fault: { status: 529 } }, { blocks: [{ type: "text", text: ANSWER }], chunk: 5, delayMs: 40 });
     await agent.runTurn("hello", new AbortController().signal, () => {});
     agent.session.close();
-    const partials = (await logLines(agent.session.sessionFile)).filter((l) => l.type === "partial");
+    const partials = (await logLines(agent.session.sessionFile, { partials: true })).filter((l) => l.type === "partial");
     expect(partials.every((p) => p.attempt === 2)).toBe(true);
     expect(partials.length).toBeGreaterThan(0);
     expect(ANSWER.startsWith(joined(partials, 0))).toBe(true);
@@ -148,7 +148,7 @@ describe("an answer a kill cut off", () => {
       { role: "assistant", content: [{ type: "text", text: "number 1, number 2, numb" }] },
       { role: "user", content: [{ type: "text", text: "go on", cache_control: { type: "ephemeral" } }] },
     ]);
-    const lines = await logLines(file);
+    const lines = await logLines(file, { partials: true });
     const added = lines.slice(before.split("\n").filter(Boolean).length);
     expect(added.filter((l) => l.type !== "partial").map((l) => l.message.role)).toEqual(["assistant", "user", "assistant"]);
     expect(added[0].message).toEqual({
@@ -242,13 +242,13 @@ describe("an answer a kill cut off", () => {
       find(file, (h) => found.push(h));
       return found;
     };
-    const partial = (await logLines(file)).findLast((l) => l.type === "partial");
+    const partial = (await logLines(file, { partials: true })).findLast((l) => l.type === "partial");
     expect(hits()).toEqual([{ entry: partial.id, line: "number 2, aardvark" }]);
     const agent = new Agent({ session: await SessionManager.open(file), cwd: fx.project, model: M, env: fx.env });
     fx.server.reply({ blocks: [{ type: "text", text: "number 3" }] });
     await agent.runTurn("go on", new AbortController().signal, () => {});
     agent.session.close();
-    const written = (await logLines(file)).find((l) => l.message?.interrupted);
+    const written = (await logLines(file, { partials: true })).find((l) => l.message?.interrupted);
     expect(hits()).toEqual([{ entry: written.id, line: "number 1, number 2, aardvark" }]);
   });
 
