@@ -12,6 +12,7 @@ import { searcher, type SearchHit } from "../../src/session/store/search";
 import { forkSession, readSessionTree, readWholeLog } from "../../src/session/tree";
 import { colorsFor } from "../../src/ui/render/colors";
 import { exportText } from "../../src/ui/session/export";
+import { treeRows } from "../../src/ui/session/tree";
 import { renderTranscript } from "../../src/ui/session/transcript";
 import { logLines, useAgentFixture } from "./helpers";
 
@@ -198,6 +199,25 @@ describe("an answer a kill cut off", () => {
     expect(tree.byId.get("0ld0ld01")!.parent!.id).toBe(first.id);
     expect(tree.nodes.filter((n) => n.active).map((n) => n.id)).toEqual(session.getBranch().map((e) => e.id));
     expect(readWholeLog(file).pathTo("0ld0ld01").map((e) => e.id)).toEqual(session.getBranch().map((e) => e.id));
+  });
+
+  test("the tree (/tree, awl sessions tree) draws it under the leaf, marked interrupted, as no entry to go to; once written it is the answer's own row", async () => {
+    const file = killedSession([{ attempt: 1, block: 0, text: "a draft that" }, { attempt: 2, block: 0, text: "number 1,\nnumber 2" }]);
+    for (const filter of ["all", "prompts", "labelled"] as const) {
+      const rows = treeRows(readSessionTree(file), filter, 100);
+      expect(rows.at(-1)!.node).toBeUndefined();
+      expect(rows.at(-1)!.text).toMatch(/^◌ {10}(\d{4}-\d\d-\d\d )?\d\d:\d\d awl +number 1, {2}\(interrupted\)$/);
+      expect(rows.at(-2)!.text).toMatch(/^◉ [0-9a-f]{8} .*count to forty$/);
+    }
+    // At 30 columns the words give way, and the mark stays.
+    expect(treeRows(readSessionTree(file), "all", 30).at(-1)!.text).toBe("◌ awl number 1,  (interrupted)");
+    const agent = new Agent({ session: await SessionManager.open(file), cwd: fx.project, model: M, env: fx.env });
+    fx.server.reply({ blocks: [{ type: "text", text: "number 3" }] });
+    await agent.runTurn("go on", new AbortController().signal, () => {});
+    agent.session.close();
+    const after = treeRows(readSessionTree(file), "all", 100).map((r) => r.text);
+    expect(after.some((t) => t.includes("(interrupted)"))).toBe(false);
+    expect(after.slice(-3).map((t) => t.replace(/^\S+ \S+ \S+ /, ""))).toEqual(["awl     number 1,", "you     go on", "awl     number 3"]);
   });
 
   test("a fork of a path that ends in it copies its partials, at the leaf (read by line heads) and at an entry (read from the tree); history partials stay behind", async () => {

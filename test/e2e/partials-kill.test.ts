@@ -76,6 +76,12 @@ describe("kill -9 while the answer streams", () => {
       expect(kept.startsWith(printedText)).toBe(true);
       expect(ANSWER.startsWith(kept)).toBe(true);
       expect(lines.some((l) => l.message?.role === "assistant")).toBe(false);
+      // awl sessions tree draws it under the prompt (the leaf), marked interrupted.
+      const tree = await fx.run(["sessions", "tree", lines[0].id]);
+      expect(tree.code).toBe(0);
+      const rows = tree.stdout.trimEnd().split("\n");
+      expect(rows.at(-2)).toMatch(/^◉ [0-9a-f]{8} \d\d:\d\d you +count to two hundred$/);
+      expect(rows.at(-1)).toMatch(/^◌ {10}\d\d:\d\d awl +number 1, number 2.*\(interrupted\)$/);
 
       fx.server.reply({ blocks: [{ type: "text", text: "number 201." }] });
       const before = fileText(fx);

@@ -10,12 +10,12 @@
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { UsageError, UserError } from "../../errors";
-import { decisionsOf, serializeHeader, fsReason, newSessionId, FORMAT_VERSION, sessionDir, sessionFileName, checkFolder } from "../log";
+import { serializeHeader, fsReason, newSessionId, FORMAT_VERSION, sessionDir, sessionFileName, checkFolder } from "../log";
 import type { ModelRef, SessionHeader } from "../log";
 import { copyRange, write } from "./copy-range";
 import { mkdirPrivate, writeFileAtomic } from "../../private-file";
 import { addRun, linearPath, type ByteRange } from "./linear-path";
-import { findTarget, readSessionTree, treePath, type SessionTree, type TreeNode } from "./tree";
+import { afterEnd, findTarget, readSessionTree, treePath, type TreeNode } from "./tree";
 
 export interface ForkOptions {
   parentFile: string;
@@ -87,18 +87,7 @@ function treePlan(parentFile: string, at: string | undefined): Plan {
   if (!end) throw new UsageError(`session ${tree.header.id} has no entries to fork`);
   const path = treePath(end);
   const stamped = path.findLast((n) => n.model)?.model;
-  return { header: tree.header, end, model: stamped ?? tree.header, ranges: ranges([...path, ...afterEnd(tree, end)]) };
-}
-
-/** What hangs off the path's end that a fork copies too: a killed answer's partials, unless a message came after them. */
-function afterEnd(tree: SessionTree, end: TreeNode): TreeNode[] {
-  let after: TreeNode[] = [];
-  for (const node of tree.nodes) {
-    if (node.parent !== end) continue;
-    if (decisionsOf(node.kind).fork === "copied after the end") after.push(node);
-    else if (!node.bookkeeping) after = [];
-  }
-  return after;
+  return { header: tree.header, end, model: stamped ?? tree.header, ranges: ranges([...path, ...afterEnd(tree.nodes, end)]) };
 }
 
 /** The lines of nodes in file order, as runs of lines next to each other. */
