@@ -160,7 +160,7 @@ describe("kill -9 while the answer streams", () => {
 describe.skipIf(!hasTmux)("kill -9 of the REPL while the answer streams", () => {
   const term = useTerminal();
 
-  test("the resumed REPL shows the answer so far, marked interrupted, and the next prompt goes on from it", async () => {
+  test("the resumed REPL shows the answer so far, marked interrupted (in /tree too), and the next prompt goes on from it", async () => {
     fx.server.reply({ blocks: [{ type: "text", text: ANSWER }], chunk: 6, delayMs: 40 });
     term.start([AWL], { cwd: fx.project, env: fx.env, width: 160 });
     await term.waitFor(/\/help for commands/);
@@ -183,11 +183,19 @@ describe.skipIf(!hasTmux)("kill -9 of the REPL while the answer streams", () => 
 
     fx.server.reply({ blocks: [{ type: "text", text: "number 201." }] });
     term.start([AWL, "--resume"], { cwd: fx.project, env: fx.env, width: 160 });
-    // The transcript's answer: the text kept (its last line as the screen wraps it), then the mark.
-    const lastWords = kept.split(" ").slice(-2).join(" ");
-    const screen = await term.waitFor(/Interrupted\./);
+    // The transcript's answer: the text kept, then the mark. The screen wraps between words and drops a
+    // line's trailing space, so both are read with each run of white space as one.
+    const flat = (text: string) => text.replace(/\s+/g, " ").trim();
+    const lastWords = flat(kept).split(" ").slice(-2).join(" ");
+    const screen = flat(await term.waitFor(/Interrupted\./));
     expect(screen).toContain(lastWords);
     expect(screen.indexOf(lastWords)).toBeLessThan(screen.indexOf("Interrupted."));
+    // /tree draws it under the prompt, marked interrupted; Esc leaves the tree as it was.
+    term.send("/tree");
+    const tree = await term.waitFor(/◌ .*awl +number 1, number 2.*\(interrupted\)/);
+    expect(tree).toMatch(/◉ [0-9a-f]{8} .*count to two hundred/);
+    term.keys("Escape");
+    await term.waitFor(/Staying where you are\./);
     term.send("go on");
     await term.waitFor(/number 201\./);
     const request = fx.server.requests.at(-1)!;
