@@ -65,7 +65,7 @@ export async function validatorsSource(): Promise<string> {
 export async function jsonSchemaSource(): Promise<string> {
   const schema = await import("./src/session/log/schema");
   const { ResultLine } = await import("./src/session/log/result-schema");
-  const lines = { SessionHeader: schema.SessionHeader, MessageEntry: schema.MessageEntry, CompactionEntry: schema.CompactionEntry, SessionInfoEntry: schema.SessionInfoEntry, ResultLine };
+  const lines = { SessionHeader: schema.SessionHeader, MessageEntry: schema.MessageEntry, CompactionEntry: schema.CompactionEntry, SessionInfoEntry: schema.SessionInfoEntry, PartialEntry: schema.PartialEntry, ResultLine };
   const $defs: Record<string, object> = {};
   const kinds: string[] = [];
   for (const [name, type] of Object.entries(lines)) {

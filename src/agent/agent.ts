@@ -6,7 +6,7 @@
 // request is sent again.
 
 import { Conversation, keptAnything, messageText, textMessage, toolUses, type ContentBlock, type Message } from "../conversation";
-import { addUsage, cwdNote, INTERRUPTED_BY_USER, messageToDisk, preloadSchemas, toldDirectory, type ModelRef, type SessionManager } from "../session";
+import { addUsage, cwdNote, diskMessageToInternal, INTERRUPTED_BY_USER, messageToDisk, preloadSchemas, toldDirectory, type ModelRef, type SessionManager } from "../session";
 import { jsonByteLength } from "../json";
 import { createProvider } from "../providers";
 import { applyStreamEvent, finalizeMessage } from "../providers/assemble";
@@ -18,6 +18,7 @@ import { learnThinking, lessonOf, type Effort } from "../providers/thinking-form
 import { ANSWER_SHARE, type TurnPlan } from "../providers/thinking-plan";
 import { toolDefinitions, tools } from "../tools";
 import { Checkpoints } from "./checkpoints";
+import { PartialWriter } from "./partials";
 import { runTools } from "./run-tools";
 import { compact, CompactionFailed, type Compaction } from "./compaction";
 import { reserve, summaryAllowance, windowOf } from "./window";
@@ -279,7 +280,20 @@ export class Agent {
     return last?.role === "user" && last.content.length > 0;
   }
 
-  /** The system message of a new session, then the prompt, each checked against the window before it is written. */
+  /**
+   * The answer a killed awl was streaming (its partials after the leaf), as
+   * the interrupted assistant message it stands for: written only now that
+   * the conversation goes on, before the prompt, so opening a session alone
+   * appends nothing.
+   */
+  #appendInterruptedAnswer(): void {
+    const answer = this.session.interruptedAnswer();
+    if (!answer) return;
+    const { role, content, ...meta } = answer;
+    this.#append(diskMessageToInternal({ role, content }), meta);
+  }
+
+  /** The system message of a new session (or a killed answer), then the prompt, each checked against the window before it is written. */
   #appendPrompt(prompt: string, plan: TurnPlan): void {
     const system = this.#conversation.messages.length === 0 ? systemPrompt({ cwd: this.cwd, tools: toolDefinitions(), context: this.#contextFiles, env: this.#env }) : undefined;
     const message = this.#promptMessage(prompt);
@@ -291,6 +305,7 @@ export class Agent {
       reserve: reserve(window, plan.maxTokens),
     });
     if (system !== undefined) this.#append(textMessage("system", system));
+    this.#appendInterruptedAnswer();
     this.#append(message);
   }
 
@@ -377,10 +392,17 @@ export class Agent {
     const message: Message = { role: "assistant", content: [], model: model.model };
     let end: End = { type: "end", stopReason: "error", errorMessage: "The response ended without a stop reason." };
     const stream = this.#provider.stream({ model: model.model, ...this.#requestParts(), maxTokens: plan.maxTokens, thinking: plan.thinking, sessionId: this.session.sessionId, signal });
-    for await (const event of stream) {
-      if (event.type === "end") end = event;
-      else applyStreamEvent(message, event);
-      if (event.type !== "end" || !event.overflow) onEvent(event);
+    // What arrives is on disk within a second, so a kill loses at most that much of the answer.
+    const partials = new PartialWriter(this.session);
+    try {
+      for await (const event of stream) {
+        partials.event(event);
+        if (event.type === "end") end = event;
+        else applyStreamEvent(message, event);
+        if (event.type !== "end" || !event.overflow) onEvent(event);
+      }
+    } finally {
+      partials.stop();
     }
     finalizeMessage(message, { dropIncompleteToolUses: end.stopReason === "error" });
     return { message, end };

@@ -49,6 +49,7 @@ describe("a turn with tool calls", () => {
     expect(result.stopReason).toBe("stop");
     expect(result.finalText).toBe("notes.txt holds alpha and beta.");
     expect(result.usage).toEqual({ input: 420, output: 42 });
+    // The partials written while each answer streamed are tested in partials.test.ts.
     const lines = await logLines(agent.session.sessionFile);
     expect(lines.map((l) => (l.type === "message" ? l.message.role : l.type))).toEqual([
       "session", "system", "user", "session_info", "assistant", "user", "assistant",

@@ -34,11 +34,8 @@ export async function agentFixture(options: TestServerOptions = {}) {
   };
 }
 
-/** The session file's lines, parsed. */
-export async function logLines(path: string): Promise<any[]> {
-  const text = await Bun.file(path).text();
-  return text.split("\n").filter(Boolean).map((line) => JSON.parse(line));
-}
+/** The session file's lines, parsed; partials only when asked for. */
+export { readLog as logLines } from "../support/session-log";
 
 export type AgentFixture = Awaited<ReturnType<typeof agentFixture>>;
 

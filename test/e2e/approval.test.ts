@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { AWL, useE2eFixture, sessionFiles } from "./awl";
 import { ProbedTerminal } from "./terminal-probe";
 import { hasTmux, useTerminal } from "./tmux";
+import { readLog } from "../support/session-log";
 
 const fx = useE2eFixture();
 const term = useTerminal();
@@ -27,10 +28,9 @@ function send(prompt: string): void {
   term.keys("Enter");
 }
 
-/** Every line of the session file, parsed. */
-async function log(): Promise<any[]> {
-  const [file] = sessionFiles(fx.sessions);
-  return (await Bun.file(file!).text()).trim().split("\n").map((l) => JSON.parse(l));
+/** Every line of the session file but partials, parsed. */
+function log(): any[] {
+  return readLog(sessionFiles(fx.sessions)[0]!);
 }
 
 /** The tool results of the session's last user message. */

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { AWL, e2eFixture, sessionFiles, type E2eFixture } from "./awl";
 import { hasTmux, useTerminal } from "./tmux";
 import { RETIRED_ANTHROPIC, TODAYS_ANTHROPIC, type ServedModel, type TestServerOptions } from "../support/server";
+import { readLog } from "../support/session-log";
 
 /** A Sonnet newer than any awl was built with: only the catalogue can know it. */
 const NEWER_SONNET: ServedModel = { id: "claude-sonnet-6", displayName: "Claude Sonnet 6", created: "2026-11-24", maxInputTokens: 2_000_000, maxOutputTokens: 128_000, thinkingTypes: ["adaptive"], effortLevels: ["low", "medium", "high", "max"] };
@@ -28,7 +29,7 @@ async function fresh(options: TestServerOptions) {
   return fx;
 }
 
-const lines = async (file: string) => (await Bun.file(file).text()).trim().split("\n").map((l) => JSON.parse(l));
+const lines = async (file: string) => readLog(file);
 
 describe("the default model", () => {
   test("with only ANTHROPIC_API_KEY set, awl -p uses the newest Sonnet the catalogue lists, and the session header names it", async () => {

@@ -8,6 +8,7 @@ import { MAX_ATTEMPTS } from "../../src/providers/retry";
 import type { Reply } from "../support/server";
 import { useE2eFixture } from "./awl";
 import { runJson as runIn } from "./json-stream";
+import { withoutPartials } from "../support/session-log";
 
 const fx = useE2eFixture();
 const runJson = (args: string[], options?: Parameters<typeof fx.run>[1]) => runIn(fx, args, options);
@@ -22,7 +23,7 @@ describe("awl -p --json: the log as a stream", () => {
     expect(result).toMatchObject({ status: "ok", exitCode: 0, stopReason: "stop", usage: { input: 30, output: 12, cacheRead: 3 } });
     expect(result.error).toBeUndefined();
     // every appended line, the first prompt's title included
-    expect(lines.map((l) => JSON.parse(l).message?.role ?? JSON.parse(l).type)).toEqual(["session", "system", "user", "session_info", "assistant", "user", "assistant", "result"]);
+    expect(withoutPartials(lines.map((l) => JSON.parse(l))).map((l) => l.message?.role ?? l.type)).toEqual(["session", "system", "user", "session_info", "assistant", "user", "assistant", "result"]);
   });
 
   test("--resume: the header is the file's own first line; the stream is what this run appended, across a provider switch", async () => {
@@ -30,8 +31,9 @@ describe("awl -p --json: the log as a stream", () => {
     expect((await runJson(["-p", "first", "--provider", "anthropic"])).run.code).toBe(0);
     const { run, lines } = await runJson(["-p", "second", "--resume", "--provider", "openai"]);
     expect(run.code).toBe(0);
-    expect(lines.slice(1, -1).map((l) => JSON.parse(l).message.role)).toEqual(["user", "assistant"]);
-    expect(JSON.parse(lines[2]!).message.provider).toBe("openai");
+    const appended = withoutPartials(lines.slice(1, -1).map((l) => JSON.parse(l)));
+    expect(appended.map((l) => l.message.role)).toEqual(["user", "assistant"]);
+    expect(appended[1].message.provider).toBe("openai");
   });
 
   test("--json without -p is a usage error; a usage error under -p still ends with a result line (no session)", async () => {

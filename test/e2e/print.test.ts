@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { AWL, e2eFixture, sessionFiles } from "./awl";
+import { readLog } from "../support/session-log";
 
 let fx: Awaited<ReturnType<typeof e2eFixture>>;
 beforeEach(async () => {
@@ -28,7 +29,7 @@ describe("awl -p", () => {
     expect(file).toMatch(new RegExp(`/${encoded}/\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\d-\\d{3}Z_[0-9a-f-]{36}\\.jsonl$`));
     expect(statSync(file!).mode & 0o777).toBe(0o600);
     expect(statSync(join(fx.sessions, encoded)).mode & 0o777).toBe(0o700);
-    const lines = (await Bun.file(file!).text()).trim().split("\n").map((l) => JSON.parse(l));
+    const lines = readLog(file!);
     expect(lines.map((l) => l.message?.role ?? l.type)).toEqual(["session", "system", "user", "session_info", "assistant", "user", "assistant"]);
     expect(lines[3]).toMatchObject({ title: "run echo", source: "auto" }); // the first prompt's title, and no model's
   });
@@ -66,7 +67,7 @@ describe("awl -p", () => {
     expect(run.code).toBe(1);
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(run.stderr).not.toContain(fx.server.anthropicKey);
-    const lines = (await Bun.file(sessionFiles(fx.sessions)[0]!).text()).trim().split("\n").map((l) => JSON.parse(l));
+    const lines = readLog(sessionFiles(fx.sessions)[0]!);
     expect(lines[2].message.content[0].text).toBe("huge");
     expect(lines.at(-1).message).toMatchObject({ role: "assistant", stopReason: "error" });
   });

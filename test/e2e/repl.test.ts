@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { AWL, e2eFixture, sessionFiles, useE2eFixture } from "./awl";
 import { hasTmux, useTerminal } from "./tmux";
+import { readLog } from "../support/session-log";
 
 const fx = useE2eFixture();
 const term = useTerminal();
@@ -162,7 +163,7 @@ describe.skipIf(!hasTmux)("the REPL in a real terminal", () => {
     await term.waitFor(/after the interruption/);
     term.keys("C-d");
     await term.waitFor(/\[exited 0\]/);
-    const lines = (await Bun.file(sessionFiles(fx.sessions)[0]!).text()).trim().split("\n").map((l) => JSON.parse(l));
+    const lines = readLog(sessionFiles(fx.sessions)[0]!);
     expect(lines[3]).toMatchObject({ type: "session_info", title: "talk" }); // the first prompt's title, right after it
     const partial = lines[4].message;
     expect(partial).toMatchObject({ role: "assistant", stopReason: "error" });

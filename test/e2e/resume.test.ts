@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { AWL, e2eFixture, sessionFiles } from "./awl";
+import { readLog } from "../support/session-log";
 
 let fx: Awaited<ReturnType<typeof e2eFixture>>;
 beforeEach(async () => {
@@ -12,7 +13,7 @@ afterEach(async () => {
 });
 
 const idOf = (file: string) => file.slice(-42, -6);
-const lines = async (file: string) => (await Bun.file(file).text()).trim().split("\n").map((l) => JSON.parse(l));
+const lines = async (file: string) => readLog(file);
 
 describe("--resume", () => {
   test("continues the latest session: the next request carries the whole conversation, thinking signatures included", async () => {

@@ -4,14 +4,15 @@
 // /rename gives a title no model replaces; the title shows in `awl sessions`
 // and finds the session for --resume, after 10 MB more of conversation.
 import { describe, expect, test } from "bun:test";
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync } from "node:fs";
 import { AWL, sessionFiles, useE2eFixture } from "./awl";
 import { hasTmux, useTerminal } from "./tmux";
+import { readLog } from "../support/session-log";
 
 const fx = useE2eFixture();
 const term = useTerminal();
 const text = (t: string) => ({ blocks: [{ type: "text" as const, text: t }] });
-const log = (file: string) => readFileSync(file, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
+const log = (file: string) => readLog(file);
 const titles = { AWL_TITLES: "on", AWL_MODEL: "anthropic/claude-sonnet-4-5" };
 
 function send(line: string): void {

@@ -2,6 +2,7 @@
 // send-keys types, capture-pane reads the screen.
 
 import { afterEach } from "bun:test";
+import { readFileSync } from "node:fs";
 
 export const hasTmux = Bun.which("tmux") !== null;
 
@@ -82,6 +83,13 @@ export class Terminal {
    */
   waitFor(pattern: RegExp, limitMs = 40_000): Promise<string> {
     return waitForScreen(() => this.screen(), pattern, limitMs, 50);
+  }
+
+  /** The process the pane's shell runs (the program started), by the kernel's list of the shell's children. */
+  childPid(): number {
+    const shell = this.#tmux("display-message", "-p", "#{pane_pid}").trim();
+    const children = readFileSync(`/proc/${shell}/task/${shell}/children`, "utf8").trim().split(" ");
+    return Number(children[0]);
   }
 
   close(): void {

@@ -1,5 +1,6 @@
 // Line-level checks the reliability tests share.
 import { expect } from "bun:test";
+import { decisionsOf } from "../../src/session";
 
 /** The newline-terminated lines of `bytes`; with `rest`, also what follows the last newline ("" when the file ends with one). */
 export function splitLines(bytes: Buffer, rest = false): Buffer[] {
@@ -31,8 +32,8 @@ export function checkChain(content: Buffer, file: string): number {
   let parent: string | null = null;
   for (const entry of entries.slice(1)) {
     expect(entry.parentId).toBe(parent);
-    // A title (bookkeeping) hangs off the entry before it and never becomes the one the next entry follows.
-    if (entry.type !== "session_info") parent = entry.id;
+    // Bookkeeping (a title, a partial) hangs off the entry before it and never becomes the one the next entry follows.
+    if (decisionsOf(entry.type).role !== "bookkeeping") parent = entry.id;
   }
   return entries.length - 1;
 }

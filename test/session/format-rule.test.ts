@@ -54,6 +54,9 @@ function everything(): string {
     untracked: [{ path: "huge.bin", reason: "too large" }],
   });
   s.appendMessage(messageToDisk({ role: "user", content: [{ type: "toolResult", toolUseId: "t1", content: "no such file", isError: true }] }), M);
+  // The answer in flight: partials of a thinking block and of a text block.
+  s.appendPartial({ attempt: 1, block: 0, thinking: "Half a tho" });
+  s.appendPartial({ attempt: 2, block: 1, text: "Half an an" });
   const cut = s.appendMessage(messageToDisk({ role: "assistant", content: [{ type: "text", text: "Half an answ" }] }, { ...M, stopReason: "error", interrupted: true, errorMessage: "Interrupted by the user." }));
   s.setTitle("Fix the bug", "auto", { ...M, usage });
   s.setLabel("before the fix", prompt);

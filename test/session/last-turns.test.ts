@@ -32,3 +32,20 @@ test("the last prompts and answers, oldest first, without tool traffic or titles
   expect(lastSaid(s.sessionFile, 10).map((t) => t.text.slice(0, 15))).toEqual(["first question", "first answer", "second question", "xxxxxxxxxxxxxxx"]);
   expect(lastSaid("/no/such/file", 3)).toEqual([]);
 });
+
+test("an answer a kill cut off is previewed from its partials; partials a message followed are passed over", () => {
+  const s = SessionManager.init({ cwd: "/proj", ...M });
+  s.appendMessage(messageToDisk(textMessage("user", "first question")), M);
+  s.appendPartial({ attempt: 1, block: 0, text: "first ans" });
+  s.appendMessage(messageToDisk(textMessage("assistant", "first answer")));
+  s.appendMessage(messageToDisk(textMessage("user", "second question")), M);
+  s.appendPartial({ attempt: 1, block: 0, text: "an older try" });
+  s.appendPartial({ attempt: 2, block: 0, text: "second " });
+  s.appendPartial({ attempt: 2, block: 0, text: "answer so far" });
+  s.close();
+  expect(lastSaid(s.sessionFile, 3)).toEqual([
+    { role: "assistant", text: "first answer" },
+    { role: "user", text: "second question" },
+    { role: "assistant", text: "second answer so far" },
+  ]);
+});

@@ -7,7 +7,7 @@
 // from this index, so they cannot disagree about it.
 import { compactionInForce, isPrompt } from "./context";
 import { decisionsOf, type EntryOf, type KindsWhere } from "./kinds";
-import type { CompactionEntry, SessionEntry } from "./schema";
+import type { CompactionEntry, PartialEntry, SessionEntry } from "./schema";
 
 /**
  * Entries that record something about the session rather than continue its
@@ -26,6 +26,16 @@ export function isBookkeeping(entry: SessionEntry): entry is EntryOf<KindsWhere<
 export function leafAfter(entry: SessionEntry): "entry" | "unchanged" | { target: string } {
   if (!isBookkeeping(entry)) return "entry";
   return entry.type === "leaf" ? { target: entry.targetId } : "unchanged";
+}
+
+/**
+ * Whether a path reads through an entry of this kind to its parent: a
+ * partial, which an older awl (knowing no such kind) took for the
+ * conversation and may have gone on from. It is bookkeeping, so the entry
+ * after it continues from where the partial hangs.
+ */
+export function readsThrough(kind: string): boolean {
+  return kind === "partial";
 }
 
 /** The labels once `entry` is read: a label entry names its target, or with no text removes the name. */
@@ -65,14 +75,24 @@ export class EntryIndex {
   readonly #labels = new Map<string, string>();
   /** Where each entry's line starts, when the reader knows it. */
   readonly #offsets = new Map<SessionEntry, number>();
+  /** The partials after each entry since its last conversation child: the answer being streamed there, or a killed one. */
+  readonly #partials = new Map<SessionEntry, PartialEntry[]>();
   #leaf: SessionEntry | undefined;
   /** The latest `leaf` entry named an entry that was not read: the path to the leaf is not held (resume reads further back). */
   #lostLeaf = false;
   #count = 0;
 
   add(entry: SessionEntry, offset?: number): void {
-    const parent = entry.parentId === null ? undefined : this.#byId.get(entry.parentId);
+    let parent = entry.parentId === null ? undefined : this.#byId.get(entry.parentId);
+    if (parent && readsThrough(parent.type)) parent = this.#parent.get(parent);
     if (parent) this.#parent.set(entry, parent);
+    if (parent && entry.type === "partial") {
+      const partials = this.#partials.get(parent);
+      if (partials) partials.push(entry);
+      else this.#partials.set(parent, [entry]);
+    } else if (parent && !isBookkeeping(entry)) {
+      this.#partials.delete(parent); // the answer's message followed: its partials are only history
+    }
     if (entry.type === "compaction") {
       const kept = this.#byId.get(entry.firstKeptEntryId);
       if (kept) this.#kept.set(entry, kept);
@@ -114,6 +134,11 @@ export class EntryIndex {
 
   kept(compaction: CompactionEntry): SessionEntry | undefined {
     return this.#kept.get(compaction);
+  }
+
+  /** The partials written after `entry` since its last conversation child (none: the answer there is finished, or none was asked). */
+  partialsOf(entry: SessionEntry | undefined): readonly PartialEntry[] {
+    return (entry && this.#partials.get(entry)) ?? [];
   }
 
   label(id: string): string | undefined {

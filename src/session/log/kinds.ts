@@ -18,8 +18,8 @@ export type EntryOf<K extends Kind> = Extract<WrittenEntry, { type: K }>;
 /** The schema (by its name in schema.ts, which the generated checks share) whose inferred type is the kind's entry. */
 type SchemaOf<K extends Kind> = { [N in keyof typeof allows & keyof typeof Schemas]: (typeof Schemas)[N] extends { infer: EntryOf<K> } ? N : never }[keyof typeof allows & keyof typeof Schemas];
 
-/** The keys of an entry whose values are text (what search may read). */
-type TextField<E> = { [F in keyof E]-?: E[F] extends string ? F : never }[keyof E] & string;
+/** The keys of an entry whose values are text, optional ones included (what search may read). */
+type TextField<E> = { [F in keyof E]-?: Exclude<E[F], undefined> extends string ? F : never }[keyof E] & string;
 
 /** What the readers of a log do with one kind, whether this version knows it or not. */
 export interface Decisions {
@@ -31,8 +31,8 @@ export interface Decisions {
   tree: "target" | "step" | "note";
   /** Resume from the tail: where the context starts when it is the latest ("starts"), a move that may reach back before the tail ("moves"), or read like any line ("read"). */
   tail: "starts" | "moves" | "read";
-  /** A fork: its line copied when on the path ("copied"), left out as bookkeeping ("left out"), or a move that the line-head reading of a linear session cannot follow ("whole tree"). */
-  fork: "copied" | "left out" | "whole tree";
+  /** A fork: its line copied when on the path ("copied"), copied when it hangs off the path's end with no message after it ("copied after the end": a killed answer), left out as bookkeeping ("left out"), or a move that the line-head reading of a linear session cannot follow ("whole tree"). */
+  fork: "copied" | "copied after the end" | "left out" | "whole tree";
   /** An export: shown as the conversation's messages, as a numbered summary, or left out. */
   export: "messages" | "summary" | "left out";
   /** Search: the person's and the model's words in a message, one text field, or nothing. */
@@ -129,6 +129,13 @@ export const KINDS = {
     },
     role: "conversation", model: "branch summary", tree: "target", tail: "read", fork: "copied", export: "left out", search: "nothing", stats: "nothing", purge: "nothing",
     words: (e, line) => line(e.summary),
+  },
+  partial: {
+    schema: "PartialEntry",
+    order: (e) => defined({ type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp, attempt: e.attempt, block: e.block, text: e.text, thinking: e.thinking }),
+    // Bookkeeping: the answer it belongs to is its message once that is written; a killed answer is read from its partials (partials.ts) and written as a message when the conversation goes on.
+    role: "bookkeeping", model: "nothing", tree: "note", tail: "read", fork: "copied after the end", export: "left out", search: { field: "text" }, stats: "nothing", purge: "nothing",
+    words: (e, line) => `partial answer: ${line(e.text ?? e.thinking ?? "")}`,
   },
 } as const satisfies { [K in Kind]: KindRow<K> };
 

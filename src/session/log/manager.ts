@@ -21,7 +21,8 @@ import { FORMAT_VERSION, tooLarge } from "./refusals";
 import { readActivePath } from "./tail";
 import { EntryIndex, isTarget } from "./entry-index";
 import { decisionsOf } from "./kinds";
-import type { BashEffectsEntry, BranchSummaryEntry, CompactionEntry, DiskMessage, FileChangeEntry, LabelEntry, LeafEntry, MessageEntry, ProjectRef, SessionEntry, SessionHeader, SessionInfoEntry, Usage, WrittenEntry } from "./schema";
+import type { BashEffectsEntry, BranchSummaryEntry, CompactionEntry, DiskMessage, FileChangeEntry, LabelEntry, LeafEntry, MessageEntry, PartialEntry, ProjectRef, SessionEntry, SessionHeader, SessionInfoEntry, Usage, WrittenEntry } from "./schema";
+import { answerFromPartials, latestAttempt } from "./partials";
 import { readTitle, titleFromPrompt, type Title } from "./title";
 
 export { FORMAT_VERSION };
@@ -34,6 +35,8 @@ export type CompactionFields = Omit<CompactionEntry, "type" | "id" | "parentId" 
 export type BranchSummaryFields = Omit<BranchSummaryEntry, "type" | "id" | "parentId" | "timestamp">;
 /** What a file_change entry says, apart from what every entry has. */
 export type FileChangeFields = Omit<FileChangeEntry, "type" | "id" | "parentId" | "timestamp">;
+/** What a partial entry says, apart from what every entry has. */
+export type PartialFields = Omit<PartialEntry, "type" | "id" | "parentId" | "timestamp">;
 /** What a bash_effects entry says, apart from what every entry has. */
 export type BashEffectsFields = Omit<BashEffectsEntry, "type" | "id" | "parentId" | "timestamp">;
 
@@ -163,7 +166,7 @@ export class SessionManager {
    * otherwise wait on 500): none of the files is written before this returns.
    */
   appendFileChanges(changes: readonly FileChangeFields[]): void {
-    for (const fields of changes) this.#appendEntry((base) => ({ type: "file_change", ...base, ...fields }), false);
+    for (const fields of changes) this.#appendEntry((base) => ({ type: "file_change", ...base, ...fields }), { fsync: false });
     if (changes.length && this.#fd !== undefined) this.#sync(this.#fd, "file_change");
   }
 
@@ -173,11 +176,37 @@ export class SessionManager {
   }
 
   /**
-   * The one durable append: the entry (made from its id, parent and time) is
-   * checked, written as one line with a single write, and fsync'd before this
-   * returns; a failed write is cut back so no partial line is left to build on.
+   * Records what arrived of an answer's block while it streams (bookkeeping:
+   * the leaf stays). Not fsync'd: the page cache outlives a killed process,
+   * and the finished message that follows is.
    */
-  #appendEntry(make: (base: { id: string; parentId: string | null; timestamp: string }) => WrittenEntry, sync = true): WrittenEntry {
+  appendPartial(fields: PartialFields): PartialEntry {
+    return this.#appendEntry((base) => ({ type: "partial", ...base, ...fields }), { fsync: false }) as PartialEntry;
+  }
+
+  /** The request number the next partial of the answer after the leaf takes: one more than the latest attempt written for it. */
+  nextAttempt(): number {
+    return latestAttempt(this.#index.partialsOf(this.#index.leaf)) + 1;
+  }
+
+  /**
+   * The answer a killed awl was streaming after the leaf, read from the
+   * partials of its latest attempt (see partials.ts); undefined when none
+   * waits. It is written as a message only when the conversation goes on.
+   */
+  interruptedAnswer(): DiskMessage | undefined {
+    const answer = answerFromPartials(this.#index.partialsOf(this.#index.leaf));
+    // Who was answering: the model the request went to (the last stamp on the path).
+    return answer && { ...answer, ...this.activeModel() };
+  }
+
+  /**
+   * The one private append: the entry (made from its id, parent and time) is
+   * checked, written as one line with a single write, and fsync'd before this
+   * returns (unless told not to: partials); a failed write is cut back so no
+   * partial line is left to build on.
+   */
+  #appendEntry(make: (base: { id: string; parentId: string | null; timestamp: string }) => WrittenEntry, o: { fsync?: boolean } = {}): WrittenEntry {
     if (this.readOnly) throw new UserError(this.readOnlyReason ?? `${this.sessionFile} is read-only`);
     if (this.#closed) throw new Error("append on a closed session");
     if (this.#broken) throw new UserError(this.#broken);
@@ -190,7 +219,7 @@ export class SessionManager {
     const line = `${this.#missingNewline ? "\n" : ""}${text}\n`;
     try {
       writeAll(fd, line);
-      if (sync) fsyncSync(fd);
+      if (o.fsync !== false) fsyncSync(fd);
     } catch (error) {
       // Leave no partial line for the next append to build on; if even the cut
       // fails (an immutable file refuses both), refuse further appends instead.

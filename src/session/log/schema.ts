@@ -209,6 +209,24 @@ export const BranchSummaryEntry = type({
   "usage?": Usage,
 });
 
+/**
+ * What arrived of one content block of a conversation answer while it
+ * streamed, since the previous partial of that block (never the whole answer
+ * again): written at most once a second, without fsync, so a killed awl keeps
+ * what the model had said. Bookkeeping: the child of the leaf (the request's
+ * prompt or tool results), never the leaf. `attempt` counts the requests made
+ * for this answer (a retry starts a new one; readers use the latest only);
+ * `block` is the block's index in the answer.
+ */
+export const PartialEntry = type({
+  type: "'partial'",
+  ...base,
+  attempt: "number.integer >= 1",
+  block: "number.integer >= 0",
+  "text?": "string",
+  "thinking?": "string",
+});
+
 export type TextBlock = typeof TextBlock.infer;
 export type ThinkingBlock = typeof ThinkingBlock.infer;
 export type ThinkingOrigin = typeof ThinkingOrigin.infer;
@@ -231,6 +249,7 @@ export type ForkedFrom = typeof ForkedFrom.infer;
 export type LeafEntry = typeof LeafEntry.infer;
 export type LabelEntry = typeof LabelEntry.infer;
 export type BranchSummaryEntry = typeof BranchSummaryEntry.infer;
+export type PartialEntry = typeof PartialEntry.infer;
 /**
  * An entry of a kind this version does not know: indexed (so parent chains
  * through it still resolve) and otherwise skipped. Its own `type` is kept as
@@ -238,5 +257,5 @@ export type BranchSummaryEntry = typeof BranchSummaryEntry.infer;
  */
 export type OpaqueEntry = Omit<typeof EntryBase.infer, "type"> & { type: "opaque"; kind: string };
 /** The kinds awl writes. */
-export type WrittenEntry = MessageEntry | CompactionEntry | FileChangeEntry | BashEffectsEntry | SessionInfoEntry | LeafEntry | LabelEntry | BranchSummaryEntry;
+export type WrittenEntry = MessageEntry | CompactionEntry | FileChangeEntry | BashEffectsEntry | SessionInfoEntry | LeafEntry | LabelEntry | BranchSummaryEntry | PartialEntry;
 export type SessionEntry = WrittenEntry | OpaqueEntry;

@@ -31,8 +31,18 @@ export function searcher(text: string): (path: string, hit: (h: SearchHit) => vo
   const raw = JSON.stringify(text).slice(1, -1); // as a JSON string holds it
   const pattern = new RegExp(escapeRegExp(Buffer.from(raw, "utf8").toString("latin1")), "gi");
   const block = { buffer: Buffer.allocUnsafe(BLOCK) };
-  return (path, hit) => scanFile(path, pattern, block, (line) => checkLine(line, needle, hit));
+  return (path, hit) => {
+    const found: Found[] = [];
+    const size = scanFile(path, pattern, block, (line) => checkLine(line, needle, (h) => found.push(h)));
+    // A partial's words are found as its answer's until that answer's message is (a message that holds them hangs off the same entry).
+    const answered = new Set(found.filter((f) => f.kind === "message").map((f) => f.parentId));
+    for (const { kind, parentId, ...h } of found) if (kind !== "partial" || !answered.has(parentId)) hit(h);
+    return size;
+  };
 }
+
+/** A hit with what tells a partial's from its message's. */
+type Found = SearchHit & { kind: string; parentId: unknown };
 
 function scanFile(path: string, pattern: RegExp, block: { buffer: Buffer }, candidate: (line: Buffer) => void): number {
   const fd = openSync(path, "r");
@@ -78,7 +88,7 @@ function searchBlock(block: Buffer, pattern: RegExp, candidate: (line: Buffer) =
 }
 
 /** The line's searchable texts that hold the needle (prompt and answer text blocks, a title, a label). */
-function checkLine(line: Buffer, needle: string, hit: (h: SearchHit) => void): void {
+function checkLine(line: Buffer, needle: string, hit: (h: Found) => void): void {
   let value: { type?: unknown; id?: unknown; message?: { role?: unknown; content?: unknown } } & Record<string, unknown>;
   try {
     value = JSON.parse(line.toString("utf8"));
@@ -97,7 +107,7 @@ function checkLine(line: Buffer, needle: string, hit: (h: SearchHit) => void): v
   for (const text of texts) {
     const at = text.toLowerCase().indexOf(needle);
     if (at === -1) continue;
-    hit({ entry: value.id, line: around(text, at, needle.length) });
+    hit({ entry: value.id, line: around(text, at, needle.length), kind: value.type, parentId: value.parentId });
     return;
   }
 }

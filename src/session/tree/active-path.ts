@@ -4,9 +4,11 @@
 // be copied as they are. Parents resolve as on open: a parentId names the
 // nearest earlier entry with that id, and the leaf is the one the session
 // opens at (entry-index.ts: a `leaf` entry moves it, bookkeeping never is it).
+// A killed answer's partials after the leaf come with it, and the answer
+// they stand for.
 import { closeSync, fstatSync, openSync } from "node:fs";
-import { EntryIndex, readLineAt, readLog } from "../log";
-import type { SessionEntry, SessionHeader } from "../log";
+import { answerFromPartials, EntryIndex, readLineAt, readLog } from "../log";
+import type { DiskMessage, SessionEntry, SessionHeader } from "../log";
 
 export interface PathEntry {
   entry: SessionEntry;
@@ -17,6 +19,10 @@ export interface PathEntry {
 export interface ActivePath {
   header: SessionHeader;
   entries: PathEntry[];
+  /** The partials after the leaf with no message after them: a killed answer's (log/partials.ts). */
+  after: PathEntry[];
+  /** The answer those partials stand for, when they hold text. */
+  interrupted?: DiskMessage;
   /** Lines that could not be read (damage, a torn last line): left out. */
   skipped: number;
   /** The line starting at `offset`, as written (without its newline). */
@@ -38,10 +44,14 @@ export function readActivePath(path: string): ActivePath {
         skipped++;
       },
     });
-    const entries: PathEntry[] = index.path().map((entry) => ({ entry, offset: index.offset(entry)! }));
+    const placed = (entry: SessionEntry): PathEntry => ({ entry, offset: index.offset(entry)! });
+    const pending = index.partialsOf(index.leaf);
+    const interrupted = answerFromPartials(pending);
     return {
       header: end.header,
-      entries,
+      entries: index.path().map(placed),
+      after: pending.map(placed),
+      ...(interrupted ? { interrupted } : {}),
       skipped: skipped + (end.torn ? 1 : 0),
       line: (offset) => readLineAt(fd, offset, size) ?? Buffer.alloc(0),
       close: () => closeSync(fd),

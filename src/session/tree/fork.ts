@@ -14,8 +14,8 @@ import { serializeHeader, fsReason, newSessionId, FORMAT_VERSION, sessionDir, se
 import type { ModelRef, SessionHeader } from "../log";
 import { copyRange, write } from "./copy-range";
 import { mkdirPrivate, writeFileAtomic } from "../../private-file";
-import { linearPath, type ByteRange } from "./linear-path";
-import { findTarget, goBackTarget, readSessionTree, treePath, type TreeNode } from "./tree";
+import { addRun, linearPath, type ByteRange } from "./linear-path";
+import { afterEnd, findTarget, goBackTarget, readSessionTree, treePath, type TreeNode } from "./tree";
 
 export interface ForkOptions {
   parentFile: string;
@@ -90,17 +90,13 @@ function treePlan(parentFile: string, at: string | undefined): Plan {
   if (!end) throw new UsageError(`session ${tree.header.id} has no entries to fork`);
   const path = treePath(end);
   const stamped = path.findLast((n) => n.model)?.model;
-  return { header: tree.header, end, model: stamped ?? tree.header, ranges: ranges(path), ...(leftOut ? { leftOut } : {}) };
+  return { header: tree.header, end, model: stamped ?? tree.header, ranges: ranges([...path, ...afterEnd(tree.nodes, end)]), ...(leftOut ? { leftOut } : {}) };
 }
 
-/** The path's lines as runs of lines next to each other in the file. */
-function ranges(path: TreeNode[]): ByteRange[] {
+/** The lines of nodes in file order, as runs of lines next to each other. */
+function ranges(nodes: TreeNode[]): ByteRange[] {
   const runs: ByteRange[] = [];
-  for (const node of path) {
-    const last = runs.at(-1);
-    if (last && last[1] + 1 === node.offset) last[1] = node.end;
-    else runs.push([node.offset, node.end]);
-  }
+  for (const node of nodes) addRun(runs, [node.offset, node.end]);
   return runs;
 }
 

@@ -20,7 +20,7 @@ export interface LinearPath {
   leaf: SessionEntry;
   /** The last entry on the path stamped with the model it was sent to or came from, read whole. */
   stamped?: SessionEntry;
-  /** The path's lines, consecutive ones joined. */
+  /** The path's lines, consecutive ones joined, then the lines hanging off its leaf that a fork copies (a killed answer's partials). */
   ranges: ByteRange[];
 }
 
@@ -31,6 +31,8 @@ const CONVERSATION = COPIED.map(lineHead);
 const MESSAGE_HEAD = CONVERSATION[COPIED.indexOf("message")];
 /** Bookkeeping a fork leaves out, stepped over; a `leaf` move is not linear (the kind table's `fork`). */
 const BOOKKEEPING = kindsWhere("fork", "left out").map(lineHead);
+/** Bookkeeping a fork copies when it hangs off the leaf with no conversation line after it: a killed answer's partials. */
+const AFTER_END = kindsWhere("fork", "copied after the end").map(lineHead);
 const PARENT = Buffer.from(`","parentId":`);
 const NULL = Buffer.from("null");
 const STAMP = Buffer.from(`","provider":"`);
@@ -45,6 +47,8 @@ export function linearPath(fd: number, size: number): LinearPath | undefined {
   let previous: string | null = null;
   let leafAt = -1;
   let stampedAt = -1;
+  /** The lines hanging off the leaf so far that a fork copies after the path. */
+  let trailing: ByteRange[] = [];
   const onLine = ({ bytes, offset, number }: Line) => {
     if (number === 1) {
       const first = parsed(bytes);
@@ -54,8 +58,9 @@ export function linearPath(fd: number, size: number): LinearPath | undefined {
     }
     const line = bytes as Buffer;
     if (BOOKKEEPING.some((head) => startsWith(line, head))) return;
+    const after = AFTER_END.find((h) => startsWith(line, h));
     // A kind, a key order or a blank line this reading does not vouch for ends it.
-    const head = CONVERSATION.find((h) => startsWith(line, h)) ?? notLinear();
+    const head = after ?? CONVERSATION.find((h) => startsWith(line, h)) ?? notLinear();
     const idEnd = line.indexOf(QUOTE, head.length);
     if (idEnd === -1 || !startsWith(line, PARENT, idEnd)) notLinear();
     const id = line.toString("latin1", head.length, idEnd);
@@ -68,12 +73,15 @@ export function linearPath(fd: number, size: number): LinearPath | undefined {
     }
     // An escaped id could equal another spelled differently: only the whole tree judges that.
     if (parent !== previous || id.includes("\\")) notLinear();
+    if (after) {
+      trailing.push([offset, offset + line.length]);
+      return;
+    }
+    trailing = []; // the answer's message followed: its partials are history
     previous = id;
     leafAt = offset;
     if (head === MESSAGE_HEAD && isStamped(line)) stampedAt = offset;
-    const last = ranges.at(-1);
-    if (last && last[1] + 1 === offset) last[1] = offset + line.length;
-    else ranges.push([offset, offset + line.length]);
+    addRun(ranges, [offset, offset + line.length]);
   };
   try {
     // A last line with no newline may be torn (the next open trims it): the whole tree tells.
@@ -86,7 +94,15 @@ export function linearPath(fd: number, size: number): LinearPath | undefined {
   const leaf = entryAt(fd, leafAt, size);
   const stamped = stampedAt === -1 ? undefined : entryAt(fd, stampedAt, size);
   if (!leaf || (stampedAt !== -1 && !stamped)) return undefined;
+  for (const range of trailing) addRun(ranges, range);
   return { header, leaf, stamped, ranges };
+}
+
+/** Adds a line's range to runs in file order, joining it to the last run when they are next to each other. */
+export function addRun(runs: ByteRange[], [start, end]: ByteRange): void {
+  const last = runs.at(-1);
+  if (last && last[1] + 1 === start) last[1] = end;
+  else runs.push([start, end]);
 }
 
 const NOT_LINEAR = new Error("not a linear path");

@@ -5,9 +5,9 @@
 // so a 100 MB session costs a few MB here.
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { UsageError } from "../../errors";
-import { LineError, parseLine, isPrompt, isSaidText, readLineAt, saidWords, scanLines, applyLabel, isBookkeeping, isTargetKind, kindOf, leafAfter, rowOf, slimEntry } from "../log";
+import { LineError, parseLine, isPrompt, isSaidText, readLineAt, saidWords, scanLines, answerFromPartials, applyLabel, decisionsOf, isBookkeeping, isTargetKind, kindOf, leafAfter, readsThrough, rowOf, slimEntry } from "../log";
 import { firstLine as lineOf, messageHead } from "./heads";
-import type { SessionEntry, SessionHeader } from "../log";
+import type { PartialEntry, SessionEntry, SessionHeader } from "../log";
 
 export interface TreeNode {
   id: string;
@@ -33,7 +33,7 @@ export interface TreeNode {
   offset: number;
   /** Where its line ends (its newline, or the end of the file). */
   end: number;
-  /** The entry its parentId names (the nearest earlier one with that id), when the file holds it. */
+  /** The entry its parentId names (the nearest earlier one with that id), when the file holds it; a partial's own parent when it names a partial (readsThrough). */
   parent?: TreeNode;
 }
 
@@ -44,6 +44,8 @@ export interface SessionTree {
   leafId: string | null;
   /** Entries by id (the latest with each id, as a parentId names them). */
   byId: Map<string, TreeNode>;
+  /** The answer a kill cut off after the leaf (its partials, with no message after them): its first line, and when its last partial was written. */
+  interrupted?: { text: string; time: string };
 }
 
 /**
@@ -69,7 +71,8 @@ export function readSessionTree(path: string, { text = true }: { text?: boolean 
     let model: TreeNode["model"];
     let header: SessionHeader | undefined;
     const add = (entry: SessionEntry, offset: number, end: number, text: string, prompt: boolean, toolCalls: boolean) => {
-      const parent = entry.parentId === null ? undefined : byId.get(entry.parentId);
+      let parent = entry.parentId === null ? undefined : byId.get(entry.parentId);
+      if (parent && readsThrough(parent.kind)) parent = parent.parent;
       applyLabel(labels, entry);
       const message = entry.type === "message";
       // One shape for every node (no spreads): 24,000 of them are made before the JIT has warmed up.
@@ -133,10 +136,29 @@ export function readSessionTree(path: string, { text = true }: { text?: boolean 
     const leafId = leafNode?.id ?? null;
     // Without text, the words a drawing shows besides prompts (the leaf's, a label's entry's) are read from their lines.
     if (!text) for (const node of nodes) if (node.kind === "message" && !node.prompt && (node.id === leafId || node.label !== undefined)) node.text = textAt(fd, node);
-    return { header, nodes, leafId, byId };
+    const interrupted = leafNode && killedAnswer(fd, afterEnd(nodes, leafNode));
+    return { header, nodes, leafId, byId, ...(interrupted ? { interrupted } : {}) };
   } finally {
     closeSync(fd);
   }
+}
+
+/** What hangs off a path's end past it: a killed answer's partials, unless a message came after them (the kind table's "copied after the end"). */
+export function afterEnd(nodes: readonly TreeNode[], end: TreeNode): TreeNode[] {
+  let after: TreeNode[] = [];
+  for (const node of nodes) {
+    if (node.parent !== end) continue;
+    if (decisionsOf(node.kind).fork === "copied after the end") after.push(node);
+    else if (!node.bookkeeping) after = [];
+  }
+  return after;
+}
+
+/** The answer the partials after the leaf stand for, read from their lines (the tree keeps a first line of each). */
+function killedAnswer(fd: number, pending: TreeNode[]): SessionTree["interrupted"] {
+  const partials = pending.map((node) => entryAt(fd, node)).filter((e): e is PartialEntry => e?.type === "partial");
+  const first = answerFromPartials(partials)?.content[0];
+  return first?.type === "text" ? { text: lineOf(first.text), time: pending.at(-1)!.time } : undefined;
 }
 
 /**

@@ -2,7 +2,7 @@
 // from its tail holds only the tail, but a file changed before its latest
 // compaction is still the rewind's to restore), and the path to any of them.
 import { closeSync, fstatSync, openSync } from "node:fs";
-import { replay, NO_FOLLOW, READ_FLAGS } from "../log";
+import { EntryIndex, replay, NO_FOLLOW, READ_FLAGS } from "../log";
 import type { SessionEntry } from "../log";
 
 export interface WholeLog {
@@ -22,20 +22,15 @@ export function readWholeLog(file: string): WholeLog {
   } finally {
     closeSync(fd);
   }
-  const byId = new Map<string, SessionEntry>();
-  const parent = new Map<SessionEntry, SessionEntry>();
-  for (const entry of entries) {
-    const up = entry.parentId === null ? undefined : byId.get(entry.parentId);
-    if (up) parent.set(entry, up);
-    byId.set(entry.id, entry);
-  }
+  // The same tree, parents and path rules as an open session's.
+  const index = new EntryIndex();
+  for (const entry of entries) index.add(entry);
   return {
     entries,
-    get: (id) => byId.get(id),
+    get: (id) => index.get(id),
     pathTo: (id) => {
-      const path: SessionEntry[] = [];
-      for (let entry = id === null ? undefined : byId.get(id); entry; entry = parent.get(entry)) path.push(entry);
-      return path.reverse();
+      const end = id === null ? undefined : index.get(id);
+      return end ? index.path(end) : [];
     },
   };
 }

@@ -7,7 +7,7 @@
 import type { ActivePath } from "../../session/tree";
 import type { Redact } from "./redact";
 import { shownCall } from "../../tools";
-import { decisionsOf, isInterrupted, isSaidText } from "../../session";
+import { decisionsOf, isInterrupted, isSaidText, type DiskMessage } from "../../session";
 
 export type Part =
   | { kind: "prompt"; text: string; time: string }
@@ -33,20 +33,27 @@ export function documentOf(path: ActivePath, title: string | undefined, redact: 
     const shown = decisionsOf(entry.type).export; // the kind table's `export`
     if (shown === "summary" && entry.type === "compaction") parts.push({ kind: "summary", text: redact(entry.summary), n: entry.n });
     if (shown !== "messages" || entry.type !== "message") continue;
-    const { message } = entry;
-    if (message.role === "system") continue;
-    const model = message.provider && message.model ? `${message.provider}/${message.model}` : undefined;
-    for (const block of message.content) {
-      if (isSaidText(block) && block.text.trim()) {
-        parts.push(message.role === "user" ? { kind: "prompt", text: redact(block.text), time: entry.timestamp } : { kind: "answer", text: redact(block.text), model });
-      } else if (block.type === "thinking" && block.thinking.trim()) parts.push({ kind: "thinking", text: redact(block.thinking) });
-      else if (block.type === "toolUse") parts.push(callPart(block.name, block.input, redact));
-      else if (block.type === "toolResult") parts.push({ kind: "result", text: redact(block.content), isError: block.isError === true });
-    }
-    if (message.role === "assistant" && isInterrupted(message)) parts.push({ kind: "interrupted" });
+    if (entry.message.role !== "system") parts.push(...messageParts(entry.message, entry.timestamp, redact));
   }
+  // A killed answer, read from its partials: where its message will be written.
+  if (path.interrupted) parts.push(...messageParts(path.interrupted, "", redact));
   const firstPrompt = parts.find((p) => p.kind === "prompt")?.text.split("\n").find((l) => l.trim());
   return { title: redact(title ?? firstPrompt ?? "Untitled session"), id: path.header.id, cwd: redact(path.header.cwd), created: path.header.timestamp, parts };
+}
+
+/** A message as the pieces an export shows: its texts, thinking, calls and results, and whether it was cut off. */
+function messageParts(message: DiskMessage, time: string, redact: Redact): Part[] {
+  const parts: Part[] = [];
+  const model = message.provider && message.model ? `${message.provider}/${message.model}` : undefined;
+  for (const block of message.content) {
+    if (isSaidText(block) && block.text.trim()) {
+      parts.push(message.role === "user" ? { kind: "prompt", text: redact(block.text), time } : { kind: "answer", text: redact(block.text), model });
+    } else if (block.type === "thinking" && block.thinking.trim()) parts.push({ kind: "thinking", text: redact(block.thinking) });
+    else if (block.type === "toolUse") parts.push(callPart(block.name, block.input, redact));
+    else if (block.type === "toolResult") parts.push({ kind: "result", text: redact(block.content), isError: block.isError === true });
+  }
+  if (message.role === "assistant" && isInterrupted(message)) parts.push({ kind: "interrupted" });
+  return parts;
 }
 
 /** A tool call as a person reads it, as its tool shows it (the command to run, the edit as a diff, the file written); its input as JSON when the tool would not have run it. */

@@ -30,7 +30,7 @@ import type { ModelInfo } from "../../providers/model-info";
 import type { ProviderName } from "../../providers/provider";
 import { INTERRUPTED_AFTER_START, INTERRUPTED_NOT_RUN, interruptedAfterStart } from "../../agent/events";
 import { keptAnything, type Conversation, type Message, type ToolResultBlock, type ToolUseBlock } from "../../conversation";
-import { contextAt, heldEntries, isInterrupted, isSaidText, usageOf, type CompactionEntry, type FileChangeEntry, type HeldEntry, type MessageMeta, type SessionContext, type SessionEntry } from "../../session";
+import { contextAt, heldEntries, isInterrupted, isSaidText, usageOf, type CompactionEntry, type DiskMessage, type FileChangeEntry, type HeldEntry, type MessageMeta, type SessionContext, type SessionEntry } from "../../session";
 import { providerSecrets } from "../../providers/registry";
 import { fileChange, MAX_KEPT_BYTES } from "../../tools/tool";
 import { callEffect, toolSummary } from "../../tools";
@@ -48,6 +48,9 @@ export const TRANSCRIPT_LINES = 150;
 export interface TranscriptSession {
   getBranch(): SessionEntry[];
   context(): SessionContext;
+  /** The answer a killed awl was streaming after the leaf, not yet written as a message. */
+  interruptedAnswer(): DiskMessage | undefined;
+  getLeafId(): string | null;
   readonly cwd: string;
   readonly sessionFile: string;
 }
@@ -104,6 +107,9 @@ function sessionItems(session: TranscriptSession): { items: Item[]; compaction?:
   const context = session.context();
   const branch = session.getBranch();
   const held = heldEntries(branch, context);
+  // A killed answer is shown where its message will be written, marked interrupted as a cut-off answer is.
+  const answer = session.interruptedAnswer();
+  if (answer) held.push({ type: "message", id: "", parentId: session.getLeafId(), timestamp: "", message: answer });
   const changes = callChanges(branch);
   const items = held.map((entry): Item => {
     if (entry.type === "compaction") return { kind: "compaction", entry };

@@ -1,7 +1,8 @@
 // The session tree as indented lines, for `awl sessions tree` and /tree: the
 // active path from the root to the leaf (●), each branch point's other paths
 // indented under it, labels in brackets, compactions and branch summaries by
-// name. `all` draws every path in full; `prompts` shows the person's prompts
+// name, and under the leaf an answer a kill cut off (read from its partials,
+// docs/session-format.md), marked interrupted. `all` draws every path in full; `prompts` shows the person's prompts
 // (and compactions, summaries, labels, the leaf) with each abandoned path
 // folded into one line: its first prompt and its size; `labelled` only what
 // has a label.
@@ -39,6 +40,7 @@ export function treeRows(tree: SessionTree, filter: TreeFilter, width: number, c
     let { node, depth } = stack.pop()!;
     for (;;) {
       if (shows(node)) rows.push({ node, text: line(node, depth, tree.leafId, width, clock, c) });
+      if (node.id === tree.leafId && tree.interrupted) rows.push({ text: killedLine(tree.interrupted, depth, width, clock, c) });
       const next = children.get(node);
       if (!next) break;
       const main = next.length === 1 ? next[0]! : (next.find((n) => n.active) ?? next[0]!);
@@ -63,17 +65,36 @@ const NARROW = 40;
 /** `○ 3da774e8 17:41 you  Why is the offset ignored?  [before the refactor]` */
 function line(n: TreeNode, depth: number, leafId: string | null, width: number, clock: (iso: string) => string, c?: Colors): string {
   const mark = n.id === leafId ? "◉" : n.active ? "●" : "○";
-  // Ids and kinds come from the file like any text: shown safe (oneLine's text already is).
-  // A narrow row keeps the words: the time and the column they line up in go first.
-  const head = width >= NARROW ? `${"  ".repeat(depth)}${mark} ${safeText(n.id)} ${clock(n.time)} ${safeText(who(n)).padEnd(7)}` : `${"  ".repeat(depth)}${mark} ${safeText(n.id)} ${safeText(who(n))}`;
   const label = n.label === undefined ? "" : `  [${oneLine(n.label, width >= NARROW ? 40 : 12)}]`;
-  // On a narrow terminal the words give way, down to one column, and the row is cut to the width at last: a row
-  // wider than the list would be broken onto a second row by the select, mid-word.
-  const room = Math.max(1, width - Bun.stringWidth(head) - Bun.stringWidth(label) - 1);
-  const text = fitWidth(`${head} ${oneLine(n.text, room)}${label}`, width);
+  // Ids and kinds come from the file like any text: shown safe (oneLine's text already is).
+  const text = row({ depth, mark, id: safeText(n.id), time: clock(n.time), who: safeText(who(n)), words: n.text, after: label }, width);
   if (!c) return text;
   return n.active ? (n.id === leafId ? c.bold(text) : text) : c.dim(text);
 }
+
+/**
+ * `◌          17:41 awl     number 1, number 2, …  (interrupted)`: the answer
+ * a kill cut off after the leaf, read from its partials. It is no entry (the
+ * next prompt writes it), so it has no id and cannot be gone to.
+ */
+function killedLine(killed: NonNullable<SessionTree["interrupted"]>, depth: number, width: number, clock: (iso: string) => string, c?: Colors): string {
+  const text = row({ depth, mark: "◌", id: "", time: clock(killed.time), who: "awl", words: killed.text, after: "  (interrupted)" }, width);
+  return c ? c.dim(text) : text;
+}
+
+/** One row: mark, id, time, who, then the words in the room left beside what comes after them. */
+function row(r: { depth: number; mark: string; id: string; time: string; who: string; words: string; after: string }, width: number): string {
+  const indent = "  ".repeat(r.depth);
+  // A narrow row keeps the words: the time and the column they line up in go first.
+  const head = width >= NARROW ? `${indent}${r.mark} ${r.id.padEnd(ID_COLUMN)} ${r.time} ${r.who.padEnd(7)}` : `${indent}${r.mark} ${r.id ? `${r.id} ` : ""}${r.who}`;
+  // On a narrow terminal the words give way, down to one column, and the row is cut to the width at last: a row
+  // wider than the list would be broken onto a second row by the select, mid-word.
+  const room = Math.max(1, width - Bun.stringWidth(head) - Bun.stringWidth(r.after) - 1);
+  return fitWidth(`${head} ${oneLine(r.words, room)}${r.after}`, width);
+}
+
+/** An entry id's width: a row without one (a killed answer) keeps the columns of the rows around it. */
+const ID_COLUMN = 8;
 
 /** An abandoned path as one line: where it starts, its first prompt, how many entries; choosing it goes to its newest entry. */
 function folded(start: TreeNode, children: Map<TreeNode | undefined, TreeNode[]>, depth: number, width: number, c?: Colors): TreeRow {
