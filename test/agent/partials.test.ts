@@ -220,20 +220,26 @@ describe("an answer a kill cut off", () => {
     expect(after.slice(-3).map((t) => t.replace(/^\S+ \S+ \S+ /, ""))).toEqual(["awl     number 1,", "you     go on", "awl     number 3"]);
   });
 
-  test("a fork of a path that ends in it copies its partials, at the leaf (read by line heads) and at an entry (read from the tree); history partials stay behind", async () => {
+  test("a fork of a path that ends in it copies its partials, at the leaf (read by line heads) and from the tree; history partials stay behind", async () => {
     const file = killedSession([{ attempt: 1, block: 0, text: "number 1, " }, { attempt: 1, block: 0, text: "number 2" }]);
-    const session = await SessionManager.open(file);
-    const prompt = session.getLeafId()!;
-    session.close();
     const kinds = (f: string) => (readFileSync(f, "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l).type));
     const atLeaf = forkSession({ parentFile: file, cwd: fx.project, model: (m) => m }).file;
-    const atPrompt = forkSession({ parentFile: file, at: prompt, cwd: fx.project, model: (m) => m }).file;
-    for (const fork of [atLeaf, atPrompt]) {
+    // A move to where it already is: the file no longer reads as one straight path, so the fork reads the tree.
+    const session = await SessionManager.open(file);
+    const prompt = session.getLeafId()!;
+    session.moveLeaf(prompt);
+    session.close();
+    const fromTree = forkSession({ parentFile: file, cwd: fx.project, model: (m) => m }).file;
+    for (const fork of [atLeaf, fromTree]) {
       expect(kinds(fork)).toEqual(["message", "message", "partial", "partial"]);
       const child = await SessionManager.open(fork, { readOnly: true });
       expect(child.interruptedAnswer()?.content).toEqual([{ type: "text", text: "number 1, number 2" }]);
       child.close();
     }
+    // A prompt named as where a fork ends means before it: the prompt is left out, and the answer it was getting with it.
+    const beforePrompt = forkSession({ parentFile: file, at: prompt, cwd: fx.project, model: (m) => m });
+    expect(beforePrompt.leftOut?.id).toBe(prompt);
+    expect(kinds(beforePrompt.file)).toEqual(["message"]);
     // Once the conversation went on, the partials are history: a fork copies the path alone.
     const agent = new Agent({ session: await SessionManager.open(file), cwd: fx.project, model: M, env: fx.env });
     fx.server.reply({ blocks: [{ type: "text", text: "number 3" }] });
