@@ -54,6 +54,10 @@ function everything(): string {
     untracked: [{ path: "huge.bin", reason: "too large" }],
   });
   s.appendMessage(messageToDisk({ role: "user", content: [{ type: "toolResult", toolUseId: "t1", content: "no such file", isError: true }] }), M);
+  // An extension's records: its own data (never sent), and words for the model, as text blocks and as a string.
+  s.appendCustom({ customType: "counter", data: { count: 2, seen: ["a.ts", null, 1.5, true] } });
+  s.appendCustomMessage({ customType: "hook", content: [{ type: "text", text: "The tests pass." }], display: true });
+  s.appendCustomMessage({ customType: "reminder", content: "Keep answers short.", display: false });
   // The answer in flight: partials of a thinking block and of a text block.
   s.appendPartial({ attempt: 1, block: 0, thinking: "Half a tho" });
   s.appendPartial({ attempt: 2, block: 1, text: "Half an an" });

@@ -5,8 +5,8 @@
 import type { ContentBlock, Message } from "../../conversation";
 import { jsonByteLength } from "../../json";
 import { diskMessageToInternal } from "./convert";
-import { decisionsOf } from "./kinds";
-import type { BranchSummaryEntry, CompactionEntry, MessageEntry, SessionEntry, SessionHeader } from "./schema";
+import { customText, decisionsOf } from "./kinds";
+import type { BranchSummaryEntry, CompactionEntry, CustomMessageEntry, MessageEntry, SessionEntry, SessionHeader } from "./schema";
 
 export type ModelRef = { provider: string; model: string };
 
@@ -87,6 +87,7 @@ export function buildSessionContext(branch: readonly SessionEntry[], o: ContextS
       if (cut.size && entry.message.role === "user") message.content = message.content.map((b) => (b.type === "toolResult" && cut.has(b.toolUseId) ? { ...b, content: cutMiddle(b.content) } : b));
       messages.push(message);
     } else if (sent === "branch summary" && entry.type === "branch_summary") messages.push(branchSummaryMessage(entry));
+    else if (sent === "extension message" && entry.type === "custom_message") messages.push(extensionMessage(entry));
   }
   return { messages, model: activeModel(branch, o.header), compaction, summary, ignored, from };
 }
@@ -95,6 +96,11 @@ export function buildSessionContext(branch: readonly SessionEntry[], o: ContextS
 export function branchSummaryMessage(e: BranchSummaryEntry): Message {
   const intro = "[The conversation went down another path from here first, then came back to this point. This summary of that path stands for it.]";
   return { role: "user", content: [{ type: "text", text: `${intro}\n\n<summary>\n${e.summary}\n</summary>` }] };
+}
+
+/** The user message an extension's words are sent as: marked as the extension's, never the person's words. */
+export function extensionMessage(e: CustomMessageEntry): Message {
+  return { role: "user", content: [{ type: "text", text: `[Added by the ${e.customType} extension, not typed by the user.]\n\n${customText(e)}` }] };
 }
 
 /** A user message with text in it: a turn the person started (tool results alone are not one). */
@@ -153,6 +159,7 @@ export function contextSize(fromLeaf: Iterable<SessionEntry>, compaction: Compac
   for (const entry of fromLeaf) {
     if (entry === compaction) return { tokens: compaction.tokensAfter, bytesSince, anchored: true };
     if (entry.type === "branch_summary") bytesSince += Buffer.byteLength(entry.summary);
+    if (entry.type === "custom_message") bytesSince += Buffer.byteLength(customText(entry));
     if (entry.type !== "message") continue;
     const usage = entry.message.role === "assistant" ? entry.message.usage : undefined;
     if (usage) return { tokens: usage.input + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0) + usage.output, bytesSince, anchored: true };

@@ -1,14 +1,14 @@
 export * from "./codec";
-export { contextSize, type ContextSize, CUT_KEEP_BYTES, cutMiddle, isPrompt, type ModelRef, type SessionContext, summaryMessage } from "./context";
+export { contextSize, type ContextSize, CUT_KEEP_BYTES, cutMiddle, extensionMessage, isPrompt, type ModelRef, type SessionContext, summaryMessage } from "./context";
 export * from "./convert";
 export { cwdNote, isCwdNote, isSaidText, saidWords, toldDirectory } from "./cwd-note";
 export { applyLabel, EntryIndex, isBookkeeping, isTarget, isTargetKind, leafAfter, readsThrough, slimEntry } from "./entry-index";
 export { CREATE_FLAGS, fsReason } from "./files";
 export { newEntryId, newSessionId } from "./ids";
-export { decisionsOf, type Decisions, type EntryOf, isKnownKind, type Kind, kindOf, KINDS, type KindsWhere, kindsWhere, rowOf, UNKNOWN_KIND } from "./kinds";
+export { customText, decisionsOf, type Decisions, type EntryOf, isKnownKind, type Kind, kindOf, KINDS, type KindsWhere, kindsWhere, rowOf, UNKNOWN_KIND } from "./kinds";
 export { lastIndexBefore, type Line, MAX_LINE_BYTES, readLineAt, scanLines, startsWith } from "./lines";
 export { sidecarHolder, tryFlock } from "./lock";
-export { type BashEffectsFields, type CompactionFields, type FileChangeFields, type PartialFields, SessionManager } from "./manager";
+export { type BashEffectsFields, type CompactionFields, type CustomFields, type CustomMessageFields, type FileChangeFields, type PartialFields, SessionManager } from "./manager";
 export { answerFromPartials, STOPPED_MID_ANSWER } from "./partials";
 export { encodeCwd, idFromFileName, sessionDir, sessionFileName, sessionRoot } from "./paths";
 export { projectOf, sameProject } from "./project";

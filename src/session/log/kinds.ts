@@ -9,7 +9,7 @@ import type { allows } from "./checks.generated";
 import { isSaidText } from "./cwd-note";
 import { defined, orderMessage, orderUsage } from "./key-order";
 import type * as Schemas from "./schema";
-import type { SessionEntry, WrittenEntry } from "./schema";
+import type { CustomMessageEntry, SessionEntry, WrittenEntry } from "./schema";
 
 export type Kind = WrittenEntry["type"];
 /** The entry type of a kind. */
@@ -25,8 +25,8 @@ type TextField<E> = { [F in keyof E]-?: Exclude<E[F], undefined> extends string 
 export interface Decisions {
   /** conversation: continues the path and becomes the leaf; bookkeeping: hangs off the leaf it was written at and never becomes it. */
   role: "conversation" | "bookkeeping";
-  /** What the model is sent: the message itself, a marked summary of a path left behind, the summary the context opens with (and nothing of what came before its kept prompt), or nothing. */
-  model: "message" | "branch summary" | "opening summary" | "nothing";
+  /** What the model is sent: the message itself, a marked summary of a path left behind, the summary the context opens with (and nothing of what came before its kept prompt), an extension's words marked as its own, or nothing. */
+  model: "message" | "branch summary" | "opening summary" | "extension message" | "nothing";
   /** The tree: a place a move, a rewind or a fork may go to ("target"), a step on a path ("step"), or a note beside it ("note"). */
   tree: "target" | "step" | "note";
   /** Resume from the tail: where the context starts when it is the latest ("starts"), a move that may reach back before the tail ("moves"), or read like any line ("read"). */
@@ -137,6 +137,20 @@ export const KINDS = {
     role: "bookkeeping", model: "nothing", tree: "note", tail: "read", fork: "copied after the end", export: "left out", search: { field: "text" }, stats: "nothing", purge: "nothing",
     words: (e, line) => `partial answer: ${line(e.text ?? e.thinking ?? "")}`,
   },
+  custom: {
+    schema: "CustomEntry",
+    // An extension's data is its own: its keys keep the order the extension gave them.
+    order: (e) => ({ type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp, customType: e.customType, data: e.data }),
+    // On the path (going back takes it back), never a place to go to: the message before it is.
+    role: "conversation", model: "nothing", tree: "step", tail: "read", fork: "copied", export: "left out", search: "nothing", stats: "nothing", purge: "nothing",
+    words: (e, line) => `${line(e.customType)} entry`,
+  },
+  custom_message: {
+    schema: "CustomMessageEntry",
+    order: (e) => ({ type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp, customType: e.customType, content: typeof e.content === "string" ? e.content : e.content.map((b) => ({ type: b.type, text: b.text })), display: e.display }),
+    role: "conversation", model: "extension message", tree: "step", tail: "read", fork: "copied", export: "left out", search: "nothing", stats: "nothing", purge: "nothing",
+    words: (e, line) => `${line(e.customType)}: ${line(customText(e))}`,
+  },
 } as const satisfies { [K in Kind]: KindRow<K> };
 
 /**
@@ -182,4 +196,9 @@ export function kindsWhere<R extends keyof Decisions, V extends Decisions[R]>(re
 /** The kind of any entry read: its own `type`, also for a kind this version does not know. */
 export function kindOf(entry: SessionEntry): string {
   return entry.type === "opaque" ? entry.kind : entry.type;
+}
+
+/** The words of an extension's message: its text, or its text blocks one after another. */
+export function customText(e: Pick<CustomMessageEntry, "content">): string {
+  return typeof e.content === "string" ? e.content : e.content.map((b) => b.text).join("\n");
 }

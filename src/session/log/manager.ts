@@ -21,7 +21,7 @@ import { FORMAT_VERSION, tooLarge } from "./refusals";
 import { readActivePath } from "./tail";
 import { EntryIndex, isTarget } from "./entry-index";
 import { decisionsOf } from "./kinds";
-import type { BashEffectsEntry, BranchSummaryEntry, CompactionEntry, DiskMessage, FileChangeEntry, LabelEntry, LeafEntry, MessageEntry, PartialEntry, ProjectRef, SessionEntry, SessionHeader, SessionInfoEntry, Usage, WrittenEntry } from "./schema";
+import type { BashEffectsEntry, BranchSummaryEntry, CompactionEntry, CustomEntry, CustomMessageEntry, DiskMessage, FileChangeEntry, LabelEntry, LeafEntry, MessageEntry, PartialEntry, ProjectRef, SessionEntry, SessionHeader, SessionInfoEntry, Usage, WrittenEntry } from "./schema";
 import { answerFromPartials, latestAttempt } from "./partials";
 import { readTitle, titleFromPrompt, type Title } from "./title";
 
@@ -37,6 +37,10 @@ export type BranchSummaryFields = Omit<BranchSummaryEntry, "type" | "id" | "pare
 export type FileChangeFields = Omit<FileChangeEntry, "type" | "id" | "parentId" | "timestamp">;
 /** What a partial entry says, apart from what every entry has. */
 export type PartialFields = Omit<PartialEntry, "type" | "id" | "parentId" | "timestamp">;
+/** What an extension's custom entry says, apart from what every entry has. */
+export type CustomFields = Omit<CustomEntry, "type" | "id" | "parentId" | "timestamp">;
+/** What an extension's custom_message entry says, apart from what every entry has. */
+export type CustomMessageFields = Omit<CustomMessageEntry, "type" | "id" | "parentId" | "timestamp">;
 /** What a bash_effects entry says, apart from what every entry has. */
 export type BashEffectsFields = Omit<BashEffectsEntry, "type" | "id" | "parentId" | "timestamp">;
 
@@ -182,6 +186,16 @@ export class SessionManager {
    */
   appendPartial(fields: PartialFields): PartialEntry {
     return this.#appendEntry((base) => ({ type: "partial", ...base, ...fields }), { fsync: false }) as PartialEntry;
+  }
+
+  /** Records an extension's own data (never sent): it continues the conversation, so going back takes it back. */
+  appendCustom(fields: CustomFields): CustomEntry {
+    return this.#appendEntry((base) => ({ type: "custom", ...base, ...fields })) as CustomEntry;
+  }
+
+  /** Records an extension's words for the model, sent with the next request; it continues the conversation. */
+  appendCustomMessage(fields: CustomMessageFields): CustomMessageEntry {
+    return this.#appendEntry((base) => ({ type: "custom_message", ...base, ...fields })) as CustomMessageEntry;
   }
 
   /** The request number the next partial of the answer after the leaf takes: one more than the latest attempt written for it. */

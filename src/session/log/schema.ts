@@ -227,6 +227,33 @@ export const PartialEntry = type({
   "thinking?": "string",
 });
 
+/**
+ * An extension's own record (docs/extensions.md), never sent to the model:
+ * `customType` names what it is (an extension's name, or a type it chose),
+ * `data` is any JSON the extension gave. It continues the conversation, so
+ * going back takes it back: what an extension keeps is the fold of the active
+ * path's entries of its type. An awl without the extension keeps the line as
+ * it is and shows it as one dim line.
+ */
+export const CustomEntry = type({ type: "'custom'", ...base, customType: "string > 0", data: "unknown" });
+
+/** The text an extension adds to the conversation: plain, or text blocks. */
+export const CustomText = type({ type: "'text'", text: "string" });
+
+/**
+ * Words an extension (or a hook's added context) puts in the conversation:
+ * sent with the next request as the person's words are, marked as the
+ * extension's, whether or not the extension is loaded. `display`: whether
+ * the transcript shows it.
+ */
+export const CustomMessageEntry = type({
+  type: "'custom_message'",
+  ...base,
+  customType: "string > 0",
+  content: type("string").or(CustomText.array()),
+  display: "boolean",
+});
+
 export type TextBlock = typeof TextBlock.infer;
 export type ThinkingBlock = typeof ThinkingBlock.infer;
 export type ThinkingOrigin = typeof ThinkingOrigin.infer;
@@ -250,6 +277,9 @@ export type LeafEntry = typeof LeafEntry.infer;
 export type LabelEntry = typeof LabelEntry.infer;
 export type BranchSummaryEntry = typeof BranchSummaryEntry.infer;
 export type PartialEntry = typeof PartialEntry.infer;
+export type CustomEntry = typeof CustomEntry.infer;
+export type CustomText = typeof CustomText.infer;
+export type CustomMessageEntry = typeof CustomMessageEntry.infer;
 /**
  * An entry of a kind this version does not know: indexed (so parent chains
  * through it still resolve) and otherwise skipped. Its own `type` is kept as
@@ -257,5 +287,5 @@ export type PartialEntry = typeof PartialEntry.infer;
  */
 export type OpaqueEntry = Omit<typeof EntryBase.infer, "type"> & { type: "opaque"; kind: string };
 /** The kinds awl writes. */
-export type WrittenEntry = MessageEntry | CompactionEntry | FileChangeEntry | BashEffectsEntry | SessionInfoEntry | LeafEntry | LabelEntry | BranchSummaryEntry | PartialEntry;
+export type WrittenEntry = MessageEntry | CompactionEntry | FileChangeEntry | BashEffectsEntry | SessionInfoEntry | LeafEntry | LabelEntry | BranchSummaryEntry | PartialEntry | CustomEntry | CustomMessageEntry;
 export type SessionEntry = WrittenEntry | OpaqueEntry;

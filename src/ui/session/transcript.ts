@@ -30,7 +30,7 @@ import type { ModelInfo } from "../../providers/model-info";
 import type { ProviderName } from "../../providers/provider";
 import { INTERRUPTED_AFTER_START, INTERRUPTED_NOT_RUN, interruptedAfterStart } from "../../agent/events";
 import { keptAnything, type Conversation, type Message, type ToolResultBlock, type ToolUseBlock } from "../../conversation";
-import { contextAt, heldEntries, isInterrupted, isSaidText, usageOf, type CompactionEntry, type DiskMessage, type FileChangeEntry, type HeldEntry, type MessageMeta, type SessionContext, type SessionEntry } from "../../session";
+import { contextAt, type EntryOf, heldEntries, rowOf, isInterrupted, isSaidText, usageOf, type CompactionEntry, type DiskMessage, type FileChangeEntry, type HeldEntry, type MessageMeta, type SessionContext, type SessionEntry } from "../../session";
 import { providerSecrets } from "../../providers/registry";
 import { fileChange, MAX_KEPT_BYTES } from "../../tools/tool";
 import { callEffect, toolSummary } from "../../tools";
@@ -58,7 +58,7 @@ export interface TranscriptSession {
 /** One thing the transcript shows: a message with what the log kept about it, or a compaction. */
 type Item =
   /** `changes`: the file_change entries of the calls an assistant message made, in order. */
-  | { kind: "message"; message: Message; meta: MessageMeta; changes?: FileChangeEntry[] }
+  | { kind: "message"; message: Message; meta: MessageMeta; changes?: FileChangeEntry[]; notes?: ExtensionEntry[] }
   | { kind: "compaction"; entry: CompactionEntry };
 
 type Env = Record<string, string | undefined>;
@@ -111,6 +111,7 @@ function sessionItems(session: TranscriptSession): { items: Item[]; compaction?:
   const answer = session.interruptedAnswer();
   if (answer) held.push({ type: "message", id: "", parentId: session.getLeafId(), timestamp: "", message: answer });
   const changes = callChanges(branch);
+  const notes = extensionNotes(branch);
   const items = held.map((entry): Item => {
     if (entry.type === "compaction") return { kind: "compaction", entry };
     const { provider = entry.provider, model = entry.model, stopReason, usage, errorMessage } = entry.message;
@@ -118,7 +119,8 @@ function sessionItems(session: TranscriptSession): { items: Item[]; compaction?:
     // The entry's own message (its blocks have the in-memory shape): only read here, never changed, so not copied.
     const message: Message = entry.message;
     const made = changes.get(entry);
-    return { kind: "message", message, meta: { provider, model, stopReason, interrupted, usage, errorMessage }, ...(made ? { changes: [...made] } : {}) };
+    const noted = notes.get(entry);
+    return { kind: "message", message, meta: { provider, model, stopReason, interrupted, usage, errorMessage }, ...(made ? { changes: [...made] } : {}), ...(noted ? { notes: noted } : {}) };
   });
   return { items, compaction: context.compaction, held };
 }
@@ -130,6 +132,20 @@ function callChanges(branch: readonly SessionEntry[]): Map<SessionEntry, FileCha
   for (const entry of branch) {
     if (entry.type === "message") message = entry;
     else if (entry.type === "file_change" && message) out.set(message, [...(out.get(message) ?? []), entry]);
+  }
+  return out;
+}
+
+/** An extension's entry: shown as one dim line after the message before it, whether or not the extension is loaded. */
+type ExtensionEntry = EntryOf<"custom" | "custom_message">;
+
+/** Each message's extension entries: those between it and the next message. */
+function extensionNotes(branch: readonly SessionEntry[]): Map<SessionEntry, ExtensionEntry[]> {
+  const out = new Map<SessionEntry, ExtensionEntry[]>();
+  let message: SessionEntry | undefined;
+  for (const entry of branch) {
+    if (entry.type === "message") message = entry;
+    else if ((entry.type === "custom" || entry.type === "custom_message") && message) out.set(message, [...(out.get(message) ?? []), entry]);
   }
   return out;
 }
@@ -192,6 +208,8 @@ function renderTurn(turn: readonly number[], view: View): string[] {
       continue;
     }
     out.push(...renderMessage(item.message, item.meta, view, item.changes));
+    // The kind table's words for it, as /tree shows them: an extension's own renderer is not asked yet.
+    for (const note of item.notes ?? []) out.push(c.dim(`· ${oneLine(rowOf(note).words(note, (text) => text), view.width - 2)}`));
     if (i === lastMessage) {
       if (interrupted(item)) out.push(interruptedRow(c));
       if (item.message.role === "assistant" && item.meta.stopReason === "error" && !keptAnything(item.message.content)) out.push(unansweredRow(c, view.width));
