@@ -19,7 +19,7 @@ import { ANSWER_SHARE, type TurnPlan } from "../providers/thinking-plan";
 import { toolDefinitions, tools } from "../tools";
 import { Checkpoints } from "./checkpoints";
 import { PartialWriter } from "./partials";
-import { runTools } from "./run-tools";
+import { runTools, type BeforeCall } from "./run-tools";
 import { compact, CompactionFailed, type Compaction } from "./compaction";
 import { reserve, summaryAllowance, windowOf } from "./window";
 import { INTERRUPTED_NOT_RUN, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
@@ -45,6 +45,15 @@ export interface AgentOptions {
   approvals?: Approvals;
   /** What the provider's catalogue (merged over the built-in table) says of a model (window, output limit, thinking forms); the built-in table's row when absent. */
   modelInfo?: (provider: ProviderName, model: string) => ModelInfo | undefined;
+  /** Where extensions meet the turn (docs/extensions.md); none when absent. */
+  seam?: AgentSeam;
+}
+
+/** What the turn asks of the extensions loaded. */
+export interface AgentSeam {
+  /** Writes what extensions held (their entries wait for the file and for tool calls to end): before each request and as a turn ends; true when it wrote anything. */
+  flush(): boolean;
+  beforeCall: BeforeCall;
 }
 
 /** A request the API found too long is compacted and sent again this many times; the next overflow ends the turn. */
@@ -92,6 +101,7 @@ export class Agent {
   readonly #modelInfo: (provider: ProviderName, model: string) => ModelInfo | undefined;
   /** What a rewind restores files from: the versions tools and commands changed. */
   readonly #checkpoints: Checkpoints;
+  readonly #seam: AgentSeam | undefined;
 
   constructor(options: AgentOptions) {
     this.session = options.session;
@@ -107,6 +117,7 @@ export class Agent {
     this.#model = options.model;
     this.#provider = createProvider(options.model.provider, this.#env);
     this.#checkpoints = new Checkpoints(options.session, options.cwd, this.#env);
+    this.#seam = options.seam;
   }
 
   /** The project instructions read for this new session, until its first turn writes them into the system prompt. */
@@ -203,7 +214,10 @@ export class Agent {
    */
   async runTurn(prompt: string | undefined, signal: AbortSignal, onEvent: (event: AgentEvent) => void, ask?: Ask, limits: TurnLimits = {}): Promise<TurnResult> {
     const usage: Usage = { input: 0, output: 0 };
-    const result = (r: Omit<TurnResult, "usage" | "context">): TurnResult => ({ ...r, usage, context: this.meter(), ...(this.effort ? { effort: this.effort } : {}) });
+    const result = (r: Omit<TurnResult, "usage" | "context">): TurnResult => {
+      this.#flushExtensions();
+      return { ...r, usage, context: this.meter(), ...(this.effort ? { effort: this.effort } : {}) };
+    };
     // An effort the model cannot take is said before anything is sent or written.
     const refused = (refusal: string): TurnResult => {
       onEvent({ type: "end", stopReason: "error", errorMessage: refusal });
@@ -223,6 +237,7 @@ export class Agent {
     try {
       let overflows = 0;
       for (;;) {
+        this.#flushExtensions();
         if (overflows === 0) await this.#fit(plan, signal, onEvent, usage);
         const { message, end } = await this.#request(plan, signal, onEvent);
         addUsage(usage, end.usage);
@@ -256,7 +271,7 @@ export class Agent {
         if (end.stopReason !== "toolUse" || end.aborted || calls.length === 0) {
           return result({ stopReason: end.stopReason, aborted: end.aborted ?? false, errorMessage, finalText: messageText(message) });
         }
-        const results = await runTools(message, { approvals: this.approvals, cwd: this.cwd, env: this.#env, checkpoints: this.#checkpoints }, signal, onEvent, ask);
+        const results = await runTools(message, { approvals: this.approvals, cwd: this.cwd, env: this.#env, checkpoints: this.#checkpoints, ...(this.#seam ? { beforeCall: this.#seam.beforeCall } : {}) }, signal, onEvent, ask);
         this.#append({ role: "user", content: results });
         if (signal.aborted) return result({ stopReason: "error", aborted: true, errorMessage: INTERRUPTED_BY_USER, finalText: "" });
         // The limit stops the turn before its next request: the results are saved, and a prompt-less run continues it.
@@ -267,6 +282,11 @@ export class Agent {
       if (!error.aborted) onEvent({ type: "end", stopReason: "error", errorMessage: error.message });
       return result({ stopReason: "error", aborted: error.aborted, errorMessage: error.aborted ? INTERRUPTED_BY_USER : error.message, finalText: "" });
     }
+  }
+
+  /** What extensions wrote is part of the log, and so of what the model is sent. */
+  #flushExtensions(): void {
+    if (this.#seam?.flush()) this.#conversation = this.session.rebuildConversation();
   }
 
   /**

@@ -6,7 +6,7 @@
 
 import { toolUses, type ContentBlock, type Message } from "../conversation";
 import { providerSecrets } from "../providers/registry";
-import { checkCall, effectOf, runCall, summaryOf } from "../tools";
+import { checkCall, effectOf, isValidCall, runCall, summaryOf } from "../tools";
 import { Approvals, declined, NOBODY_TO_ASK, type ApprovalAnswer, type Ask } from "./approval";
 import type { Checkpoints } from "./checkpoints";
 import { INTERRUPTED_NOT_RUN, interruptedAfterStart, type AgentEvent } from "./events";
@@ -17,7 +17,12 @@ export interface ToolRun {
   cwd: string;
   env: Record<string, string | undefined>;
   checkpoints: Checkpoints;
+  /** Asked before approvals about every call its tool would run (extensions' handlers): the words of a refusal, or undefined to go on. */
+  beforeCall?: BeforeCall;
 }
+
+/** The seam before a tool call: never throws; a handler that fails refuses the call (the caller's to make so). */
+export type BeforeCall = (call: { name: string; input: unknown }, signal: AbortSignal) => Promise<string | undefined>;
 
 /**
  * Runs the calls in order, each once the approval mode lets it (asking the
@@ -34,9 +39,10 @@ export async function runTools(message: Message, o: ToolRun, signal: AbortSignal
     }
     // Parsed and checked once: the approvals, the display, the checkpoints and the run share the typed call.
     const checked = checkCall(call.name, call.input);
-    const decision = await o.approvals.decide(checked, o.cwd, signal);
+    // A handler's refusal comes before the approval mode: nobody is asked about a call that will not run.
+    let refusal = isValidCall(checked) && o.beforeCall ? await o.beforeCall({ name: checked.name, input: checked.input }, signal) : undefined;
+    const decision = refusal === undefined ? await o.approvals.decide(checked, o.cwd, signal) : ({ action: "refuse", content: refusal } as const);
     let toRun = checked;
-    let refusal: string | undefined;
     // What a command leaves in the background outlives the call only if the person approved this very command (or chose auto).
     const keepBackground = decision.action === "ask" || o.approvals.mode === "auto";
     if (decision.action === "refuse") refusal = decision.content;

@@ -28,6 +28,8 @@ export interface Args {
   json: boolean;
   /** --no-stdin: -p never reads standard input. */
   noStdin: boolean;
+  /** --no-extensions: start without the person's extensions (docs/extensions.md). */
+  noExtensions: boolean;
   /** --max-turns: the model requests -p may make. */
   maxTurns?: number;
   /** `awl sessions <action>`: rm, restore, prune, trash, purge, du, stats; none lists. */
@@ -70,7 +72,7 @@ const HINT = "(see awl --help)";
 const COMMANDS = ["sessions", "models", "export", "rewind"] as const;
 
 export function parseArgs(argv: string[]): Args {
-  const args: Args = { command: "chat", plain: false, json: false, noStdin: false, targets: [], dryRun: false, all: false, fork: false, yes: false, force: false, undo: false };
+  const args: Args = { command: "chat", plain: false, json: false, noStdin: false, noExtensions: false, targets: [], dryRun: false, all: false, fork: false, yes: false, force: false, undo: false };
   let sessions = false;
   let tree = false;
   let rewind = false;
@@ -119,6 +121,10 @@ export function parseArgs(argv: string[]): Args {
       case "--no-stdin":
         noValue();
         args.noStdin = true;
+        break;
+      case "--no-extensions":
+        noValue();
+        args.noExtensions = true;
         break;
       case "--max-turns": {
         const text = value();

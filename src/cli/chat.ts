@@ -15,7 +15,7 @@
 // prompt history is reloaded: this directory's prompts from every session,
 // the next one's own among them, so Up still reaches what was typed before.
 
-import { Agent } from "../agent/agent";
+import { Agent, type AgentSeam } from "../agent/agent";
 import { Approvals } from "../agent/approval";
 import { loadContextFiles, type ContextFiles } from "../agent/context-files";
 import { UsageError, UserError } from "../errors";
@@ -35,6 +35,7 @@ import { onCommandLine } from "./advice";
 import { approvalMode, type Args } from "./args";
 import { atTerminal, openSession, pathForId, type OpenedSession } from "./open-session";
 import { keptEffort, startModel } from "./start-model";
+import { loadExtensions } from "../extensions/load";
 import type { Catalogues } from "../providers/catalogue";
 import { pickFast, plainLine } from "./sessions";
 import { guardOutput, hold, stopSignal } from "./stop";
@@ -54,15 +55,19 @@ export async function chat(args: Args, cwd: string): Promise<number> {
   guardOutput();
   const screen: Screen = { cwd, c: colorsFor(process.stdout), out: process.stdout };
   const { c, out } = screen;
+  // Before the model is chosen: the provider keys leave process.env before the first extension is imported.
+  const extensions = args.noExtensions ? undefined : await loadExtensions((line) => say(out, c.yellow(`awl: ${safeText(line)}`)));
+  const seam = extensions?.seam();
   const { opened, model, effort, catalogues, isDefault, gone } = await startModel(args, cwd);
   let session = opened.session;
+  extensions?.bind(session);
   try {
     for (const notice of opened.notices) say(out, c.yellow(safeText(notice)));
     // A new session's project instructions: read now, so the banner lists exactly what its system prompt will hold.
     const contextFiles = opened.resumed ? undefined : loadContextFiles({ cwd });
     const approvals = new Approvals(mode);
     const modelInfo = catalogues.modelInfo;
-    let agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals, modelInfo })); // rebuilds the conversation, once
+    let agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals, modelInfo, ...(seam ? { seam } : {}) })); // rebuilds the conversation, once
     // An effort the model cannot take is a mistake on the command line: said before the REPL starts (/effort says it after).
     const refusal = agent.effortRefusal();
     if (refusal) throw new UsageError(`${refusal} (see awl --help)`);
@@ -79,10 +84,11 @@ export async function chat(args: Args, cwd: string): Promise<number> {
       const end = await runRepl(agent, c, out, { signal: stopSignal, hold }, catalogues, first, offered);
       first = offered = undefined;
       if (end.kind === "quit" || stopSignal.aborted) break;
-      const next = await nextSession(agent, end, screen, catalogues);
+      const next = await nextSession(agent, end, screen, catalogues, seam);
       if (!next) continue;
       agent = next;
       session = next.session;
+      extensions?.bind(session);
     }
     clearTimeout(warmUp);
     // After a stop signal nothing more is drawn (cli/stop.ts); awl exits once the session is closed.
@@ -100,7 +106,7 @@ export async function chat(args: Args, cwd: string): Promise<number> {
  * one closed; or undefined when the person stays (Esc in the picker, or the
  * session could not be opened: said in red).
  */
-async function nextSession(current: Agent, end: Exclude<ReplEnd, { kind: "quit" }>, screen: Screen, catalogues: Catalogues): Promise<Agent | undefined> {
+async function nextSession(current: Agent, end: Exclude<ReplEnd, { kind: "quit" }>, screen: Screen, catalogues: Catalogues, seam: AgentSeam | undefined): Promise<Agent | undefined> {
   const { cwd, c, out } = screen;
   const stay = (why: string) => {
     say(out, c.red(safeText(why)));
@@ -140,7 +146,7 @@ async function nextSession(current: Agent, end: Exclude<ReplEnd, { kind: "quit" 
   let next: { agent: Agent; notice?: string };
   const contextFiles = opened.resumed ? undefined : loadContextFiles({ cwd });
   try {
-    next = nextAgent(current, opened, contextFiles, catalogues);
+    next = nextAgent(current, opened, contextFiles, catalogues, seam);
   } catch (error) {
     opened.session.close();
     if (error instanceof UserError) return stay(replMessage(error));
@@ -169,7 +175,7 @@ async function nextSession(current: Agent, end: Exclude<ReplEnd, { kind: "quit" 
  * one's own, unless its provider cannot be used here (no key), when it
  * continues with the model in use and says so.
  */
-function nextAgent(current: Agent, opened: OpenedSession, contextFiles: ContextFiles | undefined, catalogues: Catalogues): { agent: Agent; notice?: string } {
+function nextAgent(current: Agent, opened: OpenedSession, contextFiles: ContextFiles | undefined, catalogues: Catalogues, seam: AgentSeam | undefined): { agent: Agent; notice?: string } {
   // A resumed session keeps its own effort, as it keeps its model.
   const effort = (opened.resumed && keptEffort(opened.session)) || current.effort;
   const make = (model: ModelRef) =>
@@ -181,6 +187,7 @@ function nextAgent(current: Agent, opened: OpenedSession, contextFiles: ContextF
       contextFiles,
       approvals: current.approvals,
       modelInfo: catalogues.modelInfo,
+      ...(seam ? { seam } : {}),
     });
   if (!opened.resumed) return { agent: make(current.model) };
   const own = opened.session.activeModel();

@@ -110,6 +110,7 @@ ${modelOption()}
       --max-turns <n>          -p: at most n model requests, then exit 4
       --no-stdin               -p: never read standard input (a pipe or a file on it goes before the prompt,
                                and a socket, as Node and Bun give a child, when it speaks within 3 s)
+      --no-extensions          start without the extensions in $XDG_CONFIG_HOME/awl/extensions/
       --plain                  awl sessions: plain lines even on a terminal
       --json                   -p: the log as JSON lines and a result line; awl sessions, awl models: JSON
   -h, --help                   this help
@@ -123,6 +124,8 @@ ${providerVariables()}
   AWL_CONTEXT_WINDOW           the model's context window in tokens (e.g. 32768, 200k), instead of awl's table;
                                set it for local servers that truncate a long prompt silently
   AWL_SESSION_DIR              where sessions live, an absolute path (default $XDG_DATA_HOME/awl/sessions)
+  AWL_EXTENSION_TIMEOUT        ms an extension may take to load (default 10000); AWL_HANDLER_TIMEOUT: ms a handler
+                               may take before a tool call, which is refused after it (default 10000)
   AWL_TITLES=off               no model-written session title after the first answer (the first prompt stands for it)
   AWL_BASH_PASS_ENV=A,B        API keys never reach bash nor tool output; other *KEY*/*SECRET*/*TOKEN*/*PASSWORD* only if listed
   XDG_DATA_HOME                base data directory (default ~/.local/share)

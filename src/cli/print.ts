@@ -22,6 +22,7 @@ import { safeText } from "../ui/render/safe-text";
 import { onCommandLine, remedyWatcher, resendAdvice, savedPromptAdvice, withCommandLineAdvice } from "./advice";
 import { approvalMode, type Args } from "./args";
 import { startModel } from "./start-model";
+import { loadExtensions } from "../extensions/load";
 import { shortSessionId } from "../ui/session/session-id";
 import type { Usage } from "../providers/provider";
 import { guardOutput, hold, stopExitCode, stoppedBy, stopSignal } from "./stop";
@@ -65,10 +66,13 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
   const err = process.stderr;
   const c = colorsFor(err);
   const prompt = await promptOf(args, (line) => err.write(`${c.yellow(line)}\n`));
+  // Before the model is chosen: the provider keys leave process.env before the first extension is imported.
+  const extensions = args.noExtensions ? undefined : await loadExtensions((line) => err.write(`${c.yellow(`awl: ${safeText(line)}`)}\n`));
 
   const { opened, model, effort, catalogues, gone } = await startModel(args, cwd);
   const { session, resumed, notices } = opened;
   output.opened?.(session);
+  extensions?.bind(session);
   try {
     for (const notice of notices) err.write(`${c.yellow(safeText(notice))}\n`);
     if (session.readOnly) throw new UserError(session.readOnlyReason ?? "this session cannot be continued by this version of awl");
@@ -77,7 +81,7 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
     const contextFiles = resumed ? undefined : loadContextFiles({ cwd });
     const notice = contextFiles && contextNotice(contextFiles, cwd);
     if (notice) err.write(`${c.yellow(notice)}\n`);
-    const agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals: new Approvals(mode), modelInfo: catalogues.modelInfo }));
+    const agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals: new Approvals(mode), modelInfo: catalogues.modelInfo, ...(extensions ? { seam: extensions.seam() } : {}) }));
     // An effort the model cannot take is the person's mistake, said before any request.
     const refusal = agent.effortRefusal();
     if (refusal) throw new UsageError(`${refusal} (see awl --help)`);

@@ -115,9 +115,28 @@ export function registerProvider(row: ProviderRow): () => void {
   };
 }
 
+/** The keys taken out of process.env (takeKeys): from then on the rows hold them, and no code awl imports later can read them there. */
+const taken = new Map<string, string>();
+
+/**
+ * Moves every provider key out of `env` (process.env) into the rows, before
+ * awl imports code that is not its own (extensions): awl still reaches its
+ * providers and scrubs the keys from tool output, and that code finds none.
+ */
+export function takeKeys(env: Env = process.env): void {
+  for (const name of keyVariables()) {
+    const value = env[name];
+    if (value) taken.set(name, value);
+    delete env[name];
+  }
+}
+
+/** A key variable's value: from `env`, else the one the rows took from process.env. */
+const keyOf = (env: Env, name: string) => env[name] || taken.get(name) || undefined;
+
 /** How `row` is reached from `env`, or undefined when it cannot be (no key, and no base URL where that would do). */
 export function connectionOf(row: ProviderRow, env: Env): Connection | undefined {
-  const apiKey = env[row.keyVariable] || undefined;
+  const apiKey = keyOf(env, row.keyVariable);
   const baseUrl = env[row.baseUrlVariable] || undefined;
   if (!apiKey && !(row.keyOptional && baseUrl)) return undefined;
   const { name: provider, label, keyVariable, baseUrlVariable } = row;
@@ -133,7 +152,7 @@ export function keyVariables(): string[] {
 export function providerSecrets(env: Env): Record<string, string> {
   const secrets: Record<string, string> = {};
   for (const name of keyVariables()) {
-    const value = env[name];
+    const value = keyOf(env, name);
     if (value) secrets[name] = value;
   }
   return secrets;

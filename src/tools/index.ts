@@ -10,6 +10,8 @@ import { failure, interrupted, isInvalid, notStarted, type CallEffect, type Prop
 export type { CallEffect, PendingChange, ProposedChange, Tool, ToolContext, ToolOutput } from "./tool";
 
 let loaded: readonly Tool[] | undefined;
+/** Tools added at start by the person's extensions (docs/extensions.md), after the built-in ones. */
+let added: readonly Tool[] = [];
 
 /**
  * bash, read, write, edit. Each defines its input with arktype, which costs
@@ -25,7 +27,20 @@ export function tools(): readonly Tool[] {
     const { edit } = require("./edit") as typeof import("./edit");
     loaded = [bash, read, write, edit];
   }
-  return loaded;
+  return added.length ? [...loaded, ...added] : loaded;
+}
+
+/** The names of the built-in tools, which no added tool may take. */
+export function builtinToolNames(): string[] {
+  return TOOL_DEFINITIONS.map((t) => t.name);
+}
+
+/** Adds tools after the built-in ones (their names already checked against them); the returned function takes them away again. */
+export function addTools(more: readonly Tool[]): () => void {
+  added = [...added, ...more];
+  return () => {
+    added = added.filter((t) => !more.includes(t));
+  };
 }
 
 export type ToolDefinition = Pick<Tool, "name" | "description" | "inputSchema">;
@@ -36,7 +51,7 @@ export type ToolDefinition = Pick<Tool, "name" | "description" | "inputSchema">;
  * for arktype.
  */
 export function toolDefinitions(): ToolDefinition[] {
-  return TOOL_DEFINITIONS;
+  return added.length ? [...TOOL_DEFINITIONS, ...added.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))] : TOOL_DEFINITIONS;
 }
 
 /** How much of a running tool's latest output is passed on to be watched (the person sees its last few lines). */

@@ -282,8 +282,9 @@ describe("odd files", () => {
       c = load(cwd);
     } else {
       // root reads anything: load as nobody in a child process, from a copy of the
-      // modules (they import only node: and each other) where nobody can read them.
+      // modules (they import only node:, each other and src/config-dir.ts) where nobody can read them.
       chmodSync(base, 0o755);
+      put("config-dir.ts", readFileSync(join(import.meta.dir, "../../src/config-dir.ts")));
       put("module/context-prompt.ts", readFileSync(join(import.meta.dir, "../../src/agent/context-prompt.ts")));
       const module = put("module/context-files.ts", readFileSync(join(import.meta.dir, "../../src/agent/context-files.ts")));
       const script = `const m = await import(${JSON.stringify(module)}); console.log(JSON.stringify(m.loadContextFiles({ cwd: ${JSON.stringify(cwd)}, env: ${JSON.stringify(env)} })));`;

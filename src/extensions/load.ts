@@ -1,0 +1,93 @@
+// The person's extensions, imported at start (docs/extensions.md): every
+// `.ts`, `.js` or `.mjs` file in $XDG_CONFIG_HOME/awl/extensions/, and every
+// folder there with an `index.ts` or `index.js`, in name order. The provider
+// keys leave process.env before the first is imported, so no extension reads
+// them. A module that fails to import, has no default function, throws from
+// it, or does not finish within the time limit is named once and skipped:
+// nothing it registered is kept.
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { configDir } from "../config-dir";
+import { takeKeys } from "../providers/registry";
+import { addTools, builtinToolNames } from "../tools";
+import { ExtensionHost, type Staged } from "./host";
+
+/** How long one module may take to import and register (ms) unless AWL_EXTENSION_TIMEOUT says otherwise. */
+const LOAD_MS = 10_000;
+
+const MODULE = /^[^.].*(?<!\.d)\.(ts|js|mjs)$/;
+
+/** The extension modules in `dir`, in name order: files, and folders with an index. */
+export function extensionModules(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return []; // no folder: no extensions
+  }
+  const modules: string[] = [];
+  for (const name of names) {
+    const path = join(dir, name);
+    let folder = false;
+    try {
+      folder = statSync(path).isDirectory();
+    } catch {
+      continue; // a broken link: nothing to import
+    }
+    if (!folder) {
+      if (MODULE.test(name)) modules.push(path);
+      continue;
+    }
+    const index = ["index.ts", "index.js"].map((file) => join(path, file)).find((file) => existsSync(file));
+    if (index) modules.push(index);
+  }
+  return modules;
+}
+
+/** The folder of the person's extensions. */
+export function extensionsDir(env: Record<string, string | undefined> = process.env): string {
+  return join(configDir(env), "extensions");
+}
+
+/**
+ * Imports the person's extensions and adds what they registered; returns the
+ * host that stands behind them (undefined when there are none). `notify`
+ * names each failure, once.
+ */
+export async function loadExtensions(notify: (line: string) => void, env: Record<string, string | undefined> = process.env): Promise<ExtensionHost | undefined> {
+  const modules = extensionModules(extensionsDir(env));
+  if (!modules.length) return undefined;
+  takeKeys(process.env);
+  const host = new ExtensionHost(notify, builtinToolNames(), env);
+  const ms = Number(env.AWL_EXTENSION_TIMEOUT);
+  const limit = Number.isFinite(ms) && ms > 0 ? ms : LOAD_MS;
+  for (const path of modules) {
+    const staged: Staged = { origin: path, tools: [], commands: [], handlers: [], open: true };
+    const why = await loadOne(path, host, staged, limit);
+    if (why) {
+      staged.open = false;
+      host.failed(`extension ${path} is not loaded: ${why}`);
+    } else host.commit(staged);
+  }
+  addTools(host.tools);
+  return host;
+}
+
+/** Imports one module and calls its default export with the API; why it failed, or undefined. */
+async function loadOne(path: string, host: ExtensionHost, staged: Staged, limit: number): Promise<string | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`it did not finish loading in ${limit / 1000} s`), limit);
+  });
+  const load = (async () => {
+    const module = (await import(path)) as { default?: unknown };
+    if (typeof module.default !== "function") return "it has no default export that is a function (export default (awl) => { … })";
+    await module.default(host.api(staged));
+    return undefined;
+  })().catch((error: unknown) => (error instanceof Error ? error.message.split("\n")[0]! : String(error)));
+  try {
+    return await Promise.race([load, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

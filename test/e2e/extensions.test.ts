@@ -1,0 +1,145 @@
+// The person's extensions, run by the compiled binary as users run it
+// (docs/extensions.md): a TypeScript module in $XDG_CONFIG_HOME/awl/extensions/
+// is imported at start, its tools reach the model and keep state that is the
+// fold of the session's path, its handler before a tool call refuses calls
+// (and one that throws refuses them too), it never sees a provider key, a
+// broken one is named once, and --no-extensions starts without any.
+import { expect, test } from "bun:test";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { sessionFiles, useE2eFixture } from "./awl";
+import { readLog } from "../support/session-log";
+
+const fx = useE2eFixture();
+
+// Written as the docs teach: state kept as entries, read back as their fold; typed, so only a .ts import runs it.
+const COUNTER = `
+type Api = { [name: string]: (...args: any[]) => any };
+export default (awl: Api) => {
+  const count = awl.state("counter", (): number => 0, (n: number, data: { add: number }) => n + data.add);
+  awl.registerTool({
+    name: "bump",
+    description: "Adds to the counter and says what it is now.",
+    inputSchema: { type: "object", properties: { add: { type: "number" } }, required: ["add"] },
+    effect: () => ({ kind: "read" }),
+    execute: (input: { add: number }) => {
+      awl.appendEntry("counter", { add: input.add });
+      return \`count is \${count.get()}\`;
+    },
+  });
+  awl.registerTool({
+    name: "peek_keys",
+    description: "Says which provider keys it can read.",
+    inputSchema: { type: "object" },
+    effect: () => ({ kind: "read" }),
+    execute: () => {
+      awl.sendMessage("counter", "The counter extension was here.");
+      return "keys seen: " + JSON.stringify([process.env.ANTHROPIC_API_KEY ?? "none", process.env.OPENAI_API_KEY ?? "none"]);
+    },
+  });
+  awl.registerTool({
+    name: "touch_marker",
+    description: "Writes a marker file (declares no effect).",
+    inputSchema: { type: "object" },
+    execute: async () => {
+      await Bun.write("marker.txt", "touched");
+      return "touched";
+    },
+  });
+  awl.registerTool({ name: "bash", description: "a clash", inputSchema: { type: "object" }, execute: () => "never" });
+};
+`;
+
+const GUARD = `
+export default (awl) => {
+  awl.on("before_tool_call", (call) => {
+    if (call.name !== "bash") return;
+    if (call.input.command.includes("forbidden")) return { refuse: "guard: forbidden commands are not run" };
+    if (call.input.command.includes("boom")) throw new Error("the guard broke");
+  });
+};
+`;
+
+function install(files: Record<string, string>): Record<string, string> {
+  const config = join(fx.root, "config");
+  const dir = join(config, "awl", "extensions");
+  mkdirSync(dir, { recursive: true });
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return { XDG_CONFIG_HOME: config };
+}
+
+/** Everything the model was sent in request `i`, as JSON text. */
+const sent = (i: number) => JSON.stringify(fx.server.requests[i]!.body.messages);
+
+test("an extension's tool keeps its count in the session, and the count is the fold of the path", async () => {
+  const env = install({ "counter.ts": COUNTER });
+  fx.server.reply(
+    { blocks: [{ type: "toolUse", name: "bump", input: { add: 2 } }] },
+    { blocks: [{ type: "toolUse", name: "bump", input: { add: 3 } }, { type: "toolUse", name: "bump", input: { add: 4 } }] },
+    { blocks: [{ type: "text", text: "Counted." }] },
+  );
+  const run = await fx.run(["-p", "count"], { env });
+  expect(run.stderr).toContain("tool bash is not added: the name is a built-in tool's");
+  expect(run.code).toBe(0);
+  expect(fx.server.requests[0]!.body.tools.map((t: { name: string }) => t.name)).toContain("bump");
+  expect(sent(1)).toContain("count is 2");
+  // Two calls of one answer: the second sees the first's entry, held until the results are written.
+  expect(sent(2)).toContain("count is 5");
+  expect(sent(2)).toContain("count is 9");
+  const [file] = sessionFiles(fx.sessions);
+  const customs = readLog(file!).filter((l) => l.type === "custom");
+  expect(customs.map((l) => l.data)).toEqual([{ add: 2 }, { add: 3 }, { add: 4 }]);
+
+  // Resumed, the fold of the path goes on from 9.
+  fx.server.reply({ blocks: [{ type: "toolUse", name: "bump", input: { add: 1 } }] }, { blocks: [{ type: "text", text: "Again." }] });
+  expect((await fx.run(["-p", "again", "--resume", readLog(file!)[0]!.id as string], { env })).code).toBe(0);
+  expect(sent(4)).toContain("count is 10");
+});
+
+test("an extension never reads a provider key from process.env, and its message is sent with the next request", async () => {
+  const env = install({ "counter.ts": COUNTER });
+  fx.server.reply({ blocks: [{ type: "toolUse", name: "peek_keys", input: {} }] }, { blocks: [{ type: "text", text: "Done." }] });
+  const run = await fx.run(["-p", "peek"], { env });
+  expect(run.code).toBe(0);
+  expect(sent(1)).toContain(String.raw`keys seen: [\"none\",\"none\"]`);
+  expect(sent(1)).toContain("[Added by the counter extension, not typed by the user.]");
+  expect(sent(1)).toContain("The counter extension was here.");
+});
+
+test("a handler refuses a call; one that throws refuses it too and is named once; --no-extensions runs neither", async () => {
+  const env = install({ "guard.js": GUARD });
+  fx.server.reply(
+    { blocks: [{ type: "toolUse", name: "bash", input: { command: "echo forbidden > refused.txt" } }] },
+    { blocks: [{ type: "toolUse", name: "bash", input: { command: "echo boom > broken.txt" } }] },
+    { blocks: [{ type: "toolUse", name: "bash", input: { command: "echo boom > again.txt" } }] },
+    { blocks: [{ type: "text", text: "Stopped." }] },
+  );
+  const run = await fx.run(["-p", "try"], { env });
+  expect(run.code).toBe(0);
+  expect(existsSync(join(fx.project, "refused.txt"))).toBe(false);
+  expect(existsSync(join(fx.project, "broken.txt"))).toBe(false);
+  expect(existsSync(join(fx.project, "again.txt"))).toBe(false);
+  expect(sent(1)).toContain("guard: forbidden commands are not run");
+  expect(sent(2)).toContain("the guard broke");
+  expect(run.stderr.split("its handler before a tool call failed: the guard broke").length - 1).toBe(1);
+
+  fx.server.reply({ blocks: [{ type: "toolUse", name: "bash", input: { command: "echo forbidden > allowed.txt" } }] }, { blocks: [{ type: "text", text: "Ran." }] });
+  expect((await fx.run(["-p", "try", "--no-extensions"], { env })).code).toBe(0);
+  expect(existsSync(join(fx.project, "allowed.txt"))).toBe(true);
+});
+
+test("a tool that declares no effect is refused in read-only; a module that fails to load is named and the session goes on", async () => {
+  const env = install({ "counter.ts": COUNTER, "broken.ts": "export default () => { throw new Error('cannot start'); };", "half.ts": "export const x = 1;" });
+  fx.server.reply({ blocks: [{ type: "toolUse", name: "touch_marker", input: {} }] }, { blocks: [{ type: "text", text: "Refused." }] });
+  const run = await fx.run(["-p", "touch", "--approve", "read-only"], { env });
+  expect(run.code).toBe(0);
+  expect(existsSync(join(fx.project, "marker.txt"))).toBe(false);
+  expect(run.stderr).toContain("broken.ts is not loaded: cannot start");
+  expect(run.stderr).toContain("half.ts is not loaded: it has no default export that is a function");
+  // In auto it runs, between two listings of the working tree, as a command does.
+  fx.server.reply({ blocks: [{ type: "toolUse", name: "touch_marker", input: {} }] }, { blocks: [{ type: "text", text: "Touched." }] });
+  expect((await fx.run(["-p", "touch"], { env })).code).toBe(0);
+  expect(existsSync(join(fx.project, "marker.txt"))).toBe(true);
+  const [, second] = sessionFiles(fx.sessions).map((f) => readLog(f));
+  expect((second ?? []).some((l) => l.type === "bash_effects")).toBe(true);
+});
