@@ -51,7 +51,7 @@ export class ExtensionHost {
     return {
       registerTool: (tool) => {
         checkTool(tool); // thrown in the extension's own call: the module is named, and adds nothing
-        if (live()) staged.tools.push(extensionTool(tool, staged.origin));
+        if (live()) staged.tools.push(extensionTool(tool, staged.origin, (line) => this.failed(line)));
       },
       registerCommand: (command) => {
         if (live()) staged.commands.push(command);

@@ -9,7 +9,8 @@ import type { ExtensionTool } from "./api";
 
 type Input = Record<string, unknown>;
 
-export function extensionTool(t: ExtensionTool, origin: string): Tool<Input> {
+/** `failed` names a call that threw (once per distinct failure): the model reads it as the call's error, the person is told too. */
+export function extensionTool(t: ExtensionTool, origin: string, failed: (line: string) => void): Tool<Input> {
   // Words no approval reads as a command that only looks: what the call runs is the extension's code.
   const exec = (input: Input): CallEffect => ({ kind: "exec", command: `awl-extension-tool ${t.name} ${JSON.stringify(input)}` });
   return {
@@ -22,10 +23,15 @@ export function extensionTool(t: ExtensionTool, origin: string): Tool<Input> {
     effect: (input) => declared(t, input) ?? exec(input),
     shown: (input) => ({ summary: `${t.name} (from ${origin})`, body: JSON.stringify(input, null, 2), language: "json" }),
     execute: async (input, context): Promise<ToolOutput> => {
-      const result = await t.execute(input, { cwd: context.cwd, signal: context.signal });
-      if (typeof result === "string") return { content: result, isError: false };
-      if (typeof result?.content !== "string") throw new Error("it returned no text (a string, or { content })");
-      return { content: result.content, isError: result.isError === true };
+      try {
+        const result = await t.execute(input, { cwd: context.cwd, signal: context.signal });
+        if (typeof result === "string") return { content: result, isError: false };
+        if (typeof result?.content !== "string") throw new Error("it returned no text (a string, or { content })");
+        return { content: result.content, isError: result.isError === true };
+      } catch (error) {
+        failed(`${origin}: tool ${t.name} failed: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+        throw error;
+      }
     },
   };
 }

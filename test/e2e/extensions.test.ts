@@ -7,10 +7,12 @@
 import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sessionFiles, useE2eFixture } from "./awl";
+import { AWL, sessionFiles, useE2eFixture } from "./awl";
+import { hasTmux, useTerminal } from "./tmux";
 import { readLog } from "../support/session-log";
 
 const fx = useE2eFixture();
+const term = useTerminal();
 
 // Written as the docs teach: state kept as entries, read back as their fold; typed, so only a .ts import runs it.
 const COUNTER = `
@@ -44,6 +46,15 @@ export default (awl: Api) => {
     execute: async () => {
       await Bun.write("marker.txt", "touched");
       return "touched";
+    },
+  });
+  awl.registerTool({
+    name: "explode",
+    description: "Always fails.",
+    inputSchema: { type: "object" },
+    effect: () => ({ kind: "read" }),
+    execute: () => {
+      throw new Error("the fuse was lit");
     },
   });
   awl.registerTool({ name: "bash", description: "a clash", inputSchema: { type: "object" }, execute: () => "never" });
@@ -128,6 +139,19 @@ test("a handler refuses a call; one that throws refuses it too and is named once
   expect(existsSync(join(fx.project, "allowed.txt"))).toBe(true);
 });
 
+test("a tool that throws is the call's error for the model, and named once to the person however often it is called", async () => {
+  const env = install({ "counter.ts": COUNTER });
+  fx.server.reply(
+    { blocks: [{ type: "toolUse", name: "explode", input: {} }, { type: "toolUse", name: "explode", input: {} }] },
+    { blocks: [{ type: "text", text: "It failed." }] },
+  );
+  const run = await fx.run(["-p", "explode"], { env });
+  expect(run.code).toBe(0);
+  expect(run.stdout).toBe("It failed.\n");
+  expect(sent(1).split("explode failed: the fuse was lit").length - 1).toBe(2);
+  expect(run.stderr.split("tool explode failed: the fuse was lit").length - 1).toBe(1);
+});
+
 test("a tool that declares no effect is refused in read-only; a module that fails to load is named and the session goes on", async () => {
   const env = install({ "counter.ts": COUNTER, "broken.ts": "export default () => { throw new Error('cannot start'); };", "half.ts": "export const x = 1;" });
   fx.server.reply({ blocks: [{ type: "toolUse", name: "touch_marker", input: {} }] }, { blocks: [{ type: "text", text: "Refused." }] });
@@ -142,4 +166,48 @@ test("a tool that declares no effect is refused in read-only; a module that fail
   expect(existsSync(join(fx.project, "marker.txt"))).toBe(true);
   const [, second] = sessionFiles(fx.sessions).map((f) => readLog(f));
   expect((second ?? []).some((l) => l.type === "bash_effects")).toBe(true);
+});
+
+test.skipIf(!hasTmux)("in the REPL, /rewind takes the count back with the conversation, and the transcript of a resume shows each entry as a dim line", async () => {
+  const env = { ...fx.env, ...install({ "counter.ts": COUNTER }) };
+  fx.server.reply(
+    { blocks: [{ type: "toolUse", name: "bump", input: { add: 2 } }] },
+    { blocks: [{ type: "text", text: "done one" }] },
+    { blocks: [{ type: "toolUse", name: "bump", input: { add: 3 } }] },
+    { blocks: [{ type: "text", text: "done two" }] },
+    { blocks: [{ type: "toolUse", name: "bump", input: { add: 10 } }] },
+    { blocks: [{ type: "text", text: "done three" }] },
+  );
+  term.start([AWL], { cwd: fx.project, env, width: 120, height: 40 });
+  await term.waitFor(/\/help for commands/);
+  term.send("turn one");
+  await term.waitFor(/done one/);
+  term.send("turn two");
+  await term.waitFor(/done two/);
+  expect(sent(3)).toContain("count is 5");
+
+  term.send("/rewind");
+  await term.waitFor(/Go back to before which prompt[\s\S]*turn one/);
+  term.keys("Enter"); // turn two, the newest
+  // No file changed: whether the files go back too may not be asked.
+  await term.waitFor(/What goes back\?|Go back to before that prompt\?/);
+  if (!term.screen().includes("Go back to before that prompt?")) {
+    term.keys("Enter");
+    await term.waitFor(/Go back to before that prompt\?/);
+  }
+  term.keys("Enter");
+  await term.waitFor(/Went back to before that prompt/);
+  term.keys("C-u");
+  term.send("turn three");
+  await term.waitFor(/done three/);
+  // The path holds turn one's entry alone: 2, then 10.
+  expect(sent(5)).toContain("count is 12");
+  term.send("/quit");
+  await term.waitFor(/Resume this session with/);
+
+  const [file] = sessionFiles(fx.sessions);
+  term.close();
+  term.start([AWL, "--resume", readLog(file!)[0]!.id as string, "--no-extensions"], { cwd: fx.project, env, width: 120, height: 40 });
+  const screen = await term.waitFor(/done three[\s\S]*\/help for commands/);
+  expect(screen).toContain("· counter entry");
 });
