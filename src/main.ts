@@ -23,6 +23,9 @@ async function about(command: "version" | "help"): Promise<void> {
   console.log(command === "version" ? `awl ${typeof AWL_VERSION === "string" ? AWL_VERSION : "dev"}` : (await import("./cli/help")).help().trimEnd());
 }
 
+/** Set by the commands that load the person's extensions. */
+let extensionsMayRun = false;
+
 async function main(argv: string[]): Promise<number> {
   const args = (await import("./cli/args")).parseArgs(argv);
   const cwd = process.cwd();
@@ -46,8 +49,10 @@ async function main(argv: string[]): Promise<number> {
     case "export":
       return (await import("./cli/export")).exportCommand(args, cwd);
     case "print":
+      extensionsMayRun = !args.noExtensions;
       return args.json ? (await import("./cli/print-json")).printJson(args, cwd) : (await import("./cli/print")).print(args, cwd);
     case "chat":
+      extensionsMayRun = !args.noExtensions;
       return (await import("./cli/chat")).chat(args, cwd);
   }
 }
@@ -69,5 +74,11 @@ async function run(argv: string[]): Promise<void> {
       process.stderr.write(`awl: ${failure.message}\n`);
       process.exitCode = failure.exitCode;
     }
+  }
+  // What an extension left running (a timer, a socket) must not keep awl alive once the command is done.
+  if (extensionsMayRun && (await import("./extensions/load")).anyLoaded()) {
+    // Once what was written has reached stdout and stderr.
+    await Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write("", () => resolve()))));
+    process.exit();
   }
 }

@@ -44,6 +44,13 @@ export function extensionModules(dir: string): string[] {
   return modules;
 }
 
+/** Whether any module was imported: its timers and sockets may outlive the command (main.ts then exits). */
+let imported = false;
+
+export function anyLoaded(): boolean {
+  return imported;
+}
+
 /** The folder of the person's extensions. */
 export function extensionsDir(env: Record<string, string | undefined> = process.env): string {
   return join(configDir(env), "extensions");
@@ -58,6 +65,7 @@ export async function loadExtensions(notify: (line: string) => void, env: Record
   const modules = extensionModules(extensionsDir(env));
   if (!modules.length) return undefined;
   takeKeys(process.env);
+  imported = true;
   const host = new ExtensionHost(notify, builtinToolNames(), env);
   const ms = Number(env.AWL_EXTENSION_TIMEOUT);
   const limit = Number.isFinite(ms) && ms > 0 ? ms : LOAD_MS;

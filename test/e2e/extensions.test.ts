@@ -67,6 +67,7 @@ export default (awl) => {
     if (call.name !== "bash") return;
     if (call.input.command.includes("forbidden")) return { refuse: "guard: forbidden commands are not run" };
     if (call.input.command.includes("boom")) throw new Error("the guard broke");
+    if (call.input.command.includes("hang")) return new Promise(() => {}); // never answers
   });
 };
 `;
@@ -137,6 +138,23 @@ test("a handler refuses a call; one that throws refuses it too and is named once
   fx.server.reply({ blocks: [{ type: "toolUse", name: "bash", input: { command: "echo forbidden > allowed.txt" } }] }, { blocks: [{ type: "text", text: "Ran." }] });
   expect((await fx.run(["-p", "try", "--no-extensions"], { env })).code).toBe(0);
   expect(existsSync(join(fx.project, "allowed.txt"))).toBe(true);
+});
+
+test("a handler that never answers refuses the call once its time is up; a module that never finishes loading is named and skipped", async () => {
+  const env = { ...install({ "guard.js": GUARD, "stuck.ts": "export default () => new Promise(() => {});" }), AWL_HANDLER_TIMEOUT: "300", AWL_EXTENSION_TIMEOUT: "300" };
+  fx.server.reply({ blocks: [{ type: "toolUse", name: "bash", input: { command: "echo hang > hung.txt" } }] }, { blocks: [{ type: "text", text: "Gave up." }] });
+  const run = await fx.run(["-p", "wait"], { env });
+  expect(run.code).toBe(0);
+  expect(existsSync(join(fx.project, "hung.txt"))).toBe(false);
+  expect(sent(1)).toContain("did not finish in 0.3 s, so the call was not run");
+  expect(run.stderr).toContain("stuck.ts is not loaded: it did not finish loading in 0.3 s");
+});
+
+test("what an extension leaves running (a timer) does not keep awl -p from exiting once its answer is out", async () => {
+  const env = install({ "timer.ts": "export default () => { setInterval(() => {}, 1000); };" });
+  fx.server.reply({ blocks: [{ type: "text", text: "Answered." }] });
+  const run = await fx.run(["-p", "hi"], { env });
+  expect(run).toMatchObject({ code: 0, stdout: "Answered.\n" });
 });
 
 test("a tool that throws is the call's error for the model, and named once to the person however often it is called", async () => {
