@@ -81,7 +81,7 @@ export async function chat(args: Args, cwd: string): Promise<number> {
     let first = args.send; // awl "prompt": sent as the REPL opens
     let offered = opened.offered; // the prompt --at left out: in the first input box
     for (;;) {
-      const end = await runRepl(agent, c, out, { signal: stopSignal, hold }, catalogues, first, offered);
+      const end = await runRepl(agent, c, out, { signal: stopSignal, hold }, catalogues, first, offered, extensions);
       first = offered = undefined;
       if (end.kind === "quit" || stopSignal.aborted) break;
       const next = await nextSession(agent, end, screen, catalogues, seam);

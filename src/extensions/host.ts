@@ -54,6 +54,8 @@ export class ExtensionHost {
         if (live()) staged.tools.push(extensionTool(tool, staged.origin, (line) => this.failed(line)));
       },
       registerCommand: (command) => {
+        if (!COMMAND_NAME.test(String(command?.name))) throw new Error(`registerCommand: the name "${String(command?.name).slice(0, 80)}" is not a lower-case word (letters, digits, _ or -), without the slash`);
+        if (typeof command.run !== "function") throw new Error(`registerCommand: /${command.name} needs a run function`);
         if (live()) staged.commands.push(command);
       },
       on: (event, handler) => {
@@ -89,6 +91,26 @@ export class ExtensionHost {
     }
     for (const command of staged.commands) this.commands.push({ command, origin: staged.origin });
     for (const { event, handler } of staged.handlers) if (event === "before_tool_call") this.#handlers.push({ origin: staged.origin, before_tool_call: handler });
+  }
+
+  /** The commands to offer beside `builtin` (the REPL's own): one that takes a built-in's name, or an earlier extension's, is named once and left out. */
+  commandsBeside(builtin: readonly string[]): { command: ExtensionCommand; origin: string }[] {
+    const kept: { command: ExtensionCommand; origin: string }[] = [];
+    for (const entry of this.commands) {
+      const clash = builtin.includes(entry.command.name) ? "a built-in command's" : kept.some((k) => k.command.name === entry.command.name) ? "another extension's" : undefined;
+      if (clash) this.failed(`${entry.origin}: command /${entry.command.name} is not added: the name is ${clash}`);
+      else kept.push(entry);
+    }
+    return kept;
+  }
+
+  /** Runs an extension's command; one that throws is named, and the session goes on. What it wrote is written before the next request. */
+  async runCommand(entry: { command: ExtensionCommand; origin: string }, args: string): Promise<void> {
+    try {
+      await entry.command.run(args);
+    } catch (error) {
+      this.failed(`${entry.origin}: /${entry.command.name} failed: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+    }
   }
 
   /** Names a failure, once. */
@@ -156,6 +178,9 @@ export class ExtensionHost {
     }
   }
 }
+
+/** A slash command's name as the REPL reads it (lower case: it lower-cases what is typed). */
+const COMMAND_NAME = /^[a-z][a-z0-9_-]*$/;
 
 /** Every provider takes tool names of this form: a tool with another would fail every request. */
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;

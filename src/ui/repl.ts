@@ -15,6 +15,7 @@
 // goes with the next request, as the line under it says: putting it back too
 // would send it twice.
 
+import type { ExtensionHost } from "../extensions/host";
 import type { Agent } from "../agent/agent";
 import type { AgentEvent } from "../agent/events";
 import { Catalogues } from "../providers/catalogue";
@@ -57,17 +58,17 @@ const QUIT: ReplEnd = { kind: "quit" };
  * of a family to a model the provider does not serve; without it, the
  * built-in table does. `first` (awl "prompt") is sent as the REPL opens.
  */
-export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout, stop: StopControl = NO_STOP, catalogues = new Catalogues(), first?: string, offered?: string): Promise<ReplEnd> {
+export async function runRepl(agent: Agent, c: Colors, out: Out = process.stdout, stop: StopControl = NO_STOP, catalogues = new Catalogues(), first?: string, offered?: string, extensions?: ExtensionHost): Promise<ReplEnd> {
   // A title request still out when the loop ends is given up: awl does not wait on it to exit or switch sessions.
   const titles = new AbortController();
   try {
-    return await loop(agent, c, out, stop, catalogues, first, offered, titles.signal);
+    return await loop(agent, c, out, stop, catalogues, first, offered, titles.signal, extensions);
   } finally {
     titles.abort();
   }
 }
 
-async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalogues: Catalogues, first: string | undefined, offered: string | undefined, titles: AbortSignal): Promise<ReplEnd> {
+async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalogues: Catalogues, first: string | undefined, offered: string | undefined, titles: AbortSignal, extensions: ExtensionHost | undefined): Promise<ReplEnd> {
   const summary = agent.session.context().summary; // never offered as something the person typed
   const sessionPrompts = agent.conversation.messages
     .filter((m) => m.role === "user" && m !== summary)
@@ -75,7 +76,9 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
   const history = mergeHistory(loadHistory(agent.cwd), sessionPrompts);
   const prompt = `${c.bold(c.green("›"))} `;
   const models = () => catalogues.of(agent.model.provider).models().map((m) => m.id);
-  const completion = { cwd: agent.cwd, commands: commandNames(), arguments: commandArguments(models) };
+  // The extensions' commands after the built-in ones, which win a clash (named once).
+  const added = extensions?.commandsBeside(commandNames()) ?? [];
+  const completion = { cwd: agent.cwd, commands: [...commandNames(), ...added.map((a) => a.command.name)], arguments: commandArguments(models) };
   const unfold = (columns: number) => unfoldedRows(agent.conversation.messages, c, columns);
 
   /** A prompt given back unsent (or left out by --at): the next input box starts with it. */
@@ -94,6 +97,11 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
     appendHistory(agent.cwd, text);
 
     const command = parseCommand(text); // a line that starts with a path is a prompt
+    const own = command && added.find((a) => a.command.name === command.name);
+    if (command && own) {
+      await extensions!.runCommand(own, command.argument);
+      continue;
+    }
     if (command) {
       await prepareCommand(command, agent, catalogues);
       const result = runCommand(command, agent, c, catalogues, out.columns);

@@ -58,6 +58,8 @@ export default (awl: Api) => {
     },
   });
   awl.registerTool({ name: "bash", description: "a clash", inputSchema: { type: "object" }, execute: () => "never" });
+  awl.registerCommand({ name: "remember", description: "Tells the model something.", run: (args: string) => awl.sendMessage("remember", \`Remember: \${args}\`) });
+  awl.registerCommand({ name: "new", description: "a clash", run: () => {} });
 };
 `;
 
@@ -228,4 +230,16 @@ test.skipIf(!hasTmux)("in the REPL, /rewind takes the count back with the conver
   term.start([AWL, "--resume", readLog(file!)[0]!.id as string, "--no-extensions"], { cwd: fx.project, env, width: 120, height: 40 });
   const screen = await term.waitFor(/done three[\s\S]*\/help for commands/);
   expect(screen).toContain("· counter entry");
+});
+
+test.skipIf(!hasTmux)("an extension's slash command runs in the REPL, and what it sends reaches the model with the next prompt; one named as a built-in is left out", async () => {
+  const env = { ...fx.env, ...install({ "counter.ts": COUNTER }) };
+  fx.server.reply({ blocks: [{ type: "text", text: "noted" }] });
+  term.start([AWL], { cwd: fx.project, env, width: 120, height: 40 });
+  await term.waitFor(/\/help for commands[\s\S]*command \/new is not added: the name is a built-in command's/);
+  term.send("/remember the port is 4100");
+  term.send("hello");
+  await term.waitFor(/noted/);
+  expect(sent(0)).toContain("Remember: the port is 4100");
+  expect(sent(0)).toContain("[Added by the remember extension, not typed by the user.]");
 });
