@@ -38,9 +38,10 @@ export default (awl: Api) => {
   }
   const [a, b] = [median(without), median(withFive)];
   console.log(`awl -p to its first request, median of ${RUNS}, interleaved`);
-  console.log(`  no extensions         ${a.toFixed(1)} ms`);
-  console.log(`  ${EXTENSIONS} extensions (.ts)  ${b.toFixed(1)} ms`);
-  console.log(`  added per extension   ${((b - a) / EXTENSIONS).toFixed(2)} ms   (bar: at most 5 ms)`);
+  const row = (label: string, value: string) => console.log(`  ${label.padEnd(22)}${value}`);
+  row("no extensions", `${a.toFixed(1)} ms`);
+  row(`${EXTENSIONS} extensions (.ts)`, `${b.toFixed(1)} ms`);
+  row("added per extension", `${((b - a) / EXTENSIONS).toFixed(2)} ms   (bar: at most 5 ms)`);
 } finally {
   await world.cleanup();
 }
