@@ -110,6 +110,27 @@ test("an extension's tool keeps its count in the session, and the count is the f
   expect(sent(4)).toContain("count is 10");
 });
 
+test("kill -9 as the next request goes out: resumed, the count is the fold of what the file holds", async () => {
+  const env = install({ "counter.ts": COUNTER });
+  fx.server.reply(
+    { blocks: [{ type: "toolUse", name: "bump", input: { add: 2 } }, { type: "toolUse", name: "bump", input: { add: 3 } }] },
+    { blocks: [{ type: "text", text: "never seen" }], delayMs: 2000 },
+  );
+  const child = Bun.spawn([AWL, "-p", "count"], { cwd: fx.project, env: { ...fx.env, ...env }, stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+  let seen = 0;
+  fx.server.onRequest = () => {
+    if (++seen === 2) child.kill("SIGKILL");
+  };
+  await child.exited;
+  fx.server.onRequest = undefined;
+  const [file] = sessionFiles(fx.sessions);
+  const held = readLog(file!).filter((l) => l.type === "custom").reduce((n, l) => n + l.data.add, 0);
+  expect(held).toBe(5); // written with the results, before the request the kill interrupted
+  fx.server.reply({ blocks: [{ type: "toolUse", name: "bump", input: { add: 1 } }] }, { blocks: [{ type: "text", text: "Resumed." }] });
+  expect((await fx.run(["-p", "again", "--resume", readLog(file!)[0]!.id as string], { env })).code).toBe(0);
+  expect(sent(fx.server.requests.length - 1)).toContain("count is 6");
+});
+
 test("an extension never reads a provider key from process.env, and its message is sent with the next request", async () => {
   const env = install({ "counter.ts": COUNTER });
   fx.server.reply({ blocks: [{ type: "toolUse", name: "peek_keys", input: {} }] }, { blocks: [{ type: "text", text: "Done." }] });
