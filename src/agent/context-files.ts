@@ -51,8 +51,8 @@
 //     words the files for the screen, through safeText).
 
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
-import { homedir } from "node:os";
-import { dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { configDir } from "../config-dir";
+import { dirname, join, resolve, sep } from "node:path";
 import { kib, promptPath, renderSection } from "./context-prompt";
 
 export type Env = Record<string, string | undefined>;
@@ -175,8 +175,7 @@ export function loadContextFiles(options: { cwd: string; env?: Env; limit?: numb
 
 /** $XDG_CONFIG_HOME/awl/AGENTS.md, or ~/.config/awl/AGENTS.md; a relative XDG_CONFIG_HOME is ignored. */
 export function globalContextPath(env: Env = process.env): string {
-  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : undefined;
-  return join(xdg ?? join(env.HOME || homedir(), ".config"), "awl", "AGENTS.md");
+  return join(configDir(env), "AGENTS.md");
 }
 
 /** The nearest ancestor of `cwd` (itself included) holding `.git` (a directory, a file or a link), else `cwd`. */
