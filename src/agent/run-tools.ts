@@ -5,9 +5,12 @@
 // conversation: only who approves, where tools run, and the checkpoints.
 
 import { toolUses, type ContentBlock, type Message } from "../conversation";
+import type { HookOutcome, Hooks } from "../extensions/hooks/hooks";
+import { afterToolCall, beforeToolCall } from "../extensions/hooks/tool-hooks";
+import { claudeToolName } from "../extensions/hooks/tool-names";
 import { providerSecrets } from "../providers/registry";
-import { checkCall, effectOf, runCall, summaryOf } from "../tools";
-import { Approvals, declined, NOBODY_TO_ASK, type ApprovalAnswer, type Ask } from "./approval";
+import { checkCall, effectOf, runCall, summaryOf, type InvalidCall, type ToolCall } from "../tools";
+import { Approvals, declined, NOBODY_TO_ASK, type ApprovalAnswer, type Ask, type Decision } from "./approval";
 import type { Checkpoints } from "./checkpoints";
 import { INTERRUPTED_NOT_RUN, interruptedAfterStart, type AgentEvent } from "./events";
 
@@ -17,6 +20,8 @@ export interface ToolRun {
   cwd: string;
   env: Record<string, string | undefined>;
   checkpoints: Checkpoints;
+  /** The person's (and a trusted project's) hooks: PreToolUse before the approval mode is asked, PostToolUse after a call completes. */
+  hooks?: Hooks;
 }
 
 /**
@@ -32,9 +37,11 @@ export async function runTools(message: Message, o: ToolRun, signal: AbortSignal
       results.push({ type: "toolResult", toolUseId: call.id, content: INTERRUPTED_NOT_RUN, isError: true });
       continue;
     }
-    // Parsed and checked once: the approvals, the display, the checkpoints and the run share the typed call.
-    const checked = checkCall(call.name, call.input);
-    const decision = await o.approvals.decide(checked, o.cwd, signal);
+    // Parsed and checked once: the hooks, the approvals, the display, the checkpoints and the run share the typed call (a hook may change it: checked again).
+    const before = await beforeToolCall(o.hooks, checkCall(call.name, call.input), call.id, o.cwd, signal);
+    for (const text of before.outcome.notices) onEvent({ type: "notice", text });
+    const checked = before.call;
+    const decision = await hookedDecision(before.outcome, checked, o, signal);
     let toRun = checked;
     let refusal: string | undefined;
     // What a command leaves in the background outlives the call only if the person approved this very command (or chose auto).
@@ -42,6 +49,8 @@ export async function runTools(message: Message, o: ToolRun, signal: AbortSignal
     if (decision.action === "refuse") refusal = decision.content;
     else if (decision.action === "run") toRun = decision.call;
     else {
+      // Notification hooks hear that awl waits for the person (Claude Code's words); the question does not wait for them.
+      if (ask && o.hooks?.has("Notification")) void o.hooks.run("Notification", { message: `awl needs your permission to use ${claudeToolName(call.name)}` }, undefined, signal).catch(() => {});
       const answer: ApprovalAnswer = ask ? await ask(decision.request, signal) : { kind: "no" };
       if (answer.kind === "interrupted" || signal.aborted) refusal = INTERRUPTED_NOT_RUN;
       else if (answer.kind === "no") refusal = ask ? declined(answer.reason) : NOBODY_TO_ASK;
@@ -63,9 +72,27 @@ export async function runTools(message: Message, o: ToolRun, signal: AbortSignal
     // A command that may change files runs between two listings of the working tree (checkpoints.ts).
     const output = effect && !Approvals.readOnly(effect) && effect.kind === "exec" ? await o.checkpoints.around(run, (text) => onEvent({ type: "notice", text }), signal) : await run();
     onEvent({ type: "toolEnd", id: call.id, name: call.name, output, ...(effect ? { effect: effect.kind } : {}) });
+    const after = await afterToolCall(o.hooks, toRun, call.id, output, o.cwd, signal);
+    for (const text of after.notices) onEvent({ type: "notice", text });
     // Stopped after it started (Ctrl+C, Esc, a signal): the model must not take it for a call that never ran.
-    const content = output.interrupted ? interruptedAfterStart(output.content) : output.content;
+    // SEAM (extensions' entry kinds): a PostToolUse hook's words belong in a custom_message entry after the result; until then they follow its content.
+    const content = [before.changed, output.interrupted ? interruptedAfterStart(output.content) : output.content, after.addition].filter((part) => part !== undefined).join("\n");
     results.push({ type: "toolResult", toolUseId: call.id, content, ...(output.isError || output.interrupted ? { isError: true } : {}) });
   }
   return results;
+}
+
+/**
+ * The approval mode's decision, as the PreToolUse hooks bend it: a block
+ * (exit 2, deny) refuses the call with the hooks' words for the model; an
+ * allow skips the question, never a refusal (read-only mode stays read-only);
+ * an ask puts to the person a call that would have run unasked.
+ */
+async function hookedDecision(hooks: HookOutcome, call: ToolCall | InvalidCall, o: ToolRun, signal: AbortSignal): Promise<Decision> {
+  if (hooks.block !== undefined) return { action: "refuse", content: `Blocked by a PreToolUse hook: ${hooks.block}` };
+  const decision = await o.approvals.decide(call, o.cwd, signal);
+  if (decision.action === "ask" && hooks.permission === "allow") return { action: "run", call };
+  const effect = effectOf(call, o.cwd);
+  if (decision.action === "run" && hooks.permission === "ask" && effect && effect.kind !== "read") return { action: "ask", request: { tool: call.name, effect, note: "a PreToolUse hook asks for it to be put to you" } };
+  return decision;
 }
