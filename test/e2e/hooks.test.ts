@@ -7,10 +7,12 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { useE2eFixture, sessionFiles } from "./awl";
+import { AWL, useE2eFixture, sessionFiles } from "./awl";
+import { hasTmux, useTerminal } from "./tmux";
 import { readLog } from "../support/session-log";
 
 const fx = useE2eFixture();
+const term = useTerminal();
 
 const bash = (command: string) => ({ type: "toolUse" as const, name: "bash", input: { command } });
 const write = (path: string, content: string) => ({ type: "toolUse" as const, name: "write", input: { path, content } });
@@ -173,6 +175,14 @@ describe("what a hook is given, and what it may do", () => {
     expect(sent(1)).toContain("echo changed > which.txt");
   });
 
+  test("permissionDecision allow never lifts read-only", async () => {
+    const allow = { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", permissionDecisionReason: "trusted command" } };
+    personSettings({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `echo '${JSON.stringify(allow)}'` }] }] } });
+    fx.server.reply({ blocks: [bash("touch readonly")] }, text("Refused."));
+    expect((await run(["-p", "touch it", "--approve", "read-only"])).code).toBe(0);
+    expect(existsSync(join(fx.project, "readonly"))).toBe(false);
+  });
+
   test("a Stop hook that exits 2 sends the model back to work with its stderr; stop_hook_active lets it stop the next time", async () => {
     const seen = join(fx.root, "stop-inputs");
     personSettings({
@@ -225,6 +235,33 @@ describe("what a hook is given, and what it may do", () => {
     expect(existsSync(marker)).toBe(false);
     expect((await run(["-p", "hello"], { AWL_PROJECT_HOOKS: "run" })).code).toBe(0);
     expect(existsSync(marker)).toBe(true);
+  });
+});
+
+describe.skipIf(!hasTmux)("hooks in the REPL", () => {
+  test("permissionDecision allow skips the question of ask mode; a blocked prompt is said and comes back to the input box", async () => {
+    const allow = { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow" } };
+    const block = { decision: "block", reason: "no prompts about the launch codes" };
+    personSettings({
+      hooks: {
+        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `echo '${JSON.stringify(allow)}'` }] }],
+        UserPromptSubmit: [{ hooks: [{ type: "command", command: `grep -q launch && echo '${JSON.stringify(block)}' || true` }] }],
+      },
+    });
+    fx.server.reply({ blocks: [bash("touch allowed")] }, text("Touched without asking."));
+    const env = { ...Object.fromEntries(Object.entries(fx.env).filter(([k]) => k !== "AWL_APPROVE")), XDG_CONFIG_HOME: join(fx.root, "config") };
+    term.start([AWL], { cwd: fx.project, env, width: 160 });
+    expect(await term.waitFor(/\/help for commands/)).toContain("approve: ask");
+    term.type("touch a file");
+    term.keys("Enter");
+    const screen = await term.waitFor(/Touched without asking\./);
+    expect(screen).not.toContain("Run it?");
+    expect(existsSync(join(fx.project, "allowed"))).toBe(true);
+    term.type("what are the launch codes");
+    term.keys("Enter");
+    await term.waitFor(/a UserPromptSubmit hook blocked this prompt: no prompts about the launch codes/);
+    await term.waitFor(/› what are the launch codes/);
+    expect(fx.server.requests.length).toBe(2);
   });
 });
 
