@@ -183,6 +183,28 @@ describe("what a hook is given, and what it may do", () => {
     expect(existsSync(join(fx.project, "readonly"))).toBe(false);
   });
 
+  test("SessionStart's context reaches the model with the first prompt (source startup, then resume); PostToolUse's exit 2 and additionalContext follow the result", async () => {
+    const post = { hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "the file is generated: edit the template instead" } };
+    personSettings({
+      hooks: {
+        SessionStart: [{ matcher: "startup", hooks: [{ type: "command", command: "echo 'branch main, 3 open issues'" }] }, { matcher: "resume", hooks: [{ type: "command", command: "echo 'welcome back'" }] }],
+        PostToolUse: [
+          { matcher: "Write", hooks: [{ type: "command", command: `echo '${JSON.stringify(post)}'` }] },
+          { matcher: "Write", hooks: [{ type: "command", command: "echo 'lint: missing newline' >&2; exit 2" }] },
+        ],
+      },
+    });
+    fx.server.reply({ blocks: [write("gen.txt", "x")] }, text("Written."), text("Again."));
+    expect((await run(["-p", "write it"])).code).toBe(0);
+    expect(sent(0)).toContain("branch main, 3 open issues");
+    expect(sent(0)).not.toContain("welcome back");
+    expect(sent(1)).toContain("the file is generated: edit the template instead");
+    expect(sent(1)).toContain("PostToolUse hook: lint: missing newline");
+    expect(readFileSync(join(fx.project, "gen.txt"), "utf8")).toBe("x");
+    expect((await run(["-p", "again", "--resume"])).code).toBe(0);
+    expect(JSON.stringify(fx.server.requests[2]!.body.messages.at(-1))).toContain("welcome back");
+  });
+
   test("a Stop hook that exits 2 sends the model back to work with its stderr; stop_hook_active lets it stop the next time", async () => {
     const seen = join(fx.root, "stop-inputs");
     personSettings({
@@ -262,6 +284,39 @@ describe.skipIf(!hasTmux)("hooks in the REPL", () => {
     await term.waitFor(/a UserPromptSubmit hook blocked this prompt: no prompts about the launch codes/);
     await term.waitFor(/› what are the launch codes/);
     expect(fx.server.requests.length).toBe(2);
+  });
+
+  test("Esc while a PreToolUse hook runs kills its process group, and the call is not run; Notification hooks hear the question", async () => {
+    const pidFile = join(fx.root, "hook.pid");
+    const heard = join(fx.root, "heard.json");
+    personSettings({
+      hooks: {
+        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `[ -f ${pidFile} ] && exit 0; sleep 300 & echo $! > ${pidFile}; wait` }] }],
+        Notification: [{ hooks: [{ type: "command", command: `cat > ${heard}` }] }],
+      },
+    });
+    fx.server.reply({ blocks: [bash("touch never")] }, { blocks: [bash("touch asked")] }, text("Fine."));
+    const env = { ...Object.fromEntries(Object.entries(fx.env).filter(([k]) => k !== "AWL_APPROVE")), XDG_CONFIG_HOME: join(fx.root, "config") };
+    term.start([AWL], { cwd: fx.project, env, width: 160 });
+    await term.waitFor(/\/help for commands/);
+    term.type("touch a file");
+    term.keys("Enter");
+    while (!existsSync(pidFile) || readFileSync(pidFile, "utf8").trim() === "") await Bun.sleep(50);
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    term.keys("Escape");
+    await term.waitFor(/Interrupted/);
+    const alive = () => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
+    for (let i = 0; i < 200 && alive(); i++) await Bun.sleep(50);
+    expect(alive()).toBe(false);
+    expect(existsSync(join(fx.project, "never"))).toBe(false);
+
+    term.type("now ask me");
+    term.keys("Enter");
+    await term.waitFor(/Run it\?/);
+    while (!existsSync(heard) || readFileSync(heard, "utf8") === "") await Bun.sleep(50);
+    expect(JSON.parse(readFileSync(heard, "utf8"))).toMatchObject({ hook_event_name: "Notification", message: "awl needs your permission to use Bash" });
+    term.type("y");
+    await term.waitFor(/Fine\./);
   });
 });
 

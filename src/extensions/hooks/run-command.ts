@@ -67,7 +67,10 @@ export async function runCommand(command: string, stdin: string, o: CommandOptio
     await proc.exited;
     // What it left in the background ends with it, as a bash call's does; then its pipes close.
     endCall(proc.pid, mark);
-    const [stdout, stderr] = await Promise.race([reading, Bun.sleep(DRAIN_MS).then(() => ["", "[its output could not be read: something it started held it open]"])]);
+    let drain: Timer | undefined;
+    const heldOpen = new Promise<[string, string]>((resolve) => (drain = setTimeout(() => resolve(["", "[its output could not be read: something it started held it open]"]), DRAIN_MS)));
+    // The timer is cleared at once: a pending one would keep awl from exiting for its length.
+    const [stdout, stderr] = await Promise.race([reading, heldOpen]).finally(() => clearTimeout(drain));
     return { code: stopped ? null : proc.exitCode, stdout, stderr, ...(stopped ? { stopped } : {}) };
   } finally {
     clearTimeout(timer);
