@@ -260,6 +260,9 @@ describe("what a hook is given, and what it may do", () => {
   });
 });
 
+/** The fixture's environment without AWL_APPROVE (the REPL's own default, ask), finding the person's settings. */
+const askingEnv = () => ({ ...Object.fromEntries(Object.entries(fx.env).filter(([k]) => k !== "AWL_APPROVE")), XDG_CONFIG_HOME: join(fx.root, "config") });
+
 describe.skipIf(!hasTmux)("hooks in the REPL", () => {
   test("permissionDecision allow skips the question of ask mode; a blocked prompt is said and comes back to the input box", async () => {
     const allow = { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow" } };
@@ -271,8 +274,7 @@ describe.skipIf(!hasTmux)("hooks in the REPL", () => {
       },
     });
     fx.server.reply({ blocks: [bash("touch allowed")] }, text("Touched without asking."));
-    const env = { ...Object.fromEntries(Object.entries(fx.env).filter(([k]) => k !== "AWL_APPROVE")), XDG_CONFIG_HOME: join(fx.root, "config") };
-    term.start([AWL], { cwd: fx.project, env, width: 160 });
+    term.start([AWL], { cwd: fx.project, env: askingEnv(), width: 160 });
     expect(await term.waitFor(/\/help for commands/)).toContain("approve: ask");
     term.type("touch a file");
     term.keys("Enter");
@@ -296,8 +298,7 @@ describe.skipIf(!hasTmux)("hooks in the REPL", () => {
       },
     });
     fx.server.reply({ blocks: [bash("touch never")] }, { blocks: [bash("touch asked")] }, text("Fine."));
-    const env = { ...Object.fromEntries(Object.entries(fx.env).filter(([k]) => k !== "AWL_APPROVE")), XDG_CONFIG_HOME: join(fx.root, "config") };
-    term.start([AWL], { cwd: fx.project, env, width: 160 });
+    term.start([AWL], { cwd: fx.project, env: askingEnv(), width: 160 });
     await term.waitFor(/\/help for commands/);
     term.type("touch a file");
     term.keys("Enter");
