@@ -18,8 +18,11 @@ import { learnThinking, lessonOf, type Effort } from "../providers/thinking-form
 import { ANSWER_SHARE, type TurnPlan } from "../providers/thinking-plan";
 import { toolDefinitions, tools } from "../tools";
 import { Checkpoints } from "./checkpoints";
+import { Hooks } from "../extensions/hooks/hooks";
+import { atStop, beforePrompt } from "../extensions/hooks/turn-hooks";
 import { PartialWriter } from "./partials";
-import { runTools, type BeforeCall } from "./run-tools";
+import { runTools } from "./run-tools";
+import type { AgentSeam } from "../extensions/seam";
 import { compact, CompactionFailed, type Compaction } from "./compaction";
 import { reserve, summaryAllowance, windowOf } from "./window";
 import { INTERRUPTED_NOT_RUN, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
@@ -49,12 +52,6 @@ export interface AgentOptions {
   seam?: AgentSeam;
 }
 
-/** What the turn asks of the extensions loaded. */
-export interface AgentSeam {
-  /** Writes what extensions held (their entries wait for the file and for tool calls to end): before each request and as a turn ends; true when it wrote anything. */
-  flush(): boolean;
-  beforeCall: BeforeCall;
-}
 
 /** A request the API found too long is compacted and sent again this many times; the next overflow ends the turn. */
 const MAX_OVERFLOW_COMPACTIONS = 2;
@@ -102,6 +99,10 @@ export class Agent {
   /** What a rewind restores files from: the versions tools and commands changed. */
   readonly #checkpoints: Checkpoints;
   readonly #seam: AgentSeam | undefined;
+  /** The person's hooks (and a trusted project's), read as the agent starts. */
+  readonly #hooks: Hooks;
+  /** SessionStart runs before the first prompt of the process, and the settings' problems are said then, once. */
+  #started = false;
 
   constructor(options: AgentOptions) {
     this.session = options.session;
@@ -118,6 +119,7 @@ export class Agent {
     this.#provider = createProvider(options.model.provider, this.#env);
     this.#checkpoints = new Checkpoints(options.session, options.cwd, this.#env);
     this.#seam = options.seam;
+    this.#hooks = new Hooks({ sessionId: options.session.sessionId, transcriptPath: options.session.sessionFile, cwd: options.cwd, env: this.#env });
   }
 
   /** The project instructions read for this new session, until its first turn writes them into the system prompt. */
@@ -229,11 +231,24 @@ export class Agent {
     let plan = this.#plan();
     // A new session's file is made with the prompt: its header's project is asked of git first, where Esc can stop it.
     await this.session.learnProject(this.#env, signal);
-    if (prompt !== undefined) this.#appendPrompt(prompt, plan);
-    else if (!this.waitsForModel()) throw new Error("no prompt, and no tool results wait for the model");
+    if (prompt !== undefined) {
+      const start = this.#started ? undefined : this.#conversation.messages.length === 0 ? "startup" : "resume";
+      if (!this.#started) for (const text of this.#hooks.problems) onEvent({ type: "notice", text });
+      this.#started = true;
+      const hooked = await beforePrompt(this.#hooks, prompt, start, signal);
+      for (const text of hooked.notices) onEvent({ type: "notice", text });
+      if (hooked.block !== undefined) {
+        // As Claude Code: the prompt is neither sent nor kept, and the hook's words are the person's to read.
+        const blocked = `a UserPromptSubmit hook blocked this prompt: ${hooked.block}`;
+        onEvent({ type: "end", stopReason: "error", errorMessage: blocked });
+        return result({ stopReason: "error", aborted: false, errorMessage: blocked, finalText: "", promptBlocked: true });
+      }
+      this.#appendPrompt(prompt, plan, hooked.context);
+    } else if (!this.waitsForModel()) throw new Error("no prompt, and no tool results wait for the model");
 
     let lessons = 0;
     let answers = 0;
+    let stopHookActive = false;
     try {
       let overflows = 0;
       for (;;) {
@@ -269,9 +284,17 @@ export class Agent {
         const errorMessage = end.aborted ? INTERRUPTED_BY_USER : end.errorMessage;
         const calls = toolUses(message);
         if (end.stopReason !== "toolUse" || end.aborted || calls.length === 0) {
+          const stop = end.stopReason === "stop" && !end.aborted ? await atStop(this.#hooks, stopHookActive, signal) : { notices: [] };
+          for (const text of stop.notices) onEvent({ type: "notice", text });
+          if (stop.goOn !== undefined) {
+            stopHookActive = true;
+            // SEAM (extensions' entry kinds): a Stop hook's reason belongs in a custom_message entry; until then it goes as a user message.
+            this.#append(textMessage("user", `A Stop hook sent you back to work: ${stop.goOn}`));
+            continue;
+          }
           return result({ stopReason: end.stopReason, aborted: end.aborted ?? false, errorMessage, finalText: messageText(message) });
         }
-        const results = await runTools(message, { approvals: this.approvals, cwd: this.cwd, env: this.#env, checkpoints: this.#checkpoints, ...(this.#seam ? { beforeCall: this.#seam.beforeCall } : {}) }, signal, onEvent, ask);
+        const results = await runTools(message, { approvals: this.approvals, cwd: this.cwd, env: this.#env, checkpoints: this.#checkpoints, hooks: this.#hooks, ...(this.#seam ? { beforeCall: this.#seam.beforeCall } : {}) }, signal, onEvent, ask);
         this.#append({ role: "user", content: results });
         if (signal.aborted) return result({ stopReason: "error", aborted: true, errorMessage: INTERRUPTED_BY_USER, finalText: "" });
         // The limit stops the turn before its next request: the results are saved, and a prompt-less run continues it.
@@ -314,9 +337,9 @@ export class Agent {
   }
 
   /** The system message of a new session (or a killed answer), then the prompt, each checked against the window before it is written. */
-  #appendPrompt(prompt: string, plan: TurnPlan): void {
+  #appendPrompt(prompt: string, plan: TurnPlan, hookContext: string[]): void {
     const system = this.#conversation.messages.length === 0 ? systemPrompt({ cwd: this.cwd, tools: toolDefinitions(), context: this.#contextFiles, env: this.#env }) : undefined;
-    const message = this.#promptMessage(prompt);
+    const message = this.#promptMessage(prompt, hookContext);
     const window = this.window();
     checkPromptSize(Math.ceil(jsonByteLength(message) / 4), {
       model: this.#model.model,
@@ -358,6 +381,12 @@ export class Agent {
   }
 
   async #compact({ plan, ...o }: { plan: TurnPlan; signal: AbortSignal; onEvent: (event: AgentEvent) => void; cut?: boolean; focus?: string; onlySmaller?: boolean }): Promise<Compaction> {
+    // PreCompact hooks are told, as Claude Code tells them, whether the person asked for it; what they say is shown, nothing stops it.
+    const trigger = o.onlySmaller ? "manual" : "auto";
+    if (this.#hooks.has("PreCompact")) {
+      const said = await this.#hooks.run("PreCompact", { trigger, custom_instructions: o.focus ?? "" }, trigger, o.signal);
+      for (const text of said.notices) o.onEvent({ type: "notice", text });
+    }
     const window = this.window();
     const tokensBefore = this.contextTokens();
     const done = await compact({
@@ -391,7 +420,7 @@ export class Agent {
    * never started; those of one that asked for tools may have run before awl
    * was stopped.
    */
-  #promptMessage(prompt: string): Message {
+  #promptMessage(prompt: string, hookContext: string[]): Message {
     const branch = this.session.getBranch();
     const last = branch.findLast((e) => e.type === "message" && e.message.role === "assistant");
     const started = last?.type === "message" && last.message.stopReason === "toolUse";
@@ -402,7 +431,9 @@ export class Agent {
       isError: true,
     }));
     const moved: ContentBlock[] = toldDirectory(this.session.header.cwd, branch) === this.cwd ? [] : [{ type: "text", text: cwdNote(this.cwd, this.session.header.cwd) }];
-    return { role: "user", content: [...interrupted, ...moved, { type: "text", text: prompt }] };
+    // SEAM (extensions' entry kinds): what SessionStart and UserPromptSubmit hooks add belongs in a custom_message entry ("hook") after the prompt; until then it follows the prompt in its message.
+    const added: ContentBlock[] = hookContext.map((text) => ({ type: "text", text }));
+    return { role: "user", content: [...interrupted, ...moved, { type: "text", text: prompt }, ...added] };
   }
 
   /** One request, streamed to `onEvent`. Nothing is appended here; an overflow's `end` is held back, since compaction may handle it. */

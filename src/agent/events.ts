@@ -40,6 +40,8 @@ export interface TurnResult {
   maxTurnsReached?: true;
   /** The effort cannot go to the model: known before the request, or learnt from the API's refusal of it (errorMessage says why). */
   effortRefused?: true;
+  /** A UserPromptSubmit hook refused the prompt: nothing was sent or written (errorMessage has the hook's words). */
+  promptBlocked?: true;
 }
 
 /** For a call that never started: an abort (Ctrl+C, Esc, a signal) came first. */

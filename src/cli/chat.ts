@@ -15,7 +15,8 @@
 // prompt history is reloaded: this directory's prompts from every session,
 // the next one's own among them, so Up still reaches what was typed before.
 
-import { Agent, type AgentSeam } from "../agent/agent";
+import { Agent } from "../agent/agent";
+import type { AgentSeam } from "../extensions/seam";
 import { Approvals } from "../agent/approval";
 import { loadContextFiles, type ContextFiles } from "../agent/context-files";
 import { UsageError, UserError } from "../errors";

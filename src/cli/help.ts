@@ -130,7 +130,9 @@ ${providerVariables()}
   AWL_BASH_PASS_ENV=A,B        API keys never reach bash nor tool output; other *KEY*/*SECRET*/*TOKEN*/*PASSWORD* only if listed
   XDG_DATA_HOME                base data directory (default ~/.local/share)
   XDG_CACHE_HOME               base cache directory, for the providers' model lists (default ~/.cache)
-  XDG_CONFIG_HOME              base configuration directory, for awl/AGENTS.md (default ~/.config)
+  XDG_CONFIG_HOME              base configuration directory, for awl/AGENTS.md, awl/settings.json (hooks) and
+                               awl/commands/ (default ~/.config)
+  AWL_PROJECT_HOOKS=run        also run the hooks of this project's .awl/settings.json and .awl/settings.local.json
   AWL_STREAM_IDLE_TIMEOUT_MS   give up on a response silent this long (default 90000; raise it for slow local models)
   AWL_GIT_TIMEOUT_MS           how long awl's own git questions may take (default 1000; raise it for a very large repository)
   AWL_RETRY_BASE_MS            first retry delay after a rate limit, overload or failed connection, doubling each

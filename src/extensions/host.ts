@@ -3,7 +3,7 @@
 // their handlers run with a time limit. A handler before a tool call that
 // throws or runs past its limit refuses the call (fail closed); every failure
 // is named once, and the session goes on.
-import type { AgentSeam } from "../agent/agent";
+import type { AgentSeam } from "./seam";
 import type { CustomFields, CustomMessageFields, SessionManager } from "../session";
 import type { Tool } from "../tools";
 import type { Awl, EventName, ExtensionCommand, ExtensionTool, Handlers, HandlerResult } from "./api";

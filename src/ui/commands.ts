@@ -104,13 +104,15 @@ function pathRows(path: string, width: number): string {
 }
 
 /** /help, laid out for a terminal `columns` wide: descriptions in one column, every line wrapped by words. */
-export function helpText(columns = 100): string {
+/** `added`: the rows of the commands the person and the project added (Markdown files, extensions). */
+export function helpText(columns = 100, added: readonly [string, string][] = []): string {
+  // Too narrow for a column of descriptions: each goes under its command.
+  const rows = (commands: readonly [string, string][]) =>
+    commands.map(([usage, what]) => (columns - 2 - USAGE_WIDTH >= 24 && usage.length < USAGE_WIDTH ? hanging(`  ${usage.padEnd(USAGE_WIDTH)}`, what, columns) : `  ${usage}\n${hanging("      ", what, columns)}`));
   return [
     "Commands:",
-    // Too narrow for a column of descriptions: each goes under its command.
-    ...COMMANDS.map(([usage, what]) =>
-      columns - 2 - USAGE_WIDTH >= 24 ? hanging(`  ${usage.padEnd(USAGE_WIDTH)}`, what, columns) : `  ${usage}\n${hanging("      ", what, columns)}`,
-    ),
+    ...rows(COMMANDS),
+    ...(added.length > 0 ? ["Added commands (Markdown files and extensions):", ...rows(added)] : []),
     hanging("", "A line that starts with a path (/usr/bin/ls is slow?) is a prompt; so is any line that starts with a space.", columns),
     "Keys:",
     ...KEYS.map((line) => hanging("  ", line, columns)),
@@ -128,7 +130,7 @@ export function commandArguments(models: () => readonly string[]): Record<string
 }
 
 /** Names that run a command without being listed. */
-const ALIASES = ["exit"];
+export const ALIASES = ["exit"];
 
 /** A slash command as typed: its name (lower case) and what follows it. */
 export interface Command {
@@ -146,23 +148,24 @@ export interface Command {
  * than sent (a typo of a command would cost a request). A line that starts
  * with a space is always a prompt.
  */
-export function parseCommand(line: string, exists: (path: string) => boolean = existsSync): Command | undefined {
+export function parseCommand(line: string, exists: (path: string) => boolean = existsSync, added: readonly string[] = []): Command | undefined {
   const match = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(line.trimEnd());
   if (!match) return undefined;
   const word = match[1]!;
   const name = word.toLowerCase();
-  if (!commandNames().includes(name) && !ALIASES.includes(name) && (word.includes("/") || exists(`/${word}`))) return undefined;
+  if (!commandNames().includes(name) && !added.includes(name) && !ALIASES.includes(name) && (word.includes("/") || exists(`/${word}`))) return undefined;
   return { name, argument: (match[2] ?? "").trim() };
 }
 
-export function runCommand(command: Command, agent: Agent, c: Colors, catalogues: Catalogues, columns?: number): CommandResult {
+/** `added`: the added commands' rows for /help. */
+export function runCommand(command: Command, agent: Agent, c: Colors, catalogues: Catalogues, columns?: number, added: readonly [string, string][] = []): CommandResult {
   const { name, argument } = command;
   switch (name) {
     case "quit":
     case "exit":
       return "quit";
     case "help":
-      return { output: helpText(columns) };
+      return { output: helpText(columns, added) };
     case "model":
       return { output: argument ? switchModel(agent, argument, c, catalogues) : showModels(agent, c, catalogues) };
     case "session":

@@ -26,7 +26,9 @@ import { UserError } from "../errors";
 import type { Colors } from "./render/colors";
 import { terminalAsk } from "./session/approval";
 import { adviseInRepl, replMessage } from "./advice";
-import { commandArguments, commandNames, parseCommand, prepareCommand, runCommand } from "./commands";
+import { ALIASES, commandArguments, commandNames, parseCommand, prepareCommand, runCommand } from "./commands";
+import { commandHelp, loadMarkdownCommands } from "../extensions/commands/markdown-commands";
+import { expandCommand } from "../extensions/commands/expand-command";
 import { appendHistory, loadHistory, mergeHistory } from "./input/history";
 import { readLine, watchInterrupt } from "./input/input";
 import { meterText, wrapLines } from "./render/format";
@@ -76,9 +78,15 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
   const history = mergeHistory(loadHistory(agent.cwd), sessionPrompts);
   const prompt = `${c.bold(c.green("›"))} `;
   const models = () => catalogues.of(agent.model.provider).models().map((m) => m.id);
-  // The extensions' commands after the built-in ones, which win a clash (named once).
-  const added = extensions?.commandsBeside(commandNames()) ?? [];
-  const completion = { cwd: agent.cwd, commands: [...commandNames(), ...added.map((a) => a.command.name)], arguments: commandArguments(models) };
+  // Prompts kept as files, typed as commands: read once, as the REPL starts; what was skipped is said then.
+  const markdown = loadMarkdownCommands(agent.cwd, process.env, [...commandNames(), ...ALIASES]);
+  for (const problem of markdown.problems) out.write(`${wrapLines(c.dim(safeText(problem)), out.columns)}\n`);
+  const markdownNames = markdown.commands.map((m) => m.name);
+  // The extensions' commands after the built-in and the Markdown ones, which win a clash (named once).
+  const added = extensions?.commandsBeside([...commandNames(), ...ALIASES, ...markdownNames]) ?? [];
+  const addedNames = added.map((a) => a.command.name);
+  const commandRows = [...markdown.commands.map(commandHelp), ...added.map((a): [string, string] => [`/${a.command.name}`, `${a.command.description} (${a.origin})`])];
+  const completion = { cwd: agent.cwd, commands: [...commandNames(), ...markdownNames, ...addedNames], arguments: commandArguments(models) };
   const unfold = (columns: number) => unfoldedRows(agent.conversation.messages, c, columns);
 
   /** A prompt given back unsent (or left out by --at): the next input box starts with it. */
@@ -92,19 +100,25 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
       unsent = await goBack(agent, { rewind: true }, c, out);
       continue;
     }
-    const text = input.text;
+    let text = input.text;
     if (!text.trim()) continue;
     appendHistory(agent.cwd, text);
 
-    const command = parseCommand(text); // a line that starts with a path is a prompt
+    const command = parseCommand(text, undefined, [...markdownNames, ...addedNames]); // a line that starts with a path is a prompt
     const own = command && added.find((a) => a.command.name === command.name);
-    if (command && own) {
+    if (own) {
       await extensions!.runCommand(own, command.argument);
       continue;
     }
-    if (command) {
+    const file = command && markdown.commands.find((m) => m.name === command.name);
+    if (file) {
+      // A Markdown command is a prompt: what it expands to is sent as if typed.
+      const expanded = expandCommand(file, command.argument, agent.cwd);
+      for (const notice of expanded.notices) out.write(`${wrapLines(c.dim(safeText(notice)), out.columns)}\n`);
+      text = expanded.prompt;
+    } else if (command) {
       await prepareCommand(command, agent, catalogues);
-      const result = runCommand(command, agent, c, catalogues, out.columns);
+      const result = runCommand(command, agent, c, catalogues, out.columns, commandRows);
       if (result === "quit") return QUIT;
       if ("open" in result) return result.open === "resume" ? { kind: "resume", id: result.id } : { kind: result.open };
       if ("compact" in result) await compactNow(agent, result.compact, c, out, stop);
@@ -118,7 +132,7 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
     const refusal = agent.effortRefusal();
     if (refusal) {
       out.write(`${wrapLines(c.red(safeText(`${refusal}: change it with /effort or /model; your prompt is back in the input box, not sent.`)), out.columns)}\n`);
-      unsent = text;
+      unsent = input.text; // as typed (a Markdown command, not what it expanded to)
       continue;
     }
 
@@ -149,6 +163,7 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
       };
       const result = await stop.hold(() => agent.runTurn(text, controller.signal, onEvent, ask));
       renderer.finish(result);
+      if (result.promptBlocked) unsent = input.text; // back in the input box to change, as it was never sent
       if (result.stopReason === "stop" && !titleAsked && wantsTitle(agent.session)) {
         titleAsked = true; // one request per session, answered or not
         void writeModelTitle(agent.session, agent.model, titles);
@@ -157,7 +172,7 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
       renderer.abandon();
       if (!(error instanceof UserError)) throw error;
       live.stream.write(`${wrapLines(c.red(safeText(replMessage(error))), out.columns)}\n`);
-      if (error instanceof PromptTooLarge) unsent = text;
+      if (error instanceof PromptTooLarge) unsent = input.text;
     } finally {
       stopWatching();
       live.close(); // what was typed ahead is in the next prompt now

@@ -286,6 +286,7 @@ describe("odd files", () => {
       chmodSync(base, 0o755);
       put("config-dir.ts", readFileSync(join(import.meta.dir, "../../src/config-dir.ts")));
       put("module/context-prompt.ts", readFileSync(join(import.meta.dir, "../../src/agent/context-prompt.ts")));
+      put("config-dir.ts", readFileSync(join(import.meta.dir, "../../src/config-dir.ts"))); // imported as ../config-dir
       const module = put("module/context-files.ts", readFileSync(join(import.meta.dir, "../../src/agent/context-files.ts")));
       const script = `const m = await import(${JSON.stringify(module)}); console.log(JSON.stringify(m.loadContextFiles({ cwd: ${JSON.stringify(cwd)}, env: ${JSON.stringify(env)} })));`;
       const child = Bun.spawnSync([...asNobody, process.execPath, "-e", script], { cwd: tmpdir() });

@@ -98,6 +98,20 @@ describe("compaction through the binary", () => {
     await term.waitFor(/\[exited 0\]/);
   });
 
+  test.skipIf(!hasTmux)("/compact runs the person's PreCompact hooks first, told it is manual and what to keep", async () => {
+    fx = await e2eFixture();
+    fx.server.respond = readingModel;
+    await Bun.write(join(fx.project, "notes.txt"), NOTES);
+    const heard = join(fx.root, "precompact.json");
+    // The person's settings file where $XDG_CONFIG_HOME is unset: ~/.config/awl/settings.json.
+    await Bun.write(join(fx.home, ".config", "awl", "settings.json"), JSON.stringify({ hooks: { PreCompact: [{ matcher: "manual", hooks: [{ type: "command", command: `cat > ${heard}` }] }] } }));
+    term = await repl(["first: read notes.txt", "second: read notes.txt"]);
+    term.type("/compact the fox's colour");
+    term.keys("Enter");
+    await term.waitFor(/compacted \S+ -> \S+ tokens/);
+    expect(JSON.parse(readFileSync(heard, "utf8"))).toMatchObject({ hook_event_name: "PreCompact", trigger: "manual", custom_instructions: "the fox's colour" });
+  });
+
   test.skipIf(!hasTmux)("/compact whose summary would make the context larger keeps the context it had, and says so", async () => {
     fx = await e2eFixture();
     const LONG = Array.from({ length: 400 }, (_, i) => `Point ${i}: the person said hello and was answered.`).join("\n");

@@ -319,7 +319,7 @@ export class TurnRenderer {
     const cut = result.stopReason === "error" ? this.#cut : undefined;
     const counted = cut ? { ...result.usage, output: result.usage.output - cut.reported + cutOffOutput(cut.reported, cut.characters) } : result.usage;
     const usage = usageRow(counted, result.context, this.c, this.#out.columns ?? 100, { effort: result.effort, estimated: cut !== undefined });
-    const unanswered = result.stopReason === "error" && this.#unanswered ? [unansweredRow(this.c, this.#out.columns ?? 100)] : [];
+    const unanswered = result.stopReason === "error" && this.#unanswered && !result.promptBlocked ? [unansweredRow(this.c, this.#out.columns ?? 100)] : [];
     this.#lines([...(result.aborted ? [interruptedRow(this.c)] : []), ...unanswered, ...(usage ? [usage] : [])]);
   }
 

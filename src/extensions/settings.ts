@@ -1,0 +1,72 @@
+// The settings files, in Claude Code's shape (docs/hooks.md): the person's
+// $XDG_CONFIG_HOME/awl/settings.json, then the project's .awl/settings.json
+// and .awl/settings.local.json. Only "hooks" is read today; other keys are
+// left for what reads them. A file that cannot be read or does not have the
+// shape is named once, `file:line`, and skipped: the session goes on.
+//
+// A project's files run programs someone else wrote, so they are read only
+// once the person trusts the project. Until awl asks that question, they are
+// read only when AWL_PROJECT_HOOKS=run is set (by the person, for this run).
+
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { configDir } from "../config-dir";
+import { jsonErrorLine } from "./json-error-line";
+import type { ReadHooks } from "./hooks/settings-schema";
+
+/** The variable that lets the project's hooks run before trust exists; any other value, or none, leaves them unread. */
+export const PROJECT_HOOKS_VARIABLE = "AWL_PROJECT_HOOKS";
+
+/** One settings file's hooks, by event name, with the file they came from. */
+export interface HookSource {
+  file: string;
+  hooks: ReadHooks["hooks"];
+}
+
+export interface LoadedSettings {
+  /** The person's first, then the project's: the order hooks run in. */
+  sources: HookSource[];
+  /** One line per file that was skipped, or per part of one that was. */
+  problems: string[];
+}
+
+/** The settings files that apply in `cwd`, in the order they run: the person's, then (when allowed) the project's. */
+export function settingsFiles(cwd: string, env: Record<string, string | undefined>): string[] {
+  const person = join(configDir(env), "settings.json");
+  const project = env[PROJECT_HOOKS_VARIABLE] === "run" ? [join(cwd, ".awl", "settings.json"), join(cwd, ".awl", "settings.local.json")] : [];
+  return [person, ...project];
+}
+
+export function loadSettings(cwd: string, env: Record<string, string | undefined>): LoadedSettings {
+  const loaded: LoadedSettings = { sources: [], problems: [] };
+  for (const file of settingsFiles(cwd, env)) {
+    if (!existsSync(file)) continue;
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      loaded.problems.push(`${file}: could not be read (${error instanceof Error ? error.message : String(error)}); its hooks are skipped`);
+      continue;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.replace(/^JSON Parse error: /, "") : String(error);
+      loaded.problems.push(`${file}:${jsonErrorLine(text)}: not valid JSON (${reason}); its hooks are skipped`);
+      continue;
+    }
+    // The schema (arktype) loads only when there is a file to check: start-up without one does not pay for it.
+    const { readHooks } = require("./hooks/settings-schema") as typeof import("./hooks/settings-schema");
+    const read = readHooks(parsed);
+    for (const problem of read.problems) loaded.problems.push(`${file}:${lineOf(text, problem.key)}: ${problem.message}`);
+    if (Object.keys(read.hooks).length > 0) loaded.sources.push({ file, hooks: read.hooks });
+  }
+  return loaded;
+}
+
+/** The line where `"key"` first appears, for a problem with a part of the file; 1 when it does not. */
+function lineOf(text: string, key: string | undefined): number {
+  const at = key === undefined ? -1 : text.indexOf(JSON.stringify(key));
+  return at === -1 ? 1 : text.slice(0, at).split("\n").length;
+}

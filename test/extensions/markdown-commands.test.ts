@@ -1,0 +1,67 @@
+// Markdown commands as files in real folders: which folder's file a name
+// goes to, what is named and skipped, and a command typed with arguments
+// made into its prompt.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { loadMarkdownCommands } from "../../src/extensions/commands/markdown-commands";
+import { expandCommand } from "../../src/extensions/commands/expand-command";
+
+let root: string;
+let project: string;
+let env: Record<string, string>;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), "awl-commands-"));
+  project = join(root, "project");
+  env = { XDG_CONFIG_HOME: join(root, "config"), HOME: join(root, "home") };
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+function put(path: string, text: string): string {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+  return path;
+}
+
+describe("finding Markdown commands", () => {
+  test("the person's file wins a name over the project's, .awl over .claude; a built-in's name is kept; each clash is named", () => {
+    put(join(root, "config", "awl", "commands", "review.md"), "---\ndescription: mine\n---\nMy review.\n");
+    const shadowed = put(join(project, ".claude", "commands", "review.md"), "Their review.\n");
+    put(join(project, ".awl", "commands", "deploy.md"), "Deploy from .awl\n");
+    const second = put(join(project, ".claude", "commands", "deploy.md"), "Deploy from .claude\n");
+    put(join(project, ".claude", "commands", "frontend", "component.md"), "---\nargument-hint: <name>\nallowed-tools: Read, Edit\nmodel: claude-haiku\n---\nMake $1.\n");
+    const builtIn = put(join(project, ".claude", "commands", "help.md"), "Not help.\n");
+    const loaded = loadMarkdownCommands(project, env, ["help", "quit"]);
+    expect(loaded.commands.map((c) => [c.name, c.scope, c.body.trim()])).toEqual([
+      ["review", "person", "My review."],
+      ["deploy", "project", "Deploy from .awl"],
+      ["component", "project", "Make $1."],
+    ]);
+    expect(loaded.commands[0]!.description).toBe("mine");
+    expect(loaded.commands[2]).toMatchObject({ argumentHint: "<name>", allowedTools: "Read, Edit", model: "claude-haiku" });
+    expect(loaded.problems).toEqual([
+      `${second}: /deploy is already ${join(project, ".awl", "commands", "deploy.md")}; this file is skipped`,
+      `${builtIn}: /help is already a built-in command; this file is skipped`,
+      `${shadowed}: /review is already ${join(root, "config", "awl", "commands", "review.md")}; this file is skipped`,
+    ]);
+  });
+
+  test("a front matter line that is not key: value is named with its line; the command still loads", () => {
+    const file = put(join(project, ".awl", "commands", "odd.md"), "---\ndescription: fine\n- a list item\n---\nBody.\n");
+    const loaded = loadMarkdownCommands(project, env, []);
+    expect(loaded.commands.map((c) => c.name)).toEqual(["odd"]);
+    expect(loaded.problems).toEqual([`${file}:3: not a "key: value" line of front matter; skipped`]);
+  });
+});
+
+describe("a command typed with arguments", () => {
+  test("$ARGUMENTS, $1, $2 (quotes group words), an @file attached, a !`command` left unrun and said so", () => {
+    put(join(project, "notes.md"), "the notes\n");
+    put(join(project, ".awl", "commands", "go.md"), "Use @notes.md and @missing.md for $1, then $2.\nAll: $ARGUMENTS\nStatus: !`git status`\n");
+    const [command] = loadMarkdownCommands(project, env, []).commands;
+    const expanded = expandCommand(command!, 'alpha "beta gamma"', project);
+    expect(expanded.prompt).toBe('Use @notes.md and @missing.md for alpha, then beta gamma.\nAll: alpha "beta gamma"\nStatus: !`git status`\n\nContents of notes.md:\n```\nthe notes\n```');
+    expect(expanded.notices).toEqual(["/go: its !`command` parts were not run (awl does not run them yet); the prompt went without their output"]);
+  });
+});
