@@ -29,7 +29,7 @@ describe.skipIf(!hasTmux)("Markdown commands in the REPL", () => {
 
     term.type("/help");
     term.keys("Enter");
-    const help = await term.waitFor(/Markdown commands/);
+    const help = await term.waitFor(/Added commands/);
     expect(help).toMatch(/\/review-file <file> \[focus\]\s+Review one file closely \(yours\)/);
 
     term.type("/review-f");
