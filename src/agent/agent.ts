@@ -23,6 +23,7 @@ import { atStop, beforePrompt } from "../extensions/hooks/turn-hooks";
 import { PartialWriter } from "./partials";
 import { runTools } from "./run-tools";
 import type { AgentSeam } from "../extensions/seam";
+import type { CodeScope } from "../extensions/trust";
 import { compact, CompactionFailed, type Compaction } from "./compaction";
 import { reserve, summaryAllowance, windowOf } from "./window";
 import { INTERRUPTED_NOT_RUN, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
@@ -50,6 +51,8 @@ export interface AgentOptions {
   modelInfo?: (provider: ProviderName, model: string) => ModelInfo | undefined;
   /** Where extensions meet the turn (docs/extensions.md); none when absent. */
   seam?: AgentSeam;
+  /** Whose hooks run: the person's and, once trusted, the project's; the person's only when absent. */
+  code?: CodeScope;
 }
 
 
@@ -101,6 +104,8 @@ export class Agent {
   readonly #seam: AgentSeam | undefined;
   /** The person's hooks (and a trusted project's), read as the agent starts. */
   readonly #hooks: Hooks;
+  /** Whose code runs here: a session opened after this one (/new, /resume) keeps it. */
+  readonly code: CodeScope;
   /** SessionStart runs before the first prompt of the process, and the settings' problems are said then, once. */
   #started = false;
 
@@ -119,7 +124,8 @@ export class Agent {
     this.#provider = createProvider(options.model.provider, this.#env);
     this.#checkpoints = new Checkpoints(options.session, options.cwd, this.#env);
     this.#seam = options.seam;
-    this.#hooks = new Hooks({ sessionId: options.session.sessionId, transcriptPath: options.session.sessionFile, cwd: options.cwd, env: this.#env });
+    this.code = options.code ?? { person: true, project: false };
+    this.#hooks = new Hooks({ sessionId: options.session.sessionId, transcriptPath: options.session.sessionFile, cwd: options.cwd, env: this.#env, scope: this.code });
   }
 
   /** The project instructions read for this new session, until its first turn writes them into the system prompt. */

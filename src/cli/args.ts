@@ -30,6 +30,8 @@ export interface Args {
   noStdin: boolean;
   /** --no-extensions: start without the person's extensions (docs/extensions.md). */
   noExtensions: boolean;
+  /** --trust: run the project's hooks, extensions and MCP servers this time without asking (docs/extensions.md). */
+  trust: boolean;
   /** --max-turns: the model requests -p may make. */
   maxTurns?: number;
   /** `awl sessions <action>`: rm, restore, prune, trash, purge, du, stats; none lists. */
@@ -72,7 +74,7 @@ const HINT = "(see awl --help)";
 const COMMANDS = ["sessions", "models", "export", "rewind"] as const;
 
 export function parseArgs(argv: string[]): Args {
-  const args: Args = { command: "chat", plain: false, json: false, noStdin: false, noExtensions: false, targets: [], dryRun: false, all: false, fork: false, yes: false, force: false, undo: false };
+  const args: Args = { command: "chat", plain: false, json: false, noStdin: false, noExtensions: false, trust: false, targets: [], dryRun: false, all: false, fork: false, yes: false, force: false, undo: false };
   let sessions = false;
   let tree = false;
   let rewind = false;
@@ -125,6 +127,10 @@ export function parseArgs(argv: string[]): Args {
       case "--no-extensions":
         noValue();
         args.noExtensions = true;
+        break;
+      case "--trust":
+        noValue();
+        args.trust = true;
         break;
       case "--max-turns": {
         const text = value();

@@ -37,6 +37,7 @@ import { approvalMode, type Args } from "./args";
 import { atTerminal, openSession, pathForId, type OpenedSession } from "./open-session";
 import { keptEffort, startModel } from "./start-model";
 import { loadExtensions } from "../extensions/load";
+import { codeScope } from "./project-trust";
 import type { Catalogues } from "../providers/catalogue";
 import { pickFast, plainLine } from "./sessions";
 import { guardOutput, hold, stopSignal } from "./stop";
@@ -56,8 +57,10 @@ export async function chat(args: Args, cwd: string): Promise<number> {
   guardOutput();
   const screen: Screen = { cwd, c: colorsFor(process.stdout), out: process.stdout };
   const { c, out } = screen;
+  // Before anything of the project's runs: the question, at a terminal, when it has code the person has not trusted.
+  const code = await codeScope(args, cwd, Boolean(process.stdin.isTTY && process.stdout.isTTY), (line) => say(out, line));
   // Before the model is chosen: the provider keys leave process.env before the first extension is imported.
-  const extensions = args.noExtensions ? undefined : await loadExtensions((line) => say(out, c.yellow(`awl: ${safeText(line)}`)));
+  const extensions = await loadExtensions((line) => say(out, c.yellow(`awl: ${safeText(line)}`)), cwd, code);
   const seam = extensions?.seam();
   const { opened, model, effort, catalogues, isDefault, gone } = await startModel(args, cwd);
   let session = opened.session;
@@ -68,7 +71,7 @@ export async function chat(args: Args, cwd: string): Promise<number> {
     const contextFiles = opened.resumed ? undefined : loadContextFiles({ cwd });
     const approvals = new Approvals(mode);
     const modelInfo = catalogues.modelInfo;
-    let agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals, modelInfo, ...(seam ? { seam } : {}) })); // rebuilds the conversation, once
+    let agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals, modelInfo, code, ...(seam ? { seam } : {}) })); // rebuilds the conversation, once
     // An effort the model cannot take is a mistake on the command line: said before the REPL starts (/effort says it after).
     const refusal = agent.effortRefusal();
     if (refusal) throw new UsageError(`${refusal} (see awl --help)`);
@@ -188,6 +191,7 @@ function nextAgent(current: Agent, opened: OpenedSession, contextFiles: ContextF
       contextFiles,
       approvals: current.approvals,
       modelInfo: catalogues.modelInfo,
+      code: current.code,
       ...(seam ? { seam } : {}),
     });
   if (!opened.resumed) return { agent: make(current.model) };

@@ -110,7 +110,9 @@ ${modelOption()}
       --max-turns <n>          -p: at most n model requests, then exit 4
       --no-stdin               -p: never read standard input (a pipe or a file on it goes before the prompt,
                                and a socket, as Node and Bun give a child, when it speaks within 3 s)
-      --no-extensions          start without the extensions in $XDG_CONFIG_HOME/awl/extensions/
+      --no-extensions          start without any extension or hook, yours ($XDG_CONFIG_HOME/awl/) or the project's
+      --trust                  run this project's hooks, extensions and .mcp.json servers this time without asking
+                               (the REPL asks once and remembers; -p runs only what you trusted before)
       --plain                  awl sessions: plain lines even on a terminal
       --json                   -p: the log as JSON lines and a result line; awl sessions, awl models: JSON
   -h, --help                   this help
@@ -130,9 +132,8 @@ ${providerVariables()}
   AWL_BASH_PASS_ENV=A,B        API keys never reach bash nor tool output; other *KEY*/*SECRET*/*TOKEN*/*PASSWORD* only if listed
   XDG_DATA_HOME                base data directory (default ~/.local/share)
   XDG_CACHE_HOME               base cache directory, for the providers' model lists (default ~/.cache)
-  XDG_CONFIG_HOME              base configuration directory, for awl/AGENTS.md, awl/settings.json (hooks) and
-                               awl/commands/ (default ~/.config)
-  AWL_PROJECT_HOOKS=run        also run the hooks of this project's .awl/settings.json and .awl/settings.local.json
+  XDG_CONFIG_HOME              base configuration directory, for awl/AGENTS.md, awl/settings.json (hooks),
+                               awl/commands/, awl/extensions/ and the projects you trust (default ~/.config)
   AWL_STREAM_IDLE_TIMEOUT_MS   give up on a response silent this long (default 90000; raise it for slow local models)
   AWL_GIT_TIMEOUT_MS           how long awl's own git questions may take (default 1000; raise it for a very large repository)
   AWL_RETRY_BASE_MS            first retry delay after a rate limit, overload or failed connection, doubling each

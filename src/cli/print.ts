@@ -23,6 +23,7 @@ import { onCommandLine, remedyWatcher, resendAdvice, savedPromptAdvice, withComm
 import { approvalMode, type Args } from "./args";
 import { startModel } from "./start-model";
 import { loadExtensions } from "../extensions/load";
+import { codeScope } from "./project-trust";
 import { shortSessionId } from "../ui/session/session-id";
 import type { Usage } from "../providers/provider";
 import { guardOutput, hold, stopExitCode, stoppedBy, stopSignal } from "./stop";
@@ -67,7 +68,8 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
   const c = colorsFor(err);
   const prompt = await promptOf(args, (line) => err.write(`${c.yellow(line)}\n`));
   // Before the model is chosen: the provider keys leave process.env before the first extension is imported.
-  const extensions = args.noExtensions ? undefined : await loadExtensions((line) => err.write(`${c.yellow(`awl: ${safeText(line)}`)}\n`));
+  const code = await codeScope(args, cwd, false, (line) => err.write(`${c.yellow(line)}\n`));
+  const extensions = await loadExtensions((line) => err.write(`${c.yellow(`awl: ${safeText(line)}`)}\n`), cwd, code);
 
   const { opened, model, effort, catalogues, gone } = await startModel(args, cwd);
   const { session, resumed, notices } = opened;
@@ -81,7 +83,7 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
     const contextFiles = resumed ? undefined : loadContextFiles({ cwd });
     const notice = contextFiles && contextNotice(contextFiles, cwd);
     if (notice) err.write(`${c.yellow(notice)}\n`);
-    const agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals: new Approvals(mode), modelInfo: catalogues.modelInfo, ...(extensions ? { seam: extensions.seam() } : {}) }));
+    const agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals: new Approvals(mode), modelInfo: catalogues.modelInfo, code, ...(extensions ? { seam: extensions.seam() } : {}) }));
     // An effort the model cannot take is the person's mistake, said before any request.
     const refusal = agent.effortRefusal();
     if (refusal) throw new UsageError(`${refusal} (see awl --help)`);

@@ -1,48 +1,21 @@
 // The person's extensions, imported at start (docs/extensions.md): every
 // `.ts`, `.js` or `.mjs` file in $XDG_CONFIG_HOME/awl/extensions/, and every
-// folder there with an `index.ts` or `index.js`, in name order. The provider
+// folder there with an `index.ts` or `index.js`, in name order; then, once the
+// person trusts the project, the project's `.awl/extensions/`. The provider
 // keys leave process.env before the first is imported, so no extension reads
 // them. A module that fails to import, has no default function, throws from
 // it, or does not finish within the time limit is named once and skipped:
 // nothing it registered is kept.
-import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { configDir } from "../config-dir";
 import { takeKeys } from "../providers/registry";
 import { addTools, builtinToolNames } from "../tools";
 import { ExtensionHost, type Staged } from "./host";
+import { extensionModules, projectExtensionsDir } from "./modules";
+import type { CodeScope } from "./trust";
 
 /** How long one module may take to import and register (ms) unless AWL_EXTENSION_TIMEOUT says otherwise. */
 const LOAD_MS = 10_000;
-
-const MODULE = /^[^.].*(?<!\.d)\.(ts|js|mjs)$/;
-
-/** The extension modules in `dir`, in name order: files, and folders with an index. */
-export function extensionModules(dir: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir).sort();
-  } catch {
-    return []; // no folder: no extensions
-  }
-  const modules: string[] = [];
-  for (const name of names) {
-    const path = join(dir, name);
-    let folder = false;
-    try {
-      folder = statSync(path).isDirectory();
-    } catch {
-      continue; // a broken link: nothing to import
-    }
-    if (!folder) {
-      if (MODULE.test(name)) modules.push(path);
-      continue;
-    }
-    const index = ["index.ts", "index.js"].map((file) => join(path, file)).find((file) => existsSync(file));
-    if (index) modules.push(index);
-  }
-  return modules;
-}
 
 /** Whether any module was imported: its timers and sockets may outlive the command (main.ts then exits). */
 let imported = false;
@@ -57,12 +30,13 @@ export function extensionsDir(env: Record<string, string | undefined> = process.
 }
 
 /**
- * Imports the person's extensions and adds what they registered; returns the
- * host that stands behind them (undefined when there are none). `notify`
- * names each failure, once.
+ * Imports the extensions `scope` lets run (the person's, then a trusted
+ * project's) and adds what they registered; returns the host that stands
+ * behind them (undefined when there are none). `notify` names each failure,
+ * once.
  */
-export async function loadExtensions(notify: (line: string) => void, env: Record<string, string | undefined> = process.env): Promise<ExtensionHost | undefined> {
-  const modules = extensionModules(extensionsDir(env));
+export async function loadExtensions(notify: (line: string) => void, cwd: string, scope: CodeScope, env: Record<string, string | undefined> = process.env): Promise<ExtensionHost | undefined> {
+  const modules = [...(scope.person ? extensionModules(extensionsDir(env)) : []), ...(scope.project ? extensionModules(projectExtensionsDir(cwd)) : [])];
   if (!modules.length) return undefined;
   takeKeys(process.env);
   imported = true;

@@ -4,22 +4,24 @@
 // left for what reads them. A file that cannot be read or does not have the
 // shape is named once, `file:line`, and skipped: the session goes on.
 //
-// A project's files run programs someone else wrote, so they are read only
-// once the person trusts the project. Until awl asks that question, they are
-// read only when AWL_PROJECT_HOOKS=run is set (by the person, for this run).
+// A project's files run programs someone else wrote, so their hooks are read
+// only once the person trusts the project (trust.ts).
 
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { configDir } from "../config-dir";
 import { jsonErrorLine } from "./json-error-line";
 import type { ReadHooks } from "./hooks/settings-schema";
+import type { CodeScope } from "./trust";
 
-/** The variable that lets the project's hooks run before trust exists; any other value, or none, leaves them unread. */
-export const PROJECT_HOOKS_VARIABLE = "AWL_PROJECT_HOOKS";
+/** A settings file, and whose it is: a project's may only tighten (its hooks' allow is not an allow). */
+export interface SettingsFile {
+  file: string;
+  scope: "person" | "project";
+}
 
 /** One settings file's hooks, by event name, with the file they came from. */
-export interface HookSource {
-  file: string;
+export interface HookSource extends SettingsFile {
   hooks: ReadHooks["hooks"];
 }
 
@@ -30,16 +32,20 @@ export interface LoadedSettings {
   problems: string[];
 }
 
-/** The settings files that apply in `cwd`, in the order they run: the person's, then (when allowed) the project's. */
-export function settingsFiles(cwd: string, env: Record<string, string | undefined>): string[] {
-  const person = join(configDir(env), "settings.json");
-  const project = env[PROJECT_HOOKS_VARIABLE] === "run" ? [join(cwd, ".awl", "settings.json"), join(cwd, ".awl", "settings.local.json")] : [];
-  return [person, ...project];
+/** The project's settings files in `cwd`. */
+export function projectSettingsFiles(cwd: string): SettingsFile[] {
+  return [join(cwd, ".awl", "settings.json"), join(cwd, ".awl", "settings.local.json")].map((file) => ({ file, scope: "project" }));
 }
 
-export function loadSettings(cwd: string, env: Record<string, string | undefined>): LoadedSettings {
+/** The settings files whose hooks run in `cwd`, in the order they run: the person's, then the project's, as `scope` lets them. */
+export function settingsFiles(cwd: string, env: Record<string, string | undefined>, scope: CodeScope): SettingsFile[] {
+  const person: SettingsFile[] = scope.person ? [{ file: join(configDir(env), "settings.json"), scope: "person" }] : [];
+  return [...person, ...(scope.project ? projectSettingsFiles(cwd) : [])];
+}
+
+export function loadSettings(files: SettingsFile[]): LoadedSettings {
   const loaded: LoadedSettings = { sources: [], problems: [] };
-  for (const file of settingsFiles(cwd, env)) {
+  for (const { file, scope } of files) {
     if (!existsSync(file)) continue;
     let text: string;
     try {
@@ -60,7 +66,7 @@ export function loadSettings(cwd: string, env: Record<string, string | undefined
     const { readHooks } = require("./hooks/settings-schema") as typeof import("./hooks/settings-schema");
     const read = readHooks(parsed);
     for (const problem of read.problems) loaded.problems.push(`${file}:${lineOf(text, problem.key)}: ${problem.message}`);
-    if (Object.keys(read.hooks).length > 0) loaded.sources.push({ file, hooks: read.hooks });
+    if (Object.keys(read.hooks).length > 0) loaded.sources.push({ file, scope, hooks: read.hooks });
   }
   return loaded;
 }

@@ -14,7 +14,7 @@ const root = mkdtempSync(join(tmpdir(), "awl-bench-hooks-"));
 try {
   mkdirSync(join(root, "awl"));
   writeFileSync(join(root, "awl", "settings.json"), JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "exit 0" }] }] } }));
-  const hooks = new Hooks({ sessionId: "bench", transcriptPath: join(root, "s.jsonl"), cwd: root, env: { ...process.env, XDG_CONFIG_HOME: root } });
+  const hooks = new Hooks({ sessionId: "bench", transcriptPath: join(root, "s.jsonl"), cwd: root, env: { ...process.env, XDG_CONFIG_HOME: root }, scope: { person: true, project: false } });
   const signal = new AbortController().signal;
   const floor: number[] = [];
   const hook: number[] = [];

@@ -2,8 +2,9 @@
 // configures them: its examples are copied here unchanged (the hooks guide's
 // command logging, formatter and file protection; the hooks reference's
 // UserPromptSubmit script and PreToolUse permission decision), and each must
-// do what that documentation says. They sit in the person's settings file
-// ($XDG_CONFIG_HOME/awl/settings.json); a project's wait for trust.
+// do what that documentation says. They sit in a project's .awl/settings.json,
+// trusted for the run (--trust); the rest in the person's settings file
+// ($XDG_CONFIG_HOME/awl/settings.json). test/e2e/trust.test.ts: what waits for trust.
 import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -27,6 +28,12 @@ function personSettings(settings: unknown): string {
   return file;
 }
 
+/** Writes the project's .awl/settings.json, as a cloned repository brings it. */
+function projectSettings(settings: unknown): void {
+  mkdirSync(join(fx.project, ".awl"), { recursive: true });
+  writeFileSync(join(fx.project, ".awl", "settings.json"), typeof settings === "string" ? settings : JSON.stringify(settings, null, 2));
+}
+
 const run = (args: string[], env: Record<string, string> = {}) => fx.run(args, { env: { XDG_CONFIG_HOME: join(fx.root, "config"), ...env } });
 
 /** What request `n` sent, as one string (the model's view of the conversation). */
@@ -35,7 +42,7 @@ const sent = (n: number) => JSON.stringify(fx.server.requests[n]!.body.messages)
 describe("Claude Code's documented hook examples, unchanged", () => {
   test("the hooks guide's quickstart: every Bash command is logged with jq, described or not", async () => {
     // https://docs.anthropic.com/en/docs/claude-code/hooks-guide (Quickstart, step 5)
-    personSettings(`{
+    projectSettings(`{
   "hooks": {
     "PreToolUse": [
       {
@@ -52,14 +59,14 @@ describe("Claude Code's documented hook examples, unchanged", () => {
 }`);
     mkdirSync(join(fx.home, ".claude"));
     fx.server.reply({ blocks: [bash("echo one")] }, { blocks: [bash("ls")] }, text("Done."));
-    const result = await run(["-p", "run two commands"]);
+    const result = await run(["--trust", "-p", "run two commands"]);
     expect(result.code).toBe(0);
     expect(readFileSync(join(fx.home, ".claude", "bash-command-log.txt"), "utf8")).toBe("echo one - No description\nls - No description\n");
   });
 
   test("the hooks guide's formatter runs after a Write on a .ts file's absolute path, and only on .ts files", async () => {
     // https://docs.anthropic.com/en/docs/claude-code/hooks-guide (Code Formatting Hook)
-    personSettings(`{
+    projectSettings(`{
   "hooks": {
     "PostToolUse": [
       {
@@ -80,7 +87,7 @@ describe("Claude Code's documented hook examples, unchanged", () => {
     writeFileSync(join(bin, "npx"), `#!/bin/sh\n[ "$1" = prettier ] && [ "$2" = --write ] || exit 9\necho "$3" >> "${join(fx.root, "formatted.txt")}"\nsed -i 's/  */ /g' "$3"\n`);
     chmodSync(join(bin, "npx"), 0o755);
     fx.server.reply({ blocks: [write("src/a.ts", "const  x  =  1;\n"), write("b.js", "let  y;\n")] }, text("Written."));
-    const result = await run(["-p", "write two files"], { PATH: `${bin}:${fx.env.PATH}` });
+    const result = await run(["--trust", "-p", "write two files"], { PATH: `${bin}:${fx.env.PATH}` });
     expect(result.code).toBe(0);
     expect(readFileSync(join(fx.project, "src", "a.ts"), "utf8")).toBe("const x = 1;\n");
     expect(readFileSync(join(fx.project, "b.js"), "utf8")).toBe("let  y;\n");
@@ -89,7 +96,7 @@ describe("Claude Code's documented hook examples, unchanged", () => {
 
   test("the hooks guide's file protection: exit 2 blocks a write to .env, the model is told, other files are written", async () => {
     // https://docs.anthropic.com/en/docs/claude-code/hooks-guide (File Protection Hook)
-    personSettings(`{
+    projectSettings(`{
   "hooks": {
     "PreToolUse": [
       {
@@ -105,7 +112,7 @@ describe("Claude Code's documented hook examples, unchanged", () => {
   }
 }`);
     fx.server.reply({ blocks: [write(".env", "SECRET=1\n"), write("notes.txt", "fine\n")] }, text("One was refused."));
-    const result = await run(["-p", "write two files"]);
+    const result = await run(["--trust", "-p", "write two files"]);
     expect(result.code).toBe(0);
     expect(existsSync(join(fx.project, ".env"))).toBe(false);
     expect(readFileSync(join(fx.project, "notes.txt"), "utf8")).toBe("fine\n");
@@ -121,14 +128,14 @@ describe("Claude Code's documented hook examples, unchanged", () => {
     const script = join(fx.root, "prompt-hook.py");
     writeFileSync(script, PROMPT_HOOK_EXAMPLE);
     chmodSync(script, 0o755);
-    personSettings({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: script }] }] } });
+    projectSettings({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: script }] }] } });
     fx.server.reply(text("Noted."));
-    const allowed = await run(["-p", "what day is it?"]);
+    const allowed = await run(["--trust", "-p", "what day is it?"]);
     expect(allowed.code).toBe(0);
     expect(sent(0)).toContain("what day is it?");
     expect(sent(0)).toMatch(/Current time: \d{4}-\d\d-\d\d \d\d:\d\d/);
 
-    const blocked = await run(["-p", "log in with password: hunter2"]);
+    const blocked = await run(["--trust", "-p", "log in with password: hunter2"]);
     expect(blocked.code).toBe(1);
     expect(blocked.stderr).toContain("Security policy violation: Prompt contains potential secrets");
     expect(fx.server.requests.length).toBe(1);
@@ -138,9 +145,9 @@ describe("Claude Code's documented hook examples, unchanged", () => {
   test("the hooks reference's PreToolUse permissionDecision deny: the call does not run and the model reads the reason", async () => {
     // https://docs.anthropic.com/en/docs/claude-code/hooks (PreToolUse Decision Control), as a hook's stdout
     const deny = { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "No touching in this repository." } };
-    personSettings({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `echo '${JSON.stringify(deny)}'` }] }] } });
+    projectSettings({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `echo '${JSON.stringify(deny)}'` }] }] } });
     fx.server.reply({ blocks: [bash("touch touched")] }, text("Refused."));
-    const result = await run(["-p", "touch a file"]);
+    const result = await run(["--trust", "-p", "touch a file"]);
     expect(result.code).toBe(0);
     expect(existsSync(join(fx.project, "touched"))).toBe(false);
     expect(sent(1)).toContain("No touching in this repository.");
@@ -246,17 +253,6 @@ describe("what a hook is given, and what it may do", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("Fine.\n");
     expect(result.stderr.split(`${file}:3: not valid JSON`).length).toBe(2);
-  });
-
-  test("a project's .awl/settings.json runs nothing until the person lets it (AWL_PROJECT_HOOKS=run)", async () => {
-    const marker = join(fx.root, "project-hook-ran");
-    mkdirSync(join(fx.project, ".awl"));
-    writeFileSync(join(fx.project, ".awl", "settings.json"), JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: `touch ${marker}` }] }] } }));
-    fx.server.reply(text("One."), text("Two."));
-    expect((await run(["-p", "hello"])).code).toBe(0);
-    expect(existsSync(marker)).toBe(false);
-    expect((await run(["-p", "hello"], { AWL_PROJECT_HOOKS: "run" })).code).toBe(0);
-    expect(existsSync(marker)).toBe(true);
   });
 });
 

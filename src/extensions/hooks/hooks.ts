@@ -10,11 +10,14 @@
 //   other exits, timeouts: the action goes on, with a notice.
 // Every hook matching an event runs, at once, as Claude Code runs them; the
 // same command twice runs once. What they say is merged: any block wins,
-// then deny > ask > allow.
+// then deny > ask > allow. A project's hook may only tighten: its allow
+// (`permissionDecision: "allow"`, `decision: "approve"`) is not heard, since
+// what is allowed without a question is the person's to say.
 
 import { providerSecrets } from "../../providers/registry";
 import { scrub } from "../../tools/secrets";
-import { loadSettings } from "../settings";
+import { loadSettings, settingsFiles, type SettingsFile } from "../settings";
+import type { CodeScope } from "../trust";
 import type { HookEvent } from "./events";
 import { matches } from "./matcher";
 import { runCommand, type CommandRun, DEFAULT_HOOK_TIMEOUT_S } from "./run-command";
@@ -42,6 +45,8 @@ export interface HookSession {
   transcriptPath: string;
   cwd: string;
   env: Record<string, string | undefined>;
+  /** Whose hooks run: the person's (unless --no-extensions), the project's (once trusted). */
+  scope: CodeScope;
 }
 
 /** Events whose plain stdout is context for the model (for the others it is only for a transcript view). */
@@ -50,15 +55,15 @@ const STDOUT_IS_CONTEXT: readonly HookEvent[] = ["UserPromptSubmit", "SessionSta
 export class Hooks {
   /** One line per settings file (or part of one) that was skipped; said once by whoever shows the session. */
   readonly problems: string[];
-  readonly #byEvent = new Map<HookEvent, { matcher?: string; hook: CommandHook }[]>();
+  readonly #byEvent = new Map<HookEvent, Configured[]>();
 
   constructor(private readonly session: HookSession) {
-    const loaded = loadSettings(session.cwd, session.env);
+    const loaded = loadSettings(settingsFiles(session.cwd, session.env, session.scope));
     this.problems = loaded.problems;
     for (const source of loaded.sources) {
       for (const [event, groups] of Object.entries(source.hooks) as [HookEvent, NonNullable<(typeof source.hooks)[HookEvent]>][]) {
         const list = this.#byEvent.get(event) ?? [];
-        for (const group of groups) for (const hook of group.hooks) list.push({ matcher: group.matcher, hook });
+        for (const group of groups) for (const hook of group.hooks) list.push({ matcher: group.matcher, hook, scope: source.scope });
         this.#byEvent.set(event, list);
       }
     }
@@ -77,7 +82,7 @@ export class Hooks {
   async run(event: HookEvent, fields: Input, target: string | undefined, signal: AbortSignal): Promise<HookOutcome> {
     const outcome: HookOutcome = { context: [], notices: [] };
     const chosen = (this.#byEvent.get(event) ?? []).filter((h) => target === undefined || matches(h.matcher, target));
-    const unique = [...new Map(chosen.map((h) => [h.hook.command, h.hook])).values()];
+    const unique = [...new Map(chosen.map((h) => [h.hook.command, h])).values()];
     if (unique.length === 0) return outcome;
     const stdin = JSON.stringify({
       session_id: this.session.sessionId,
@@ -89,19 +94,26 @@ export class Hooks {
     const secrets = providerSecrets(this.session.env);
     const keys = Object.keys(secrets);
     const runs = await Promise.all(
-      unique.map(async (hook) => {
+      unique.map(async ({ hook, scope }) => {
         const run = await runCommand(hook.command, stdin, { cwd: this.session.cwd, env: this.session.env, keys, projectDir: this.session.cwd, timeoutS: hook.timeout, signal });
         // A key a hook found elsewhere and printed reaches neither the model, the log nor the terminal.
-        return { hook, run: { ...run, stdout: scrub(run.stdout, secrets), stderr: scrub(run.stderr, secrets) } };
+        return { hook, scope, run: { ...run, stdout: scrub(run.stdout, secrets), stderr: scrub(run.stderr, secrets) } };
       }),
     );
-    for (const { hook, run } of runs) read(event, hook, run, outcome);
+    for (const { hook, scope, run } of runs) read(event, hook, scope, run, outcome);
     return outcome;
   }
 }
 
+/** A hook as configured: under its matcher, from the person's file or the project's. */
+interface Configured {
+  matcher?: string;
+  hook: CommandHook;
+  scope: SettingsFile["scope"];
+}
+
 /** Folds one hook's run into the event's outcome. */
-function read(event: HookEvent, hook: CommandHook, run: CommandRun, outcome: HookOutcome): void {
+function read(event: HookEvent, hook: CommandHook, scope: SettingsFile["scope"], run: CommandRun, outcome: HookOutcome): void {
   const name = `${event} hook \`${oneLine(hook.command)}\``;
   if (run.stopped === "timeout") {
     outcome.notices.push(`${name} took longer than ${hook.timeout ?? DEFAULT_HOOK_TIMEOUT_S} s and was killed; going on without it`);
@@ -127,11 +139,11 @@ function read(event: HookEvent, hook: CommandHook, run: CommandRun, outcome: Hoo
   if (json.continue === false) block(outcome, typeof json.stopReason === "string" ? json.stopReason : (reason ?? `${name} stopped this`));
   // "approve" and "block" are PreToolUse's older words for allow and deny.
   if (json.decision === "block") block(outcome, reason ?? `${name} blocked this`);
-  if (json.decision === "approve") allow(outcome, "allow");
+  if (json.decision === "approve" && scope === "person") allow(outcome, "allow");
   const specific = typeof json.hookSpecificOutput === "object" && json.hookSpecificOutput !== null ? (json.hookSpecificOutput as Input) : {};
   const permissionReason = typeof specific.permissionDecisionReason === "string" ? specific.permissionDecisionReason : reason;
   if (specific.permissionDecision === "deny") block(outcome, permissionReason ?? `${name} denied this`);
-  if (specific.permissionDecision === "allow" || specific.permissionDecision === "ask") allow(outcome, specific.permissionDecision);
+  if ((specific.permissionDecision === "allow" && scope === "person") || specific.permissionDecision === "ask") allow(outcome, specific.permissionDecision);
   if (typeof specific.updatedInput === "object" && specific.updatedInput !== null && !Array.isArray(specific.updatedInput)) outcome.updatedInput = specific.updatedInput as Input;
   if (typeof specific.additionalContext === "string" && specific.additionalContext.trim() !== "") outcome.context.push(specific.additionalContext);
 }

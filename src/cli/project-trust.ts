@@ -1,0 +1,54 @@
+// Whose code this run lets run (docs/extensions.md, "Trust"): the person's
+// own unless --no-extensions; the project's hooks, extensions and MCP servers
+// when the person trusted the project as its files are now, or said --trust
+// for this run, or says yes to the question the REPL puts at a terminal (which
+// lists everything that would run). Otherwise they are skipped, and one line
+// says what was.
+
+import { confirm, isCancel } from "@clack/prompts";
+import { hasCode, projectCode, type ProjectCode } from "../extensions/project-code";
+import { decideForThisRun, recordTrust, trustState, type CodeScope } from "../extensions/trust";
+import { safeText } from "../ui/render/safe-text";
+import type { Args } from "./args";
+
+/** `ask`: a person is at a terminal to answer (the REPL); `say` writes one line of awl's. */
+export async function codeScope(args: Args, cwd: string, ask: boolean, say: (line: string) => void): Promise<CodeScope> {
+  if (args.noExtensions) {
+    decideForThisRun(cwd, false);
+    return { person: false, project: false };
+  }
+  const code = projectCode(cwd);
+  if (!hasCode(code)) return { person: true, project: false };
+  const state = trustState(cwd);
+  if (state === "trusted" || args.trust) {
+    decideForThisRun(cwd, true); // --trust is for this run: it is not kept
+    return { person: true, project: true };
+  }
+  if (ask && (await askTrust(code, state, say))) {
+    recordTrust(cwd);
+    return { person: true, project: true };
+  }
+  decideForThisRun(cwd, false);
+  say(skippedLine(code, state, ask));
+  return { person: true, project: false };
+}
+
+async function askTrust(code: ProjectCode, state: "changed" | "new", say: (line: string) => void): Promise<boolean> {
+  say(state === "changed" ? "This project's .awl/ or .mcp.json changed since you trusted it. Once trusted again, awl runs:" : "This project brings code awl would run once you trust it:");
+  for (const hook of code.hooks) say(`  hook ${safeText(hook)}`);
+  for (const module of code.modules) say(`  extension ${safeText(module)}`);
+  for (const server of code.servers) say(`  MCP server ${safeText(server)}`);
+  if (code.variables.length > 0) say(`  variables they expand: ${safeText(code.variables.join(", "))}`);
+  say("A script these call from elsewhere is not covered by your answer: review it yourself (docs/extensions.md).");
+  const answer = await confirm({ message: "Trust this project and let them run?", initialValue: false });
+  return !isCancel(answer) && answer === true;
+}
+
+/** What was skipped, in one line. */
+function skippedLine(code: ProjectCode, state: "changed" | "new", asked: boolean): string {
+  const count = (n: number, what: string) => (n === 0 ? [] : [`${n} ${what}${n === 1 ? "" : "s"}`]);
+  const what = [...count(code.hooks.length, "hook"), ...count(code.modules.length, "extension"), ...count(code.servers.length, ".mcp.json server")].join(", ");
+  const why = state === "changed" ? "changed since you trusted it" : "not trusted";
+  const next = asked ? "awl asks again next time" : "run awl here to be asked, or add --trust to run them this once";
+  return `awl: this project is ${why}: its ${what} did not run; ${next}`;
+}

@@ -1,0 +1,65 @@
+// What a project would run once trusted, in full, for the question put to
+// the person (and the line -p says when it skips them): every hook command of
+// its settings files, every extension module, every `.mcp.json` server's
+// command or address, and every variable those expand.
+
+import { readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { extensionModules, projectExtensionsDir } from "./modules";
+import { loadSettings, projectSettingsFiles } from "./settings";
+
+export interface ProjectCode {
+  /** `event (matcher) in file: command`, one per hook. */
+  hooks: string[];
+  /** The extension modules, relative to the project. */
+  modules: string[];
+  /** `name: command args` or `name: url`, one per `.mcp.json` server. */
+  servers: string[];
+  /** The variables named in the hooks' commands and in `.mcp.json`, sorted. */
+  variables: string[];
+}
+
+/** Whether the project has anything that would run. */
+export function hasCode(code: ProjectCode): boolean {
+  return code.hooks.length + code.modules.length + code.servers.length > 0;
+}
+
+export function projectCode(cwd: string): ProjectCode {
+  const variables = new Set<string>();
+  const hooks: string[] = [];
+  for (const source of loadSettings(projectSettingsFiles(cwd)).sources) {
+    for (const [event, groups] of Object.entries(source.hooks)) {
+      for (const group of groups ?? []) {
+        for (const hook of group.hooks) {
+          hooks.push(`${event}${group.matcher ? ` (${group.matcher})` : ""} in ${relative(cwd, source.file)}: ${hook.command}`);
+          for (const [, name] of hook.command.matchAll(/\$\{?([A-Za-z_]\w*)/g)) variables.add(name!);
+        }
+      }
+    }
+  }
+  const modules = extensionModules(projectExtensionsDir(cwd)).map((path) => relative(cwd, path));
+  return { hooks, modules, servers: mcpServers(cwd, variables), variables: [...variables].sort() };
+}
+
+/** The servers `.mcp.json` names (Claude Code's `{"mcpServers": {name: {command, args} | {url}}}`), its `${VAR}`s added to `variables`. */
+function mcpServers(cwd: string, variables: Set<string>): string[] {
+  let text: string;
+  try {
+    text = readFileSync(join(cwd, ".mcp.json"), "utf8");
+  } catch {
+    return [];
+  }
+  for (const [, name] of text.matchAll(/\$\{([A-Za-z_]\w*)/g)) variables.add(name!);
+  let servers: unknown;
+  try {
+    servers = (JSON.parse(text) as { mcpServers?: unknown })?.mcpServers;
+  } catch {
+    return [".mcp.json: (not valid JSON; as it is, no server starts)"];
+  }
+  if (typeof servers !== "object" || servers === null) return [];
+  return Object.entries(servers).map(([name, server]) => {
+    const { command, args, url } = (server ?? {}) as { command?: unknown; args?: unknown; url?: unknown };
+    const words = [command, ...(Array.isArray(args) ? args : [])].filter((w) => w !== undefined).map(String);
+    return `${name}: ${words.length > 0 ? words.join(" ") : String(url ?? "(no command)")}`;
+  });
+}
