@@ -6,7 +6,7 @@
 // request is sent again.
 
 import { Conversation, keptAnything, messageText, textMessage, toolUses, type ContentBlock, type Message } from "../conversation";
-import { addUsage, cwdNote, diskMessageToInternal, INTERRUPTED_BY_USER, messageToDisk, preloadSchemas, toldDirectory, type ModelRef, type SessionManager } from "../session";
+import { addUsage, cwdNote, diskMessageToInternal, extensionMessage, INTERRUPTED_BY_USER, messageToDisk, preloadSchemas, toldDirectory, type ModelRef, type SessionManager } from "../session";
 import { jsonByteLength } from "../json";
 import { createProvider } from "../providers";
 import { applyStreamEvent, finalizeMessage } from "../providers/assemble";
@@ -294,14 +294,16 @@ export class Agent {
           for (const text of stop.notices) onEvent({ type: "notice", text });
           if (stop.goOn !== undefined) {
             stopHookActive = true;
-            // SEAM (extensions' entry kinds): a Stop hook's reason belongs in a custom_message entry; until then it goes as a user message.
-            this.#append(textMessage("user", `A Stop hook sent you back to work: ${stop.goOn}`));
+            this.#appendHookWords([`A Stop hook sent you back to work: ${stop.goOn}`]);
             continue;
           }
           return result({ stopReason: end.stopReason, aborted: end.aborted ?? false, errorMessage, finalText: messageText(message) });
         }
-        const results = await runTools(message, { approvals: this.approvals, cwd: this.cwd, env: this.#env, checkpoints: this.#checkpoints, hooks: this.#hooks, ...(this.#seam ? { beforeCall: this.#seam.beforeCall } : {}) }, signal, onEvent, ask);
+        const afterCalls: string[] = [];
+        const hookWords = (words: string) => afterCalls.push(words);
+        const results = await runTools(message, { approvals: this.approvals, cwd: this.cwd, env: this.#env, checkpoints: this.#checkpoints, hooks: this.#hooks, hookWords, ...(this.#seam ? { beforeCall: this.#seam.beforeCall } : {}) }, signal, onEvent, ask);
         this.#append({ role: "user", content: results });
+        this.#appendHookWords(afterCalls);
         if (signal.aborted) return result({ stopReason: "error", aborted: true, errorMessage: INTERRUPTED_BY_USER, finalText: "" });
         // The limit stops the turn before its next request: the results are saved, and a prompt-less run continues it.
         if (++answers === limits.maxTurns) return result({ stopReason: "toolUse", aborted: false, finalText: messageText(message), maxTurnsReached: true });
@@ -345,7 +347,7 @@ export class Agent {
   /** The system message of a new session (or a killed answer), then the prompt, each checked against the window before it is written. */
   #appendPrompt(prompt: string, plan: TurnPlan, hookContext: string[]): void {
     const system = this.#conversation.messages.length === 0 ? systemPrompt({ cwd: this.cwd, tools: toolDefinitions(), context: this.#contextFiles, env: this.#env }) : undefined;
-    const message = this.#promptMessage(prompt, hookContext);
+    const message = this.#promptMessage(prompt);
     const window = this.window();
     checkPromptSize(Math.ceil(jsonByteLength(message) / 4), {
       model: this.#model.model,
@@ -356,6 +358,14 @@ export class Agent {
     if (system !== undefined) this.#append(textMessage("system", system));
     this.#appendInterruptedAnswer();
     this.#append(message);
+    this.#appendHookWords(hookContext);
+  }
+
+  /** What hooks say to the model (context, a Stop hook's reason, PostToolUse's words): a custom_message ("hook") on the path, sent with the next request. */
+  #appendHookWords(words: string[]): void {
+    if (words.length === 0) return;
+    const entry = this.session.appendCustomMessage({ customType: "hook", content: words.join("\n\n"), display: true });
+    this.#conversation.push(extensionMessage(entry));
   }
 
   /**
@@ -426,7 +436,7 @@ export class Agent {
    * never started; those of one that asked for tools may have run before awl
    * was stopped.
    */
-  #promptMessage(prompt: string, hookContext: string[]): Message {
+  #promptMessage(prompt: string): Message {
     const branch = this.session.getBranch();
     const last = branch.findLast((e) => e.type === "message" && e.message.role === "assistant");
     const started = last?.type === "message" && last.message.stopReason === "toolUse";
@@ -437,9 +447,7 @@ export class Agent {
       isError: true,
     }));
     const moved: ContentBlock[] = toldDirectory(this.session.header.cwd, branch) === this.cwd ? [] : [{ type: "text", text: cwdNote(this.cwd, this.session.header.cwd) }];
-    // SEAM (extensions' entry kinds): what SessionStart and UserPromptSubmit hooks add belongs in a custom_message entry ("hook") after the prompt; until then it follows the prompt in its message.
-    const added: ContentBlock[] = hookContext.map((text) => ({ type: "text", text }));
-    return { role: "user", content: [...interrupted, ...moved, { type: "text", text: prompt }, ...added] };
+    return { role: "user", content: [...interrupted, ...moved, { type: "text", text: prompt }] };
   }
 
   /** One request, streamed to `onEvent`. Nothing is appended here; an overflow's `end` is held back, since compaction may handle it. */

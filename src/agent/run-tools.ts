@@ -25,6 +25,8 @@ export interface ToolRun {
   beforeCall?: BeforeCall;
   /** The person's (and a trusted project's) hooks: PreToolUse before the approval mode is asked (after the extensions' handlers), PostToolUse after a call completes. */
   hooks?: Hooks;
+  /** Takes what PostToolUse hooks say to the model, to record after the results (as a custom_message); without it, their words follow the call's result. */
+  hookWords?: (words: string) => void;
 }
 
 /**
@@ -80,8 +82,12 @@ export async function runTools(message: Message, o: ToolRun, signal: AbortSignal
     const after = await afterToolCall(o.hooks, toRun, call.id, output, o.cwd, signal);
     for (const text of after.notices) onEvent({ type: "notice", text });
     // Stopped after it started (Ctrl+C, Esc, a signal): the model must not take it for a call that never ran.
-    // SEAM (extensions' entry kinds): a PostToolUse hook's words belong in a custom_message entry after the result; until then they follow its content.
-    const content = [before?.changed, output.interrupted ? interruptedAfterStart(output.content) : output.content, after.addition].filter((part) => part !== undefined).join("\n");
+    let addition = after.addition;
+    if (addition !== undefined && o.hookWords) {
+      o.hookWords(addition);
+      addition = undefined;
+    }
+    const content = [before?.changed, output.interrupted ? interruptedAfterStart(output.content) : output.content, addition].filter((part) => part !== undefined).join("\n");
     results.push({ type: "toolResult", toolUseId: call.id, content, ...(output.isError || output.interrupted ? { isError: true } : {}) });
   }
   return results;

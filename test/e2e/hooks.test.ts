@@ -190,7 +190,7 @@ describe("what a hook is given, and what it may do", () => {
     expect(existsSync(join(fx.project, "readonly"))).toBe(false);
   });
 
-  test("SessionStart's context reaches the model with the first prompt (source startup, then resume); PostToolUse's exit 2 and additionalContext follow the result", async () => {
+  test("SessionStart's context reaches the model with the first prompt (source startup, then resume); PostToolUse's exit 2 and additionalContext follow the result; each is a hook's custom_message in the log", async () => {
     const post = { hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "the file is generated: edit the template instead" } };
     personSettings({
       hooks: {
@@ -208,6 +208,20 @@ describe("what a hook is given, and what it may do", () => {
     expect(sent(1)).toContain("the file is generated: edit the template instead");
     expect(sent(1)).toContain("PostToolUse hook: lint: missing newline");
     expect(readFileSync(join(fx.project, "gen.txt"), "utf8")).toBe("x");
+    // Recorded as the hooks' words, apart from the person's prompt and the tool's result.
+    const log = readLog(sessionFiles(fx.sessions)[0]!).filter((l) => l.type === "message" || l.type === "custom_message");
+    expect(log.map((l) => (l.type === "custom_message" ? `hook: ${l.content}` : l.message.role))).toEqual([
+      "system",
+      "user",
+      "hook: branch main, 3 open issues",
+      "assistant",
+      "user",
+      "hook: PostToolUse hook: lint: missing newline\nthe file is generated: edit the template instead",
+      "assistant",
+    ]);
+    expect(JSON.stringify(log[1].message.content)).not.toContain("branch main");
+    expect(JSON.stringify(log[4].message.content)).not.toContain("lint");
+    expect(sent(0)).toContain("[Added by a hook, not typed by the user.]");
     expect((await run(["-p", "again", "--resume"])).code).toBe(0);
     expect(JSON.stringify(fx.server.requests[2]!.body.messages.at(-1))).toContain("welcome back");
   });
@@ -222,6 +236,7 @@ describe("what a hook is given, and what it may do", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("Tests pass; done now.\n");
     expect(sent(1)).toContain("run the tests before you stop");
+    expect(readLog(sessionFiles(fx.sessions)[0]!).filter((l) => l.type === "custom_message").map((l) => l.content)).toEqual(["A Stop hook sent you back to work: run the tests before you stop"]);
     const inputs = readFileSync(seen, "utf8").trim().split("\n").map((line) => JSON.parse(line));
     expect(inputs.map((i) => [i.hook_event_name, i.stop_hook_active])).toEqual([["Stop", false], ["Stop", true]]);
   });

@@ -38,7 +38,7 @@ test("the model is sent a custom_message's words, marked as the extension's, and
     const texts = sentTexts(s);
     const words = texts.find((t) => t.includes(WORDS));
     expect(words).toBeDefined();
-    expect(words).toContain("hook extension");
+    expect(words).toContain("[Added by a hook, not typed by the user.]"); // customType "hook": the hooks' own words
     expect(texts.join("\n")).not.toContain("café");
     expect(s.getLeafId()).toBe("f6f6f6f6");
   } finally {

@@ -100,7 +100,8 @@ export function branchSummaryMessage(e: BranchSummaryEntry): Message {
 
 /** The user message an extension's words are sent as: marked as the extension's, never the person's words. */
 export function extensionMessage(e: CustomMessageEntry): Message {
-  return { role: "user", content: [{ type: "text", text: `[Added by the ${e.customType} extension, not typed by the user.]\n\n${customText(e)}` }] };
+  const who = e.customType === "hook" ? "a hook" : `the ${e.customType} extension`;
+  return { role: "user", content: [{ type: "text", text: `[Added by ${who}, not typed by the user.]\n\n${customText(e)}` }] };
 }
 
 /** A user message with text in it: a turn the person started (tool results alone are not one). */
