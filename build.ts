@@ -123,7 +123,8 @@ if (import.meta.main) {
     bytecode: true,
     format: "esm",
     splitting: true,
-    define: { AWL_VERSION: JSON.stringify(pkg.version) },
+    // The extension API's types, which `awl extensions types` writes out (src/extensions/api-types.ts).
+    define: { AWL_VERSION: JSON.stringify(pkg.version), AWL_API_TYPES: JSON.stringify(await Bun.file("./src/extensions/api.ts").text()) },
   });
 
   if (!result.success) {

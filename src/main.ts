@@ -48,6 +48,9 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./cli/models")).models(args);
     case "export":
       return (await import("./cli/export")).exportCommand(args, cwd);
+    case "extensions":
+      extensionsMayRun = !args.noExtensions;
+      return (await import("./cli/extensions")).extensions(args, cwd);
     case "print":
       extensionsMayRun = !args.noExtensions;
       return args.json ? (await import("./cli/print-json")).printJson(args, cwd) : (await import("./cli/print")).print(args, cwd);

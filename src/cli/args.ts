@@ -11,7 +11,7 @@ import { EFFORTS, isEffort, type Effort } from "../providers/thinking-forms";
 import { checkSessionsArgs, SESSION_ACTIONS, type SessionAction } from "./args-sessions";
 
 export interface Args {
-  command: "chat" | "print" | "sessions" | "tree" | "rewind" | "models" | "export" | "help" | "version";
+  command: "chat" | "print" | "sessions" | "tree" | "rewind" | "models" | "export" | "extensions" | "help" | "version";
   /** -p text, or "-" for stdin; "" for a bare -p (`awl -p --resume ID` continues a turn --max-turns stopped). */
   prompt?: string;
   /** `awl "prompt"`: the REPL opens and sends it first. */
@@ -71,7 +71,7 @@ export interface Args {
 const HINT = "(see awl --help)";
 
 /** Words that are commands when they come first: any other first word starts the prompt. */
-const COMMANDS = ["sessions", "models", "export", "rewind"] as const;
+const COMMANDS = ["sessions", "models", "export", "rewind", "extensions"] as const;
 
 export function parseArgs(argv: string[]): Args {
   const args: Args = { command: "chat", plain: false, json: false, noStdin: false, noExtensions: false, trust: false, targets: [], dryRun: false, all: false, fork: false, yes: false, force: false, undo: false };
@@ -80,6 +80,7 @@ export function parseArgs(argv: string[]): Args {
   let rewind = false;
   let models = false;
   let exporting = false;
+  let extensions = false;
   let help = false;
   let version = false;
   let continued = false;
@@ -251,6 +252,10 @@ export function parseArgs(argv: string[]): Args {
         } else if (sessions && args.action === undefined && args.targets.length === 0 && token === "tree") tree = true;
         else if (sessions && args.action === undefined && args.targets.length === 0 && (SESSION_ACTIONS as readonly string[]).includes(token)) args.action = token as SessionAction;
         else if (sessions || exporting) args.targets.push(token);
+        else if (extensions) {
+          if (token !== "types" || args.targets.length > 0) throw new UsageError(`unexpected argument '${token}': awl extensions takes only the word types ${HINT}`);
+          args.targets.push(token);
+        } else if (words.length === 0 && token === "extensions") extensions = true;
         else if (words.length === 0 && token === "sessions") sessions = true;
         else if (words.length === 0 && token === "models") models = true;
         else if (words.length === 0 && token === "export") exporting = true;
@@ -280,6 +285,12 @@ export function parseArgs(argv: string[]): Args {
     if (extra) throw new UsageError(`awl models takes only --provider and --json ${HINT}`);
     checkSessionsArgs(args, "chat", HINT);
     return { ...args, command: "models" };
+  }
+  if (extensions) {
+    const extra = args.prompt !== undefined || args.resume !== undefined || args.approve !== undefined || args.model !== undefined || args.effort !== undefined || continued || args.plain || args.json || args.noStdin || args.maxTurns !== undefined;
+    if (extra) throw new UsageError(`awl extensions takes only types, --trust and --no-extensions ${HINT}`);
+    checkSessionsArgs(args, "chat", HINT);
+    return { ...args, command: "extensions" };
   }
   if (rewind) return rewindArgs(args);
   if (args.to !== undefined || args.yes || args.only || args.force || args.undo) throw new UsageError(`--to, --undo, --yes, --files, --conversation and --force belong to awl rewind ${HINT}`);

@@ -95,6 +95,9 @@ Usage:
   awl -- sessions              after --, every word is the prompt (this sends "sessions")
   awl models [--provider <name>] [--json]
                                the provider's models, newest first, where the list came from and how old it is
+  awl extensions               the extensions loaded (yours, a trusted project's), what each registered, what
+                               failed, the hooks in force and whether this project is trusted (also /extensions)
+  awl extensions types         write awl.d.ts here: the extension API's types, for your editor
 
 Options:
   -p, --print <prompt|->       non-interactive: answer on stdout, tool activity on stderr

@@ -1,9 +1,11 @@
 // What an extension's module is given (docs/extensions.md): `export default
 // (awl) => {…}` registers tools, slash commands and handlers for the
 // session's events, and writes its own entries to the session. These types
-// are the API; host.ts is what stands behind them.
-import type { CallEffect } from "../tools";
-import type { Fold } from "./state";
+// are the API; host.ts is what stands behind them. This file imports nothing:
+// `awl extensions types` writes it, as it is, to awl.d.ts for an author's editor.
+
+/** What a call does: only looks (`read`), or runs something (`exec`, in words the person is asked about). */
+export type ExtensionEffect = { kind: "read" } | { kind: "exec"; command: string };
 
 /** What an extension's tool returns: its text for the model, or that with whether it failed. */
 export type ExtensionToolResult = string | { content: string; isError?: boolean };
@@ -14,7 +16,7 @@ export interface ExtensionTool {
   /** JSON Schema of the input (an object), as sent to the model. */
   inputSchema: Record<string, unknown>;
   /** What a call does, as the built-in tools declare it: awl asks about and checkpoints by this. None: `exec`, asked about in `ask` mode and refused in `read-only`. */
-  effect?: (input: Record<string, unknown>) => CallEffect;
+  effect?: (input: Record<string, unknown>) => ExtensionEffect;
   execute: (input: Record<string, unknown>, context: { cwd: string; signal: AbortSignal }) => ExtensionToolResult | Promise<ExtensionToolResult>;
 }
 
@@ -51,5 +53,5 @@ export interface Awl {
   /** Writes a `custom_message` entry: `content` is sent with the next request, marked as this extension's. */
   sendMessage(customType: string, content: string, options?: { display?: boolean }): void;
   /** State kept the way going back undoes it: the fold of the active path's `custom` entries of `customType`. */
-  state<S>(customType: string, initial: () => S, apply: Fold<S>["apply"]): { get(): S };
+  state<S>(customType: string, initial: () => S, apply: (state: S, data: any) => S): { get(): S };
 }

@@ -23,8 +23,19 @@ export interface Staged {
   open: boolean;
 }
 
+/** What one module came to, for `awl extensions`: what it registered, or why it is not loaded. */
+export interface ModuleReport {
+  origin: string;
+  tools: string[];
+  commands: string[];
+  handlers: string[];
+  failed?: string;
+}
+
 export class ExtensionHost {
   readonly tools: Tool[] = [];
+  /** Every module tried, in the order it was. */
+  readonly modules: ModuleReport[] = [];
   readonly commands: { command: ExtensionCommand; origin: string }[] = [];
   readonly #handlers: { origin: string; before_tool_call: Handlers["before_tool_call"] }[] = [];
   /** Entries written before the session file exists or while a tool call runs: written at the next safe point. */
@@ -84,11 +95,16 @@ export class ExtensionHost {
   /** Keeps what a module registered, once it has loaded; a tool whose name is taken is refused and named. */
   commit(staged: Staged): void {
     staged.open = false;
+    const kept: string[] = [];
     for (const tool of staged.tools) {
       const clash = this.taken.includes(tool.name) ? "a built-in tool's" : this.tools.some((t) => t.name === tool.name) ? "another extension's" : tool.name.startsWith("mcp__") ? "an MCP tool's" : undefined;
       if (clash) this.failed(`${staged.origin}: tool ${tool.name} is not added: the name is ${clash}`);
-      else this.tools.push(tool);
+      else {
+        this.tools.push(tool);
+        kept.push(tool.name);
+      }
     }
+    this.modules.push({ origin: staged.origin, tools: kept, commands: staged.commands.map((c) => c.name), handlers: staged.handlers.map((h) => h.event) });
     for (const command of staged.commands) this.commands.push({ command, origin: staged.origin });
     for (const { event, handler } of staged.handlers) if (event === "before_tool_call") this.#handlers.push({ origin: staged.origin, before_tool_call: handler });
   }
@@ -111,6 +127,17 @@ export class ExtensionHost {
     } catch (error) {
       this.failed(`${entry.origin}: /${entry.command.name} failed: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
     }
+  }
+
+  /** A module that is not loaded: named once, and kept for `awl extensions`. */
+  notLoaded(origin: string, why: string): void {
+    this.modules.push({ origin, tools: [], commands: [], handlers: [], failed: why });
+    this.failed(`extension ${origin} is not loaded: ${why}`);
+  }
+
+  /** Every failure named so far, in order. */
+  failures(): string[] {
+    return [...this.#named];
   }
 
   /** Names a failure, once. */

@@ -6,12 +6,10 @@
 // them. A module that fails to import, has no default function, throws from
 // it, or does not finish within the time limit is named once and skipped:
 // nothing it registered is kept.
-import { join } from "node:path";
-import { configDir } from "../config-dir";
 import { takeKeys } from "../providers/registry";
 import { addTools, builtinToolNames } from "../tools";
 import { ExtensionHost, type Staged } from "./host";
-import { extensionModules, projectExtensionsDir } from "./modules";
+import { extensionModules, extensionsDir, projectExtensionsDir } from "./modules";
 import type { CodeScope } from "./trust";
 
 /** How long one module may take to import and register (ms) unless AWL_EXTENSION_TIMEOUT says otherwise. */
@@ -22,11 +20,6 @@ let imported = false;
 
 export function anyLoaded(): boolean {
   return imported;
-}
-
-/** The folder of the person's extensions. */
-export function extensionsDir(env: Record<string, string | undefined> = process.env): string {
-  return join(configDir(env), "extensions");
 }
 
 /**
@@ -48,7 +41,7 @@ export async function loadExtensions(notify: (line: string) => void, cwd: string
     const why = await loadOne(path, host, staged, limit);
     if (why) {
       staged.open = false;
-      host.failed(`extension ${path} is not loaded: ${why}`);
+      host.notLoaded(path, why);
     } else host.commit(staged);
   }
   addTools(host.tools);

@@ -4,6 +4,7 @@
 // without loading what imports them.
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { configDir } from "../config-dir";
 
 const MODULE = /^[^.].*(?<!\.d)\.(ts|js|mjs)$/;
 
@@ -32,6 +33,11 @@ export function extensionModules(dir: string): string[] {
     if (index) modules.push(index);
   }
   return modules;
+}
+
+/** The folder of the person's extensions. */
+export function extensionsDir(env: Record<string, string | undefined> = process.env): string {
+  return join(configDir(env), "extensions");
 }
 
 /** The folder of a project's extensions. */

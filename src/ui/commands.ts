@@ -31,7 +31,7 @@ import { labelLeaf } from "./session/go-back";
 
 /**
  * What to print, "quit", a compaction for the REPL to run (it streams and can
- * be interrupted), or another session to open (the REPL ends, and its caller
+ * be interrupted), the extensions' report (the REPL holds them), or another session to open (the REPL ends, and its caller
  * closes this session and opens that one: cli/chat.ts).
  */
 export type CommandResult =
@@ -42,6 +42,7 @@ export type CommandResult =
   | { open: "fork" }
   | { tree: string }
   | { rewind: true }
+  | { extensions: true }
   | "quit";
 
 /** The commands /help lists: how each is typed, and what it does. */
@@ -59,6 +60,7 @@ const COMMANDS: readonly [string, string][] = [
   ["/label [text]", "name where you are, for /tree (no text: remove the name)"],
   ["/fork", "continue in a copy of this session (this one stays as it is)"],
   ["/approve [ask|auto|read-only]", "when tools may act (no argument: the mode in force and what is always allowed)"],
+  ["/extensions", "the extensions and hooks that run here, what each registered, what failed, and whether this project is trusted"],
   ["/help", "this help"],
   ["/quit", "leave (Ctrl+D on an empty prompt, or Ctrl+C twice, does the same)"],
 ];
@@ -194,6 +196,8 @@ export function runCommand(command: Command, agent: Agent, c: Colors, catalogues
       return { output: approve(agent, argument, c) };
     case "effort":
       return { output: effortCommand(agent, argument, c) };
+    case "extensions":
+      return { extensions: true };
     default:
       return {
         output: c.red(`Unknown command /${safeText(name)}: type /help for the list (to send a line that starts with / as a prompt, begin it with a space).`),

@@ -29,6 +29,7 @@ import { adviseInRepl, replMessage } from "./advice";
 import { ALIASES, commandArguments, commandNames, parseCommand, prepareCommand, runCommand } from "./commands";
 import { commandHelp, loadMarkdownCommands } from "../extensions/commands/markdown-commands";
 import { expandCommand } from "../extensions/commands/expand-command";
+import { extensionsReport } from "../extensions/report";
 import { appendHistory, loadHistory, mergeHistory } from "./input/history";
 import { readLine, watchInterrupt } from "./input/input";
 import { meterText, wrapLines } from "./render/format";
@@ -123,6 +124,7 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
       if ("open" in result) return result.open === "resume" ? { kind: "resume", id: result.id } : { kind: result.open };
       if ("compact" in result) await compactNow(agent, result.compact, c, out, stop);
       else if ("tree" in result || "rewind" in result) unsent = await goBack(agent, result, c, out);
+      else if ("extensions" in result) out.write(`${wrapLines(extensionsReport(agent.cwd, process.env, extensions, agent.code).map(safeText).join("\n"), out.columns)}\n`);
       else out.write(`${wrapLines(result.output, out.columns)}\n`);
       if (stop.signal.aborted) return QUIT;
       continue;

@@ -209,6 +209,70 @@ test("a tool that declares no effect is refused in read-only; a module that fail
   expect((second ?? []).some((l) => l.type === "bash_effects")).toBe(true);
 });
 
+test("awl extensions says what each module registered or why it is not loaded, the hooks in force, and what waits for trust", async () => {
+  const env = install({ "counter.ts": COUNTER, "broken.ts": "export default () => { throw new Error('cannot start'); };" });
+  const config = env.XDG_CONFIG_HOME!;
+  writeFileSync(join(config, "awl", "settings.json"), JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true" }] }] } }));
+  mkdirSync(join(fx.project, ".awl"));
+  writeFileSync(join(fx.project, ".awl", "settings.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "touch never" }] }] } }));
+  const run = await fx.run(["extensions"], { env });
+  expect(run.code).toBe(0);
+  const dir = join(config, "awl", "extensions");
+  expect(run.stdout).toBe(
+    [
+      "Extensions:",
+      `  yours (${dir}):`,
+      "    broken.ts: not loaded: cannot start",
+      "    counter.ts: tools bump, peek_keys, touch_marker, explode; commands /remember, /new",
+      `  this project's (${join(fx.project, ".awl", "extensions")}): none`,
+      "Hooks:",
+      `  PreToolUse (Bash): true  (yours, ${join(config, "awl", "settings.json")})`,
+      "  this project's 1 hook: not run, until you trust this project",
+      "Failed:",
+      `  extension ${join(dir, "broken.ts")} is not loaded: cannot start`,
+      `  ${join(dir, "counter.ts")}: tool bash is not added: the name is a built-in tool's`,
+      "This project is not trusted: its code does not run (run awl here to be asked, or add --trust for one run).",
+      "",
+    ].join("\n"),
+  );
+  expect(existsSync(join(fx.project, "never"))).toBe(false);
+});
+
+test("awl extensions types writes awl.d.ts, which an extension's editor checks it against; never over a file", async () => {
+  const result = await fx.run(["extensions", "types"]);
+  expect(result.code).toBe(0);
+  // docs/extensions.md's counter, as an author types it.
+  writeFileSync(
+    join(fx.project, "counter.ts"),
+    `import type { Awl } from "./awl";
+export default (awl: Awl) => {
+  const count = awl.state("counter", () => 0, (n, data) => n + data.add);
+  awl.registerTool({
+    name: "bump",
+    description: "Adds to the counter and says what it is now.",
+    inputSchema: { type: "object", properties: { add: { type: "number" } }, required: ["add"] },
+    effect: () => ({ kind: "read" }),
+    execute: (input) => {
+      awl.appendEntry("counter", { add: input.add });
+      return \`count is \${count.get()}\`;
+    },
+  });
+  awl.on("before_tool_call", (call) => (call.name === "bash" ? { refuse: "not here" } : undefined));
+};
+`,
+  );
+  writeFileSync(join(fx.project, "wrong.ts"), `import type { Awl } from "./awl";\nexport default (awl: Awl) => awl.registerTool({ name: "x", description: "d", inputSchema: {}, effect: () => ({ kind: "write" }), execute: () => 1 });\n`);
+  const tsc = join(import.meta.dir, "../../node_modules/.bin/tsc");
+  const check = (file: string) => Bun.spawnSync([tsc, "--noEmit", "--strict", file], { cwd: fx.project });
+  expect(check("counter.ts").exitCode).toBe(0);
+  const wrong = check("wrong.ts");
+  expect(wrong.stdout.toString()).toContain("wrong.ts");
+  expect(wrong.exitCode).not.toBe(0);
+  const again = await fx.run(["extensions", "types"]);
+  expect(again.code).toBe(1);
+  expect(again.stderr).toContain("awl.d.ts exists: awl does not overwrite it");
+});
+
 test.skipIf(!hasTmux)("in the REPL, /rewind takes the count back with the conversation, and the transcript of a resume shows each entry as a dim line", async () => {
   const env = { ...fx.env, ...install({ "counter.ts": COUNTER }) };
   fx.server.reply(

@@ -115,5 +115,8 @@ describe.skipIf(!hasTmux)("the REPL's question", () => {
     term.keys("y");
     await term.waitFor(/Asked first\./);
     expect(existsSync(join(fx.project, "asked"))).toBe(true);
+    term.send("/extensions");
+    const report = await term.waitFor(/trusted for this run only \(--trust\)/);
+    expect(report.replace(/\s+/g, " ")).toContain(`PreToolUse (Bash): echo '${JSON.stringify(allow)}' (this project's, ${join(fx.project, ".awl", "settings.json")})`);
   });
 });

@@ -1,0 +1,70 @@
+// What `awl extensions` and /extensions say: the extensions tried (the
+// person's, a trusted project's), from where, what each registered or why it
+// is not loaded, the hooks in force and whose they are, what failed, and
+// whether this project is trusted. Plain lines: the caller makes them safe
+// for the terminal.
+
+import { relative, sep } from "node:path";
+import type { ExtensionHost, ModuleReport } from "./host";
+import { extensionModules, extensionsDir, projectExtensionsDir } from "./modules";
+import { hasCode, projectCode } from "./project-code";
+import { loadSettings, settingsFiles } from "./settings";
+import { trustState, type CodeScope } from "./trust";
+
+type Env = Record<string, string | undefined>;
+
+export function extensionsReport(cwd: string, env: Env, host: ExtensionHost | undefined, scope: CodeScope): string[] {
+  if (!scope.person) return ["No extension or hook runs: awl started with --no-extensions.", trustLine(cwd, env, scope)];
+  const lines = ["Extensions:"];
+  const folders: [string, string, boolean][] = [
+    ["yours", extensionsDir(env), true],
+    ["this project's", projectExtensionsDir(cwd), scope.project],
+  ];
+  for (const [whose, dir, runs] of folders) {
+    if (!runs) {
+      const waiting = extensionModules(dir).length;
+      lines.push(`  ${whose} (${dir}): ${waiting > 0 ? `${waiting} not loaded, until you trust this project` : "none"}`);
+      continue;
+    }
+    const here = (host?.modules ?? []).filter((m) => m.origin.startsWith(`${dir}${sep}`));
+    lines.push(`  ${whose} (${dir}):${here.length > 0 ? "" : " none"}`);
+    for (const m of here) lines.push(`    ${relative(dir, m.origin)}: ${m.failed !== undefined ? `not loaded: ${m.failed}` : registered(m)}`);
+  }
+
+  lines.push("Hooks:");
+  const settings = loadSettings(settingsFiles(cwd, env, scope));
+  for (const source of settings.sources) {
+    for (const [event, groups] of Object.entries(source.hooks)) {
+      for (const group of groups ?? []) {
+        for (const hook of group.hooks) lines.push(`  ${event}${group.matcher ? ` (${group.matcher})` : ""}: ${hook.command}  (${source.scope === "person" ? "yours" : "this project's"}, ${source.file})`);
+      }
+    }
+  }
+  if (settings.sources.length === 0) lines.push("  none");
+  const waiting = scope.project ? 0 : projectCode(cwd).hooks.length;
+  if (waiting > 0) lines.push(`  this project's ${waiting} hook${waiting === 1 ? "" : "s"}: not run, until you trust this project`);
+
+  const failed = [...settings.problems, ...(host?.failures() ?? [])];
+  if (failed.length > 0) lines.push("Failed:", ...failed.map((line) => `  ${line}`));
+  lines.push(trustLine(cwd, env, scope));
+  return lines;
+}
+
+function registered(m: ModuleReport): string {
+  const parts = [
+    ...(m.tools.length > 0 ? [`tools ${m.tools.join(", ")}`] : []),
+    ...(m.commands.length > 0 ? [`commands ${m.commands.map((c) => `/${c}`).join(", ")}`] : []),
+    ...(m.handlers.length > 0 ? [`handlers ${[...new Set(m.handlers)].join(", ")}`] : []),
+  ];
+  return parts.length > 0 ? parts.join("; ") : "registered nothing";
+}
+
+function trustLine(cwd: string, env: Env, scope: CodeScope): string {
+  if (!hasCode(projectCode(cwd))) return "This project brings no hooks, extensions or .mcp.json servers of its own: nothing to trust.";
+  const state = trustState(cwd, env);
+  if (state === "trusted") return "This project is trusted: its hooks, extensions and .mcp.json servers run.";
+  if (scope.project) return "This project is trusted for this run only (--trust).";
+  return state === "changed"
+    ? "This project changed since you trusted it: its code does not run until you say yes again (run awl here to be asked)."
+    : "This project is not trusted: its code does not run (run awl here to be asked, or add --trust for one run).";
+}
