@@ -19,7 +19,7 @@ import { ANSWER_SHARE, type TurnPlan } from "../providers/thinking-plan";
 import { toolDefinitions, tools } from "../tools";
 import { Checkpoints } from "./checkpoints";
 import { Hooks } from "../extensions/hooks/hooks";
-import { atStop, beforePrompt } from "../extensions/hooks/turn-hooks";
+import { atSessionEnd, atSessionStart, atStop, beforePrompt } from "../extensions/hooks/turn-hooks";
 import { PartialWriter } from "./partials";
 import { runTools } from "./run-tools";
 import type { AgentSeam } from "../extensions/seam";
@@ -106,8 +106,9 @@ export class Agent {
   readonly #hooks: Hooks;
   /** Whose code runs here: a session opened after this one (/new, /resume) keeps it. */
   readonly code: CodeScope;
-  /** SessionStart runs before the first prompt of the process, and the settings' problems are said then, once. */
+  /** SessionStart has run (the settings' problems are said then, once); what it added for the model waits for the next prompt. */
   #started = false;
+  #startContext: string[] = [];
 
   constructor(options: AgentOptions) {
     this.session = options.session;
@@ -126,6 +127,24 @@ export class Agent {
     this.#seam = options.seam;
     this.code = options.code ?? { person: true, project: false };
     this.#hooks = new Hooks({ sessionId: options.session.sessionId, transcriptPath: options.session.sessionFile, cwd: options.cwd, env: this.#env, scope: this.code });
+  }
+
+  /**
+   * Runs the SessionStart hooks, once (the REPL as it opens the session; else
+   * the first turn): what they add for the model goes with the next prompt.
+   * Returns what to say: the settings' problems, the hooks' notices.
+   */
+  async start(signal: AbortSignal): Promise<string[]> {
+    if (this.#started) return [];
+    this.#started = true;
+    const said = await atSessionStart(this.#hooks, this.#conversation.messages.length === 0 ? "startup" : "resume", signal);
+    this.#startContext = said.context;
+    return [...this.#hooks.problems, ...said.notices];
+  }
+
+  /** Runs the SessionEnd hooks as the session is left (`reason` as Claude Code gives it); returns their notices. */
+  async end(reason: "prompt_input_exit" | "clear" | "other", signal: AbortSignal): Promise<string[]> {
+    return atSessionEnd(this.#hooks, reason, signal);
   }
 
   /** The project instructions read for this new session, until its first turn writes them into the system prompt. */
@@ -238,10 +257,8 @@ export class Agent {
     // A new session's file is made with the prompt: its header's project is asked of git first, where Esc can stop it.
     await this.session.learnProject(this.#env, signal);
     if (prompt !== undefined) {
-      const start = this.#started ? undefined : this.#conversation.messages.length === 0 ? "startup" : "resume";
-      if (!this.#started) for (const text of this.#hooks.problems) onEvent({ type: "notice", text });
-      this.#started = true;
-      const hooked = await beforePrompt(this.#hooks, prompt, start, signal);
+      for (const text of await this.start(signal)) onEvent({ type: "notice", text });
+      const hooked = await beforePrompt(this.#hooks, prompt, signal);
       for (const text of hooked.notices) onEvent({ type: "notice", text });
       if (hooked.block !== undefined) {
         // As Claude Code: the prompt is neither sent nor kept, and the hook's words are the person's to read.
@@ -249,7 +266,7 @@ export class Agent {
         onEvent({ type: "end", stopReason: "error", errorMessage: blocked });
         return result({ stopReason: "error", aborted: false, errorMessage: blocked, finalText: "", promptBlocked: true });
       }
-      this.#appendPrompt(prompt, plan, hooked.context);
+      this.#appendPrompt(prompt, plan, [...this.#startContext.splice(0), ...hooked.context]);
     } else if (!this.waitsForModel()) throw new Error("no prompt, and no tool results wait for the model");
 
     let lessons = 0;

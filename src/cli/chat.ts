@@ -95,6 +95,8 @@ export async function chat(args: Args, cwd: string): Promise<number> {
       extensions?.bind(session);
     }
     clearTimeout(warmUp);
+    // SessionEnd's hooks hear that the person left (not a stop signal: awl leaves at once then).
+    if (!stopSignal.aborted) for (const notice of await agent.end("prompt_input_exit", stopSignal)) say(out, c.dim(safeText(notice)));
     // After a stop signal nothing more is drawn (cli/stop.ts); awl exits once the session is closed.
     if (session.messageCount() > 0 && !stopSignal.aborted) {
       say(out, c.dim(`Resume this session with: awl --resume ${shortSessionId(cwd, session)}`));
@@ -157,7 +159,8 @@ async function nextSession(current: Agent, end: Exclude<ReplEnd, { kind: "quit" 
     throw error;
   }
 
-  // The next one is open: now this one is closed, its lock released.
+  // The next one is open: now this one is left (SessionEnd: "clear" for /new, as Claude Code's /clear), then closed, its lock released.
+  for (const notice of await current.end(end.kind === "new" ? "clear" : "other", stopSignal)) say(out, c.dim(safeText(notice)));
   const left = current.session;
   if (left.messageCount() > 0) {
     const id = shortSessionId(cwd, left, [next.agent.session.sessionId]); // still unique once the next one is written

@@ -113,6 +113,8 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
       );
       err.write(lineStart(err)); // a retry line the answer came after
       await output.answer?.(result.finalText);
+      // SessionEnd's hooks, once the answer is out (not after a stop signal: awl leaves at once then).
+      if (!stopSignal.aborted) for (const notice of await agent.end("other", stopSignal)) err.write(`${c.dim(safeText(notice))}\n`);
       const usage = result.usage;
       if (result.aborted) {
         if (stoppedBy() !== "SIGPIPE") err.write(`${c.yellow("Interrupted.")}\n`);

@@ -261,6 +261,14 @@ describe("what a hook is given, and what it may do", () => {
     expect(existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ")).toBe(false);
   });
 
+  test("SessionEnd runs once the answer is out, told the reason", async () => {
+    const heard = join(fx.root, "end.json");
+    personSettings({ hooks: { SessionEnd: [{ hooks: [{ type: "command", command: `cat > ${heard}` }] }] } });
+    fx.server.reply(text("Bye."));
+    expect((await run(["-p", "hello"])).stdout).toBe("Bye.\n");
+    expect(JSON.parse(readFileSync(heard, "utf8"))).toMatchObject({ hook_event_name: "SessionEnd", reason: "other", transcript_path: sessionFiles(fx.sessions)[0] });
+  });
+
   test("a settings file that is not JSON is named with its line, once, and the session goes on", async () => {
     const file = personSettings('{\n  "hooks": {\n    "PreToolUse": [,]\n  }\n}\n');
     fx.server.reply(text("Fine."));
@@ -297,6 +305,36 @@ describe.skipIf(!hasTmux)("hooks in the REPL", () => {
     await term.waitFor(/a UserPromptSubmit hook blocked this prompt: no prompts about the launch codes/);
     await term.waitFor(/› what are the launch codes/);
     expect(fx.server.requests.length).toBe(2);
+  });
+
+  test("SessionStart runs as the REPL opens, before any prompt, and its context goes with the first; /new ends the session (reason clear), /quit too (prompt_input_exit)", async () => {
+    const log = join(fx.root, "events.jsonl");
+    personSettings({
+      hooks: {
+        SessionStart: [{ hooks: [{ type: "command", command: `jq -c '{e: .hook_event_name, s: .source}' >> ${log}; echo 'the build is green'` }] }],
+        SessionEnd: [{ hooks: [{ type: "command", command: `jq -c '{e: .hook_event_name, r: .reason}' >> ${log}` }] }],
+      },
+    });
+    // Whole lines only: a hook may be writing the next one.
+    const events = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").slice(0, -1).map((l) => JSON.parse(l)) : []);
+    fx.server.reply(text("Noted."));
+    term.start([AWL], { cwd: fx.project, env: askingEnv(), width: 160 });
+    await term.waitFor(/\/help for commands/);
+    while (events().length === 0) await Bun.sleep(50);
+    expect(events()).toEqual([{ e: "SessionStart", s: "startup" }]);
+    term.send("hello");
+    await term.waitFor(/Noted\./);
+    expect(sent(0)).toContain("the build is green");
+    term.send("/new");
+    while (events().length < 3) await Bun.sleep(50);
+    term.send("/quit");
+    while (events().length < 4) await Bun.sleep(50);
+    expect(events()).toEqual([
+      { e: "SessionStart", s: "startup" },
+      { e: "SessionEnd", r: "clear" },
+      { e: "SessionStart", s: "startup" },
+      { e: "SessionEnd", r: "prompt_input_exit" },
+    ]);
   });
 
   test("Esc while a PreToolUse hook runs kills its process group, and the call is not run; Notification hooks hear the question", async () => {

@@ -1,7 +1,8 @@
-// The hooks of a turn's edges: SessionStart (once per process, before its
-// first prompt), UserPromptSubmit (before the prompt is written: it may block
-// the prompt or add context), Stop (when the model is done: it may send the
-// model back to work with its reason).
+// The hooks of a session's and a turn's edges: SessionStart (as the REPL
+// opens a session, or before -p's prompt), UserPromptSubmit (before the
+// prompt is written: it may block the prompt or add context), Stop (when the
+// model is done: it may send the model back to work with its reason),
+// SessionEnd (as the session is left).
 
 import type { Hooks } from "./hooks";
 
@@ -13,14 +14,21 @@ export interface BeforePrompt {
   notices: string[];
 }
 
-/** `start`: how the session started, when this is the first prompt of the process (SessionStart's matcher and `source`). */
-export async function beforePrompt(hooks: Hooks, prompt: string, start: "startup" | "resume" | undefined, signal: AbortSignal): Promise<BeforePrompt> {
+/** SessionStart, told how the session started (its matcher and `source`): what its hooks add for the model, and their notices. */
+export async function atSessionStart(hooks: Hooks, source: "startup" | "resume", signal: AbortSignal): Promise<{ context: string[]; notices: string[] }> {
+  if (!hooks.has("SessionStart")) return { context: [], notices: [] };
+  const outcome = await hooks.run("SessionStart", { source }, source, signal);
+  return { context: outcome.context, notices: outcome.notices };
+}
+
+/** SessionEnd, told why (Claude Code's `reason`): only their notices; nothing they say keeps the session open. */
+export async function atSessionEnd(hooks: Hooks, reason: "prompt_input_exit" | "clear" | "other", signal: AbortSignal): Promise<string[]> {
+  if (!hooks.has("SessionEnd")) return [];
+  return (await hooks.run("SessionEnd", { reason }, undefined, signal)).notices;
+}
+
+export async function beforePrompt(hooks: Hooks, prompt: string, signal: AbortSignal): Promise<BeforePrompt> {
   const done: BeforePrompt = { context: [], notices: [] };
-  if (start && hooks.has("SessionStart")) {
-    const outcome = await hooks.run("SessionStart", { source: start }, start, signal);
-    done.context.push(...outcome.context);
-    done.notices.push(...outcome.notices);
-  }
   if (hooks.has("UserPromptSubmit")) {
     const outcome = await hooks.run("UserPromptSubmit", { prompt }, undefined, signal);
     done.context.push(...outcome.context);
