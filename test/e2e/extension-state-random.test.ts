@@ -10,26 +10,11 @@ import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readSessionTree, readWholeLog } from "../../src/session/tree";
+import { DOCS_COUNTER } from "../support/counter-extension";
 import { prng } from "../support/prng";
 import { AWL, sessionFiles, useE2eFixture } from "./awl";
 
 const fx = useE2eFixture();
-
-const COUNTER = `
-export default (awl) => {
-  const count = awl.state("counter", () => 0, (n, data) => n + data.add);
-  awl.registerTool({
-    name: "bump",
-    description: "Adds to the counter and says what it is now.",
-    inputSchema: { type: "object", properties: { add: { type: "number" } }, required: ["add"] },
-    effect: () => ({ kind: "read" }),
-    execute: (input) => {
-      awl.appendEntry("counter", { add: input.add });
-      return \`count is \${count.get()}\`;
-    },
-  });
-};
-`;
 
 /** The fold of the path to the file's leaf, from every line of it. */
 function foldOfFile(file: string): number {
@@ -49,7 +34,7 @@ const done = { blocks: [{ type: "text" as const, text: "Done." }] };
 test("random tool calls, rewinds, forks, resumes and kill -9: every count the counter reports is the fold of the path", async () => {
   const config = join(fx.root, "config");
   mkdirSync(join(config, "awl", "extensions"), { recursive: true });
-  writeFileSync(join(config, "awl", "extensions", "counter.js"), COUNTER);
+  writeFileSync(join(config, "awl", "extensions", "counter.ts"), DOCS_COUNTER);
   const env = { XDG_CONFIG_HOME: config };
   const random = prng(6); // its first 20 steps hold every kind: 9 calls, 6 rewinds, 2 forks, 3 kills
   const steps = process.env.AWL_LONG_TEST ? 100 : 20;

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { AWL, sessionFiles, useE2eFixture } from "./awl";
 import { hasTmux, useTerminal } from "./tmux";
 import { readLog } from "../support/session-log";
+import { DOCS_COUNTER } from "../support/counter-extension";
 
 const fx = useE2eFixture();
 const term = useTerminal();
@@ -241,26 +242,7 @@ test("awl extensions says what each module registered or why it is not loaded, t
 test("awl extensions types writes awl.d.ts, which an extension's editor checks it against; never over a file", async () => {
   const result = await fx.run(["extensions", "types"]);
   expect(result.code).toBe(0);
-  // docs/extensions.md's counter, as an author types it.
-  writeFileSync(
-    join(fx.project, "counter.ts"),
-    `import type { Awl } from "./awl";
-export default (awl: Awl) => {
-  const count = awl.state("counter", () => 0, (n, data) => n + data.add);
-  awl.registerTool({
-    name: "bump",
-    description: "Adds to the counter and says what it is now.",
-    inputSchema: { type: "object", properties: { add: { type: "number" } }, required: ["add"] },
-    effect: () => ({ kind: "read" }),
-    execute: (input) => {
-      awl.appendEntry("counter", { add: input.add });
-      return \`count is \${count.get()}\`;
-    },
-  });
-  awl.on("before_tool_call", (call) => (call.name === "bash" ? { refuse: "not here" } : undefined));
-};
-`,
-  );
+  writeFileSync(join(fx.project, "counter.ts"), DOCS_COUNTER);
   writeFileSync(join(fx.project, "wrong.ts"), `import type { Awl } from "./awl";\nexport default (awl: Awl) => awl.registerTool({ name: "x", description: "d", inputSchema: {}, effect: () => ({ kind: "write" }), execute: () => 1 });\n`);
   const tsc = join(import.meta.dir, "../../node_modules/.bin/tsc");
   const check = (file: string) => Bun.spawnSync([tsc, "--noEmit", "--strict", file], { cwd: fx.project });
