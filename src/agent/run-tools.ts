@@ -81,12 +81,12 @@ export async function runTools(message: Message, o: ToolRun, signal: AbortSignal
     onEvent({ type: "toolEnd", id: call.id, name: call.name, output, ...(effect ? { effect: effect.kind } : {}) });
     const after = await afterToolCall(o.hooks, toRun, call.id, output, o.cwd, signal);
     for (const text of after.notices) onEvent({ type: "notice", text });
-    // Stopped after it started (Ctrl+C, Esc, a signal): the model must not take it for a call that never ran.
     let addition = after.addition;
     if (addition !== undefined && o.hookWords) {
       o.hookWords(addition);
       addition = undefined;
     }
+    // Stopped after it started (Ctrl+C, Esc, a signal): the model must not take it for a call that never ran.
     const content = [before?.changed, output.interrupted ? interruptedAfterStart(output.content) : output.content, addition].filter((part) => part !== undefined).join("\n");
     results.push({ type: "toolResult", toolUseId: call.id, content, ...(output.isError || output.interrupted ? { isError: true } : {}) });
   }
