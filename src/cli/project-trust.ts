@@ -5,7 +5,6 @@
 // lists everything that would run). Otherwise they are skipped, and one line
 // says what was.
 
-import { confirm, isCancel } from "@clack/prompts";
 import { hasCode, projectCode, type ProjectCode } from "../extensions/project-code";
 import { decideForThisRun, recordTrust, trustState, type CodeScope } from "../extensions/trust";
 import { safeText } from "../ui/render/safe-text";
@@ -40,6 +39,8 @@ async function askTrust(code: ProjectCode, state: "changed" | "new", say: (line:
   for (const server of code.servers) say(`  MCP server ${safeText(server)}`);
   if (code.variables.length > 0) say(`  variables they expand: ${safeText(code.variables.join(", "))}`);
   say("A script these call from elsewhere is not covered by your answer: review it yourself (docs/extensions.md).");
+  // Loaded only to ask: -p and a trusted project never pay for it.
+  const { confirm, isCancel } = await import("@clack/prompts");
   const answer = await confirm({ message: "Trust this project and let them run?", initialValue: false });
   return !isCancel(answer) && answer === true;
 }
