@@ -49,7 +49,7 @@ async function askTrust(code: ProjectCode, state: "changed" | "new", say: (line:
 function skippedLine(code: ProjectCode, state: "changed" | "new", asked: boolean): string {
   const count = (n: number, what: string) => (n === 0 ? [] : [`${n} ${what}${n === 1 ? "" : "s"}`]);
   const what = [...count(code.hooks.length, "hook"), ...count(code.modules.length, "extension"), ...count(code.servers.length, ".mcp.json server")].join(", ");
-  const why = state === "changed" ? "changed since you trusted it" : "not trusted";
+  const why = state === "changed" ? "has changed since you trusted it" : "is not trusted";
   const next = asked ? "awl asks again next time" : "run awl here to be asked, or add --trust to run them this once";
-  return `awl: this project is ${why}: its ${what} did not run; ${next}`;
+  return `awl: this project ${why}: its ${what} did not run; ${next}`;
 }

@@ -95,7 +95,7 @@ describe.skipIf(!hasTmux)("the REPL's question", () => {
 
     markerHook("edited");
     const after = await fx.run(["-p", "hello"]);
-    expect(after.stderr).toContain("awl: this project is changed since you trusted it: its 1 hook did not run");
+    expect(after.stderr).toContain("awl: this project has changed since you trusted it: its 1 hook did not run");
     expect(lines(marker)).toHaveLength(2);
     term.start([AWL], { cwd: fx.project, env: fx.env, width: 200 });
     expect(await term.waitFor(/Trust this project/)).toContain("changed since you trusted it");
