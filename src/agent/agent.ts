@@ -318,7 +318,10 @@ export class Agent {
         }
         const afterCalls: string[] = [];
         const hookWords = (words: string) => afterCalls.push(words);
-        const results = await runTools(message, { approvals: this.approvals, cwd: this.cwd, env: this.#env, checkpoints: this.#checkpoints, hooks: this.#hooks, hookWords, ...(this.#seam ? { beforeCall: this.#seam.beforeCall } : {}) }, signal, onEvent, ask);
+        // A hook's changed input is a "hook" custom entry before the call runs (never sent: the result tells the model).
+        const changedInput = (toolUseId: string, input: Record<string, unknown>) => void this.session.appendCustom({ customType: "hook", data: { event: "PreToolUse", toolUseId, updatedInput: input } });
+        const run = { approvals: this.approvals, cwd: this.cwd, env: this.#env, checkpoints: this.#checkpoints, hooks: this.#hooks, hookWords, changedInput };
+        const results = await runTools(message, { ...run, ...(this.#seam ? { beforeCall: this.#seam.beforeCall } : {}) }, signal, onEvent, ask);
         this.#append({ role: "user", content: results });
         this.#appendHookWords(afterCalls);
         if (signal.aborted) return result({ stopReason: "error", aborted: true, errorMessage: INTERRUPTED_BY_USER, finalText: "" });

@@ -27,6 +27,8 @@ export interface ToolRun {
   hooks?: Hooks;
   /** Takes what PostToolUse hooks say to the model, to record after the results (as a custom_message); without it, their words follow the call's result. */
   hookWords?: (words: string) => void;
+  /** Records, before the call runs, the input a PreToolUse hook gave it (the log then says what ran even if awl is killed during the call). */
+  changedInput?: (toolUseId: string, input: Record<string, unknown>) => void;
 }
 
 /**
@@ -70,6 +72,7 @@ export async function runTools(message: Message, o: ToolRun, signal: AbortSignal
       results.push({ type: "toolResult", toolUseId: call.id, content: refusal, isError: true });
       continue;
     }
+    if (before?.changed) o.changedInput?.(call.id, before.changed.input);
     onEvent({ type: "toolStart", id: call.id, name: call.name, summary });
     const onOutput = (tail: string) => onEvent({ type: "toolOutput", id: call.id, name: call.name, tail });
     // Judged as the model sent it: a read-only command's guarded form (git-guard.ts) no longer reads as read-only.
@@ -87,7 +90,7 @@ export async function runTools(message: Message, o: ToolRun, signal: AbortSignal
       addition = undefined;
     }
     // Stopped after it started (Ctrl+C, Esc, a signal): the model must not take it for a call that never ran.
-    const content = [before?.changed, output.interrupted ? interruptedAfterStart(output.content) : output.content, addition].filter((part) => part !== undefined).join("\n");
+    const content = [before?.changed?.words, output.interrupted ? interruptedAfterStart(output.content) : output.content, addition].filter((part) => part !== undefined).join("\n");
     results.push({ type: "toolResult", toolUseId: call.id, content, ...(output.isError || output.interrupted ? { isError: true } : {}) });
   }
   return results;

@@ -172,7 +172,7 @@ describe("what a hook is given, and what it may do", () => {
     expect(env).not.toContain("ANTHROPIC_API_KEY=");
   });
 
-  test("updatedInput changes the call before it runs, and the log says what ran", async () => {
+  test("updatedInput changes the call before it runs, and the log says what ran before it runs", async () => {
     const change = { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: { command: "echo changed > which.txt" } } };
     personSettings({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `echo '${JSON.stringify(change)}'` }] }] } });
     fx.server.reply({ blocks: [bash("echo original > which.txt")] }, text("Done."));
@@ -180,6 +180,12 @@ describe("what a hook is given, and what it may do", () => {
     expect(result.code).toBe(0);
     expect(readFileSync(join(fx.project, "which.txt"), "utf8")).toBe("changed\n");
     expect(sent(1)).toContain("echo changed > which.txt");
+    // Recorded before the call ran, between the call and its result; a resume goes on from it.
+    const file = sessionFiles(fx.sessions)[0]!;
+    const kinds = readLog(file).filter((l) => l.type === "message" || l.type === "custom").map((l) => (l.type === "custom" ? l.data : l.message.role));
+    expect(kinds).toEqual(["system", "user", "assistant", { event: "PreToolUse", toolUseId: expect.any(String), updatedInput: { command: "echo changed > which.txt" } }, "user", "assistant"]);
+    fx.server.reply(text("Resumed."));
+    expect((await run(["-p", "again", "--resume"])).stdout).toBe("Resumed.\n");
   });
 
   test("permissionDecision allow never lifts read-only", async () => {

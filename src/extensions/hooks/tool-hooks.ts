@@ -11,8 +11,8 @@ export interface BeforeCall {
   outcome: HookOutcome;
   /** The call to go on with: the one given, or the one a hook's updatedInput made of it (checked again). */
   call: ToolCall | InvalidCall;
-  /** Set when a hook changed the input: what the call's result says of it, so the log and the model know what ran. */
-  changed?: string;
+  /** Set when a hook changed the input: the input the call runs with (awl's fields), and what its result says of it, so the model knows what ran. */
+  changed?: { input: Input; words: string };
 }
 
 const NOTHING: HookOutcome = { context: [], notices: [] };
@@ -25,8 +25,7 @@ export async function beforeToolCall(hooks: Hooks | undefined, call: ToolCall | 
   const outcome = await hooks.run("PreToolUse", { tool_name, tool_input, tool_use_id: id }, tool_name, signal);
   if (!outcome.updatedInput || outcome.block !== undefined) return { outcome, call };
   const input = fromClaudeInput(call.name, outcome.updatedInput);
-  // SEAM (extensions' entry kinds): the changed input belongs on the call's own record before it runs; until that record exists, the call's result says it.
-  return { outcome, call: checkCall(call.name, JSON.stringify(input)), changed: `A PreToolUse hook changed this call's input to ${JSON.stringify(input)}.` };
+  return { outcome, call: checkCall(call.name, JSON.stringify(input)), changed: { input, words: `A PreToolUse hook changed this call's input to ${JSON.stringify(input)}.` } };
 }
 
 /** What PostToolUse hooks add to a call's result for the model (a block's reason, added context), and their notices. */
