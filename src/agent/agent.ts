@@ -106,8 +106,10 @@ export class Agent {
   readonly #hooks: Hooks;
   /** Whose code runs here: a session opened after this one (/new, /resume) keeps it. */
   readonly code: CodeScope;
-  /** SessionStart has run (the settings' problems are said then, once); what it added for the model waits for the next prompt. */
-  #started = false;
+  /** SessionStart's hooks, run once: what to say (the settings' problems, their notices), said by the first turn. */
+  #start: Promise<string[]> | undefined;
+  #startSaid = false;
+  /** What SessionStart added for the model: it goes with the next prompt. */
   #startContext: string[] = [];
 
   constructor(options: AgentOptions) {
@@ -130,16 +132,17 @@ export class Agent {
   }
 
   /**
-   * Runs the SessionStart hooks, once (the REPL as it opens the session; else
-   * the first turn): what they add for the model goes with the next prompt.
-   * Returns what to say: the settings' problems, the hooks' notices.
+   * Runs the SessionStart hooks, once (the REPL as it opens the session, while
+   * the person types; else the first turn, which waits for them either way):
+   * what they add for the model goes with the next prompt. Resolves to what
+   * the first turn says: the settings' problems, the hooks' notices.
    */
-  async start(signal: AbortSignal): Promise<string[]> {
-    if (this.#started) return [];
-    this.#started = true;
-    const said = await atSessionStart(this.#hooks, this.#conversation.messages.length === 0 ? "startup" : "resume", signal);
-    this.#startContext = said.context;
-    return [...this.#hooks.problems, ...said.notices];
+  start(signal: AbortSignal): Promise<string[]> {
+    this.#start ??= atSessionStart(this.#hooks, this.#conversation.messages.length === 0 ? "startup" : "resume", signal).then((said) => {
+      this.#startContext = said.context;
+      return [...this.#hooks.problems, ...said.notices];
+    });
+    return this.#start;
   }
 
   /** Runs the SessionEnd hooks as the session is left (`reason` as Claude Code gives it); returns their notices. */
@@ -257,7 +260,9 @@ export class Agent {
     // A new session's file is made with the prompt: its header's project is asked of git first, where Esc can stop it.
     await this.session.learnProject(this.#env, signal);
     if (prompt !== undefined) {
-      for (const text of await this.start(signal)) onEvent({ type: "notice", text });
+      const said = await this.start(signal);
+      if (!this.#startSaid) for (const text of said) onEvent({ type: "notice", text });
+      this.#startSaid = true;
       const hooked = await beforePrompt(this.#hooks, prompt, signal);
       for (const text of hooked.notices) onEvent({ type: "notice", text });
       if (hooked.block !== undefined) {

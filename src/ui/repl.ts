@@ -82,8 +82,8 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
   // Prompts kept as files, typed as commands: read once, as the REPL starts; what was skipped is said then.
   const markdown = loadMarkdownCommands(agent.cwd, process.env, [...commandNames(), ...ALIASES]);
   for (const problem of markdown.problems) out.write(`${wrapLines(c.dim(safeText(problem)), out.columns)}\n`);
-  // SessionStart's hooks run as the session opens (once per session); what they add for the model goes with the first prompt.
-  for (const notice of await agent.start(stop.signal)) out.write(`${wrapLines(c.dim(safeText(notice)), out.columns)}\n`);
+  // SessionStart's hooks run as the session opens, while the person types: the first turn waits for them, and says what they said.
+  agent.start(stop.signal).catch(() => {}); // a failure is the first turn's to report
   const markdownNames = markdown.commands.map((m) => m.name);
   // The extensions' commands after the built-in and the Markdown ones, which win a clash (named once).
   const added = extensions?.commandsBeside([...commandNames(), ...ALIASES, ...markdownNames]) ?? [];
