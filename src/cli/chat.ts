@@ -27,6 +27,7 @@ import { colorsFor, type Colors } from "../ui/render/colors";
 import { replAdvice, replMessage } from "../ui/advice";
 import { contextFilesLine, contextNotice } from "../ui/session/instructions";
 import { runRepl, type ReplEnd } from "../ui/repl";
+import { holdKeys } from "../ui/input/input-modes";
 import { joinParts, oneLine, wrapLines } from "../ui/render/format";
 import { messagesInFile } from "../ui/session/message-count";
 import { safeText } from "../ui/render/safe-text";
@@ -75,6 +76,8 @@ export async function chat(args: Args, cwd: string): Promise<number> {
     // An effort the model cannot take is a mistake on the command line: said before the REPL starts (/effort says it after).
     const refusal = agent.effortRefusal();
     if (refusal) throw new UsageError(`${refusal} (see awl --help)`);
+    // From the first line shown, what the person types waits for the input box as typed (see holdKeys).
+    holdKeys(process.stdin);
     if (opened.resumed) showTranscript(agent, screen, catalogues);
     if (session.readOnly) throw new UserError(session.readOnlyReason ?? "this session cannot be continued by this version of awl");
     showBanner(agent, opened.resumed, contextFiles, screen, isDefault);

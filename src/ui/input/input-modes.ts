@@ -25,9 +25,26 @@ const muted = new WeakSet<NodeJS.WriteStream>();
 /** The modes awl has on right now (readLine and watchInterrupt never overlap). */
 let active: Modes | undefined;
 
-/** Raw mode and bracketed paste on; returns the function that puts the terminal back as it was. */
+/** The terminal holdKeys put in raw mode, until the first reader takes it over. */
+let held: { input: NodeJS.ReadStream; wasRaw: boolean } | undefined;
+
+/**
+ * Raw mode from now until the first reader takes it over: keys typed while
+ * the REPL starts wait, unechoed, exactly as typed. In cooked mode the
+ * terminal would echo them over the banner and turn their Enter into a
+ * newline (Ctrl+J), so a prompt typed at once was never sent.
+ */
+export function holdKeys(input: NodeJS.ReadStream): void {
+  if (!input.isTTY || input.isRaw || held) return;
+  held = { input, wasRaw: false };
+  input.setRawMode(true);
+}
+
+/** Raw mode and bracketed paste on; returns the function that puts the terminal back as it was (as it was before holdKeys, when it held it). */
 export function enterRawMode(input: NodeJS.ReadStream, output: NodeJS.WriteStream): () => void {
-  const modes: Modes = { input, output, wasRaw: input.isRaw, paste: output.isTTY === true };
+  const wasRaw = held?.input === input ? held.wasRaw : input.isRaw;
+  held = undefined;
+  const modes: Modes = { input, output, wasRaw, paste: output.isTTY === true };
   input.setRawMode(true);
   active = modes;
   if (modes.paste) output.write(PASTE_ON);
@@ -55,8 +72,8 @@ export function enterRawMode(input: NodeJS.ReadStream, output: NodeJS.WriteStrea
  * leaves it there, still in raw mode and bracketed paste.
  */
 export function restoreTerminal(): void {
-  const modes = active;
-  active = undefined;
+  const modes = active ?? (held && { input: held.input, output: process.stdout, wasRaw: held.wasRaw, paste: false });
+  active = held = undefined;
   if (!modes) {
     // Not ours (the session picker's prompt library sets raw mode itself): raw mode at least.
     try {
