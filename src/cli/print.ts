@@ -22,6 +22,8 @@ import { safeText } from "../ui/render/safe-text";
 import { onCommandLine, remedyWatcher, resendAdvice, savedPromptAdvice, withCommandLineAdvice } from "./advice";
 import { approvalMode, type Args } from "./args";
 import { startModel } from "./start-model";
+import { startMcp } from "./mcp-start";
+import { printWaitMs } from "../mcp";
 import { shortSessionId } from "../ui/session/session-id";
 import type { Usage } from "../providers/provider";
 import { guardOutput, hold, stopExitCode, stoppedBy, stopSignal } from "./stop";
@@ -69,6 +71,7 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
   const { opened, model, effort, catalogues, gone } = await startModel(args, cwd);
   const { session, resumed, notices } = opened;
   output.opened?.(session);
+  const servers = startMcp(args, cwd);
   try {
     for (const notice of notices) err.write(`${c.yellow(safeText(notice))}\n`);
     if (session.readOnly) throw new UserError(session.readOnlyReason ?? "this session cannot be continued by this version of awl");
@@ -85,6 +88,15 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
       throw new UsageError(`-p needs a prompt: this session does not wait for the model (a bare -p --resume sends what waits: a prompt the provider refused, or a run --max-turns stopped) (see awl --help)`);
     }
     const failure = remedyWatcher();
+    if (servers) {
+      // The servers get AWL_MCP_WAIT to answer before the one request; those that fail are named as they do.
+      const sayFailures = () => {
+        for (const line of servers.takeNotices()) err.write(`${c.yellow(`awl: ${safeText(line)}`)}\n`);
+      };
+      servers.onChange(sayFailures);
+      await servers.waitForAll(printWaitMs());
+      sayFailures();
+    }
 
     // A stop signal aborts the turn and waits for it (cli/stop.ts): its partial
     // answer or tool results are appended, then awl exits 128 + the signal's number.
@@ -132,6 +144,7 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
     });
   } finally {
     session.close();
+    await servers?.close();
   }
 }
 

@@ -7,7 +7,7 @@ import { TOOL_DEFINITIONS } from "./definitions.generated";
 import { MIN_SCRUBBED_LENGTH, scrub, secretPartAtEnd } from "./secrets";
 import { failure, interrupted, isInvalid, notStarted, type CallEffect, type ProposedChange, type Tool, type ToolContext, type ToolOutput } from "./tool";
 
-export type { CallEffect, PendingChange, ProposedChange, Tool, ToolContext, ToolOutput } from "./tool";
+export type { CallEffect, PendingChange, ProposedChange, ServerCall, Tool, ToolContext, ToolOutput } from "./tool";
 
 let loaded: readonly Tool[] | undefined;
 
@@ -30,13 +30,37 @@ export function tools(): readonly Tool[] {
 
 export type ToolDefinition = Pick<Tool, "name" | "description" | "inputSchema">;
 
+let addedSource: (() => readonly Tool[]) | undefined;
+let added: readonly Tool[] | undefined;
+
 /**
- * What providers send to the model for each tool: generated from the tools by
- * the build (definitions.generated.ts), so the first request does not wait
- * for arktype.
+ * Tools from outside awl (MCP servers: src/mcp/tools.ts), asked for once,
+ * when the model is first told of the tools: from then on the list is the
+ * same for the life of the process, so a provider's cached prefix holds.
+ */
+export function addTools(source: () => readonly Tool[]): void {
+  addedSource = source;
+  added = undefined;
+}
+
+/** The added tools, decided on first use. */
+function addedTools(): readonly Tool[] {
+  return (added ??= addedSource?.() ?? []);
+}
+
+/** Every tool a call may name: the added ones only once they are decided (a transcript read before the first request does not decide them). */
+function callableTools(): readonly Tool[] {
+  return added ? [...tools(), ...added] : tools();
+}
+
+/**
+ * What providers send to the model for each tool: the built-in ones
+ * generated from the tools by the build (definitions.generated.ts), so the
+ * first request does not wait for arktype; then the added ones.
  */
 export function toolDefinitions(): ToolDefinition[] {
-  return TOOL_DEFINITIONS;
+  const more = addedTools();
+  return more.length === 0 ? TOOL_DEFINITIONS : [...TOOL_DEFINITIONS, ...more.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))];
 }
 
 /** How much of a running tool's latest output is passed on to be watched (the person sees its last few lines). */
@@ -61,8 +85,8 @@ export interface InvalidCall {
  * and the run itself use, none of them reading the JSON again.
  */
 export function checkCall(name: string, rawInputJson: string): ToolCall | InvalidCall {
-  const tool = tools().find((t) => t.name === name);
-  if (!tool) return { name, error: `unknown tool ${name}; the tools are ${tools().map((t) => t.name).join(", ")}` };
+  const tool = callableTools().find((t) => t.name === name);
+  if (!tool) return { name, error: `unknown tool ${name}; the tools are ${callableTools().map((t) => t.name).join(", ")}` };
   const parsed = parseInput(rawInputJson);
   if (parsed instanceof Error) return { name, error: `${name}: input is not valid JSON (${parsed.message})` };
   const input = tool.validate(parsed);
@@ -140,7 +164,7 @@ function liveTail(secrets: ToolContext["secrets"], onOutput: (tail: string) => v
 
 /** The input field a tool's one-line display shows (command, path), read while the call's input still streams; undefined for an unknown tool. */
 export function summaryField(name: string): string | undefined {
-  return tools().find((t) => t.name === name)?.summaryField;
+  return callableTools().find((t) => t.name === name)?.summaryField;
 }
 
 // A call read back from the log (a transcript, an export, calls shown as not

@@ -1,0 +1,162 @@
+// The configured servers of one awl process and their state. Each connects
+// in the background as soon as awl starts: nothing waits for it (the REPL's
+// prompt is drawn at once; `-p` waits at most AWL_MCP_WAIT before its first
+// request, waitForAll). One that fails, exits or has not answered in
+// AWL_MCP_TIMEOUT is named once, with the reason (takeNotices), and awl goes
+// on; /mcp shows the state of each and reconnects one.
+
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { ServerConfig } from "./config";
+import { configFiles, readConfigs, type RawServer } from "./config-files";
+import { connect, type ServerTool } from "./connect";
+import { NOT_TRUSTED, projectServersAllowed } from "./project-trust";
+
+export type ServerState = "connecting" | "ready" | "failed" | "not started";
+
+export interface ServerStatus {
+  name: string;
+  raw: RawServer;
+  /** Checked when the servers start (start()). */
+  config?: ServerConfig;
+  state: ServerState;
+  /** Why it failed or was not started. */
+  reason?: string;
+  tools: ServerTool[];
+  client?: Client;
+}
+
+const DEFAULT_TIMEOUT_S = 30;
+const DEFAULT_WAIT_S = 5;
+
+/** Seconds from a variable: a number ≥ 0, else the default. */
+function seconds(value: string | undefined, fallback: number): number {
+  const n = value === undefined || value.trim() === "" ? Number.NaN : Number(value);
+  return Number.isFinite(n) && n >= 0 ? n : fallback;
+}
+
+export class McpServers {
+  readonly servers: ServerStatus[];
+  #notices: string[] = [];
+  #closing = false;
+  #listeners = new Set<() => void>();
+  readonly timeoutMs: number;
+
+  /** Lists the servers from their files (no check yet, nothing started: start() does both, once the prompt is drawn). */
+  constructor(
+    raws: RawServer[],
+    readonly cwd: string,
+    readonly env: Record<string, string | undefined> = process.env,
+  ) {
+    this.timeoutMs = seconds(env.AWL_MCP_TIMEOUT, DEFAULT_TIMEOUT_S) * 1000;
+    const allowed = projectServersAllowed(cwd);
+    this.servers = raws.map((raw) => {
+      const status: ServerStatus = { name: raw.name, raw, state: "connecting", tools: [] };
+      if (raw.origin === "project" && !allowed) Object.assign(status, { state: "not started", reason: NOT_TRUSTED });
+      return status;
+    });
+  }
+
+  /** Checks each server's entry and connects it, in the background; one whose entry is wrong is named. */
+  async start(): Promise<void> {
+    const { checkServer } = await import("./config"); // arktype: loaded now, not before the prompt
+    for (const server of this.servers) {
+      if (server.state !== "connecting") continue;
+      server.config = checkServer(server.raw, this.env);
+      if (server.config.error) {
+        Object.assign(server, { state: "failed", reason: server.config.error });
+        this.#notice(server);
+        this.#changed();
+      } else void this.#connect(server);
+    }
+  }
+
+  /** The servers that may run (everything but those not started). */
+  get running(): ServerStatus[] {
+    return this.servers.filter((s) => s.state !== "not started");
+  }
+
+  /** Whether every server that may run has answered or failed. */
+  get settled(): boolean {
+    return this.servers.every((s) => s.state !== "connecting");
+  }
+
+  /** Failures not yet said, each said once. */
+  takeNotices(): string[] {
+    return this.#notices.splice(0);
+  }
+
+  /** Called whenever a server's state changes. */
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Resolves when every server has settled, or after `ms`, whichever is first. */
+  async waitForAll(ms: number): Promise<void> {
+    if (this.settled || ms <= 0) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      const off = this.onChange(() => this.settled && done());
+      function done() {
+        clearTimeout(timer);
+        off();
+        resolve();
+      }
+    });
+  }
+
+  /** Closes the server's connection and connects it again (/mcp). */
+  async reconnect(name: string): Promise<ServerStatus | undefined> {
+    const server = this.servers.find((s) => s.name === name);
+    if (!server || server.state === "not started" || !server.config || server.config.error) return server;
+    await server.client?.close().catch(() => {});
+    Object.assign(server, { state: "connecting", reason: undefined, tools: [], client: undefined });
+    this.#changed();
+    await this.#connect(server);
+    return server;
+  }
+
+  /** Ends every server (their process groups too: reaper.ts); their ending is no failure to name. */
+  async close(): Promise<void> {
+    this.#closing = true;
+    await Promise.all(this.servers.map((s) => s.client?.close().catch(() => {})));
+  }
+
+  async #connect(server: ServerStatus): Promise<void> {
+    const entry = server.config!.entry!;
+    try {
+      const connected = await connect(server.name, entry, this.cwd, this.timeoutMs, (reason) => {
+        if (this.#closing || server.client !== connected.client) return; // awl is leaving, or an old connection /mcp replaced
+        Object.assign(server, { state: "failed", reason, client: undefined });
+        this.#notice(server);
+        this.#changed();
+      });
+      Object.assign(server, { state: "ready", tools: connected.tools, client: connected.client });
+    } catch (error) {
+      Object.assign(server, { state: "failed", reason: (error as Error).message });
+      this.#notice(server);
+    }
+    this.#changed();
+  }
+
+  #notice(server: ServerStatus): void {
+    this.#notices.push(`MCP server ${server.name}: ${server.reason}`);
+  }
+
+  #changed(): void {
+    for (const listener of this.#listeners) listener();
+  }
+}
+
+/** The servers configured for `cwd`, listed but not started; undefined when none is configured (and nothing of MCP has loaded). */
+export function configuredServers(cwd: string, extraConfig: string | undefined, env: Record<string, string | undefined> = process.env): McpServers | undefined {
+  const files = configFiles(cwd, extraConfig, env);
+  if (files.length === 0) return undefined;
+  const raws = readConfigs(files);
+  return raws.length === 0 ? undefined : new McpServers(raws, cwd, env);
+}
+
+/** AWL_MCP_WAIT in milliseconds: how long `-p` waits for servers before its first request. */
+export function printWaitMs(env: Record<string, string | undefined> = process.env): number {
+  return seconds(env.AWL_MCP_WAIT, DEFAULT_WAIT_S) * 1000;
+}

@@ -1,0 +1,111 @@
+// MCP servers through the compiled binary, with a real server on the SDK's
+// server side (test/support/mcp-server.ts) and the test server for the model.
+import { expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { useE2eFixture } from "./awl";
+
+const SERVER = join(import.meta.dir, "../support/mcp-server.ts");
+const fx = useE2eFixture();
+
+/** Writes an MCP configuration at `file`: name -> env of one test server (or a whole entry). */
+async function config(file: string, servers: Record<string, Record<string, string> | object>): Promise<string> {
+  const entries = Object.fromEntries(Object.entries(servers).map(([name, value]) => [name, "command" in value || "type" in value ? value : { command: "bun", args: [SERVER], env: value }]));
+  await Bun.write(file, JSON.stringify({ mcpServers: entries }));
+  return file;
+}
+
+const toolNames = (i: number) => ((fx.server.requests[i]!.body as { tools?: { name: string }[] }).tools ?? []).map((t) => t.name);
+
+test("-p: a server's tools are ordinary tools when they arrive in time; a call reaches the server and its answer the model", async () => {
+  const file = await config(join(fx.root, "mcp.json"), { files: {} });
+  fx.server.reply({ blocks: [{ type: "toolUse", name: "mcp__files__echo", input: { text: "hi there" } }] }, { blocks: [{ type: "text", text: "done" }] });
+  const run = await fx.run(["-p", "use it", "--mcp-config", file], { env: { AWL_MCP_WAIT: "30" } });
+  expect(run.stderr).not.toContain("MCP server");
+  expect(run.code).toBe(0);
+  expect(toolNames(0)).toEqual(["bash", "read", "write", "edit", "mcp__files__echo", "mcp__files__add"]);
+  expect(toolNames(1)).toEqual(toolNames(0));
+  expect(JSON.stringify(fx.server.requests[1]!.body)).toContain("echo: hi there");
+});
+
+test("-p: a dead command, a failing server and one that never answers are each named once with the reason; the quick one still works", async () => {
+  const file = await config(join(fx.root, "mcp.json"), {
+    quick: {},
+    dead: { command: "no-such-mcp-server-here" },
+    failing: { MCP_TEST_FAIL: "cannot open database \u001b[31mred\u001b[0m" },
+    silent: { MCP_TEST_HANG: "1", MCP_TEST_PID_FILE: join(fx.root, "silent.pid") },
+  });
+  fx.server.reply({ blocks: [{ type: "toolUse", name: "mcp_call", input: { server: "quick", tool: "add", arguments: { a: 2, b: 3 } } }] }, { blocks: [{ type: "text", text: "five" }] });
+  const run = await fx.run(["-p", "add", "--mcp-config", file], { env: { AWL_MCP_WAIT: "30", AWL_MCP_TIMEOUT: "2" } });
+  expect(run.code).toBe(0);
+  const lines = run.stderr.split("\n").filter((l) => l.includes("MCP server"));
+  expect(lines).toHaveLength(3);
+  expect(lines.find((l) => l.includes("dead"))).toContain("command not found: no-such-mcp-server-here");
+  expect(lines.find((l) => l.includes("failing"))).toContain("cannot open database");
+  expect(run.stderr).not.toContain("\u001b[31m");
+  expect(lines.find((l) => l.includes("silent"))).toContain("did not answer in 2 s");
+  // Not all of them answered: the two fixed tools, and the quick one's call went through them.
+  expect(toolNames(0)).toEqual(["bash", "read", "write", "edit", "mcp_find", "mcp_call"]);
+  expect(JSON.stringify(fx.server.requests[1]!.body)).toContain('"5"');
+  // Nothing it started is left running.
+  const pid = Number(readFileSync(join(fx.root, "silent.pid"), "utf8"));
+  expect(existsSync(`/proc/${pid}`)).toBe(false);
+});
+
+test("a server's environment is a minimal base and its own env: no provider key, nothing awl was not asked to pass", async () => {
+  const envFile = join(fx.root, "server-env.json");
+  const file = await config(join(fx.root, "mcp.json"), { probe: { MCP_TEST_ENV_FILE: envFile, GIVEN: "${MY_SETTING:-fallback}" } });
+  fx.server.reply({ blocks: [{ type: "text", text: "ok" }] });
+  const run = await fx.run(["-p", "hi", "--mcp-config", file], { env: { AWL_MCP_WAIT: "30", SOME_OTHER: "x", LANG: "C.UTF-8" } });
+  expect(run.code).toBe(0);
+  const seen = JSON.parse(readFileSync(envFile, "utf8")) as Record<string, string>;
+  expect(seen.ANTHROPIC_API_KEY).toBeUndefined();
+  expect(seen.OPENAI_API_KEY).toBeUndefined();
+  expect(seen.SOME_OTHER).toBeUndefined();
+  expect(seen.GIVEN).toBe("fallback");
+  expect(seen.LANG).toBe("C.UTF-8");
+  expect(seen.HOME).toBe(fx.home);
+});
+
+test("a project's .mcp.json is listed but never started before the project is trusted, and never gets a provider key", async () => {
+  const envFile = join(fx.root, "project-env.json");
+  await config(join(fx.project, ".mcp.json"), { repo: { MCP_TEST_ENV_FILE: envFile }, keyed: { KEY: "${ANTHROPIC_API_KEY}" } });
+  const listed = await fx.run(["mcp", "list"]);
+  expect(listed.code).toBe(0);
+  expect(listed.stdout).toContain("repo  (.mcp.json)  bun");
+  expect(listed.stdout).toContain("not started: not trusted yet");
+  expect(listed.stdout).toContain("keyed  (.mcp.json)  error: ${ANTHROPIC_API_KEY} is a key or secret, never given to a project's servers");
+  expect(listed.stdout).not.toContain(fx.server.anthropicKey);
+  fx.server.reply({ blocks: [{ type: "text", text: "ok" }] });
+  const run = await fx.run(["-p", "hi"], { env: { AWL_MCP_WAIT: "5" } });
+  expect(run.code).toBe(0);
+  expect(existsSync(envFile)).toBe(false);
+  expect(run.stderr).not.toContain(fx.server.anthropicKey);
+});
+
+test("an unset ${VAR} is one line for that server; the others still start", async () => {
+  const file = await config(join(fx.root, "mcp.json"), { needs: { command: "bun", args: [SERVER, "${NOT_SET_ANYWHERE}"] }, fine: {} });
+  fx.server.reply({ blocks: [{ type: "text", text: "ok" }] });
+  const run = await fx.run(["-p", "hi", "--mcp-config", file], { env: { AWL_MCP_WAIT: "30" } });
+  expect(run.code).toBe(0);
+  expect(run.stderr).toContain("MCP server needs: ${NOT_SET_ANYWHERE} is not set");
+  expect(toolNames(0)).toContain("mcp__fine__echo");
+});
+
+test("awl mcp add, list and remove change the person's own file", async () => {
+  const env = { XDG_CONFIG_HOME: join(fx.root, "config") };
+  expect((await fx.run(["mcp", "add", "-e", "TOKEN=abc", "local", "bun", SERVER, "--flag"], { env })).code).toBe(0);
+  expect((await fx.run(["mcp", "add", "-H", "Authorization: Bearer x", "remote", "https://example.com/mcp"], { env })).code).toBe(0);
+  const file = join(fx.root, "config/awl/mcp.json");
+  expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({
+    mcpServers: { local: { command: "bun", args: [SERVER, "--flag"], env: { TOKEN: "abc" } }, remote: { type: "http", url: "https://example.com/mcp", headers: { Authorization: "Bearer x" } } },
+  });
+  const listed = await fx.run(["mcp", "list"], { env });
+  expect(listed.stdout).toContain("local");
+  expect(listed.stdout).toContain("http https://example.com/mcp");
+  expect((await fx.run(["mcp", "remove", "local"], { env })).code).toBe(0);
+  const gone = await fx.run(["mcp", "remove", "local"], { env });
+  expect(gone.code).toBe(1);
+  expect(gone.stderr).toBe(`awl: no MCP server named local in ${file}\n`);
+  expect(Object.keys(JSON.parse(readFileSync(file, "utf8")).mcpServers)).toEqual(["remote"]);
+});
