@@ -20,6 +20,7 @@ import { toolDefinitions, tools } from "../tools";
 import { Checkpoints } from "./checkpoints";
 import { PartialWriter } from "./partials";
 import { runTools } from "./run-tools";
+import type { McpServers } from "../mcp";
 import { compact, CompactionFailed, type Compaction } from "./compaction";
 import { reserve, summaryAllowance, windowOf } from "./window";
 import { INTERRUPTED_NOT_RUN, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
@@ -32,6 +33,8 @@ import { ThinkingSettings } from "./thinking-settings";
 
 export interface AgentOptions {
   session: SessionManager;
+  /** The MCP servers of this process (their tools reach the model through the tools' registry); /mcp shows them. */
+  mcp?: McpServers;
   /** The project instructions the CLI read (and showed) as a new session starts; read at the first turn when absent. */
   contextFiles?: ContextFiles;
   cwd: string;
@@ -98,6 +101,7 @@ export class Agent {
     this.cwd = options.cwd;
     this.#maxTokens = options.maxTokens ?? ANSWER_SHARE;
     this.#env = options.env ?? process.env;
+    this.mcp = options.mcp;
     this.approvals = options.approvals ?? new Approvals("auto", this.#env);
     contextWindowFromEnv(this.#env); // a bad AWL_CONTEXT_WINDOW is said now, not at the first request
     this.#conversation = options.session.rebuildConversation();
@@ -108,6 +112,8 @@ export class Agent {
     this.#provider = createProvider(options.model.provider, this.#env);
     this.#checkpoints = new Checkpoints(options.session, options.cwd, this.#env);
   }
+
+  readonly mcp?: McpServers;
 
   /** The project instructions read for this new session, until its first turn writes them into the system prompt. */
   get pendingContextFiles(): ContextFiles | undefined {

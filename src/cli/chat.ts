@@ -38,6 +38,8 @@ import { keptEffort, startModel } from "./start-model";
 import type { Catalogues } from "../providers/catalogue";
 import { pickFast, plainLine } from "./sessions";
 import { guardOutput, hold, stopSignal } from "./stop";
+import { startMcp } from "./mcp-start";
+import type { McpServers } from "../mcp";
 
 declare const AWL_VERSION: string;
 
@@ -56,13 +58,15 @@ export async function chat(args: Args, cwd: string): Promise<number> {
   const { c, out } = screen;
   const { opened, model, effort, catalogues, isDefault, gone } = await startModel(args, cwd);
   let session = opened.session;
+  let mcp: McpServers | undefined;
   try {
     for (const notice of opened.notices) say(out, c.yellow(safeText(notice)));
     // A new session's project instructions: read now, so the banner lists exactly what its system prompt will hold.
     const contextFiles = opened.resumed ? undefined : loadContextFiles({ cwd });
     const approvals = new Approvals(mode);
     const modelInfo = catalogues.modelInfo;
-    let agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals, modelInfo })); // rebuilds the conversation, once
+    mcp = startMcp(args, cwd); // connected once the prompt is drawn
+    let agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals, modelInfo, mcp })); // rebuilds the conversation, once
     // An effort the model cannot take is a mistake on the command line: said before the REPL starts (/effort says it after).
     const refusal = agent.effortRefusal();
     if (refusal) throw new UsageError(`${refusal} (see awl --help)`);
@@ -92,6 +96,7 @@ export async function chat(args: Args, cwd: string): Promise<number> {
     return 0;
   } finally {
     session.close();
+    await mcp?.close();
   }
 }
 
@@ -180,6 +185,7 @@ function nextAgent(current: Agent, opened: OpenedSession, contextFiles: ContextF
       effort,
       contextFiles,
       approvals: current.approvals,
+      mcp: current.mcp,
       modelInfo: catalogues.modelInfo,
     });
   if (!opened.resumed) return { agent: make(current.model) };

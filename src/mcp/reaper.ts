@@ -10,7 +10,7 @@ import type { Subprocess } from "bun";
 let watcher: Subprocess<"pipe", "ignore", "ignore"> | undefined;
 const groups = new Set<number>();
 
-const WATCH = 'trap "" INT HUP TERM; groups=; while read g; do groups="$groups $g"; done; for g in $groups; do kill -9 -- "-$g" 2>/dev/null; done';
+const WATCH = 'trap "" INT HUP TERM; groups=; while read g; do groups="$groups $g"; done; for g in $groups; do kill -9 "-$g" 2>/dev/null; done';
 
 /** Ends the group `pid` leads when awl exits, whichever way. */
 export function reapOnExit(pid: number): void {
@@ -18,13 +18,17 @@ export function reapOnExit(pid: number): void {
     watcher = Bun.spawn(["/bin/sh", "-c", WATCH], { stdin: "pipe", stdout: "ignore", stderr: "ignore", detached: true });
     watcher.unref();
     watcher.stdin.unref();
-    process.on("exit", () => {
-      for (const group of groups) killGroup(group);
-    });
+    process.on("exit", endAll);
   }
   groups.add(pid);
   watcher.stdin.write(`${pid}\n`);
   watcher.stdin.flush();
+}
+
+/** Ends every server's group now, those still connecting too. */
+export function endAll(): void {
+  for (const group of groups) killGroup(group);
+  groups.clear();
 }
 
 /** The group has been ended (the server was closed or exited). */

@@ -10,6 +10,7 @@ import type { ServerConfig } from "./config";
 import { configFiles, readConfigs, type RawServer } from "./config-files";
 import { connect, type ServerTool } from "./connect";
 import { NOT_TRUSTED, projectServersAllowed } from "./project-trust";
+import { endAll } from "./reaper";
 
 export type ServerState = "connecting" | "ready" | "failed" | "not started";
 
@@ -60,6 +61,7 @@ export class McpServers {
   async start(): Promise<void> {
     const { checkServer } = await import("./config"); // arktype: loaded now, not before the prompt
     for (const server of this.servers) {
+      if (this.#closing) return;
       if (server.state !== "connecting") continue;
       server.config = checkServer(server.raw, this.env);
       if (server.config.error) {
@@ -120,6 +122,7 @@ export class McpServers {
   async close(): Promise<void> {
     this.#closing = true;
     await Promise.all(this.servers.map((s) => s.client?.close().catch(() => {})));
+    endAll(); // those still connecting have no client yet
   }
 
   async #connect(server: ServerStatus): Promise<void> {
@@ -131,6 +134,7 @@ export class McpServers {
         this.#notice(server);
         this.#changed();
       });
+      if (this.#closing) return void connected.client.close().catch(() => {}); // awl left while it connected
       Object.assign(server, { state: "ready", tools: connected.tools, client: connected.client });
     } catch (error) {
       Object.assign(server, { state: "failed", reason: (error as Error).message });

@@ -1,0 +1,63 @@
+// The REPL with MCP servers, in a real terminal: the prompt never waits for
+// a server, a slow one's tools are used once it answers, the tools array of
+// the session stays the same, and no server outlives a killed awl.
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { AWL, useE2eFixture } from "./awl";
+import { hasTmux, useTerminal } from "./tmux";
+
+const SERVER = join(import.meta.dir, "../support/mcp-server.ts");
+const fx = useE2eFixture();
+const term = useTerminal();
+
+async function waitUntil(condition: () => boolean, what: string, limitMs = 40_000): Promise<void> {
+  for (const start = Date.now(); !condition(); await Bun.sleep(50)) if (Date.now() - start > limitMs) throw new Error(`timed out waiting for ${what}`);
+}
+
+describe.skipIf(!hasTmux)("MCP in the REPL", () => {
+  test("the prompt is drawn while a server hangs; a slow server's tool is called once it answers; the tools never change; a SIGKILL of awl ends every server", async () => {
+    const pids = { hang: join(fx.root, "hang.pid"), slow: join(fx.root, "slow.pid") };
+    const file = join(fx.root, "mcp.json");
+    await Bun.write(file, JSON.stringify({
+      mcpServers: {
+        hang: { command: "bun", args: [SERVER], env: { MCP_TEST_HANG: "1", MCP_TEST_PID_FILE: pids.hang } },
+        slow: { command: "bun", args: [SERVER], env: { MCP_TEST_DELAY_MS: "1500", MCP_TEST_PID_FILE: pids.slow } },
+      },
+    }));
+    fx.server.reply(
+      { blocks: [{ type: "toolUse", name: "mcp_find", input: { words: "adds" } }] },
+      { blocks: [{ type: "toolUse", name: "mcp_call", input: { server: "slow", tool: "add", arguments: { a: 40, b: 2 } } }] },
+      { blocks: [{ type: "text", text: "It is forty-two." }] },
+    );
+    term.start([AWL, "--mcp-config", file], { cwd: fx.project, env: { ...fx.env, AWL_MCP_TIMEOUT: "600" } });
+    await term.waitFor(/\/help for commands/);
+    term.type("/mcp");
+    term.keys("Enter");
+    await term.waitFor(/hang\s+connecting/);
+    // The slow one answers after its delay: its tools then show, and the hanging one is still connecting.
+    await waitUntil(() => existsSync(pids.slow), "the slow server to start");
+    for (let screen = ""; !/slow\s+ready, 2 tools/.test(screen); await Bun.sleep(200)) {
+      term.type("/mcp");
+      term.keys("Enter");
+      screen = await term.waitFor(/connects one again/);
+    }
+
+    term.type("add them");
+    term.keys("Enter");
+    await term.waitFor(/It is forty-two\./);
+    const bodies = fx.server.requests.map((r) => r.body as { tools: { name: string }[] });
+    expect(bodies).toHaveLength(3);
+    expect(bodies[0]!.tools.map((t) => t.name)).toEqual(["bash", "read", "write", "edit", "mcp_find", "mcp_call"]);
+    for (const body of bodies) expect(JSON.stringify(body.tools)).toBe(JSON.stringify(bodies[0]!.tools));
+    expect(JSON.stringify(bodies[1])).toContain('\\"tool\\":\\"add\\"');
+    expect(JSON.stringify(bodies[2])).toContain('"42"');
+
+    // awl killed outright: no exit handler runs, and still neither server is left.
+    const hang = Number(readFileSync(pids.hang, "utf8"));
+    const slow = Number(readFileSync(pids.slow, "utf8"));
+    const awl = Number(readFileSync(`/proc/${hang}/stat`, "utf8").split(") ")[1]!.split(" ")[1]);
+    process.kill(awl, "SIGKILL");
+    await waitUntil(() => !existsSync(`/proc/${hang}`) && !existsSync(`/proc/${slow}`), "the servers to end");
+  });
+});
