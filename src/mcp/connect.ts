@@ -53,7 +53,7 @@ export async function connect(name: string, entry: StdioEntry | HttpEntry, cwd: 
   client.onclose = () => {
     const reason = stderr() ? `exited: ${stderr()}` : "exited";
     if (ready) onClose(reason);
-    else exited?.(new Error(reason));
+    else if (transport instanceof StdioTransport) exited?.(new Error(reason)); // an HTTP failure's own error says more (its status)
   };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`did not answer in ${Math.round(timeoutMs / 100) / 10} s`)), timeoutMs)));
@@ -87,8 +87,9 @@ async function transportFor(name: string, entry: StdioEntry | HttpEntry, cwd: st
   return new StdioTransport({ command: entry.command, args: entry.args ?? [], env: serverEnvironment(entry.env), cwd: dir, log: serverLog(name) });
 }
 
-/** An error's message on one line; an HTTP failure by its status. */
+/** An error's message on one line; an HTTP failure with its status (the SDK's StreamableHTTPError keeps it as `code`). */
 function oneLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split("\n")[0]!.trim() || "failed";
+  const message = (error instanceof Error ? error.message : String(error)).split("\n")[0]!.trim() || "failed";
+  const status = (error as { code?: unknown }).code;
+  return typeof status === "number" && status >= 100 && status < 600 ? `HTTP ${status}: ${message}` : message;
 }
