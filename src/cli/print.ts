@@ -71,7 +71,8 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
   const { opened, model, effort, catalogues, gone } = await startModel(args, cwd);
   const { session, resumed, notices } = opened;
   output.opened?.(session);
-  const servers = startMcp(args, cwd);
+  const wait = printWaitMs();
+  const servers = startMcp(args, cwd, wait > 0);
   try {
     for (const notice of notices) err.write(`${c.yellow(safeText(notice))}\n`);
     if (session.readOnly) throw new UserError(session.readOnlyReason ?? "this session cannot be continued by this version of awl");
@@ -94,7 +95,7 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
         for (const line of servers.takeNotices()) err.write(`${c.yellow(`awl: ${safeText(line)}`)}\n`);
       };
       servers.onChange(sayFailures);
-      await servers.waitForAll(printWaitMs());
+      await servers.waitForAll(wait);
       sayFailures();
     }
 
@@ -106,6 +107,7 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
         prompt,
         stopSignal,
         (event) => {
+          if (servers && wait === 0 && event.type !== "requestStart") void servers.start(); // the request is out and answered: now the servers may load what they need
           // A tool call is arriving: load the tools (arktype) while the rest of it streams, not before the first request.
           if (!warm && event.type === "blockStart" && event.block.type === "toolUse") {
             warm = true;

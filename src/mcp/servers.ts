@@ -39,6 +39,7 @@ export class McpServers {
   readonly servers: ServerStatus[];
   #notices: string[] = [];
   #closing = false;
+  #started = false;
   #listeners = new Set<() => void>();
   readonly timeoutMs: number;
 
@@ -59,6 +60,8 @@ export class McpServers {
 
   /** Checks each server's entry and connects it, in the background; one whose entry is wrong is named. */
   async start(): Promise<void> {
+    if (this.#started) return;
+    this.#started = true;
     const { checkServer } = await import("./config"); // arktype: loaded now, not before the prompt
     for (const server of this.servers) {
       if (this.#closing) return;
@@ -94,11 +97,22 @@ export class McpServers {
   }
 
   /** Resolves when every server has settled, or after `ms`, whichever is first. */
-  async waitForAll(ms: number): Promise<void> {
-    if (this.settled || ms <= 0) return;
+  waitForAll(ms: number): Promise<void> {
+    return this.#waitUntil(() => this.settled, ms);
+  }
+
+  /** The server named, once it is no longer connecting (or after `ms`): a call to one still connecting waits for it. */
+  async settledServer(name: string, ms: number): Promise<ServerStatus | undefined> {
+    const server = this.servers.find((s) => s.name === name);
+    if (server) await this.#waitUntil(() => server.state !== "connecting", ms);
+    return server;
+  }
+
+  async #waitUntil(condition: () => boolean, ms: number): Promise<void> {
+    if (condition() || ms <= 0) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(done, ms);
-      const off = this.onChange(() => this.settled && done());
+      const off = this.onChange(() => condition() && done());
       function done() {
         clearTimeout(timer);
         off();

@@ -121,6 +121,7 @@ function find(servers: McpServers, input: McpInput): { server: ServerStatus; too
 }
 
 async function call(servers: McpServers, input: McpInput, signal: AbortSignal): Promise<ToolOutput> {
+  await servers.settledServer(input.server, servers.timeoutMs); // still connecting: its answer is near, or its timeout says why not
   const found = find(servers, input);
   if (!found) {
     const server = servers.servers.find((s) => s.name === input.server);

@@ -8,48 +8,41 @@
 //
 //   bun run bench mcp
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { connect } from "../../src/mcp/connect";
-import { AWL, ensureBuilt } from "../e2e/awl";
-import { startTestServer } from "../support/server";
+import { AWL } from "../e2e/awl";
+import { benchWorld, median } from "./awl-process";
 
 const RUNS = 15;
 const SERVER = join(import.meta.dir, "../support/mcp-server.ts");
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-ensureBuilt();
-const server = await startTestServer({ strict: false });
-const root = mkdtempSync(join(tmpdir(), "awl-bench-mcp-"));
+const world = await benchWorld("mcp", { AWL_MCP_WAIT: "0", AWL_TITLES: "off" });
+const { server, root, env } = world;
 const config = join(root, "ten.json");
 const quick = Object.fromEntries(Array.from({ length: 7 }, (_, i) => [`quick${i}`, { command: "bun", args: [SERVER] }]));
 await Bun.write(config, JSON.stringify({ mcpServers: { ...quick, dead: { command: "no-such-server" }, silent: { command: "bun", args: [SERVER], env: { MCP_TEST_HANG: "1" } }, slow: { command: "bun", args: [SERVER], env: { MCP_TEST_DELAY_MS: "12000" } } } }));
-const env = {
-  PATH: process.env.PATH ?? "/usr/bin:/bin",
-  HOME: root,
-  AWL_SESSION_DIR: join(root, "sessions"),
-  ANTHROPIC_API_KEY: server.anthropicKey,
-  ANTHROPIC_BASE_URL: server.anthropicUrl,
-  AWL_MCP_WAIT: "0",
-  AWL_TITLES: "off",
-};
 
-/** Spawn to the REPL's banner on stdout (the prompt follows it in the same write); then it ends at EOF. */
+/**
+ * Spawn to the REPL's prompt on its terminal (a pseudo-terminal from
+ * script(1): to a pipe, awl's writes would wait for the event loop, as they
+ * never do on a terminal); then Ctrl+D ends it.
+ */
 async function toPrompt(extra: string[]): Promise<number> {
   const start = performance.now();
-  const child = Bun.spawn([AWL, ...extra], { cwd: root, env, stdin: "pipe", stdout: "pipe", stderr: "ignore" });
+  const command = [AWL, ...extra].map((word) => `'${word}'`).join(" ");
+  const child = Bun.spawn(["script", "-qfec", command, "/dev/null"], { cwd: root, env, stdin: "pipe", stdout: "pipe", stderr: "ignore" });
   let at = Number.NaN;
   let seen = "";
   for await (const chunk of child.stdout) {
     seen += new TextDecoder().decode(chunk);
-    if (seen.includes("/help for commands")) {
+    if (seen.includes("›")) {
       at = performance.now() - start;
       break;
     }
   }
+  child.stdin.write("\x04");
   child.stdin.end();
   await child.exited;
   return at;
@@ -104,6 +97,5 @@ try {
   await ours.client.close();
   await sdk.close();
 } finally {
-  await server.stop();
-  rmSync(root, { recursive: true, force: true });
+  await world.cleanup();
 }

@@ -137,3 +137,12 @@ test("read-only refuses a server's tool, whatever the server says of it", async 
   expect(sent).toContain("read-only mode, which refuses MCP servers' tools");
   expect(sent).not.toContain("echo: hi");
 });
+
+test("-p with AWL_MCP_WAIT=0 sends its request at once with the two fixed tools; a call to a server still connecting waits for it", async () => {
+  const file = await config(join(fx.root, "mcp.json"), { late: { MCP_TEST_DELAY_MS: "1000" } });
+  fx.server.reply({ blocks: [{ type: "toolUse", name: "mcp_call", input: { server: "late", tool: "echo", arguments: { text: "waited" } } }] }, { blocks: [{ type: "text", text: "ok" }] });
+  const run = await fx.run(["-p", "go", "--mcp-config", file], { env: { AWL_MCP_WAIT: "0" } });
+  expect(run.code).toBe(0);
+  expect(toolNames(0)).toEqual(["bash", "read", "write", "edit", "mcp_find", "mcp_call"]);
+  expect(JSON.stringify(fx.server.requests[1]!.body)).toContain("echo: waited");
+});
