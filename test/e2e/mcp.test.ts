@@ -43,6 +43,8 @@ test("-p: a dead command, a failing server and one that never answers are each n
   expect(lines.find((l) => l.includes("dead"))).toContain("command not found: no-such-mcp-server-here");
   expect(lines.find((l) => l.includes("failing"))).toContain("cannot open database");
   expect(run.stderr).not.toContain("\u001b[31m");
+  // Its stderr itself went to its log, not to the screen.
+  expect(readFileSync(join(fx.home, ".local/share/awl/mcp/failing.log"), "utf8")).toContain("cannot open database");
   expect(lines.find((l) => l.includes("silent"))).toContain("did not answer in 2 s");
   // Not all of them answered: the two fixed tools, and the quick one's call went through them.
   expect(toolNames(0)).toEqual(["bash", "read", "write", "edit", "mcp_find", "mcp_call"]);
@@ -145,4 +147,28 @@ test("-p with AWL_MCP_WAIT=0 sends its request at once with the two fixed tools;
   expect(run.code).toBe(0);
   expect(toolNames(0)).toEqual(["bash", "read", "write", "edit", "mcp_find", "mcp_call"]);
   expect(JSON.stringify(fx.server.requests[1]!.body)).toContain("echo: waited");
+});
+
+test("200 tools: the model is sent two small tools, found and called by name, and the session resumes with the server gone", async () => {
+  const file = await config(join(fx.root, "mcp.json"), { many: { MCP_TEST_TOOLS: "198" } });
+  fx.server.reply(
+    { blocks: [{ type: "toolUse", name: "mcp_find", input: { words: "topic123" } }] },
+    { blocks: [{ type: "toolUse", name: "mcp_call", input: { server: "many", tool: "tool_123", arguments: {} } }] },
+    { blocks: [{ type: "text", text: "done" }] },
+    { blocks: [{ type: "text", text: "without servers" }] },
+    { blocks: [{ type: "text", text: "plain" }] },
+  );
+  const run = await fx.run(["-p", "find it", "--mcp-config", file], { env: { AWL_MCP_WAIT: "30" } });
+  expect(run.code).toBe(0);
+  expect(JSON.stringify(fx.server.requests[1]!.body)).toContain('\\"tool\\":\\"tool_123\\"');
+  expect(JSON.stringify(fx.server.requests[2]!.body)).toContain("tool_123 ran");
+  // The session goes on with every server gone: its calls are ordinary tool calls in the log.
+  const resumed = await fx.run(["-p", "again", "--resume"]);
+  expect(resumed.code).toBe(0);
+  expect(resumed.stdout).toBe("without servers\n");
+  // What the servers add to the first request, beside a session with none: far under 2,000 tokens (bytes / 4).
+  const fresh = await fx.run(["-p", "plain"]);
+  expect(fresh.code).toBe(0);
+  const size = (i: number) => { const body = fx.server.requests[i]!.body as { tools: unknown; system: unknown }; return JSON.stringify([body.tools, body.system]).length; };
+  expect((size(0) - size(4)) / 4).toBeLessThan(2000);
 });
