@@ -35,36 +35,47 @@ export function serverLog(name: string, env: Record<string, string | undefined> 
   return join(dir, `${name.replace(/[^A-Za-z0-9_.-]/g, "_")}.log`);
 }
 
+export interface ConnectOptions {
+  cwd: string;
+  timeoutMs: number;
+  /** Aborted when awl leaves: a connection still being made is given up, its process ended. */
+  signal: AbortSignal;
+  /** The connection ended after it was made (the server exited), with the reason. */
+  onClose(reason: string): void;
+}
+
 /**
  * Connects and lists the tools; throws an Error whose message is the reason
  * in one line (command not found, the HTTP status, the server's last stderr
- * line) when it cannot, or when `timeoutMs` passes first. `onClose` is called
- * when the connection ends later (the server exited).
+ * line) when it cannot, or when the time limit passes first.
  */
-export async function connect(name: string, entry: StdioEntry | HttpEntry, cwd: string, timeoutMs: number, onClose: (reason: string) => void): Promise<Connected> {
+export async function connect(name: string, entry: StdioEntry | HttpEntry, options: ConnectOptions): Promise<Connected> {
+  const { cwd, timeoutMs, signal, onClose } = options;
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  if (signal.aborted) throw new Error("awl is leaving");
   const transport = await transportFor(name, entry, cwd);
   const stderr = () => (transport instanceof StdioTransport ? transport.lastStderrLine : "");
   const client = new Client({ name: "awl", version: typeof AWL_VERSION === "string" ? AWL_VERSION : "dev" }, { capabilities: {} });
   let ready = false;
-  let exited: ((error: Error) => void) | undefined;
-  const exit = new Promise<never>((_, reject) => (exited = reject));
-  exit.catch(() => {});
+  // What ends the wait before the server has answered: its exit, the time limit, awl leaving.
+  let stop: (error: Error) => void = () => {};
+  const stopped = new Promise<never>((_, reject) => (stop = reject));
+  stopped.catch(() => {});
   client.onclose = () => {
     const reason = stderr() ? `exited: ${stderr()}` : "exited";
     if (ready) onClose(reason);
-    else if (transport instanceof StdioTransport) exited?.(new Error(reason)); // an HTTP failure's own error says more (its status)
+    else if (transport instanceof StdioTransport) stop(new Error(reason)); // an HTTP failure's own error says more (its status)
   };
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`did not answer in ${Math.round(timeoutMs / 100) / 10} s`)), timeoutMs)));
+  const timer = setTimeout(() => stop(new Error(`did not answer in ${Math.round(timeoutMs / 100) / 10} s`)), timeoutMs);
+  const leave = () => stop(new Error("awl is leaving"));
+  signal.addEventListener("abort", leave, { once: true });
   try {
     const tools = await Promise.race([
       (async () => {
         await client.connect(transport, { timeout: timeoutMs });
         return client.getServerCapabilities()?.tools ? (await client.listTools(undefined, { timeout: timeoutMs })).tools : [];
       })(),
-      late,
-      exit,
+      stopped,
     ]);
     ready = true;
     return { client, tools: tools as ServerTool[], lastStderrLine: stderr };
@@ -75,6 +86,7 @@ export async function connect(name: string, entry: StdioEntry | HttpEntry, cwd: 
     throw new Error(line && !reason.includes(line) ? `${reason} (${line})` : reason);
   } finally {
     clearTimeout(timer);
+    signal.removeEventListener("abort", leave);
   }
 }
 

@@ -38,7 +38,8 @@ function seconds(value: string | undefined, fallback: number): number {
 export class McpServers {
   readonly servers: ServerStatus[];
   #notices: string[] = [];
-  #closing = false;
+  /** Aborted by close(): connections still being made are given up. */
+  #leaving = new AbortController();
   #started = false;
   #listeners = new Set<() => void>();
   readonly timeoutMs: number;
@@ -64,7 +65,7 @@ export class McpServers {
     this.#started = true;
     const { checkServer } = await import("./config"); // arktype: loaded now, not before the prompt
     for (const server of this.servers) {
-      if (this.#closing) return;
+      if (this.#leaving.signal.aborted) return;
       if (server.state !== "connecting") continue;
       server.config = checkServer(server.raw, this.env);
       if (server.config.error) {
@@ -121,20 +122,21 @@ export class McpServers {
     });
   }
 
-  /** Closes the server's connection and connects it again (/mcp). */
-  async reconnect(name: string): Promise<ServerStatus | undefined> {
+  /** Connects the server again (/mcp NAME), in the background: its old connection, if any, is closed. */
+  reconnect(name: string): ServerStatus | undefined {
     const server = this.servers.find((s) => s.name === name);
-    if (!server || server.state === "not started" || !server.config || server.config.error) return server;
-    await server.client?.close().catch(() => {});
+    if (!server || !server.config?.entry) return server; // not started (a project's), or its entry is wrong: said as it is
+    const old = server.client;
     Object.assign(server, { state: "connecting", reason: undefined, tools: [], client: undefined });
     this.#changed();
-    await this.#connect(server);
+    void old?.close().catch(() => {});
+    void this.#connect(server);
     return server;
   }
 
   /** Ends every server (their process groups too: reaper.ts); their ending is no failure to name. */
   async close(): Promise<void> {
-    this.#closing = true;
+    this.#leaving.abort();
     await Promise.all(this.servers.map((s) => s.client?.close().catch(() => {})));
     endAll(); // those still connecting have no client yet
   }
@@ -142,15 +144,21 @@ export class McpServers {
   async #connect(server: ServerStatus): Promise<void> {
     const entry = server.config!.entry!;
     try {
-      const connected = await connect(server.name, entry, this.cwd, this.timeoutMs, (reason) => {
-        if (this.#closing || server.client !== connected.client) return; // awl is leaving, or an old connection /mcp replaced
-        Object.assign(server, { state: "failed", reason, client: undefined });
-        this.#notice(server);
-        this.#changed();
+      const connected = await connect(server.name, entry, {
+        cwd: this.cwd,
+        timeoutMs: this.timeoutMs,
+        signal: this.#leaving.signal,
+        onClose: (reason) => {
+          if (this.#leaving.signal.aborted || server.client !== connected.client) return; // awl is leaving, or an old connection /mcp replaced
+          Object.assign(server, { state: "failed", reason, client: undefined });
+          this.#notice(server);
+          this.#changed();
+        },
       });
-      if (this.#closing) return void connected.client.close().catch(() => {}); // awl left while it connected
+      if (this.#leaving.signal.aborted) return void connected.client.close().catch(() => {}); // awl left as it answered
       Object.assign(server, { state: "ready", tools: connected.tools, client: connected.client });
     } catch (error) {
+      if (this.#leaving.signal.aborted) return;
       Object.assign(server, { state: "failed", reason: (error as Error).message });
       this.#notice(server);
     }

@@ -21,7 +21,7 @@ import { contextFilesLine } from "./session/instructions";
 import { safeText } from "./render/safe-text";
 import { messagesInFile } from "./session/message-count";
 import { shortSessionId } from "./session/session-id";
-import { mcpStatus } from "./mcp-status";
+import { mcpCommand } from "./mcp-status";
 import { effortCommand, effortText } from "./effort-command";
 import { EFFORTS } from "../providers/thinking-forms";
 import { limitsText, modelRows } from "./model-list";
@@ -194,7 +194,7 @@ export function runCommand(command: Command, agent: Agent, c: Colors, catalogues
     case "effort":
       return { output: effortCommand(agent, argument, c) };
     case "mcp":
-      return { output: mcpStatus(agent.mcp, c) };
+      return { output: mcpCommand(agent.mcp, argument, c) };
     default:
       return {
         output: c.red(`Unknown command /${safeText(name)}: type /help for the list (to send a line that starts with / as a prompt, begin it with a space).`),
@@ -258,7 +258,6 @@ const LIST_FRESH_MS = 60_000;
 
 /** What a command needs before it runs: `/model <id>` judges the id by a list at most a minute old (asked again first when older). */
 export async function prepareCommand(command: Command, agent: Agent, catalogues: Catalogues): Promise<void> {
-  if (command.name === "mcp" && command.argument) await agent.mcp?.reconnect(command.argument);
   if (command.name !== "model" || !command.argument) return;
   let provider: ProviderName = agent.model.provider;
   try {

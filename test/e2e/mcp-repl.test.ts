@@ -43,6 +43,14 @@ describe.skipIf(!hasTmux)("MCP in the REPL", () => {
       screen = await term.waitFor(/connects one again/);
     }
 
+    // Connecting one again never holds the prompt: the hanging one is back to connecting, and the REPL answers at once.
+    term.type("/mcp hang");
+    term.keys("Enter");
+    await term.waitFor(/connects one again[\s\S]*›/);
+    term.type("/mcp nosuch");
+    term.keys("Enter");
+    await term.waitFor(/No MCP server is named nosuch/);
+
     term.type("add them");
     term.keys("Enter");
     await term.waitFor(/It is forty-two\./);
