@@ -14,14 +14,16 @@ import { mkdirPrivate, writeFileAtomic } from "../private-file";
 import { safeText } from "../ui/render/safe-text";
 import type { Args } from "./args";
 
-const USAGE = "awl mcp [list] | awl mcp add [-e NAME=VALUE]... [-H 'Name: value']... NAME COMMAND|URL [ARGS...] | awl mcp remove NAME";
+const USAGE = "awl mcp [list] | awl mcp add [-e NAME=VALUE]... [-H 'Name: value']... NAME COMMAND|URL [ARGS...] | awl mcp remove NAME | awl mcp login NAME";
+/** How long `awl mcp login` waits for the browser's sign-in. */
+const LOGIN_WAIT_MS = 5 * 60_000;
 
 export async function mcp(args: Args, cwd: string): Promise<number> {
   const [action = "list", ...rest] = args.targets;
   if (action === "list" && rest.length === 0) return list(cwd);
   if (action === "add") return add(rest);
   if (action === "remove" && rest.length === 1) return remove(rest[0]!, cwd);
-  if (action === "login") throw new UserError("awl mcp login: signing in to servers (OAuth) is not supported yet; give a token in the server's headers instead (docs/mcp.md)");
+  if (action === "login" && rest.length === 1) return signIn(rest[0]!, cwd);
   throw new UsageError(`usage: ${USAGE}`);
 }
 
@@ -85,6 +87,39 @@ function remove(name: string, cwd: string): number {
   writePersonFile(file, left);
   console.log(`Removed the MCP server ${safeText(name)} from ${file}.`);
   return EXIT_OK;
+}
+
+/** `awl mcp login NAME`: signs in to an HTTP server through the browser (the URL printed too). */
+async function signIn(name: string, cwd: string): Promise<number> {
+  const raw = readConfigs(configFiles(cwd, undefined)).find((s) => s.name === name);
+  if (!raw) throw new UserError(`no MCP server named ${name} (awl mcp list lists them)`);
+  if (raw.origin === "project" && !projectServersAllowed(cwd)) throw new UserError(`${name} is this project's, and not started: ${NOT_TRUSTED}`);
+  const server = checkServer(raw);
+  if (server.error) throw new UserError(`MCP server ${name}: ${server.error}`);
+  if (server.entry?.type !== "http") throw new UserError(`${name} runs a command: only an HTTP server signs in`);
+  const { login } = await import("../mcp/login");
+  const open = (url: URL) => {
+    process.stderr.write(`Sign in to ${safeText(name)} in your browser:\n  ${safeText(url.href)}\n`);
+    openBrowser(url.href);
+  };
+  try {
+    const tools = await login(name, server.entry, { open, timeoutMs: LOGIN_WAIT_MS });
+    console.log(`Signed in to ${safeText(name)} (${tools} tool${tools === 1 ? "" : "s"}).`);
+    return EXIT_OK;
+  } catch (error) {
+    throw new UserError(`cannot sign in to ${name}: ${(error as Error).message.split("\n")[0]}`);
+  }
+}
+
+/** $BROWSER (a command, the URL after its words), else xdg-open or open where there is one; a failure leaves the printed URL. */
+function openBrowser(url: string): void {
+  const command = process.env.BROWSER?.trim().split(/\s+/) ?? [Bun.which("xdg-open") ?? Bun.which("open") ?? ""].filter(Boolean);
+  if (command.length === 0) return;
+  try {
+    Bun.spawn([...command, url], { stdin: "ignore", stdout: "ignore", stderr: "ignore" }).unref();
+  } catch {
+    // No browser here: the URL is on screen.
+  }
 }
 
 /** The person's file with these servers, everything else in it kept. */

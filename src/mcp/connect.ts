@@ -5,7 +5,10 @@
 import { mkdirSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { dataDir } from "./data-dir";
+import { FileAuthProvider, signedIn } from "./oauth";
 import type { HttpEntry, StdioEntry } from "./config";
 import { serverEnvironment } from "./server-env";
 import { StdioTransport } from "./stdio";
@@ -29,8 +32,7 @@ export interface Connected {
 
 /** Where each stdio server's stderr is appended: $XDG_DATA_HOME/awl/mcp/<name>.log. */
 export function serverLog(name: string, env: Record<string, string | undefined> = process.env): string {
-  const xdg = env.XDG_DATA_HOME && isAbsolute(env.XDG_DATA_HOME) ? env.XDG_DATA_HOME : undefined;
-  const dir = join(xdg ?? join(env.HOME ?? "", ".local", "share"), "awl", "mcp");
+  const dir = dataDir(env);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   return join(dir, `${name.replace(/[^A-Za-z0-9_.-]/g, "_")}.log`);
 }
@@ -82,7 +84,8 @@ export async function connect(name: string, entry: StdioEntry | HttpEntry, optio
   } catch (error) {
     await transport.close().catch(() => {});
     const line = stderr();
-    const reason = oneLine(error);
+    const unauthorized = (await isUnauthorized(error)) || (error as { code?: unknown }).code === 401;
+    const reason = unauthorized ? `HTTP 401 (unauthorized): check the token in its headers, or, for a server that signs in with OAuth, run awl mcp login ${name}` : oneLine(error);
     throw new Error(line && !reason.includes(line) ? `${reason} (${line})` : reason);
   } finally {
     clearTimeout(timer);
@@ -91,12 +94,26 @@ export async function connect(name: string, entry: StdioEntry | HttpEntry, optio
 }
 
 async function transportFor(name: string, entry: StdioEntry | HttpEntry, cwd: string): Promise<Transport> {
-  if (entry.type === "http") {
-    const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
-    return new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers: entry.headers ?? {} } });
-  }
+  if (entry.type === "http") return httpTransport(name, entry);
   const dir = entry.cwd ? (isAbsolute(entry.cwd) ? entry.cwd : join(cwd, entry.cwd)) : cwd;
   return new StdioTransport({ command: entry.command, args: entry.args ?? [], env: serverEnvironment(entry.env), cwd: dir, log: serverLog(name) });
+}
+
+/**
+ * A streamable HTTP transport with its headers, and the tokens of a sign-in
+ * when there is one (`login`: `awl mcp login` signing in; see oauth.ts).
+ */
+export async function httpTransport(name: string, entry: HttpEntry, login?: { redirectUrl: string; open(url: URL): void }): Promise<StreamableHTTPClientTransport> {
+  const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+  // Signed in before: the stored tokens, refreshed as they expire (the redirect is not used without a sign-in).
+  const authProvider = login ? new FileAuthProvider(name, login.redirectUrl, login.open) : signedIn(name) ? new FileAuthProvider(name, "http://127.0.0.1/callback") : undefined;
+  return new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers: entry.headers ?? {} }, ...(authProvider ? { authProvider } : {}) });
+}
+
+/** The SDK's "sign in first" (by its class: the build renames classes, so not by its name). */
+export async function isUnauthorized(error: unknown): Promise<boolean> {
+  const { UnauthorizedError } = await import("@modelcontextprotocol/sdk/client/auth.js");
+  return error instanceof UnauthorizedError;
 }
 
 /** An error's message on one line; an HTTP failure with its status (the SDK's StreamableHTTPError keeps it as `code`). */

@@ -1,7 +1,7 @@
 // MCP servers through the compiled binary, with a real server on the SDK's
 // server side (test/support/mcp-server.ts) and the test server for the model.
 import { expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { useE2eFixture } from "./awl";
 
@@ -171,4 +171,35 @@ test("200 tools: the model is sent two small tools, found and called by name, an
   expect(fresh.code).toBe(0);
   const size = (i: number) => { const body = fx.server.requests[i]!.body as { tools: unknown; system: unknown }; return JSON.stringify([body.tools, body.system]).length; };
   expect((size(0) - size(4)) / 4).toBeLessThan(2000);
+});
+
+test("OAuth: awl mcp login signs in once through the browser; after the access token expires later runs refresh it without another sign-in", async () => {
+  const http = Bun.spawn(["bun", SERVER], { env: { ...process.env, MCP_TEST_HTTP_PORT: "0", MCP_TEST_OAUTH: "1" }, stdout: "pipe", stderr: "inherit" });
+  try {
+    const url = new TextDecoder().decode((await http.stdout.getReader().read()).value).trim();
+    const origin = new URL(url).origin;
+    const env = { XDG_CONFIG_HOME: join(fx.root, "config"), AWL_MCP_WAIT: "30", BROWSER: `bun ${join(import.meta.dir, "../support/browser.ts")}` };
+    expect((await fx.run(["mcp", "add", "web", url], { env })).code).toBe(0);
+    // Before the sign-in, -p names the server and the command, and never signs in itself.
+    fx.server.reply({ blocks: [{ type: "text", text: "ok" }] });
+    const before = await fx.run(["-p", "hi"], { env });
+    expect(before.stderr).toContain("awl mcp login web");
+    const login = await fx.run(["mcp", "login", "web"], { env });
+    expect(login.stderr).toContain(`${origin}/authorize?`);
+    expect(login.stdout).toBe("Signed in to web (2 tools).\n");
+    expect(login.code).toBe(0);
+    const file = join(fx.home, ".local/share/awl/mcp/oauth/web.json");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    for (let run = 0; run < 3; run++) {
+      await fetch(`${origin}/expire`, { method: "POST" });
+      fx.server.reply({ blocks: [{ type: "toolUse", name: "mcp__web__echo", input: { text: `run ${run}` } }] }, { blocks: [{ type: "text", text: "ok" }] });
+      const later = await fx.run(["-p", "call"], { env });
+      expect(later.code).toBe(0);
+      expect(later.stderr).not.toContain("MCP server");
+      expect(JSON.stringify(fx.server.requests.at(-1)!.body)).toContain(`echo: run ${run}`);
+    }
+    expect(await (await fetch(`${origin}/stats`)).json()).toEqual({ signIns: 1, refreshes: 3, refused: 0 });
+  } finally {
+    http.kill();
+  }
 });

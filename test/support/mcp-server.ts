@@ -7,6 +7,10 @@
 //   MCP_TEST_TOOLS=N         N more tools, tool_0 … (for the find/call path)
 //   MCP_TEST_ENV_FILE=path   writes its environment there, as JSON, when it starts
 //   MCP_TEST_PID_FILE=path   writes its pid there
+//   MCP_TEST_OAUTH=1         (HTTP) asks for OAuth as the protocol says: discovery, dynamic
+//                            registration, the code with PKCE (S256 checked), refresh tokens
+//                            that rotate (one used twice is refused); POST /expire ends every
+//                            access token, GET /stats says how many sign-ins and refreshes there were
 // Its tools: echo {text} (read-only hint), add {a, b}, and the N more.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -43,11 +47,16 @@ if (env.MCP_TEST_HANG) {
     return server;
   };
   if (env.MCP_TEST_HTTP_PORT !== undefined) {
+    const oauth = env.MCP_TEST_OAUTH ? authorizationServer() : undefined;
     const http = Bun.serve({
       port: Number(env.MCP_TEST_HTTP_PORT),
       hostname: "127.0.0.1",
       async fetch(request) {
         if (env.MCP_TEST_HTTP_STATUS) return new Response("no", { status: Number(env.MCP_TEST_HTTP_STATUS) });
+        if (oauth) {
+          const answer = await oauth(request, new URL(request.url));
+          if (answer) return answer;
+        }
         // Stateless: a server and transport per request, as the SDK's examples do.
         const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
         await make().connect(transport);
@@ -58,4 +67,61 @@ if (env.MCP_TEST_HANG) {
   } else {
     await make().connect(new StdioServerTransport());
   }
+}
+
+/** The OAuth side of the HTTP server: its answer to a request, or undefined when the request may go on to MCP. */
+function authorizationServer(): (request: Request, url: URL) => Promise<Response | undefined> {
+  const codes = new Map<string, string>(); // code -> its PKCE challenge
+  const access = new Set<string>();
+  const refresh = new Set<string>();
+  const stats = { signIns: 0, refreshes: 0, refused: 0 };
+  let n = 0;
+  const issue = () => {
+    const tokens = { access_token: `a${++n}`, token_type: "Bearer", expires_in: 3600, refresh_token: `r${n}` };
+    access.add(tokens.access_token);
+    refresh.add(tokens.refresh_token);
+    return Response.json(tokens);
+  };
+  const challengeOf = (verifier: string) => new Bun.CryptoHasher("sha256").update(verifier).digest("base64url");
+  return async (request, url) => {
+    const base = url.origin;
+    if (url.pathname.startsWith("/.well-known/oauth-protected-resource")) return Response.json({ resource: `${base}/mcp`, authorization_servers: [base] });
+    if (url.pathname === "/.well-known/oauth-authorization-server") {
+      return Response.json({ issuer: base, authorization_endpoint: `${base}/authorize`, token_endpoint: `${base}/token`, registration_endpoint: `${base}/register`, response_types_supported: ["code"], grant_types_supported: ["authorization_code", "refresh_token"], code_challenge_methods_supported: ["S256"], token_endpoint_auth_methods_supported: ["none"] });
+    }
+    if (url.pathname === "/register") return Response.json({ ...((await request.json()) as object), client_id: "awl-test-client" }, { status: 201 });
+    if (url.pathname === "/authorize") {
+      const code = `c${++n}`;
+      codes.set(code, url.searchParams.get("code_challenge") ?? "");
+      const back = new URL(url.searchParams.get("redirect_uri")!);
+      back.searchParams.set("code", code);
+      back.searchParams.set("state", url.searchParams.get("state") ?? "");
+      return Response.redirect(back.href, 302);
+    }
+    if (url.pathname === "/token") {
+      const form = new URLSearchParams(await request.text());
+      if (form.get("grant_type") === "authorization_code") {
+        const challenge = codes.get(form.get("code") ?? "");
+        codes.delete(form.get("code") ?? "");
+        if (!challenge || challenge !== challengeOf(form.get("code_verifier") ?? "")) return Response.json({ error: "invalid_grant" }, { status: 400 });
+        stats.signIns++;
+        return issue();
+      }
+      const old = form.get("refresh_token") ?? "";
+      if (!refresh.delete(old)) {
+        stats.refused++;
+        return Response.json({ error: "invalid_grant", error_description: "refresh token already used" }, { status: 400 });
+      }
+      stats.refreshes++;
+      return issue();
+    }
+    if (url.pathname === "/expire") {
+      access.clear();
+      return new Response("expired");
+    }
+    if (url.pathname === "/stats") return Response.json(stats);
+    const token = request.headers.get("authorization")?.replace(/^Bearer /, "") ?? "";
+    if (access.has(token)) return undefined;
+    return new Response("unauthorized", { status: 401, headers: { "www-authenticate": `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"` } });
+  };
 }

@@ -1,0 +1,100 @@
+// Signing in to an HTTP server that asks for OAuth: the SDK does the protocol
+// (discovery, dynamic client registration, the authorization code with PKCE,
+// refreshing); this is where it keeps what it learns, one file per server,
+// 0600 in awl's data directory ($XDG_DATA_HOME/awl/mcp/oauth/NAME.json).
+// The file is read again each time the SDK asks for the tokens, so a session
+// uses the refresh token another one saved last, and a save keeps the newest
+// refresh token when the server sent none.
+//
+// Only `awl mcp login NAME` signs in (interactive: the URL is printed and
+// handed to $BROWSER); a run that needs a sign-in fails that server with the
+// line that says so.
+
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { mkdirPrivate, writeFileAtomic } from "../private-file";
+import { dataDir } from "./data-dir";
+
+interface Stored {
+  client?: OAuthClientInformationMixed;
+  /** The redirect URL the client was registered with: a sign-in on another port registers again. */
+  redirect?: string;
+  tokens?: OAuthTokens;
+  verifier?: string;
+}
+
+export function tokenFile(name: string, env: Record<string, string | undefined> = process.env): string {
+  return join(dataDir(env), "oauth", `${name.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`);
+}
+
+/** Whether the server has been signed in to (its tokens are stored). */
+export function signedIn(name: string): boolean {
+  return existsSync(tokenFile(name));
+}
+
+export const NEEDS_LOGIN = (name: string) => `needs a sign-in: run awl mcp login ${name}`;
+
+export class FileAuthProvider implements OAuthClientProvider {
+  readonly #file: string;
+
+  /** `login`: where the authorization is sent (the URL is shown and opened); absent, a sign-in is refused with NEEDS_LOGIN. */
+  constructor(
+    readonly name: string,
+    readonly redirectUrl: string,
+    readonly login?: (url: URL) => void,
+  ) {
+    this.#file = tokenFile(name);
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return { client_name: "awl", redirect_uris: [this.redirectUrl], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" };
+  }
+
+  clientInformation(): OAuthClientInformationMixed | undefined {
+    const stored = this.#read();
+    return stored.redirect === this.redirectUrl || !this.login ? stored.client : undefined;
+  }
+
+  saveClientInformation(client: OAuthClientInformationMixed): void {
+    this.#write({ client, redirect: this.redirectUrl });
+  }
+
+  tokens(): OAuthTokens | undefined {
+    return this.#read().tokens;
+  }
+
+  saveTokens(tokens: OAuthTokens): void {
+    const kept = this.#read().tokens?.refresh_token;
+    this.#write({ tokens: tokens.refresh_token || !kept ? tokens : { ...tokens, refresh_token: kept } });
+  }
+
+  redirectToAuthorization(url: URL): void {
+    if (!this.login) throw new Error(NEEDS_LOGIN(this.name));
+    this.login(url);
+  }
+
+  saveCodeVerifier(verifier: string): void {
+    this.#write({ verifier });
+  }
+
+  codeVerifier(): string {
+    const verifier = this.#read().verifier;
+    if (!verifier) throw new Error("no sign-in is under way");
+    return verifier;
+  }
+
+  #read(): Stored {
+    try {
+      return JSON.parse(readFileSync(this.#file, "utf8")) as Stored;
+    } catch {
+      return {};
+    }
+  }
+
+  #write(change: Stored): void {
+    mkdirPrivate(join(this.#file, ".."));
+    writeFileAtomic(this.#file, `${JSON.stringify({ ...this.#read(), ...change })}\n`);
+  }
+}
