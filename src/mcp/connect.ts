@@ -8,7 +8,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { dataDir } from "./data-dir";
-import { FileAuthProvider, signedIn } from "./oauth";
+import { FileAuthProvider, refreshFetch, signedIn } from "./oauth";
 import type { HttpEntry, StdioEntry } from "./config";
 import { serverEnvironment } from "./server-env";
 import { StdioTransport } from "./stdio";
@@ -107,7 +107,7 @@ export async function httpTransport(name: string, entry: HttpEntry, login?: { re
   const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
   // Signed in before: the stored tokens, refreshed as they expire (the redirect is not used without a sign-in).
   const authProvider = login ? new FileAuthProvider(name, login.redirectUrl, login.open) : signedIn(name) ? new FileAuthProvider(name, "http://127.0.0.1/callback") : undefined;
-  return new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers: entry.headers ?? {} }, ...(authProvider ? { authProvider } : {}) });
+  return new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers: entry.headers ?? {} }, ...(authProvider ? { authProvider, fetch: refreshFetch(name) } : {}) });
 }
 
 /** The SDK's "sign in first" (by its class: the build renames classes, so not by its name). */

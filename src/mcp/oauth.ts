@@ -4,17 +4,21 @@
 // 0600 in awl's data directory ($XDG_DATA_HOME/awl/mcp/oauth/NAME.json).
 // The file is read again each time the SDK asks for the tokens, so a session
 // uses the refresh token another one saved last, and a save keeps the newest
-// refresh token when the server sent none.
+// refresh token when the server sent none. A refresh happens under a lock
+// (flock on NAME.json.lock, refreshFetch): the file is read again first, and
+// when another awl refreshed meanwhile its tokens are taken instead of
+// spending a refresh token the server has already rotated away.
 //
 // Only `awl mcp login NAME` signs in (interactive: the URL is printed and
 // handed to $BROWSER); a run that needs a sign-in fails that server with the
 // line that says so.
 
-import { existsSync, readFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { mkdirPrivate, writeFileAtomic } from "../private-file";
+import { tryFlock } from "../session/log";
 import { dataDir } from "./data-dir";
 
 interface Stored {
@@ -97,4 +101,36 @@ export class FileAuthProvider implements OAuthClientProvider {
     mkdirPrivate(join(this.#file, ".."));
     writeFileAtomic(this.#file, `${JSON.stringify({ ...this.#read(), ...change })}\n`);
   }
+}
+
+/** How long a refresh waits for another awl's (a refresh is one request). */
+const REFRESH_LOCK_MS = 30_000;
+
+/**
+ * The transport's fetch, with each refresh of `name`'s tokens made under its
+ * lock: the stored refresh token read again first (another awl may have
+ * spent the one this request carries, and saved the tokens it got), and the
+ * answer saved before the lock is let go.
+ */
+export function refreshFetch(name: string): typeof fetch {
+  const file = tokenFile(name);
+  const store = new FileAuthProvider(name, "http://127.0.0.1/callback");
+  return (async (input: string | URL | Request, init?: RequestInit) => {
+    const form = typeof init?.body === "string" || init?.body instanceof URLSearchParams ? new URLSearchParams(init.body) : undefined;
+    if (form?.get("grant_type") !== "refresh_token") return fetch(input, init);
+    mkdirPrivate(join(file, ".."));
+    const fd = openSync(`${file}.lock`, "a", 0o600);
+    try {
+      for (const deadline = Date.now() + REFRESH_LOCK_MS; tryFlock(fd) === "busy" && Date.now() < deadline; ) await Bun.sleep(20);
+      const stored = store.tokens();
+      if (stored?.refresh_token && stored.refresh_token !== form.get("refresh_token")) return Response.json(stored); // another awl refreshed first
+      const response = await fetch(input, init);
+      if (!response.ok) return response;
+      const tokens = (await response.json()) as OAuthTokens;
+      store.saveTokens(tokens);
+      return Response.json(tokens);
+    } finally {
+      closeSync(fd); // lets the lock go
+    }
+  }) as typeof fetch;
 }

@@ -174,7 +174,7 @@ test("200 tools: the model is sent two small tools, found and called by name, an
 });
 
 test("OAuth: awl mcp login signs in once through the browser; after the access token expires later runs refresh it without another sign-in", async () => {
-  const http = Bun.spawn(["bun", SERVER], { env: { ...process.env, MCP_TEST_HTTP_PORT: "0", MCP_TEST_OAUTH: "1" }, stdout: "pipe", stderr: "inherit" });
+  const http = Bun.spawn(["bun", SERVER], { env: { ...process.env, MCP_TEST_HTTP_PORT: "0", MCP_TEST_OAUTH: "1", MCP_TEST_OAUTH_REFRESH_MS: "300" }, stdout: "pipe", stderr: "inherit" });
   try {
     const url = new TextDecoder().decode((await http.stdout.getReader().read()).value).trim();
     const origin = new URL(url).origin;
@@ -198,7 +198,12 @@ test("OAuth: awl mcp login signs in once through the browser; after the access t
       expect(later.stderr).not.toContain("MCP server");
       expect(JSON.stringify(fx.server.requests.at(-1)!.body)).toContain(`echo: run ${run}`);
     }
-    expect(await (await fetch(`${origin}/stats`)).json()).toEqual({ signIns: 1, refreshes: 3, refused: 0 });
+    // Two at the same time, the token expired: one refreshes, the other takes what it saved.
+    await fetch(`${origin}/expire`, { method: "POST" });
+    fx.server.reply({ blocks: [{ type: "text", text: "one" }] }, { blocks: [{ type: "text", text: "two" }] });
+    const both = await Promise.all([fx.run(["-p", "a"], { env }), fx.run(["-p", "b"], { env })]);
+    for (const run of both) expect(run.stderr).not.toContain("MCP server");
+    expect(await (await fetch(`${origin}/stats`)).json()).toEqual({ signIns: 1, refreshes: 4, refused: 0 });
   } finally {
     http.kill();
   }

@@ -10,7 +10,8 @@
 //   MCP_TEST_OAUTH=1         (HTTP) asks for OAuth as the protocol says: discovery, dynamic
 //                            registration, the code with PKCE (S256 checked), refresh tokens
 //                            that rotate (one used twice is refused); POST /expire ends every
-//                            access token, GET /stats says how many sign-ins and refreshes there were
+//                            access token, GET /stats says how many sign-ins and refreshes there were;
+//                            MCP_TEST_OAUTH_REFRESH_MS=N answers a refresh after N ms
 // Its tools: echo {text} (read-only hint), add {a, b}, and the N more.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -107,6 +108,7 @@ function authorizationServer(): (request: Request, url: URL) => Promise<Response
         stats.signIns++;
         return issue();
       }
+      await Bun.sleep(Number(env.MCP_TEST_OAUTH_REFRESH_MS ?? 0)); // a slow refresh: two awls at once are both in flight
       const old = form.get("refresh_token") ?? "";
       if (!refresh.delete(old)) {
         stats.refused++;
