@@ -7,7 +7,7 @@
 // per server in mcp_find's description. Tools that arrive later are reached
 // through those two.
 
-import type { Tool, ToolOutput } from "../tools";
+import type { Tool, ToolContext, ToolOutput } from "../tools";
 import type { CallEffect } from "../tools/tool";
 import { MAX_BYTES } from "../tools/output-cap";
 import type { ServerTool } from "./connect";
@@ -110,7 +110,7 @@ function shape(servers: McpServers): Pick<Tool<McpInput>, "summary" | "effect" |
       return { kind: "exec", command: `${input.server} ${input.tool} ${JSON.stringify(input.arguments)}`, server: { name: input.server, tool: input.tool, readOnlyHint } };
     },
     shown: (input) => ({ summary: `${input.server} ${input.tool}`, body: JSON.stringify(input.arguments, null, 2), language: "json" }),
-    execute: (input, context) => call(servers, input, context.signal),
+    execute: (input, context) => call(servers, input, context),
   };
 }
 
@@ -120,7 +120,7 @@ function find(servers: McpServers, input: McpInput): { server: ServerStatus; too
   return server && tool ? { server, tool } : undefined;
 }
 
-async function call(servers: McpServers, input: McpInput, signal: AbortSignal): Promise<ToolOutput> {
+async function call(servers: McpServers, input: McpInput, context: ToolContext): Promise<ToolOutput> {
   await servers.settledServer(input.server, servers.timeoutMs); // still connecting: its answer is near, or its timeout says why not
   const found = find(servers, input);
   if (!found) {
@@ -128,7 +128,10 @@ async function call(servers: McpServers, input: McpInput, signal: AbortSignal): 
     const why = !server ? `no MCP server is named ${input.server}` : server.state !== "ready" ? `the MCP server ${input.server} is ${server.state}${server.reason ? ` (${server.reason})` : ""}` : `the MCP server ${input.server} has no tool ${input.tool}`;
     return { content: why, isError: true };
   }
-  const result = await found.server.client!.callTool({ name: input.tool, arguments: input.arguments }, undefined, { signal, timeout: servers.timeoutMs, resetTimeoutOnProgress: true });
+  // The server's progress is the call's live output (the status line shows its last line); Esc aborts the signal, and the SDK tells the server.
+  const onprogress = ({ progress, total, message }: { progress: number; total?: number; message?: string }) =>
+    context.onOutput?.(`${[message, total ? `${progress}/${total}` : String(progress)].filter(Boolean).join(" ")}\n`);
+  const result = await found.server.client!.callTool({ name: input.tool, arguments: input.arguments }, undefined, { signal: context.signal, timeout: servers.timeoutMs, resetTimeoutOnProgress: true, onprogress });
   return { content: capped(resultText(result)), isError: result.isError === true };
 }
 

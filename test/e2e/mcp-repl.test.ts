@@ -28,6 +28,7 @@ describe.skipIf(!hasTmux)("MCP in the REPL", () => {
     fx.server.reply(
       { blocks: [{ type: "toolUse", name: "mcp_find", input: { words: "adds" } }] },
       { blocks: [{ type: "toolUse", name: "mcp_call", input: { server: "slow", tool: "add", arguments: { a: 40, b: 2 } } }] },
+      { blocks: [{ type: "toolUse", name: "mcp_call", input: { server: "slow", tool: "wait_for", arguments: { path: join(fx.root, "go-on") } } }] },
       { blocks: [{ type: "text", text: "It is forty-two." }] },
     );
     term.start([AWL, "--mcp-config", file], { cwd: fx.project, env: { ...fx.env, AWL_MCP_TIMEOUT: "600" } });
@@ -37,7 +38,7 @@ describe.skipIf(!hasTmux)("MCP in the REPL", () => {
     await term.waitFor(/hang\s+connecting/);
     // The slow one answers after its delay: its tools then show, and the hanging one is still connecting.
     await waitUntil(() => existsSync(pids.slow), "the slow server to start");
-    for (let screen = ""; !/slow\s+ready, 2 tools/.test(screen); await Bun.sleep(200)) {
+    for (let screen = ""; !/slow\s+ready, 3 tools/.test(screen); await Bun.sleep(200)) {
       term.type("/mcp");
       term.keys("Enter");
       screen = await term.waitFor(/connects one again/);
@@ -53,13 +54,17 @@ describe.skipIf(!hasTmux)("MCP in the REPL", () => {
 
     term.type("add them");
     term.keys("Enter");
+    // A long call's progress shows while it runs.
+    await term.waitFor(/waiting for go-on/);
+    await Bun.write(join(fx.root, "go-on"), "");
     await term.waitFor(/It is forty-two\./);
     const bodies = fx.server.requests.map((r) => r.body as { tools: { name: string }[] });
-    expect(bodies).toHaveLength(3);
+    expect(bodies).toHaveLength(4);
     expect(bodies[0]!.tools.map((t) => t.name)).toEqual(["bash", "read", "write", "edit", "mcp_find", "mcp_call"]);
     for (const body of bodies) expect(JSON.stringify(body.tools)).toBe(JSON.stringify(bodies[0]!.tools));
     expect(JSON.stringify(bodies[1])).toContain('\\"tool\\":\\"add\\"');
     expect(JSON.stringify(bodies[2])).toContain('"42"');
+    expect(JSON.stringify(bodies[3])).toContain("the file is there");
 
     // awl killed outright: no exit handler runs, and still neither server is left.
     const hang = Number(readFileSync(pids.hang, "utf8"));

@@ -23,7 +23,7 @@ test("-p: a server's tools are ordinary tools when they arrive in time; a call r
   const run = await fx.run(["-p", "use it", "--mcp-config", file], { env: { AWL_MCP_WAIT: "30" } });
   expect(run.stderr).not.toContain("MCP server");
   expect(run.code).toBe(0);
-  expect(toolNames(0)).toEqual(["bash", "read", "write", "edit", "mcp__files__echo", "mcp__files__add"]);
+  expect(toolNames(0)).toEqual(["bash", "read", "write", "edit", "mcp__files__echo", "mcp__files__add", "mcp__files__wait_for"]);
   expect(toolNames(1)).toEqual(toolNames(0));
   expect(JSON.stringify(fx.server.requests[1]!.body)).toContain("echo: hi there");
 });
@@ -36,7 +36,7 @@ test("-p: a dead command, a failing server and one that never answers are each n
     silent: { MCP_TEST_HANG: "1", MCP_TEST_PID_FILE: join(fx.root, "silent.pid") },
   });
   fx.server.reply({ blocks: [{ type: "toolUse", name: "mcp_call", input: { server: "quick", tool: "add", arguments: { a: 2, b: 3 } } }] }, { blocks: [{ type: "text", text: "five" }] });
-  const run = await fx.run(["-p", "add", "--mcp-config", file], { env: { AWL_MCP_WAIT: "30", AWL_MCP_TIMEOUT: "2" } });
+  const run = await fx.run(["-p", "add", "--mcp-config", file], { env: { AWL_MCP_WAIT: "30", AWL_MCP_TIMEOUT: "1" } });
   expect(run.code).toBe(0);
   const lines = run.stderr.split("\n").filter((l) => l.includes("MCP server"));
   expect(lines).toHaveLength(3);
@@ -45,7 +45,7 @@ test("-p: a dead command, a failing server and one that never answers are each n
   expect(run.stderr).not.toContain("\u001b[31m");
   // Its stderr itself went to its log, not to the screen.
   expect(readFileSync(join(fx.home, ".local/share/awl/mcp/failing.log"), "utf8")).toContain("cannot open database");
-  expect(lines.find((l) => l.includes("silent"))).toContain("did not answer in 2 s");
+  expect(lines.find((l) => l.includes("silent"))).toContain("did not answer in 1 s");
   // Not all of them answered: the two fixed tools, and the quick one's call went through them.
   expect(toolNames(0)).toEqual(["bash", "read", "write", "edit", "mcp_find", "mcp_call"]);
   expect(JSON.stringify(fx.server.requests[1]!.body)).toContain('"5"');
@@ -54,9 +54,18 @@ test("-p: a dead command, a failing server and one that never answers are each n
   expect(existsSync(`/proc/${pid}`)).toBe(false);
 });
 
-test("a server's environment is a minimal base and its own env: no provider key, nothing awl was not asked to pass", async () => {
+test("a server's environment is a minimal base and its own env; a project's .mcp.json is listed, never started, never given a key; an unset ${VAR} is one line", async () => {
   const envFile = join(fx.root, "server-env.json");
-  const file = await config(join(fx.root, "mcp.json"), { probe: { MCP_TEST_ENV_FILE: envFile, GIVEN: "${MY_SETTING:-fallback}" } });
+  const projectEnv = join(fx.root, "project-env.json");
+  await config(join(fx.project, ".mcp.json"), { repo: { MCP_TEST_ENV_FILE: projectEnv }, keyed: { KEY: "${ANTHROPIC_API_KEY}" } });
+  const file = await config(join(fx.root, "mcp.json"), { probe: { MCP_TEST_ENV_FILE: envFile, GIVEN: "${MY_SETTING:-fallback}" }, needs: { command: "bun", args: [SERVER, "${NOT_SET_ANYWHERE}"] } });
+  const listed = await fx.run(["mcp", "list"]);
+  expect(listed.code).toBe(0);
+  expect(listed.stdout).toContain("repo  (.mcp.json)  bun");
+  expect(listed.stdout).toContain("not started: not trusted yet");
+  expect(listed.stdout).toContain("keyed  (.mcp.json)  error: ${ANTHROPIC_API_KEY} is a key or secret, never given to a project's servers");
+  expect(listed.stdout).not.toContain(fx.server.anthropicKey);
+
   fx.server.reply({ blocks: [{ type: "text", text: "ok" }] });
   const run = await fx.run(["-p", "hi", "--mcp-config", file], { env: { AWL_MCP_WAIT: "30", SOME_OTHER: "x", LANG: "C.UTF-8" } });
   expect(run.code).toBe(0);
@@ -67,31 +76,11 @@ test("a server's environment is a minimal base and its own env: no provider key,
   expect(seen.GIVEN).toBe("fallback");
   expect(seen.LANG).toBe("C.UTF-8");
   expect(seen.HOME).toBe(fx.home);
-});
-
-test("a project's .mcp.json is listed but never started before the project is trusted, and never gets a provider key", async () => {
-  const envFile = join(fx.root, "project-env.json");
-  await config(join(fx.project, ".mcp.json"), { repo: { MCP_TEST_ENV_FILE: envFile }, keyed: { KEY: "${ANTHROPIC_API_KEY}" } });
-  const listed = await fx.run(["mcp", "list"]);
-  expect(listed.code).toBe(0);
-  expect(listed.stdout).toContain("repo  (.mcp.json)  bun");
-  expect(listed.stdout).toContain("not started: not trusted yet");
-  expect(listed.stdout).toContain("keyed  (.mcp.json)  error: ${ANTHROPIC_API_KEY} is a key or secret, never given to a project's servers");
-  expect(listed.stdout).not.toContain(fx.server.anthropicKey);
-  fx.server.reply({ blocks: [{ type: "text", text: "ok" }] });
-  const run = await fx.run(["-p", "hi"], { env: { AWL_MCP_WAIT: "5" } });
-  expect(run.code).toBe(0);
-  expect(existsSync(envFile)).toBe(false);
-  expect(run.stderr).not.toContain(fx.server.anthropicKey);
-});
-
-test("an unset ${VAR} is one line for that server; the others still start", async () => {
-  const file = await config(join(fx.root, "mcp.json"), { needs: { command: "bun", args: [SERVER, "${NOT_SET_ANYWHERE}"] }, fine: {} });
-  fx.server.reply({ blocks: [{ type: "text", text: "ok" }] });
-  const run = await fx.run(["-p", "hi", "--mcp-config", file], { env: { AWL_MCP_WAIT: "30" } });
-  expect(run.code).toBe(0);
+  // The project's servers did not run; the unset variable is one line, and nothing else is said.
+  expect(existsSync(projectEnv)).toBe(false);
   expect(run.stderr).toContain("MCP server needs: ${NOT_SET_ANYWHERE} is not set");
   expect(run.stderr.match(/MCP server/g)).toHaveLength(1);
+  expect(run.stderr).not.toContain(fx.server.anthropicKey);
 });
 
 test("awl mcp add, list and remove change the person's own file", async () => {
@@ -186,24 +175,23 @@ test("OAuth: awl mcp login signs in once through the browser; after the access t
     expect(before.stderr).toContain("awl mcp login web");
     const login = await fx.run(["mcp", "login", "web"], { env });
     expect(login.stderr).toContain(`${origin}/authorize?`);
-    expect(login.stdout).toBe("Signed in to web (2 tools).\n");
+    expect(login.stdout).toBe("Signed in to web (3 tools).\n");
     expect(login.code).toBe(0);
     const file = join(fx.home, ".local/share/awl/mcp/oauth/web.json");
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    for (let run = 0; run < 3; run++) {
-      await fetch(`${origin}/expire`, { method: "POST" });
-      fx.server.reply({ blocks: [{ type: "toolUse", name: "mcp__web__echo", input: { text: `run ${run}` } }] }, { blocks: [{ type: "text", text: "ok" }] });
-      const later = await fx.run(["-p", "call"], { env });
-      expect(later.code).toBe(0);
-      expect(later.stderr).not.toContain("MCP server");
-      expect(JSON.stringify(fx.server.requests.at(-1)!.body)).toContain(`echo: run ${run}`);
-    }
+    // The access token expired: the next run refreshes it and calls the tool, no sign-in asked.
+    await fetch(`${origin}/expire`, { method: "POST" });
+    fx.server.reply({ blocks: [{ type: "toolUse", name: "mcp__web__echo", input: { text: "later" } }] }, { blocks: [{ type: "text", text: "ok" }] });
+    const later = await fx.run(["-p", "call"], { env });
+    expect(later.code).toBe(0);
+    expect(later.stderr).not.toContain("MCP server");
+    expect(JSON.stringify(fx.server.requests.at(-1)!.body)).toContain("echo: later");
     // Two at the same time, the token expired: one refreshes, the other takes what it saved.
     await fetch(`${origin}/expire`, { method: "POST" });
     fx.server.reply({ blocks: [{ type: "text", text: "one" }] }, { blocks: [{ type: "text", text: "two" }] });
     const both = await Promise.all([fx.run(["-p", "a"], { env }), fx.run(["-p", "b"], { env })]);
     for (const run of both) expect(run.stderr).not.toContain("MCP server");
-    expect(await (await fetch(`${origin}/stats`)).json()).toEqual({ signIns: 1, refreshes: 4, refused: 0 });
+    expect(await (await fetch(`${origin}/stats`)).json()).toEqual({ signIns: 1, refreshes: 2, refused: 0 });
   } finally {
     http.kill();
   }

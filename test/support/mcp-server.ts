@@ -12,7 +12,8 @@
 //                            that rotate (one used twice is refused); POST /expire ends every
 //                            access token, GET /stats says how many sign-ins and refreshes there were;
 //                            MCP_TEST_OAUTH_REFRESH_MS=N answers a refresh after N ms
-// Its tools: echo {text} (read-only hint), add {a, b}, and the N more.
+// Its tools: echo {text} (read-only hint), add {a, b}, wait_for {path} (reports
+// progress until the file exists), and the N more.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
@@ -33,13 +34,22 @@ if (env.MCP_TEST_HANG) {
   const tools = [
     { name: "echo", description: "Says the text back.", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] }, annotations: { readOnlyHint: true } },
     { name: "add", description: "Adds two numbers.", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } },
+    { name: "wait_for", description: "Reports progress until a file exists.", inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } },
     ...Array.from({ length: extra }, (_, i) => ({ name: `tool_${i}`, description: `Test tool number ${i}, about topic${i}.`, inputSchema: { type: "object", properties: {} } })),
   ];
   const make = () => {
     const server = new Server({ name: "awl-test", version: "1.0.0" }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+      if (request.params.name === "wait_for") {
+        const token = request.params._meta?.progressToken;
+        for (let step = 1; !(await Bun.file(String(args.path)).exists()); step++) {
+          if (token !== undefined) await extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: step, message: `waiting for ${String(args.path).split("/").pop()}` } });
+          await Bun.sleep(100);
+        }
+        return { content: [{ type: "text", text: "the file is there" }] };
+      }
       if (request.params.name === "echo") return { content: [{ type: "text", text: `echo: ${String(args.text)}` }] };
       if (request.params.name === "add") return { content: [{ type: "text", text: String(Number(args.a) + Number(args.b)) }] };
       if (tools.some((t) => t.name === request.params.name)) return { content: [{ type: "text", text: `${request.params.name} ran` }] };
