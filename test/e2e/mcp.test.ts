@@ -36,7 +36,7 @@ test("-p: a dead command, a failing server and one that never answers are each n
     silent: { MCP_TEST_HANG: "1", MCP_TEST_PID_FILE: join(fx.root, "silent.pid") },
   });
   fx.server.reply({ blocks: [{ type: "toolUse", name: "mcp_call", input: { server: "quick", tool: "add", arguments: { a: 2, b: 3 } } }] }, { blocks: [{ type: "text", text: "five" }] });
-  const run = await fx.run(["-p", "add", "--mcp-config", file], { env: { AWL_MCP_WAIT: "30", AWL_MCP_TIMEOUT: "1" } });
+  const run = await fx.run(["-p", "add", "--mcp-config", file], { env: { AWL_MCP_WAIT: "30", AWL_MCP_TIMEOUT: "3" } });
   expect(run.code).toBe(0);
   const lines = run.stderr.split("\n").filter((l) => l.includes("MCP server"));
   expect(lines).toHaveLength(3);
@@ -45,7 +45,7 @@ test("-p: a dead command, a failing server and one that never answers are each n
   expect(run.stderr).not.toContain("\u001b[31m");
   // Its stderr itself went to its log, not to the screen.
   expect(readFileSync(join(fx.home, ".local/share/awl/mcp/failing.log"), "utf8")).toContain("cannot open database");
-  expect(lines.find((l) => l.includes("silent"))).toContain("did not answer in 1 s");
+  expect(lines.find((l) => l.includes("silent"))).toContain("did not answer in 3 s");
   // Not all of them answered: the two fixed tools, and the quick one's call went through them.
   expect(toolNames(0)).toEqual(["bash", "read", "write", "edit", "mcp_find", "mcp_call"]);
   expect(JSON.stringify(fx.server.requests[1]!.body)).toContain('"5"');
