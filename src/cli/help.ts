@@ -99,6 +99,7 @@ Usage:
   awl mcp add [-e NAME=VALUE]... [-H 'Name: value']... <name> <command [args...] | url>
                                add a server to your own $XDG_CONFIG_HOME/awl/mcp.json (a URL: streamable HTTP)
   awl mcp remove <name>        remove one from your own file
+  awl mcp login <name>         sign in to an HTTP server that asks for OAuth (the URL printed and opened)
 
 Options:
   -p, --print <prompt|->       non-interactive: answer on stdout, tool activity on stderr

@@ -1,6 +1,7 @@
 // One server, connected: the SDK's client over stdio (stdio.ts) or streamable
 // HTTP, initialized, its tools listed. The SDK is imported here, and only
-// here, when a configured server starts: awl with no server never loads it.
+// here (and by login.ts), when a configured server starts: awl with no
+// server never loads it.
 
 import { mkdirSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
