@@ -38,8 +38,7 @@ import { keptEffort, startModel } from "./start-model";
 import type { Catalogues } from "../providers/catalogue";
 import { pickFast, plainLine } from "./sessions";
 import { guardOutput, hold, stopSignal } from "./stop";
-import { startMcp } from "./mcp-start";
-import type { McpServers } from "../mcp";
+import { listMcp } from "./mcp-start";
 
 declare const AWL_VERSION: string;
 
@@ -56,16 +55,15 @@ export async function chat(args: Args, cwd: string): Promise<number> {
   guardOutput();
   const screen: Screen = { cwd, c: colorsFor(process.stdout), out: process.stdout };
   const { c, out } = screen;
+  const mcp = listMcp(args, cwd);
   const { opened, model, effort, catalogues, isDefault, gone } = await startModel(args, cwd);
   let session = opened.session;
-  let mcp: McpServers | undefined;
   try {
     for (const notice of opened.notices) say(out, c.yellow(safeText(notice)));
     // A new session's project instructions: read now, so the banner lists exactly what its system prompt will hold.
     const contextFiles = opened.resumed ? undefined : loadContextFiles({ cwd });
     const approvals = new Approvals(mode);
     const modelInfo = catalogues.modelInfo;
-    mcp = startMcp(args, cwd); // connected once the prompt is drawn
     let agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals, modelInfo, mcp })); // rebuilds the conversation, once
     // An effort the model cannot take is a mistake on the command line: said before the REPL starts (/effort says it after).
     const refusal = agent.effortRefusal();
@@ -77,6 +75,7 @@ export async function chat(args: Args, cwd: string): Promise<number> {
     if (gone) say(out, c.red(safeText(`${gone.fact}: ${replAdvice(gone.remedy)}`)));
 
     const warmUp = setTimeout(() => agent.warmUp(), 1); // fires once the prompt is drawn
+    if (mcp) setTimeout(() => void mcp.start(), 1); // so do the servers: the prompt never waits for them
     let first = args.send; // awl "prompt": sent as the REPL opens
     let offered = opened.offered; // the prompt --at left out: in the first input box
     for (;;) {

@@ -22,7 +22,7 @@ import { safeText } from "../ui/render/safe-text";
 import { onCommandLine, remedyWatcher, resendAdvice, savedPromptAdvice, withCommandLineAdvice } from "./advice";
 import { approvalMode, type Args } from "./args";
 import { startModel } from "./start-model";
-import { startMcp } from "./mcp-start";
+import { listMcp } from "./mcp-start";
 import { printWaitMs } from "../mcp";
 import { shortSessionId } from "../ui/session/session-id";
 import type { Usage } from "../providers/provider";
@@ -68,11 +68,12 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
   const c = colorsFor(err);
   const prompt = await promptOf(args, (line) => err.write(`${c.yellow(line)}\n`));
 
+  const wait = printWaitMs();
+  const servers = listMcp(args, cwd);
   const { opened, model, effort, catalogues, gone } = await startModel(args, cwd);
   const { session, resumed, notices } = opened;
   output.opened?.(session);
-  const wait = printWaitMs();
-  const servers = startMcp(args, cwd, wait > 0);
+  if (servers && wait > 0) void servers.start();
   try {
     for (const notice of notices) err.write(`${c.yellow(safeText(notice))}\n`);
     if (session.readOnly) throw new UserError(session.readOnlyReason ?? "this session cannot be continued by this version of awl");

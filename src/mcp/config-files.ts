@@ -45,7 +45,7 @@ export function configFiles(cwd: string, extra: string | undefined, env: Record<
   return found;
 }
 
-/** Every server the files name, a later file's winning on a shared name. */
+/** Every server the files name, a later file's winning on a shared name; --mcp-config's file that cannot be read is a UserError. */
 export function readConfigs(files: ConfigFile[]): RawServer[] {
   const byName = new Map<string, RawServer>();
   for (const { file, origin } of files) {
@@ -53,8 +53,9 @@ export function readConfigs(files: ConfigFile[]): RawServer[] {
     try {
       servers = readServers(file);
     } catch (error) {
-      if (!(error instanceof UserError)) throw error;
-      byName.set(file, { name: file, origin, file, error: error.message }); // said as a server that failed: the others still start
+      // A file named on the command line is the person's mistake now; another is said as a server that failed, and the others still start.
+      if (!(error instanceof UserError) || origin === "command line") throw error;
+      byName.set(file, { name: file, origin, file, error: error.message });
       continue;
     }
     for (const [name, raw] of Object.entries(servers)) {

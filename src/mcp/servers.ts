@@ -61,7 +61,7 @@ export class McpServers {
 
   /** Checks each server's entry and connects it, in the background; one whose entry is wrong is named. */
   async start(): Promise<void> {
-    if (this.#started) return;
+    if (this.#started || this.#leaving.signal.aborted) return;
     this.#started = true;
     const { checkServer } = await import("./config"); // arktype: loaded now, not before the prompt
     for (const server of this.servers) {

@@ -81,6 +81,11 @@ test("a server's environment is a minimal base and its own env; a project's .mcp
   expect(run.stderr).toContain("MCP server needs: ${NOT_SET_ANYWHERE} is not set");
   expect(run.stderr.match(/MCP server/g)).toHaveLength(1);
   expect(run.stderr).not.toContain(fx.server.anthropicKey);
+  // A --mcp-config file that is not there is the person's mistake: one line, and nothing is sent.
+  const missing = await fx.run(["-p", "hi", "--mcp-config", join(fx.root, "nope.json")]);
+  expect(missing.code).toBe(1);
+  expect(missing.stderr).toBe(`awl: cannot read ${join(fx.root, "nope.json")}: ENOENT\n`);
+  expect(fx.server.requests).toHaveLength(1);
 });
 
 test("awl mcp add, list and remove change the person's own file", async () => {
