@@ -40,6 +40,8 @@ export function serverLog(name: string, env: Record<string, string | undefined> 
 
 export interface ConnectOptions {
   cwd: string;
+  /** awl's environment: a stdio server's base is taken from it, and where its log goes. */
+  env: Record<string, string | undefined>;
   timeoutMs: number;
   /** Aborted when awl leaves: a connection still being made is given up, its process ended. */
   signal: AbortSignal;
@@ -53,10 +55,10 @@ export interface ConnectOptions {
  * line) when it cannot, or when the time limit passes first.
  */
 export async function connect(name: string, entry: StdioEntry | HttpEntry, options: ConnectOptions): Promise<Connected> {
-  const { cwd, timeoutMs, signal, onClose } = options;
+  const { cwd, env, timeoutMs, signal, onClose } = options;
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
   if (signal.aborted) throw new Error("awl is leaving");
-  const transport = await transportFor(name, entry, cwd);
+  const transport = await transportFor(name, entry, cwd, env);
   const stderr = () => (transport instanceof StdioTransport ? transport.lastStderrLine : "");
   const client = new Client({ name: "awl", version: typeof AWL_VERSION === "string" ? AWL_VERSION : "dev" }, { capabilities: {} });
   let ready = false;
@@ -94,10 +96,10 @@ export async function connect(name: string, entry: StdioEntry | HttpEntry, optio
   }
 }
 
-async function transportFor(name: string, entry: StdioEntry | HttpEntry, cwd: string): Promise<Transport> {
+async function transportFor(name: string, entry: StdioEntry | HttpEntry, cwd: string, env: Record<string, string | undefined>): Promise<Transport> {
   if (entry.type === "http") return httpTransport(name, entry);
   const dir = entry.cwd ? (isAbsolute(entry.cwd) ? entry.cwd : join(cwd, entry.cwd)) : cwd;
-  return new StdioTransport({ command: entry.command, args: entry.args ?? [], env: serverEnvironment(entry.env), cwd: dir, log: serverLog(name) });
+  return new StdioTransport({ command: entry.command, args: entry.args ?? [], env: serverEnvironment(entry.env, env), cwd: dir, log: serverLog(name, env) });
 }
 
 /**

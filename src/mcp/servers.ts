@@ -146,6 +146,7 @@ export class McpServers {
     try {
       const connected = await connect(server.name, entry, {
         cwd: this.cwd,
+        env: this.env,
         timeoutMs: this.timeoutMs,
         signal: this.#leaving.signal,
         onClose: (reason) => {

@@ -88,7 +88,7 @@ try {
   await sideBySide("REPL, spawn to prompt", toPrompt);
   await sideBySide("awl -p, AWL_MCP_WAIT=0, to request", toRequest);
 
-  const ours = await connect("bench", { command: "bun", args: [SERVER] }, { cwd: root, timeoutMs: 30_000, signal: new AbortController().signal, onClose: () => {} });
+  const ours = await connect("bench", { command: "bun", args: [SERVER] }, { cwd: root, env, timeoutMs: 30_000, signal: new AbortController().signal, onClose: () => {} });
   const sdk = new Client({ name: "bench", version: "1" });
   await sdk.connect(new StdioClientTransport({ command: "bun", args: [SERVER], stderr: "ignore" }));
   const [mine, theirs] = [await roundTrips(ours.client), await roundTrips(sdk)];

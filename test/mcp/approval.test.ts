@@ -17,7 +17,8 @@ const SERVER = join(import.meta.dir, "../support/mcp-server.ts");
 afterAll(() => addTools(() => [])); // the registry is the process's: other test files see none
 
 test("ask asks about a server's tool even when the server calls it read-only, says so, and 'always' allows that tool", async () => {
-  const servers = new McpServers([{ name: "t", origin: "command line", file: "/x", raw: { command: "bun", args: [SERVER] } }], fx.project, fx.env);
+  const env = { ...fx.env, PATH: process.env.PATH!, XDG_DATA_HOME: join(fx.project, "../data") }; // the server's log under the test's root
+  const servers = new McpServers([{ name: "t", origin: "command line", file: "/x", raw: { command: "bun", args: [SERVER] } }], fx.project, env);
   await servers.start();
   await servers.waitForAll(30_000);
   addTools(() => toolsFor(servers));
