@@ -10,13 +10,13 @@ import { EXIT_OK, UsageError, UserError } from "../errors";
 import { checkServer } from "../mcp/config";
 import { configFiles, personConfigPath, readConfigs, readServers } from "../mcp/config-files";
 import { NOT_TRUSTED, projectServersAllowed } from "../mcp/project-trust";
+import { openBrowser } from "../mcp/browser";
+import { SIGN_IN_WAIT_MS } from "../mcp/servers";
 import { mkdirPrivate, writeFileAtomic } from "../private-file";
 import { safeText } from "../ui/render/safe-text";
 import type { Args } from "./args";
 
 const USAGE = "awl mcp [list] | awl mcp add [-e NAME=VALUE]... [-H 'Name: value']... NAME COMMAND|URL [ARGS...] | awl mcp remove NAME | awl mcp login NAME";
-/** How long `awl mcp login` waits for the browser's sign-in. */
-const LOGIN_WAIT_MS = 5 * 60_000;
 
 export async function mcp(args: Args, cwd: string): Promise<number> {
   const [action = "list", ...rest] = args.targets;
@@ -103,22 +103,11 @@ async function signIn(name: string, cwd: string): Promise<number> {
     openBrowser(url.href);
   };
   try {
-    const tools = await login(name, server.entry, { open, timeoutMs: LOGIN_WAIT_MS });
+    const tools = await login(name, server.entry, { open, timeoutMs: SIGN_IN_WAIT_MS });
     console.log(`Signed in to ${safeText(name)} (${tools} tool${tools === 1 ? "" : "s"}).`);
     return EXIT_OK;
   } catch (error) {
     throw new UserError(`cannot sign in to ${name}: ${(error as Error).message.split("\n")[0]}`);
-  }
-}
-
-/** $BROWSER (a command, the URL after its words), else xdg-open or open where there is one; a failure leaves the printed URL. */
-function openBrowser(url: string): void {
-  const command = process.env.BROWSER?.trim().split(/\s+/) ?? [Bun.which("xdg-open") ?? Bun.which("open") ?? ""].filter(Boolean);
-  if (command.length === 0) return;
-  try {
-    Bun.spawn([...command, url], { stdin: "ignore", stdout: "ignore", stderr: "ignore" }).unref();
-  } catch {
-    // No browser here: the URL is on screen.
   }
 }
 

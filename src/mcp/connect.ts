@@ -88,7 +88,7 @@ export async function connect(name: string, entry: StdioEntry | HttpEntry, optio
     await transport.close().catch(() => {});
     const line = stderr();
     const unauthorized = (await isUnauthorized(error)) || (error as { code?: unknown }).code === 401;
-    const reason = unauthorized ? `HTTP 401 (unauthorized): check the token in its headers, or, for a server that signs in with OAuth, run awl mcp login ${name}` : oneLine(error);
+    const reason = unauthorized ? `HTTP 401 (unauthorized): check the token in its headers, or, for a server that signs in with OAuth, sign in: awl mcp login ${name} (in the REPL, /mcp login ${name})` : oneLine(error);
     throw new Error(line && !reason.includes(line) ? `${reason} (${line})` : reason);
   } finally {
     clearTimeout(timer);

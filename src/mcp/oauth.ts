@@ -13,7 +13,7 @@
 // handed to $BROWSER); a run that needs a sign-in fails that server with the
 // line that says so.
 
-import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
@@ -36,6 +36,11 @@ export function tokenFile(name: string, env: Record<string, string | undefined> 
 /** Whether the server has been signed in to (its tokens are stored). */
 export function signedIn(name: string): boolean {
   return existsSync(tokenFile(name));
+}
+
+/** Signs out: the server's tokens and registration are forgotten. */
+export function forget(name: string, env: Record<string, string | undefined> = process.env): void {
+  rmSync(tokenFile(name, env), { force: true });
 }
 
 export const NEEDS_LOGIN = (name: string) => `needs a sign-in: run awl mcp login ${name}`;

@@ -16,6 +16,8 @@ export type ServerState = "connecting" | "ready" | "failed" | "not started";
 
 export interface ServerStatus {
   name: string;
+  /** A sign-in /mcp login started: the page to open while it waits, or why it failed. */
+  signIn?: { url?: string; error?: string };
   raw: RawServer;
   /** Checked when the servers start (start()). */
   config?: ServerConfig;
@@ -28,6 +30,8 @@ export interface ServerStatus {
 
 const DEFAULT_TIMEOUT_S = 30;
 const DEFAULT_WAIT_S = 5;
+/** How long a sign-in waits for the browser. */
+export const SIGN_IN_WAIT_MS = 5 * 60_000;
 
 /** Seconds from a variable: a number ≥ 0, else the default. */
 function seconds(value: string | undefined, fallback: number): number {
@@ -131,6 +135,53 @@ export class McpServers {
     this.#changed();
     void old?.close().catch(() => {});
     void this.#connect(server);
+    return server;
+  }
+
+  /**
+   * /mcp login NAME: starts the browser sign-in and resolves once its page
+   * is known (server.signIn); the server connects again when it is done, and
+   * says so once. Only an HTTP server signs in.
+   */
+  async login(name: string): Promise<ServerStatus | undefined> {
+    const server = this.servers.find((s) => s.name === name);
+    const entry = server?.config?.entry;
+    if (!server || !entry) return server;
+    if (entry.type !== "http") {
+      server.signIn = { error: "it runs a command: only an HTTP server signs in" };
+      return server;
+    }
+    const { login } = await import("./login");
+    const { openBrowser } = await import("./browser");
+    await new Promise<void>((shown) => {
+      const open = (url: URL) => {
+        server.signIn = { url: url.href };
+        openBrowser(url.href, this.env);
+        shown();
+      };
+      login(name, entry, { open, timeoutMs: SIGN_IN_WAIT_MS }).then(
+        () => {
+          server.signIn = undefined;
+          this.#notices.push(`MCP server ${name}: signed in`);
+          this.reconnect(name);
+          shown(); // already signed in: no page was needed
+        },
+        (error: Error) => {
+          server.signIn = { error: error.message.split("\n")[0] };
+          shown();
+        },
+      );
+    });
+    return server;
+  }
+
+  /** /mcp logout NAME: forgets the server's tokens and connects it again (it asks for a sign-in then). */
+  async logout(name: string): Promise<ServerStatus | undefined> {
+    const server = this.servers.find((s) => s.name === name);
+    if (!server?.config?.entry) return server;
+    const { forget } = await import("./oauth");
+    forget(name, this.env);
+    this.reconnect(name);
     return server;
   }
 

@@ -21,7 +21,7 @@ import { contextFilesLine } from "./session/instructions";
 import { safeText } from "./render/safe-text";
 import { messagesInFile } from "./session/message-count";
 import { shortSessionId } from "./session/session-id";
-import { mcpCommand } from "./mcp-status";
+import { mcpCommand, prepareMcp } from "./mcp-status";
 import { effortCommand, effortText } from "./effort-command";
 import { EFFORTS } from "../providers/thinking-forms";
 import { limitsText, modelRows } from "./model-list";
@@ -60,7 +60,7 @@ const COMMANDS: readonly [string, string][] = [
   ["/label [text]", "name where you are, for /tree (no text: remove the name)"],
   ["/fork", "continue in a copy of this session (this one stays as it is)"],
   ["/approve [ask|auto|read-only]", "when tools may act (no argument: the mode in force and what is always allowed)"],
-  ["/mcp [server]", "the MCP servers: each one's state and tools (a name: connect that one again)"],
+  ["/mcp [[login|logout] server]", "the MCP servers, each one's state and tools; a name connects that one again, login signs in to it in the browser, logout forgets its sign-in"],
   ["/help", "this help"],
   ["/quit", "leave (Ctrl+D on an empty prompt, or Ctrl+C twice, does the same)"],
 ];
@@ -258,6 +258,7 @@ const LIST_FRESH_MS = 60_000;
 
 /** What a command needs before it runs: `/model <id>` judges the id by a list at most a minute old (asked again first when older). */
 export async function prepareCommand(command: Command, agent: Agent, catalogues: Catalogues): Promise<void> {
+  if (command.name === "mcp") await prepareMcp(agent.mcp, command.argument);
   if (command.name !== "model" || !command.argument) return;
   let provider: ProviderName = agent.model.provider;
   try {

@@ -74,3 +74,37 @@ describe.skipIf(!hasTmux)("MCP in the REPL", () => {
     await waitUntil(() => !existsSync(`/proc/${hang}`) && !existsSync(`/proc/${slow}`), "the servers to end");
   });
 });
+
+describe.skipIf(!hasTmux)("signing in from the REPL", () => {
+  test("/mcp login NAME shows the page to open, the server connects once the browser is back, and /mcp logout forgets it", async () => {
+    const http = Bun.spawn(["bun", SERVER], { env: { ...process.env, MCP_TEST_HTTP_PORT: "0", MCP_TEST_OAUTH: "1" }, stdout: "pipe", stderr: "inherit" });
+    try {
+      const url = new TextDecoder().decode((await http.stdout.getReader().read()).value).trim();
+      const file = join(fx.root, "mcp.json");
+      await Bun.write(file, JSON.stringify({ mcpServers: { web: { type: "http", url } } }));
+      term.start([AWL, "--mcp-config", file], { cwd: fx.project, env: { ...fx.env, BROWSER: `bun ${join(import.meta.dir, "../support/browser.ts")}` } });
+      await term.waitFor(/\/help for commands/);
+      for (let screen = ""; !/web\s+failed: HTTP 401/.test(screen); await Bun.sleep(200)) {
+        term.type("/mcp");
+        term.keys("Enter");
+        screen = await term.waitFor(/connects one again/);
+      }
+      term.type("/mcp login web");
+      term.keys("Enter");
+      await term.waitFor(/Sign in to web in your browser/);
+      await term.waitFor(/authorize\?/);
+      for (let screen = ""; !/web\s+ready, 3 tools/.test(screen); await Bun.sleep(200)) {
+        term.type("/mcp");
+        term.keys("Enter");
+        screen = await term.waitFor(/connects one again/);
+      }
+      await term.waitFor(/MCP server web: signed in/);
+      term.type("/mcp logout web");
+      term.keys("Enter");
+      await term.waitFor(/Signed out of web/);
+      expect(existsSync(join(fx.home, ".local/share/awl/mcp/oauth/web.json"))).toBe(false);
+    } finally {
+      http.kill();
+    }
+  });
+});
