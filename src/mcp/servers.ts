@@ -1,9 +1,10 @@
-// The configured servers of one awl process and their state. Each connects
-// in the background as soon as awl starts: nothing waits for it (the REPL's
-// prompt is drawn at once; `-p` waits at most AWL_MCP_WAIT before its first
+// The configured servers of one awl process and their state. Listed from
+// their files before the session opens; checked and connected in the
+// background once started (start()): nothing waits for them (the REPL's
+// prompt is drawn first; `-p` waits at most AWL_MCP_WAIT before its first
 // request, waitForAll). One that fails, exits or has not answered in
 // AWL_MCP_TIMEOUT is named once, with the reason (takeNotices), and awl goes
-// on; /mcp shows the state of each and reconnects one.
+// on; /mcp shows the state of each, reconnects one, signs in and out.
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { ServerConfig } from "./config";

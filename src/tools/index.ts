@@ -7,7 +7,7 @@ import { TOOL_DEFINITIONS } from "./definitions.generated";
 import { MIN_SCRUBBED_LENGTH, scrub, secretPartAtEnd } from "./secrets";
 import { failure, interrupted, isInvalid, notStarted, type CallEffect, type ProposedChange, type Tool, type ToolContext, type ToolOutput } from "./tool";
 
-export type { CallEffect, PendingChange, ProposedChange, ServerCall, Tool, ToolContext, ToolOutput } from "./tool";
+export type { CallEffect, PendingChange, ProposedChange, Tool, ToolContext, ToolOutput } from "./tool";
 
 let loaded: readonly Tool[] | undefined;
 
