@@ -46,6 +46,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./cli/rewind")).rewind(args, cwd);
     case "models":
       return (await import("./cli/models")).models(args);
+    case "mcp":
+      return (await import("./cli/mcp")).mcp(args, cwd);
     case "export":
       return (await import("./cli/export")).exportCommand(args, cwd);
     case "extensions":

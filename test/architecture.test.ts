@@ -9,7 +9,7 @@ import { dirname, join, relative, resolve } from "node:path";
 
 const SRC = join(import.meta.dir, "../src");
 /** That table, top to bottom; files directly in src/ (errors, json, ark, main) stand outside it. */
-const LAYERS = ["conversation", "session", "providers", "tools", "extensions", "agent", "ui", "cli"];
+const LAYERS = ["conversation", "session", "providers", "tools", "extensions", "mcp", "agent", "ui", "cli"];
 
 const files = readdirSync(SRC, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"));
 /** Every module specifier a file imports, statically or with import()/require(). */

@@ -24,6 +24,7 @@ import { PartialWriter } from "./partials";
 import { runTools } from "./run-tools";
 import type { AgentSeam } from "../extensions/seam";
 import type { CodeScope } from "../extensions/trust";
+import type { McpServers } from "../mcp";
 import { compact, CompactionFailed, type Compaction } from "./compaction";
 import { reserve, summaryAllowance, windowOf } from "./window";
 import { INTERRUPTED_NOT_RUN, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
@@ -36,6 +37,8 @@ import { ThinkingSettings } from "./thinking-settings";
 
 export interface AgentOptions {
   session: SessionManager;
+  /** The MCP servers of this process (their tools reach the model through the tools' registry); /mcp shows them. */
+  mcp?: McpServers;
   /** The project instructions the CLI read (and showed) as a new session starts; read at the first turn when absent. */
   contextFiles?: ContextFiles;
   cwd: string;
@@ -117,6 +120,7 @@ export class Agent {
     this.cwd = options.cwd;
     this.#maxTokens = options.maxTokens ?? ANSWER_SHARE;
     this.#env = options.env ?? process.env;
+    this.mcp = options.mcp;
     this.approvals = options.approvals ?? new Approvals("auto", this.#env);
     contextWindowFromEnv(this.#env); // a bad AWL_CONTEXT_WINDOW is said now, not at the first request
     this.#conversation = options.session.rebuildConversation();
@@ -149,6 +153,8 @@ export class Agent {
   async end(reason: "prompt_input_exit" | "clear" | "other", signal: AbortSignal): Promise<string[]> {
     return atSessionEnd(this.#hooks, reason, signal);
   }
+
+  readonly mcp?: McpServers;
 
   /** The project instructions read for this new session, until its first turn writes them into the system prompt. */
   get pendingContextFiles(): ContextFiles | undefined {

@@ -92,6 +92,7 @@ export class Approvals {
       return { action: "ask", request };
     }
 
+    if (effect.server) return this.#serverCall(call, effect);
     const { command } = effect;
     const judged = judge(command);
     const readOnly = judged !== undefined && judged.commands.length > 0 && judged.readOnly.every(Boolean);
@@ -112,9 +113,19 @@ export class Approvals {
     return { action: "ask", request };
   }
 
+  /** An MCP server's tool: asked unless the person allowed it ("always"); refused in read-only, whatever the server says of it. */
+  #serverCall(call: ToolCall, effect: ActingEffect & { kind: "exec" }): Decision {
+    if (this.mode === "read-only") return { action: "refuse", content: readOnlyRefusal(effect) };
+    if (this.#tools.has(call.name)) return { action: "run", call };
+    const note = effect.server?.readOnlyHint ? "the server says this tool only reads (its own word, not checked)" : undefined;
+    const request: ApprovalRequest = { tool: call.name, effect, always: [call.name], ...(note ? { note } : {}) };
+    this.#offered.set(request, { tool: call.name });
+    return { action: "ask", request };
+  }
+
   /** Whether a call runs without asking in this mode: its effect is `read`, or it is a command the read-only rules pass. */
   static readOnly(effect: CallEffect): boolean {
-    return effect.kind === "read" || (effect.kind === "exec" && isReadOnlyCommand(effect.command));
+    return effect.kind === "read" || (effect.kind === "exec" && !effect.server && isReadOnlyCommand(effect.command));
   }
 
   /** The person answered "always" to this request. */
@@ -135,6 +146,7 @@ export function declined(reason?: string): string {
 
 /** The result the model reads when read-only mode refuses a call. */
 export function readOnlyRefusal(effect: ActingEffect, unparseable = false): string {
+  if (effect.kind === "exec" && effect.server) return `Not run: awl is in read-only mode, which refuses MCP servers' tools (${effect.server.name} ${effect.server.tool}).`;
   const what = effect.kind === "exec" ? "commands that may change files" : "tools that change files";
   const commands = READ_ONLY_PROGRAMS.map((p) => (p === "git" ? "git status/diff/log/show" : p)).join(", ");
   const detail = effect.kind === "exec" ? ` Only these run: ${commands}, in any combination, without redirecting output to a file or putting a job in the background (&)${unparseable ? "; this command could not be parsed" : ""}.` : "";

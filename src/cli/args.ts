@@ -11,7 +11,7 @@ import { EFFORTS, isEffort, type Effort } from "../providers/thinking-forms";
 import { checkSessionsArgs, SESSION_ACTIONS, type SessionAction } from "./args-sessions";
 
 export interface Args {
-  command: "chat" | "print" | "sessions" | "tree" | "rewind" | "models" | "export" | "extensions" | "help" | "version";
+  command: "chat" | "print" | "sessions" | "tree" | "rewind" | "models" | "export" | "extensions" | "mcp" | "help" | "version";
   /** -p text, or "-" for stdin; "" for a bare -p (`awl -p --resume ID` continues a turn --max-turns stopped). */
   prompt?: string;
   /** `awl "prompt"`: the REPL opens and sends it first. */
@@ -66,12 +66,14 @@ export interface Args {
   force: boolean;
   /** awl rewind --undo: undo the latest rewind (or move); again, redo it. */
   undo: boolean;
+  /** --mcp-config FILE: MCP servers for this run, over the person's and the project's. */
+  mcpConfig?: string;
 }
 
 const HINT = "(see awl --help)";
 
 /** Words that are commands when they come first: any other first word starts the prompt. */
-const COMMANDS = ["sessions", "models", "export", "rewind", "extensions"] as const;
+const COMMANDS = ["sessions", "models", "export", "rewind", "extensions", "mcp"] as const;
 
 export function parseArgs(argv: string[]): Args {
   const args: Args = { command: "chat", plain: false, json: false, noStdin: false, noExtensions: false, trust: false, targets: [], dryRun: false, all: false, fork: false, yes: false, force: false, undo: false };
@@ -92,6 +94,8 @@ export function parseArgs(argv: string[]): Args {
       words.push(...argv.slice(i + 1));
       break;
     }
+    // `awl mcp add fs npx -y server`: what follows is the server's command line, its own flags among it (cli/mcp.ts reads it).
+    if (i === 0 && token === "mcp") return { ...args, command: "mcp", targets: argv.slice(1) };
     const [flag, inline] = token.startsWith("--") && token.includes("=") ? [token.slice(0, token.indexOf("=")), token.slice(token.indexOf("=") + 1)] : [token, undefined];
     const value = (): string => {
       if (inline !== undefined) return inline;
@@ -234,6 +238,9 @@ export function parseArgs(argv: string[]): Args {
         noValue();
         if (args.format !== undefined) throw new UsageError(`choose one of --md, --html and --jsonl ${HINT}`);
         args.format = flag.slice(2) as "md" | "html" | "jsonl";
+        break;
+      case "--mcp-config":
+        args.mcpConfig = value();
         break;
       case "-o":
       case "--output":

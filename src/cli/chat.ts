@@ -42,6 +42,7 @@ import { codeScope } from "./project-trust";
 import type { Catalogues } from "../providers/catalogue";
 import { pickFast, plainLine } from "./sessions";
 import { guardOutput, hold, stopSignal } from "./stop";
+import { listMcp } from "./mcp-start";
 
 declare const AWL_VERSION: string;
 
@@ -63,6 +64,7 @@ export async function chat(args: Args, cwd: string): Promise<number> {
   // Before the model is chosen: the provider keys leave process.env before the first extension is imported.
   const extensions = await loadExtensions((line) => say(out, c.yellow(`awl: ${safeText(line)}`)), cwd, code);
   const seam = extensions?.seam();
+  const mcp = listMcp(args, cwd);
   const { opened, model, effort, catalogues, isDefault, gone } = await startModel(args, cwd);
   let session = opened.session;
   extensions?.bind(session);
@@ -72,7 +74,7 @@ export async function chat(args: Args, cwd: string): Promise<number> {
     const contextFiles = opened.resumed ? undefined : loadContextFiles({ cwd });
     const approvals = new Approvals(mode);
     const modelInfo = catalogues.modelInfo;
-    let agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals, modelInfo, code, ...(seam ? { seam } : {}) })); // rebuilds the conversation, once
+    let agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals, modelInfo, code, mcp, ...(seam ? { seam } : {}) })); // rebuilds the conversation, once
     // An effort the model cannot take is a mistake on the command line: said before the REPL starts (/effort says it after).
     const refusal = agent.effortRefusal();
     if (refusal) throw new UsageError(`${refusal} (see awl --help)`);
@@ -85,6 +87,7 @@ export async function chat(args: Args, cwd: string): Promise<number> {
     if (gone) say(out, c.red(safeText(`${gone.fact}: ${replAdvice(gone.remedy)}`)));
 
     const warmUp = setTimeout(() => agent.warmUp(), 1); // fires once the prompt is drawn
+    if (mcp) setTimeout(() => void mcp.start(), 1); // so do the servers: the prompt never waits for them
     let first = args.send; // awl "prompt": sent as the REPL opens
     let offered = opened.offered; // the prompt --at left out: in the first input box
     for (;;) {
@@ -107,6 +110,7 @@ export async function chat(args: Args, cwd: string): Promise<number> {
     return 0;
   } finally {
     session.close();
+    await mcp?.close();
   }
 }
 
@@ -196,6 +200,7 @@ function nextAgent(current: Agent, opened: OpenedSession, contextFiles: ContextF
       effort,
       contextFiles,
       approvals: current.approvals,
+      mcp: current.mcp,
       modelInfo: catalogues.modelInfo,
       code: current.code,
       ...(seam ? { seam } : {}),

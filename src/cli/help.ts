@@ -98,6 +98,11 @@ Usage:
   awl extensions               the extensions loaded (yours, a trusted project's), what each registered, what
                                failed, the hooks in force and whether this project is trusted (also /extensions)
   awl extensions types         write awl.d.ts here: the extension API's types, for your editor
+  awl mcp [list]               the MCP servers configured here (yours, this project's .mcp.json)
+  awl mcp add [-e NAME=VALUE]... [-H 'Name: value']... <name> <command [args...] | url>
+                               add a server to your own $XDG_CONFIG_HOME/awl/mcp.json (a URL: streamable HTTP)
+  awl mcp remove <name>        remove one from your own file
+  awl mcp login <name>         sign in to an HTTP server that asks for OAuth (the URL printed and opened)
 
 Options:
   -p, --print <prompt|->       non-interactive: answer on stdout, tool activity on stderr
@@ -111,6 +116,7 @@ ${modelOption()}
       --approve <mode>         when tools may act: ask (the REPL's default), auto (-p's default: a script
                                cannot answer; -p with ask is a usage error) or read-only
       --max-turns <n>          -p: at most n model requests, then exit 4
+      --mcp-config <file>      MCP servers for this run too, in .mcp.json's format (winning on a shared name)
       --no-stdin               -p: never read standard input (a pipe or a file on it goes before the prompt,
                                and a socket, as Node and Bun give a child, when it speaks within 3 s)
       --no-extensions          start without any extension or hook, yours ($XDG_CONFIG_HOME/awl/) or the project's
@@ -136,7 +142,9 @@ ${providerVariables()}
   XDG_DATA_HOME                base data directory (default ~/.local/share)
   XDG_CACHE_HOME               base cache directory, for the providers' model lists (default ~/.cache)
   XDG_CONFIG_HOME              base configuration directory, for awl/AGENTS.md, awl/settings.json (hooks),
-                               awl/commands/, awl/extensions/ and the projects you trust (default ~/.config)
+                               awl/mcp.json, awl/commands/, awl/extensions/ and the projects you trust (default ~/.config)
+  AWL_MCP_WAIT                 seconds -p waits for MCP servers before its first request (default 5; the REPL never waits)
+  AWL_MCP_TIMEOUT              seconds an MCP server has to answer, and each call of its tools (default 30)
   AWL_STREAM_IDLE_TIMEOUT_MS   give up on a response silent this long (default 90000; raise it for slow local models)
   AWL_GIT_TIMEOUT_MS           how long awl's own git questions may take (default 1000; raise it for a very large repository)
   AWL_RETRY_BASE_MS            first retry delay after a rate limit, overload or failed connection, doubling each

@@ -24,6 +24,8 @@ import { approvalMode, type Args } from "./args";
 import { startModel } from "./start-model";
 import { loadExtensions } from "../extensions/load";
 import { codeScope } from "./project-trust";
+import { listMcp } from "./mcp-start";
+import { printWaitMs } from "../mcp";
 import { shortSessionId } from "../ui/session/session-id";
 import type { Usage } from "../providers/provider";
 import { guardOutput, hold, stopExitCode, stoppedBy, stopSignal } from "./stop";
@@ -71,10 +73,13 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
   const code = await codeScope(args, cwd, false, (line) => err.write(`${c.yellow(line)}\n`));
   const extensions = await loadExtensions((line) => err.write(`${c.yellow(`awl: ${safeText(line)}`)}\n`), cwd, code);
 
+  const wait = printWaitMs();
+  const servers = listMcp(args, cwd);
   const { opened, model, effort, catalogues, gone } = await startModel(args, cwd);
   const { session, resumed, notices } = opened;
   output.opened?.(session);
   extensions?.bind(session);
+  if (servers && wait > 0) void servers.start();
   try {
     for (const notice of notices) err.write(`${c.yellow(safeText(notice))}\n`);
     if (session.readOnly) throw new UserError(session.readOnlyReason ?? "this session cannot be continued by this version of awl");
@@ -91,6 +96,15 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
       throw new UsageError(`-p needs a prompt: this session does not wait for the model (a bare -p --resume sends what waits: a prompt the provider refused, or a run --max-turns stopped) (see awl --help)`);
     }
     const failure = remedyWatcher();
+    if (servers) {
+      // The servers get AWL_MCP_WAIT to answer before the one request; those that fail are named as they do.
+      const sayFailures = () => {
+        for (const line of servers.takeNotices()) err.write(`${c.yellow(`awl: ${safeText(line)}`)}\n`);
+      };
+      servers.onChange(sayFailures);
+      await servers.waitForAll(wait);
+      sayFailures();
+    }
 
     // A stop signal aborts the turn and waits for it (cli/stop.ts): its partial
     // answer or tool results are appended, then awl exits 128 + the signal's number.
@@ -100,6 +114,7 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
         prompt,
         stopSignal,
         (event) => {
+          if (servers && wait === 0 && event.type !== "requestStart") void servers.start(); // the request is out and answered: now the servers may load what they need
           // A tool call is arriving: load the tools (arktype) while the rest of it streams, not before the first request.
           if (!warm && event.type === "blockStart" && event.block.type === "toolUse") {
             warm = true;
@@ -140,6 +155,7 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
     });
   } finally {
     session.close();
+    await servers?.close();
   }
 }
 

@@ -12,12 +12,16 @@ export type { CallEffect, PendingChange, ProposedChange, Tool, ToolContext, Tool
 let loaded: readonly Tool[] | undefined;
 /** Tools added at start by the person's extensions (docs/extensions.md), after the built-in ones. */
 let added: readonly Tool[] = [];
+/** MCP servers' tools (src/mcp/tools.ts): where they come from, and what it gave when first asked. */
+let serverSource: (() => readonly Tool[]) | undefined;
+let serverTools: readonly Tool[] | undefined;
 
 /**
- * bash, read, write, edit. Each defines its input with arktype, which costs
- * ~150 ms of start-up in the compiled binary (ark.ts); they load on first use, so
- * the interactive prompt shows first and they load while the person types
- * (see cli/chat.ts), and -p sends its first request before they load. `require` is the lazy, synchronous form of the import.
+ * bash, read, write, edit, then the extensions' tools. Each built-in tool
+ * defines its input with arktype, which costs ~150 ms of start-up in the
+ * compiled binary (ark.ts); they load on first use, so the interactive prompt
+ * shows first and they load while the person types (see cli/chat.ts), and -p
+ * sends its first request before they load. `require` is the lazy, synchronous form of the import.
  */
 export function tools(): readonly Tool[] {
   if (!loaded) {
@@ -43,15 +47,31 @@ export function addTools(more: readonly Tool[]): () => void {
   };
 }
 
+/**
+ * MCP servers' tools, asked for once, when the model is first told of the
+ * tools: from then on the list is the same for the life of the process, so a
+ * provider's cached prefix holds.
+ */
+export function addServerTools(source: () => readonly Tool[]): void {
+  serverSource = source;
+  serverTools = undefined;
+}
+
+/** Every tool a call may name: the servers' only once they are decided (a transcript read before the first request does not decide them). */
+function callableTools(): readonly Tool[] {
+  return serverTools ? [...tools(), ...serverTools] : tools();
+}
+
 export type ToolDefinition = Pick<Tool, "name" | "description" | "inputSchema">;
 
 /**
- * What providers send to the model for each tool: generated from the tools by
- * the build (definitions.generated.ts), so the first request does not wait
- * for arktype.
+ * What providers send to the model for each tool: the built-in ones
+ * generated from the tools by the build (definitions.generated.ts), so the
+ * first request does not wait for arktype; then the extensions' and the servers'.
  */
 export function toolDefinitions(): ToolDefinition[] {
-  return added.length ? [...TOOL_DEFINITIONS, ...added.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))] : TOOL_DEFINITIONS;
+  const more = [...added, ...(serverTools ??= serverSource?.() ?? [])];
+  return more.length === 0 ? TOOL_DEFINITIONS : [...TOOL_DEFINITIONS, ...more.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))];
 }
 
 /** How much of a running tool's latest output is passed on to be watched (the person sees its last few lines). */
@@ -76,8 +96,8 @@ export interface InvalidCall {
  * and the run itself use, none of them reading the JSON again.
  */
 export function checkCall(name: string, rawInputJson: string): ToolCall | InvalidCall {
-  const tool = tools().find((t) => t.name === name);
-  if (!tool) return { name, error: `unknown tool ${name}; the tools are ${tools().map((t) => t.name).join(", ")}` };
+  const tool = callableTools().find((t) => t.name === name);
+  if (!tool) return { name, error: `unknown tool ${name}; the tools are ${callableTools().map((t) => t.name).join(", ")}` };
   const parsed = parseInput(rawInputJson);
   if (parsed instanceof Error) return { name, error: `${name}: input is not valid JSON (${parsed.message})` };
   const input = tool.validate(parsed);
@@ -155,7 +175,7 @@ function liveTail(secrets: ToolContext["secrets"], onOutput: (tail: string) => v
 
 /** The input field a tool's one-line display shows (command, path), read while the call's input still streams; undefined for an unknown tool. */
 export function summaryField(name: string): string | undefined {
-  return tools().find((t) => t.name === name)?.summaryField;
+  return callableTools().find((t) => t.name === name)?.summaryField;
 }
 
 // A call read back from the log (a transcript, an export, calls shown as not

@@ -54,7 +54,19 @@ export interface PendingChange {
  * (absolute); `exec` runs `command`, which may do anything (whether it only
  * looks is the approvals' to judge).
  */
-export type CallEffect = { kind: "read" } | { kind: "write"; path: string } | { kind: "exec"; command: string };
+export type CallEffect = { kind: "read" } | { kind: "write"; path: string } | { kind: "exec"; command: string; server?: ServerCall };
+
+/**
+ * An `exec` call that goes to an MCP server's tool rather than to a shell:
+ * `command` only shows it, and the read-only rules never judge it. The
+ * server's own hint that the tool only reads is shown to the person, never
+ * acted on alone (a server says what it likes of itself).
+ */
+export interface ServerCall {
+  name: string;
+  tool: string;
+  readOnlyHint: boolean;
+}
 
 /** A write call's change as the person is asked about it: the file as the call would leave it, from the file as it is now. */
 export interface ProposedChange {

@@ -21,6 +21,7 @@ import { contextFilesLine } from "./session/instructions";
 import { safeText } from "./render/safe-text";
 import { messagesInFile } from "./session/message-count";
 import { shortSessionId } from "./session/session-id";
+import { mcpCommand, prepareMcp } from "./mcp-status";
 import { effortCommand, effortText } from "./effort-command";
 import { EFFORTS } from "../providers/thinking-forms";
 import { limitsText, modelRows } from "./model-list";
@@ -61,6 +62,7 @@ const COMMANDS: readonly [string, string][] = [
   ["/fork", "continue in a copy of this session (this one stays as it is)"],
   ["/approve [ask|auto|read-only]", "when tools may act (no argument: the mode in force and what is always allowed)"],
   ["/extensions", "the extensions and hooks that run here, what each registered, what failed, and whether this project is trusted"],
+  ["/mcp [[login|logout] server]", "the MCP servers, each one's state and tools; a name connects that one again, login signs in to it in the browser, logout forgets its sign-in"],
   ["/help", "this help"],
   ["/quit", "leave (Ctrl+D on an empty prompt, or Ctrl+C twice, does the same)"],
 ];
@@ -198,6 +200,8 @@ export function runCommand(command: Command, agent: Agent, c: Colors, catalogues
       return { output: effortCommand(agent, argument, c) };
     case "extensions":
       return { extensions: true };
+    case "mcp":
+      return { output: mcpCommand(agent.mcp, argument, c) };
     default:
       return {
         output: c.red(`Unknown command /${safeText(name)}: type /help for the list (to send a line that starts with / as a prompt, begin it with a space).`),
@@ -261,6 +265,7 @@ const LIST_FRESH_MS = 60_000;
 
 /** What a command needs before it runs: `/model <id>` judges the id by a list at most a minute old (asked again first when older). */
 export async function prepareCommand(command: Command, agent: Agent, catalogues: Catalogues): Promise<void> {
+  if (command.name === "mcp") await prepareMcp(agent.mcp, command.argument);
   if (command.name !== "model" || !command.argument) return;
   let provider: ProviderName = agent.model.provider;
   try {

@@ -96,6 +96,8 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
   let unsent = offered;
   let titleAsked = false;
   for (;;) {
+    // A server that failed since the last prompt is named once, above the next one.
+    for (const line of agent.mcp?.takeNotices() ?? []) out.write(`${wrapLines(c.yellow(safeText(line)), out.columns)}\n`);
     const input = first !== undefined ? sentFirst(first, prompt, history, out) : await readLine({ prompt, history, completion, hintStyle: c.dim, text: unsent, unfold });
     first = unsent = undefined;
     if (input.kind === "quit") return QUIT;

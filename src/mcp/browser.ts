@@ -1,0 +1,13 @@
+// Opening a sign-in page: $BROWSER (a command, the URL after its words), else
+// xdg-open or open where there is one. A failure leaves the URL, which is
+// always printed too.
+
+export function openBrowser(url: string, env: Record<string, string | undefined> = process.env): void {
+  const command = env.BROWSER?.trim() ? env.BROWSER.trim().split(/\s+/) : [Bun.which("xdg-open") ?? Bun.which("open") ?? ""].filter(Boolean);
+  if (command.length === 0) return;
+  try {
+    Bun.spawn([...command, url], { stdin: "ignore", stdout: "ignore", stderr: "ignore" }).unref();
+  } catch {
+    // No browser here: the URL is on screen.
+  }
+}

@@ -1,0 +1,13 @@
+// Whether the servers a repository's own .mcp.json names may run. A project
+// file can name any program, so its servers wait until the person trusts the
+// project, as its hooks and extensions do (docs/extensions.md, "Trust"):
+// until then they are listed, with the reason, and never started.
+import { projectTrusted } from "../extensions/trust";
+
+/** The one place that decides whether `cwd`'s .mcp.json servers start. */
+export function projectServersAllowed(cwd: string): boolean {
+  return projectTrusted(cwd);
+}
+
+/** What `awl mcp list` and `/mcp` say of a project server that did not start. */
+export const NOT_TRUSTED = "not trusted yet (the REPL asks as it starts; awl -p --trust runs it once)";
