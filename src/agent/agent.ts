@@ -24,6 +24,7 @@ import { compact, CompactionFailed, type Compaction } from "./compaction";
 import { reserve, summaryAllowance, windowOf } from "./window";
 import { INTERRUPTED_NOT_RUN, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
 import type { ContextFiles } from "./context-files";
+import type { Sandbox } from "../tools/sandbox";
 import { Approvals, type Ask } from "./approval";
 import { checkPromptSize } from "./prompt-size";
 import { systemPrompt } from "./system-prompt";
@@ -43,6 +44,8 @@ export interface AgentOptions {
   env?: Record<string, string | undefined>;
   /** When tools may act (--approve); auto, everything runs, when absent. */
   approvals?: Approvals;
+  /** Where bash commands run (--sandbox); outside any sandbox when absent. */
+  sandbox?: Sandbox;
   /** What the provider's catalogue (merged over the built-in table) says of a model (window, output limit, thinking forms); the built-in table's row when absent. */
   modelInfo?: (provider: ProviderName, model: string) => ModelInfo | undefined;
 }
@@ -79,6 +82,8 @@ export class Agent {
   readonly cwd: string;
   /** The approval mode in force and what "always" has allowed; /approve changes the mode. */
   readonly approvals: Approvals;
+  /** Where bash commands run: fixed for the process by the person's flags, environment and settings. */
+  readonly sandbox: Sandbox | undefined;
   readonly #thinking: ThinkingSettings;
   #conversation: Conversation;
   #model: ModelRef;
@@ -99,6 +104,7 @@ export class Agent {
     this.#maxTokens = options.maxTokens ?? ANSWER_SHARE;
     this.#env = options.env ?? process.env;
     this.approvals = options.approvals ?? new Approvals("auto", this.#env);
+    this.sandbox = options.sandbox;
     contextWindowFromEnv(this.#env); // a bad AWL_CONTEXT_WINDOW is said now, not at the first request
     this.#conversation = options.session.rebuildConversation();
     this.#contextFiles = options.contextFiles;
@@ -256,7 +262,7 @@ export class Agent {
         if (end.stopReason !== "toolUse" || end.aborted || calls.length === 0) {
           return result({ stopReason: end.stopReason, aborted: end.aborted ?? false, errorMessage, finalText: messageText(message) });
         }
-        const results = await runTools(message, { approvals: this.approvals, cwd: this.cwd, env: this.#env, checkpoints: this.#checkpoints }, signal, onEvent, ask);
+        const results = await runTools(message, { approvals: this.approvals, sandbox: this.sandbox, cwd: this.cwd, env: this.#env, checkpoints: this.#checkpoints }, signal, onEvent, ask);
         this.#append({ role: "user", content: results });
         if (signal.aborted) return result({ stopReason: "error", aborted: true, errorMessage: INTERRUPTED_BY_USER, finalText: "" });
         // The limit stops the turn before its next request: the results are saved, and a prompt-less run continues it.

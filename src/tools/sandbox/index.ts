@@ -1,0 +1,74 @@
+// Where a bash command runs (docs/sandbox.md): the mode the person chose
+// (--sandbox, AWL_SANDBOX; --sandbox-network and their settings for the
+// network), whether bubblewrap works here, and the level each command gets.
+// The mode is fixed for the process from the person's own flags, environment
+// and settings: nothing a tool call, a command or a project file says
+// changes it.
+
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import type { SandboxRun } from "./bwrap";
+import type { SandboxMode } from "./mode";
+import { probeSandbox, type Probe } from "./probe";
+import type { SandboxSettings } from "./settings";
+
+export { bwrapArgv, sandboxEnded, sandboxStarted, type SandboxRun } from "./bwrap";
+export { isSandboxMode, SANDBOX_MODES, type SandboxMode } from "./mode";
+export { refusalNote, sandboxRefusal } from "./refusal";
+export { sandboxSettings, settingsPath, type SandboxSettings } from "./settings";
+
+export class Sandbox {
+  readonly #probe: Probe | undefined;
+
+  constructor(
+    readonly mode: SandboxMode,
+    readonly settings: SandboxSettings,
+    /** --sandbox-network off: no command gets the network. */
+    readonly networkOff = false,
+    env: Record<string, string | undefined> = process.env,
+    private readonly home = env.HOME || homedir(),
+  ) {
+    this.#probe = mode === "off" ? undefined : probeSandbox(env);
+  }
+
+  /** Commands run in bubblewrap. */
+  get active(): boolean {
+    return this.#probe?.ok === true;
+  }
+
+  /** For the banner and /session: `workspace-write`, `read-only, no network`, `off`, `off (bwrap is not installed)`. */
+  describe(): string {
+    if (this.mode === "off") return "off";
+    if (this.#probe && !this.#probe.ok) return `off (${this.#probe.reason})`;
+    return this.mode === "read-only" || !this.network ? `${this.mode}, no network` : this.mode;
+  }
+
+  /** Said once at start when the sandbox was asked for and cannot run: why, how to fix it, and that approvals alone guard commands. */
+  startNotice(): string | undefined {
+    if (!this.#probe || this.#probe.ok) return undefined;
+    return `The sandbox is off: ${this.#probe.reason}; ${this.#probe.fix}. Commands are guarded by the approvals alone (--sandbox off silences this).`;
+  }
+
+  get network(): boolean {
+    return !this.networkOff && this.settings.network;
+  }
+
+  /**
+   * Where one command runs: judged read-only and run without asking, or any
+   * command in read-only mode, with nothing writable and no network; one the
+   * person approved (or auto ran), in the writable roots. Undefined: outside
+   * the sandbox (off, or it cannot run here).
+   */
+  runFor(unasked: boolean, root: string): SandboxRun | undefined {
+    if (!this.#probe?.ok) return undefined;
+    const level = unasked || this.mode === "read-only" ? "no-write" : "write";
+    return { bwrap: this.#probe.bwrap, level, network: level === "write" && this.network, root, writable: this.settings.writable };
+  }
+
+  /** workspace-write would make the person's home folder or / writable: such a command is asked about instead. */
+  guardsWholeRoot(root: string): boolean {
+    if (!this.active || this.mode !== "workspace-write") return false;
+    const where = resolve(root);
+    return where === "/" || where === resolve(this.home);
+  }
+}
