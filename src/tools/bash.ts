@@ -108,7 +108,10 @@ async function run(command: string, timeoutS: number, { cwd, signal, onOutput, k
     // Background jobs (`tail -f x &`, setsid, nohup) end with the call, unless the person approved them.
     if (keepBackground) keepCall(proc.pid, mark);
     else endCall(proc.pid, mark);
-    await Promise.race([reading, Bun.sleep(DRAIN_MS)]);
+    // A keeper still running holds the background until awl exits (bash-processes.ts ends it then): awl need not wait for it.
+    if (keeper) proc.unref();
+    // A keeper with nothing left to wait for ends at once: waiting for it lets the sandbox's stand-ins go before the call returns.
+    await Promise.race([Promise.all([reading, keeper ? proc.exited : undefined]), Bun.sleep(DRAIN_MS)]);
   } finally {
     clearTimeout(timer);
     signal.removeEventListener("abort", onAbort);
