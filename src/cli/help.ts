@@ -107,6 +107,11 @@ ${modelOption()}
       --thinking               the same as --effort high
       --approve <mode>         when tools may act: ask (the REPL's default), auto (-p's default: a script
                                cannot answer; -p with ask is a usage error) or read-only
+      --sandbox <mode>         where bash commands run (Linux, bubblewrap): workspace-write (the default: a
+                               command judged read-only gets nothing writable and no network, an approved one
+                               the project folder and the network), read-only (nothing writable, no network)
+                               or off
+      --sandbox-network off    no bash command gets the network
       --max-turns <n>          -p: at most n model requests, then exit 4
       --no-stdin               -p: never read standard input (a pipe or a file on it goes before the prompt,
                                and a socket, as Node and Bun give a child, when it speaks within 3 s)
@@ -120,6 +125,7 @@ ${providerVariables()}
   AWL_PROVIDER, AWL_MODEL      default provider and model for new sessions
   AWL_APPROVE                  the approval mode when --approve is not given (ask, auto, read-only)
   AWL_EFFORT                   the effort when --effort is not given
+  AWL_SANDBOX                  the sandbox mode when --sandbox is not given (workspace-write, read-only, off)
   AWL_CONTEXT_WINDOW           the model's context window in tokens (e.g. 32768, 200k), instead of awl's table;
                                set it for local servers that truncate a long prompt silently
   AWL_SESSION_DIR              where sessions live, an absolute path (default $XDG_DATA_HOME/awl/sessions)
@@ -127,7 +133,8 @@ ${providerVariables()}
   AWL_BASH_PASS_ENV=A,B        API keys never reach bash nor tool output; other *KEY*/*SECRET*/*TOKEN*/*PASSWORD* only if listed
   XDG_DATA_HOME                base data directory (default ~/.local/share)
   XDG_CACHE_HOME               base cache directory, for the providers' model lists (default ~/.cache)
-  XDG_CONFIG_HOME              base configuration directory, for awl/AGENTS.md (default ~/.config)
+  XDG_CONFIG_HOME              base configuration directory, for awl/AGENTS.md and awl/settings.json
+                               ("sandbox": {"writable": [folders], "network": false}) (default ~/.config)
   AWL_STREAM_IDLE_TIMEOUT_MS   give up on a response silent this long (default 90000; raise it for slow local models)
   AWL_GIT_TIMEOUT_MS           how long awl's own git questions may take (default 1000; raise it for a very large repository)
   AWL_RETRY_BASE_MS            first retry delay after a rate limit, overload or failed connection, doubling each
