@@ -2,12 +2,14 @@
 // it): what a command may not write, see or reach, whatever it or the model
 // asks; and where bubblewrap cannot run, one line says so before anything runs.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AWL, sessionFiles, useE2eFixture } from "./awl";
+import { hasTmux, useTerminal } from "./tmux";
 import { readLog } from "../support/session-log";
 
 const fx = useE2eFixture();
+const term = useTerminal();
 // Outside the project and outside /tmp (the sandbox's /tmp is its own): a place anyone may write, bwrap aside.
 const outside = `/var/tmp/awl-sandbox-test-${process.pid}-${Date.now()}`;
 const bash = (command: string, extra: Record<string, unknown> = {}) => ({ type: "toolUse" as const, name: "bash", input: { command, ...extra } });
@@ -80,6 +82,30 @@ describe.skipIf(!usable)("the sandbox around bash", () => {
     expect(result).toContain("a connection was refused (no network), probably by the sandbox");
   });
 
+  test("the person's settings add a writable folder and take the network away; the project's .awl/settings.json does nothing; a wrong one is one line", async () => {
+    const cache = join(fx.root, "cache");
+    mkdirSync(cache);
+    const config = join(fx.root, "config");
+    mkdirSync(join(config, "awl"), { recursive: true });
+    writeFileSync(join(config, "awl", "settings.json"), JSON.stringify({ sandbox: { writable: [cache], network: false } }));
+    mkdirSync(join(fx.project, ".awl"));
+    writeFileSync(join(fx.project, ".awl", "settings.json"), JSON.stringify({ sandbox: { writable: ["/var/tmp"], network: true } }));
+    fx.server.reply({ blocks: [bash(`echo cached > ${cache}/made`), bash(connect()), bash(`echo x > ${outside}`)] }, done);
+    const run = await fx.run(["-p", "use the cache"], { env: { XDG_CONFIG_HOME: config } });
+    expect(run.code).toBe(0);
+    const [cached, network, elsewhere] = toolResults();
+    expect(cached).toBe("(no output)\nexit code: 0");
+    expect(await Bun.file(join(cache, "made")).text()).toBe("cached\n");
+    expect(network).toContain("a connection was refused (no network)");
+    expect(elsewhere).toContain("Read-only file system");
+    expect(existsSync(outside)).toBe(false);
+
+    writeFileSync(join(config, "awl", "settings.json"), JSON.stringify({ sandbox: { writable: "~/.cache" } }));
+    const wrong = await fx.run(["-p", "hello"], { env: { XDG_CONFIG_HOME: config } });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr.trim()).toBe(`awl: ${join(config, "awl", "settings.json")}: "sandbox.writable" must be a list of paths (see docs/sandbox.md)`);
+  });
+
   test("the project folder is $HOME: -p does not make it writable, and says why", async () => {
     fx.server.reply({ blocks: [bash("echo x > f.txt"), bash("ls -a")] }, done);
     const run = await fx.run(["-p", "write here"], { cwd: fx.home });
@@ -89,6 +115,31 @@ describe.skipIf(!usable)("the sandbox around bash", () => {
     expect(write).toContain("is your home folder, which the sandbox would make writable");
     expect(existsSync(join(fx.home, "f.txt"))).toBe(false);
     expect(list).toContain(".keep"); // a read-only command still runs, without a writable root
+  });
+});
+
+describe.skipIf(!usable || !hasTmux)("the sandbox in the REPL (--approve ask)", () => {
+  test("the banner and /session name it; an approved command it refused is offered once more, outside, with the reason", async () => {
+    fx.server.reply({ blocks: [bash(`echo x > ${outside}`)] }, { blocks: [{ type: "text", text: "Written." }] });
+    const env = Object.fromEntries(Object.entries(fx.env).filter(([k]) => k !== "AWL_APPROVE"));
+    term.start([AWL], { cwd: fx.project, env, width: 200 });
+    expect(await term.waitFor(/\/help for commands/)).toContain("sandbox: workspace-write");
+    term.type("write it");
+    term.keys("Enter");
+    await term.waitFor(/Run it\?/);
+    term.type("y");
+    const again = await term.waitFor(/asked because it failed in the sandbox/);
+    expect(again).toContain("a write was refused (read-only file system)): yes runs it again outside the sandbox");
+    expect(existsSync(outside)).toBe(false);
+    term.type("y");
+    await term.waitFor(/Written\./);
+    expect(await Bun.file(outside).text()).toBe("x\n");
+    rmSync(outside);
+    term.type("/session");
+    term.keys("Enter");
+    await term.waitFor(/Sandbox +workspace-write/);
+    term.keys("C-d");
+    await term.waitFor(/\[exited 0\]/);
   });
 });
 
