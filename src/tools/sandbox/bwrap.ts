@@ -1,6 +1,7 @@
 // The bubblewrap command line one bash call runs under (see docs/sandbox.md).
 // The whole file system is bound read-only; /dev and /proc are the sandbox's
 // own (no terminal of the person's, no process of theirs, awl's included);
+// it holds no capability, even when awl runs as root (no remounting);
 // the command starts a session of its own (no TIOCSTI into the person's
 // terminal) and dies with awl. What may be written depends on the level:
 //
@@ -45,7 +46,8 @@ export function bwrapArgv(run: SandboxRun, cwd: string, inner: readonly string[]
     if (!run.network) args.push("--unshare-net");
   }
   // The working directory is the root or below it; the root is bound again after /tmp in case it lives there.
-  args.push("--unshare-pid", "--new-session", "--die-with-parent", "--chdir", cwd, "--", ...inner);
+  // Run as root, bwrap keeps every capability unless told: a command could remount / read-write.
+  args.push("--unshare-pid", "--new-session", "--die-with-parent", "--cap-drop", "ALL", "--chdir", cwd, "--", ...inner);
   return args;
 }
 

@@ -16,7 +16,7 @@ function probe(env: Record<string, string | undefined>): Probe {
   const bwrap = Bun.which("bwrap", { PATH: env.PATH ?? "" });
   if (!bwrap) return { ok: false, reason: "bubblewrap (bwrap) is not installed", fix: "install it (Debian, Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap)" };
   try {
-    const run = Bun.spawnSync([bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-net", "--new-session", "--die-with-parent", "--", "true"], {
+    const run = Bun.spawnSync([bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-net", "--new-session", "--die-with-parent", "--cap-drop", "ALL", "--", "true"], {
       stdin: "ignore",
       stdout: "ignore",
       stderr: "pipe",
