@@ -53,9 +53,12 @@ export async function runTools(message: Message, o: ToolRun, signal: AbortSignal
     const effect = effectOf(checked, o.cwd);
     const unasked = decision.action === "run" && effect !== undefined && Approvals.readOnly(effect);
     const root = repositoryRoot(o.cwd);
-    // Writable roots of $HOME or / would be nearly everything: the person is asked instead.
-    if (decision.action === "run" && !unasked && effect?.kind === "exec" && o.sandbox?.guardsWholeRoot(root)) {
-      decision = { action: "ask", request: { tool: call.name, effect, note: `the project folder ${root} is ${root === "/" ? "/" : "your home folder"}, which the sandbox would make writable to this command` } };
+    // Writable roots of $HOME or / would be nearly everything: the person is asked instead, and told why.
+    if (decision.action !== "refuse" && !unasked && effect?.kind === "exec" && o.sandbox?.guardsWholeRoot(root)) {
+      const note = `the project folder ${root} is ${root === "/" ? "/" : "your home folder"}, which the sandbox would make writable to this command`;
+      // The same request object: what "always" would allow is keyed by it.
+      if (decision.action === "ask") decision.request.note ??= note;
+      else decision = { action: "ask", request: { tool: call.name, effect, note } };
     }
     let toRun = checked;
     let refusal: string | undefined;
