@@ -12,6 +12,7 @@
 // reports the command's exit status on a pipe of its own (fd 3) and then
 // waits, inside, until nothing else runs there.
 
+import { closeSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { type } from "../ark";
 import { bashEnvironment } from "./bash-env";
@@ -137,6 +138,13 @@ async function statusLine(fd: number): Promise<number | undefined> {
     return Number.isNaN(code) ? undefined : code;
   } catch {
     return undefined;
+  } finally {
+    // The pipe's end is awl's to close (Subprocess.stdio hands it over).
+    try {
+      closeSync(fd);
+    } catch {
+      // Closed already.
+    }
   }
 }
 
