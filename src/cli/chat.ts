@@ -60,7 +60,7 @@ export async function chat(args: Args, cwd: string): Promise<number> {
   let session = opened.session;
   try {
     for (const notice of opened.notices) say(out, c.yellow(safeText(notice)));
-    const sandboxNotice = sandbox.startNotice();
+    const sandboxNotice = (await sandbox.ready()).startNotice();
     if (sandboxNotice) say(out, c.yellow(safeText(sandboxNotice)));
     // A new session's project instructions: read now, so the banner lists exactly what its system prompt will hold.
     const contextFiles = opened.resumed ? undefined : loadContextFiles({ cwd });

@@ -74,7 +74,7 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
   try {
     for (const notice of notices) err.write(`${c.yellow(safeText(notice))}\n`);
     // Never a command outside the sandbox without having said so.
-    const sandboxNotice = sandbox.startNotice();
+    const sandboxNotice = (await sandbox.ready()).startNotice();
     if (sandboxNotice) err.write(`${c.yellow(safeText(sandboxNotice))}\n`);
     if (session.readOnly) throw new UserError(session.readOnlyReason ?? "this session cannot be continued by this version of awl");
     if (gone) throw new UserError(withCommandLineAdvice(gone.fact, gone.remedy));

@@ -16,7 +16,7 @@ import type { SandboxRun } from "../../src/tools/sandbox";
 const RUNS = 50;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-const probe = probeSandbox();
+const probe = await probeSandbox();
 if (!probe.ok) {
   console.log(`sandbox unavailable: ${probe.reason}`);
   process.exit(0);

@@ -18,7 +18,9 @@ export { refusalNote, sandboxRefusal } from "./refusal";
 export { sandboxSettings, settingsPath, type SandboxSettings } from "./settings";
 
 export class Sandbox {
-  readonly #probe: Probe | undefined;
+  /** What the probe found, once ready() resolved; undefined when the mode is off. */
+  #probe: Probe | undefined;
+  readonly #probing: Promise<Probe> | undefined;
 
   constructor(
     readonly mode: SandboxMode,
@@ -28,7 +30,14 @@ export class Sandbox {
     env: Record<string, string | undefined> = process.env,
     private readonly home = env.HOME || homedir(),
   ) {
-    this.#probe = mode === "off" ? undefined : probeSandbox(env);
+    // Started now, awaited by ready(): the probe's few milliseconds pass while the model's catalogue loads.
+    this.#probing = mode === "off" ? undefined : probeSandbox(env);
+  }
+
+  /** Resolves once it is known whether bwrap works here; call before the first command and the banner. */
+  async ready(): Promise<this> {
+    this.#probe = await this.#probing;
+    return this;
   }
 
   /** Commands run in bubblewrap. */
@@ -60,6 +69,8 @@ export class Sandbox {
    * the sandbox (off, or it cannot run here).
    */
   runFor(unasked: boolean, root: string): SandboxRun | undefined {
+    // Never outside the sandbox for want of waiting: a bug, not a quiet fallback.
+    if (this.#probing && !this.#probe) throw new Error("the sandbox was used before ready()");
     if (!this.#probe?.ok) return undefined;
     const level = unasked || this.mode === "read-only" ? "no-write" : "write";
     return { bwrap: this.#probe.bwrap, level, network: level === "write" && this.network, root, writable: this.settings.writable };
