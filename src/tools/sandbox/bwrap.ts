@@ -36,16 +36,19 @@ export const PROTECTED = [".git/hooks", ".git/config", ".awl", ".claude", ".mcp.
 
 /** The bwrap argv that runs `inner` in `cwd` at the run's level. */
 export function bwrapArgv(run: SandboxRun, cwd: string, inner: readonly string[]): string[] {
-  const args = [run.bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+  // A writable / (the person said yes to a project at /) is the base, under the sandbox's own /dev, /proc and /tmp: binding it later would cover them.
+  const whole = run.level === "write" && (run.root === "/" || run.writable.includes("/"));
+  const args = [run.bwrap, whole ? "--bind" : "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+  // The root and the listed folders are bound after /tmp, in case they live there.
   if (run.level === "no-write") {
-    args.push("--tmpfs", "/tmp", "--tmpfs", "/run", "--ro-bind", run.root, run.root, "--unshare-net");
+    args.push("--tmpfs", "/tmp", "--tmpfs", "/run", "--unshare-net");
+    if (run.root !== "/") args.push("--ro-bind", run.root, run.root);
   } else {
-    args.push("--bind", sessionTmp(), "/tmp", "--bind", run.root, run.root);
-    for (const path of run.writable) if (existsSync(path)) args.push("--bind", path, path);
+    args.push("--bind", sessionTmp(), "/tmp");
+    for (const path of [run.root, ...run.writable]) if (path !== "/" && existsSync(path)) args.push("--bind", path, path);
     for (const [path, standIn] of protectedPaths(run.root)) args.push("--ro-bind", standIn ?? path, path);
     if (!run.network) args.push("--unshare-net");
   }
-  // The working directory is the root or below it; the root is bound again after /tmp in case it lives there.
   // Run as root, bwrap keeps every capability unless told: a command could remount / read-write.
   args.push("--unshare-pid", "--new-session", "--die-with-parent", "--cap-drop", "ALL", "--chdir", cwd, "--", ...inner);
   return args;
