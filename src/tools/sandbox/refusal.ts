@@ -1,13 +1,16 @@
 // A failed command whose output shows the sandbox's refusal: a read-only file
-// system, a permission denied, a network that is not there. The model is
-// told, so it does not go round in circles, and that only the person can
-// allow more.
+// system (what a write outside the writable roots meets: bwrap binds them
+// read-only, so it is EROFS, not EACCES), an operation not permitted (the
+// sandbox holds no capability), a network that is not there. A "permission
+// denied" is the file's own permissions, the same inside and out, and says
+// nothing here. The model is told, so it does not go round in circles, and
+// that only the person can allow more.
 
 import type { SandboxRun } from "./bwrap";
 
 const SIGNS: [RegExp, string][] = [
   [/read-only file system/i, "a write was refused (read-only file system)"],
-  [/permission denied|operation not permitted/i, "an access was refused (permission denied)"],
+  [/operation not permitted/i, "an operation was refused (operation not permitted)"],
   [/network is unreachable|connection refused|could not resolve host|temporary failure in name resolution|name or service not known|couldn't connect to server/i, "a connection was refused (no network)"],
 ];
 
