@@ -55,7 +55,8 @@ export class Sandbox {
   /** Said once at start when the sandbox was asked for and cannot run: why, how to fix it, and that approvals alone guard commands. */
   startNotice(): string | undefined {
     if (!this.#probe || this.#probe.ok) return undefined;
-    return `The sandbox is off: ${this.#probe.reason}; ${this.#probe.fix}. Commands are guarded by the approvals alone (--sandbox off silences this).`;
+    const fix = this.#probe.fix ? `; ${this.#probe.fix}` : "";
+    return `The sandbox is off: ${this.#probe.reason}${fix}. Commands are guarded by the approvals alone (--sandbox off silences this).`;
   }
 
   get network(): boolean {

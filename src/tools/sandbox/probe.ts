@@ -3,7 +3,7 @@
 // inside the same kind of sandbox commands get. The answer names what is
 // missing and how to fix it.
 
-export type Probe = { ok: true; bwrap: string } | { ok: false; reason: string; fix: string };
+export type Probe = { ok: true; bwrap: string } | { ok: false; reason: string; fix?: string };
 
 let probed: Promise<Probe> | undefined;
 
@@ -13,7 +13,7 @@ export function probeSandbox(env: Record<string, string | undefined> = process.e
 }
 
 async function probe(env: Record<string, string | undefined>): Promise<Probe> {
-  if (process.platform !== "linux") return { ok: false, reason: `there is no sandbox for ${process.platform} yet`, fix: "commands are guarded by the approvals alone" };
+  if (process.platform !== "linux") return { ok: false, reason: `awl's sandbox is built on Linux's bubblewrap, and this is ${process.platform}` };
   const bwrap = Bun.which("bwrap", { PATH: env.PATH ?? "" });
   if (!bwrap) return { ok: false, reason: "bubblewrap (bwrap) is not installed", fix: "install it (Debian, Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap)" };
   try {
