@@ -54,8 +54,9 @@ export async function runTools(message: Message, o: ToolRun, signal: AbortSignal
     const unasked = decision.action === "run" && effect !== undefined && Approvals.readOnly(effect);
     const root = repositoryRoot(o.cwd);
     // Writable roots of $HOME or / would be nearly everything: the person is asked instead, and told why.
-    if (decision.action !== "refuse" && !unasked && effect?.kind === "exec" && o.sandbox?.guardsWholeRoot(root)) {
-      const note = `the project folder ${root} is ${root === "/" ? "/" : "your home folder"}, which the sandbox would make writable to this command`;
+    const whole = unasked ? undefined : o.sandbox?.wholeRoot(root);
+    if (whole && effect?.kind === "exec" && decision.action !== "refuse") {
+      const note = `the project folder ${root} is ${whole}, which the sandbox would make writable to this command`;
       // The same request object: what "always" would allow is keyed by it.
       if (decision.action === "ask") decision.request.note ??= note;
       else decision = { action: "ask", request: { tool: call.name, effect, note } };

@@ -77,10 +77,17 @@ export class Sandbox {
     return { bwrap: this.#probe.bwrap, level, network: level === "write" && this.network, root, writable: this.settings.writable };
   }
 
-  /** workspace-write would make the person's home folder or / writable: such a command is asked about instead. */
-  guardsWholeRoot(root: string): boolean {
-    if (!this.active || this.mode !== "workspace-write") return false;
+  /**
+   * What the project folder is when workspace-write would make the person's
+   * home folder writable (it is that folder, holds it, or is /): such a
+   * command is asked about instead. Undefined for an ordinary project.
+   */
+  wholeRoot(root: string): string | undefined {
+    if (!this.active || this.mode !== "workspace-write") return undefined;
     const where = resolve(root);
-    return where === "/" || where === resolve(this.home);
+    const home = resolve(this.home);
+    if (where === "/") return "/";
+    if (where === home) return "your home folder";
+    return home.startsWith(`${where}/`) ? "a folder that holds your home folder" : undefined;
   }
 }
