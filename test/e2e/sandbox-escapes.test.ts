@@ -10,7 +10,9 @@
 // .git/hooks, .git/config, .awl, .claude or .mcp.json. Never a connection,
 // never awl's environment. The home folder and project are under /var/tmp, not
 // /tmp, which the sandbox replaces with its own. The corpus runs only where the
-// sandbox works: outside it, these commands would do what they say.
+// sandbox works: outside it, these commands would do what they say. In CI each
+// condition runs half the corpus (the even attempts, then the odd ones), so
+// every attempt runs once; AWL_LONG_TEST=1 runs all fifty in both.
 import { afterEach, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
@@ -105,10 +107,11 @@ function snapshot(dir: string, skip: (path: string) => boolean = () => false, se
 /** Files named with this run's tag in the shared folders. */
 const tagged = () => ["/var/tmp", "/tmp", "/dev/shm", "/etc"].flatMap((dir) => readdirSync(dir).filter((n) => n.startsWith(tag)).map((n) => join(dir, n)));
 
-async function attempt(args: string[]): Promise<{ results: string[]; connections: number }> {
+/** Runs the corpus's attempts of one half (0: even, 1: odd; all of them under AWL_LONG_TEST) in one `awl -p`. */
+async function attempt(half: 0 | 1, args: string[]): Promise<{ results: string[]; connections: number }> {
   let connections = 0;
   const listener = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { open: () => void connections++, data() {} } });
-  const commands = corpus(listener.port);
+  const commands = corpus(listener.port).filter((_, i) => process.env.AWL_LONG_TEST || i % 2 === half);
   fx.server.reply({ blocks: commands.map((command) => ({ type: "toolUse" as const, name: "bash", input: { command } })) }, { blocks: [{ type: "text", text: "done" }] });
   const run = await fx.run(["-p", "try to get out", ...args], { cwd: project, env: { HOME: home, XDG_CACHE_HOME: join(fx.root, "cache") } });
   listener.stop(true);
@@ -121,6 +124,8 @@ async function attempt(args: string[]): Promise<{ results: string[]; connections
 }
 
 describe.skipIf(!usable)("fifty attempts to leave the sandbox", () => {
+  test("the corpus is fifty attempts", () => expect(corpus(1)).toHaveLength(50));
+
   function setUp(): void {
     mkdirSync(home, { recursive: true });
     mkdirSync(project, { recursive: true });
@@ -140,7 +145,7 @@ describe.skipIf(!usable)("fifty attempts to leave the sandbox", () => {
   test("with nothing writable (--sandbox read-only): nothing changes anywhere, no connection, no read of awl's environment", async () => {
     setUp();
     const before = snapshot(base);
-    const { results, connections } = await attempt(["--sandbox", "read-only"]);
+    const { results, connections } = await attempt(0, ["--sandbox", "read-only"]);
     expect(snapshot(base)).toEqual(before);
     expect(tagged()).toEqual([]);
     expect(connections).toBe(0);
@@ -154,7 +159,7 @@ describe.skipIf(!usable)("fifty attempts to leave the sandbox", () => {
     const before = snapshot(base, inProject);
     const hooks = snapshot(join(project, ".git/hooks"));
     const config = readFileSync(join(project, ".git/config"), "utf8");
-    const { results, connections } = await attempt(["--sandbox-network", "off"]);
+    const { results, connections } = await attempt(1, ["--sandbox-network", "off"]);
     expect(snapshot(base, inProject)).toEqual(before);
     expect(tagged()).toEqual([]);
     expect(snapshot(join(project, ".git/hooks"))).toEqual(hooks);
