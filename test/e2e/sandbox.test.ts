@@ -2,7 +2,7 @@
 // it): what a command may not write, see or reach, whatever it or the model
 // asks; and where bubblewrap cannot run, one line says so before anything runs.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AWL, sessionFiles, useE2eFixture } from "./awl";
 import { hasTmux, useTerminal } from "./tmux";
@@ -162,5 +162,16 @@ describe.skipIf(process.platform !== "linux")("where bubblewrap cannot run", () 
     const quiet = await fx.run(["-p", "hello", "--sandbox", "off"], { env: { PATH } });
     expect(quiet.code).toBe(0);
     expect(quiet.stderr).not.toContain("sandbox");
+  });
+
+  test("bwrap missing from PATH: the line says it is not installed and how to install it", async () => {
+    // A PATH with bash and git, and no bwrap.
+    const bin = join(fx.root, "bin");
+    mkdirSync(bin);
+    for (const program of ["bash", "git"]) symlinkSync(Bun.which(program)!, join(bin, program));
+    fx.server.reply(done);
+    const run = await fx.run(["-p", "hello"], { env: { PATH: bin } });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("The sandbox is off: bubblewrap (bwrap) is not installed; install it (Debian, Ubuntu: apt install bubblewrap;");
   });
 });
