@@ -15,7 +15,7 @@ import type { SandboxSettings } from "./settings";
 export { bwrapArgv, sandboxEnded, sandboxStarted, type SandboxRun } from "./bwrap";
 export { isSandboxMode, SANDBOX_MODES, type SandboxMode } from "./mode";
 export { refusalNote, sandboxRefusal } from "./refusal";
-export { sandboxSettings, settingsPath, type SandboxSettings } from "./settings";
+export { sandboxSettings, type SandboxSettings } from "./settings";
 
 export class Sandbox {
   /** What the probe found, once ready() resolved; undefined when the mode is off. */
@@ -38,11 +38,6 @@ export class Sandbox {
   async ready(): Promise<this> {
     this.#probe = await this.#probing;
     return this;
-  }
-
-  /** Commands run in bubblewrap. */
-  get active(): boolean {
-    return this.#probe?.ok === true;
   }
 
   /** For the banner and /session: `workspace-write`, `read-only, no network`, `off`, `off (bwrap is not installed)`. */
@@ -83,7 +78,7 @@ export class Sandbox {
    * command is asked about instead. Undefined for an ordinary project.
    */
   wholeRoot(root: string): string | undefined {
-    if (!this.active || this.mode !== "workspace-write") return undefined;
+    if (!this.#probe?.ok || this.mode !== "workspace-write") return undefined;
     const where = resolve(root);
     const home = resolve(this.home);
     if (where === "/") return "/";

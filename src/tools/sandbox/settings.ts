@@ -24,7 +24,7 @@ export interface SandboxSettings {
 type Env = Record<string, string | undefined>;
 
 /** The settings file's path: $XDG_CONFIG_HOME/awl/settings.json; a relative XDG_CONFIG_HOME is ignored. */
-export function settingsPath(env: Env = process.env): string {
+function settingsPath(env: Env = process.env): string {
   const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : undefined;
   return join(xdg ?? join(env.HOME || homedir(), ".config"), "awl", "settings.json");
 }
