@@ -27,10 +27,13 @@ const MAX_TIMEOUT_S = 600;
 // After the shell exits, a background child may still hold the pipe open;
 // read what is already there for this long, then stop waiting for it.
 const DRAIN_MS = 100;
-// Runs the command, reports its status on fd 3, lets go of the output pipe,
-// then stays while anything else runs in the sandbox's PID namespace (the
-// glob counts its own /proc: bwrap's init, this shell, and what is left).
-const KEEPER = 'code=0; "$@" 2>&1 3>&- || code=$?; echo "$code" >&3; exec 3>&- >/dev/null 2>&1; while set -- /proc/[0-9]*; [ "$#" -gt 2 ]; do sleep 1; done';
+// Runs the command, reports on fd 3 its exit code and how many processes
+// its sandbox's PID namespace holds (the glob counts its own /proc: bwrap's
+// init, this shell, and what is left), lets go of the output pipe, then
+// stays while anything else runs there.
+const KEEPER = 'code=0; "$@" 2>&1 3>&- || code=$?; set -- /proc/[0-9]*; echo "$code $#" >&3; exec 3>&- >/dev/null 2>&1; while [ "$#" -gt 2 ]; do sleep 1; set -- /proc/[0-9]*; done';
+/** What the keeper counts when the command left nothing behind: bwrap's init and itself. */
+const KEEPER_ALONE = 2;
 
 const Input = type({ "+": "reject", command: "string > 0", "timeout?": `0 < number <= ${MAX_TIMEOUT_S}` });
 type BashInput = typeof Input.infer;
@@ -86,7 +89,8 @@ async function run(command: string, timeoutS: number, { cwd, signal, onOutput, k
   const reading = Promise.all(readers.map((reader) => pump(reader, output, onOutput)));
   // The command's exit code; null when a signal ended it.
   const exited = proc.exited.then(() => proc.exitCode);
-  const finished = keeper ? statusLine(proc.stdio[3] as number).then((code) => code ?? exited) : exited;
+  const status = keeper ? statusLine(proc.stdio[3] as number) : undefined;
+  const finished = status ? status.then((said) => (said ? said.code : exited)) : exited;
   let done = false;
   void finished.then(() => (done = true));
 
@@ -111,8 +115,9 @@ async function run(command: string, timeoutS: number, { cwd, signal, onOutput, k
     else endCall(proc.pid, mark);
     // A keeper still running holds the background until awl exits (bash-processes.ts ends it then): awl need not wait for it.
     if (keeper) proc.unref();
-    // A keeper with nothing left to wait for ends at once: waiting for it lets the sandbox's stand-ins go before the call returns.
-    await Promise.race([Promise.all([reading, keeper ? proc.exited : undefined]), Bun.sleep(DRAIN_MS)]);
+    // A keeper left alone ends at once: waiting for it lets the sandbox's stand-ins go before the call returns (and the file tracking lists the project).
+    const alone = (await status)?.processes === KEEPER_ALONE;
+    await Promise.all([alone ? proc.exited : undefined, Promise.race([reading, Bun.sleep(DRAIN_MS)])]);
   } finally {
     clearTimeout(timer);
     signal.removeEventListener("abort", onAbort);
@@ -130,12 +135,11 @@ async function run(command: string, timeoutS: number, { cwd, signal, onOutput, k
   return { content: result, isError: code !== 0 };
 }
 
-/** The keeper's report on fd 3: the command's exit code, or undefined when the sandbox never ran it (bwrap said why on stderr). */
-async function statusLine(fd: number): Promise<number | undefined> {
+/** The keeper's report on fd 3: the command's exit code and the processes left in the sandbox, or undefined when the sandbox never ran it (bwrap said why on stderr). */
+async function statusLine(fd: number): Promise<{ code: number; processes: number } | undefined> {
   try {
-    const text = await new Response(Bun.file(fd).stream()).text();
-    const code = Number.parseInt(text, 10);
-    return Number.isNaN(code) ? undefined : code;
+    const [code, processes] = (await new Response(Bun.file(fd).stream()).text()).trim().split(" ").map(Number);
+    return Number.isInteger(code) && Number.isInteger(processes) ? { code: code!, processes: processes! } : undefined;
   } catch {
     return undefined;
   } finally {
