@@ -29,6 +29,7 @@ import { compact, CompactionFailed, type Compaction } from "./compaction";
 import { reserve, summaryAllowance, windowOf } from "./window";
 import { INTERRUPTED_NOT_RUN, RESULT_NOT_RECORDED, type AgentEvent, type ContextMeter, type TurnResult } from "./events";
 import type { ContextFiles } from "./context-files";
+import type { Sandbox } from "../tools/sandbox";
 import { Approvals, type Ask } from "./approval";
 import { checkPromptSize } from "./prompt-size";
 import { systemPrompt } from "./system-prompt";
@@ -50,6 +51,8 @@ export interface AgentOptions {
   env?: Record<string, string | undefined>;
   /** When tools may act (--approve); auto, everything runs, when absent. */
   approvals?: Approvals;
+  /** Where bash commands run (--sandbox); outside any sandbox when absent. */
+  sandbox?: Sandbox;
   /** What the provider's catalogue (merged over the built-in table) says of a model (window, output limit, thinking forms); the built-in table's row when absent. */
   modelInfo?: (provider: ProviderName, model: string) => ModelInfo | undefined;
   /** Where extensions meet the turn (docs/extensions.md); none when absent. */
@@ -91,6 +94,8 @@ export class Agent {
   readonly cwd: string;
   /** The approval mode in force and what "always" has allowed; /approve changes the mode. */
   readonly approvals: Approvals;
+  /** Where bash commands run: fixed for the process by the person's flags, environment and settings. */
+  readonly sandbox: Sandbox | undefined;
   readonly #thinking: ThinkingSettings;
   #conversation: Conversation;
   #model: ModelRef;
@@ -122,6 +127,7 @@ export class Agent {
     this.#env = options.env ?? process.env;
     this.mcp = options.mcp;
     this.approvals = options.approvals ?? new Approvals("auto", this.#env);
+    this.sandbox = options.sandbox;
     contextWindowFromEnv(this.#env); // a bad AWL_CONTEXT_WINDOW is said now, not at the first request
     this.#conversation = options.session.rebuildConversation();
     this.#contextFiles = options.contextFiles;
@@ -331,7 +337,7 @@ export class Agent {
         const hookWords = (words: string) => afterCalls.push(words);
         // A hook's changed input is a "hook" custom entry before the call runs (never sent: the result tells the model).
         const changedInput = (toolUseId: string, input: Record<string, unknown>) => void this.session.appendCustom({ customType: "hook", data: { event: "PreToolUse", toolUseId, updatedInput: input } });
-        const run = { approvals: this.approvals, cwd: this.cwd, env: this.#env, checkpoints: this.#checkpoints, hooks: this.#hooks, hookWords, changedInput };
+        const run = { approvals: this.approvals, sandbox: this.sandbox, cwd: this.cwd, env: this.#env, checkpoints: this.#checkpoints, hooks: this.#hooks, hookWords, changedInput };
         const results = await runTools(message, { ...run, ...(this.#seam ? { beforeCall: this.#seam.beforeCall } : {}) }, signal, onEvent, ask);
         this.#append({ role: "user", content: results });
         this.#appendHookWords(afterCalls);

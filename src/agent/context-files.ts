@@ -179,7 +179,7 @@ export function globalContextPath(env: Env = process.env): string {
 }
 
 /** The nearest ancestor of `cwd` (itself included) holding `.git` (a directory, a file or a link), else `cwd`. */
-function repositoryRoot(cwd: string): string {
+export function repositoryRoot(cwd: string): string {
   for (let dir = cwd; ; dir = dirname(dir)) {
     if (exists(join(dir, ".git"))) return dir;
     if (dirname(dir) === dir) return cwd;

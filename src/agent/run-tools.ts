@@ -3,6 +3,11 @@
 // runs between two listings of the working tree so a rewind can restore them.
 // Apart from the turn loop (agent.ts) because it needs none of the
 // conversation: only who approves, where tools run, and the checkpoints.
+//
+// Where a command runs (docs/sandbox.md): judged read-only and run without
+// asking, in the sandbox with nothing writable and no network; approved by
+// the person, or run by auto, with the writable roots. One the sandbox likely
+// refused is offered, in ask, one step more: the writable roots, then outside.
 
 import { toolUses, type ContentBlock, type Message } from "../conversation";
 import type { HookOutcome, Hooks } from "../extensions/hooks/hooks";
@@ -10,14 +15,18 @@ import type { BeforeCall } from "../extensions/seam";
 import { afterToolCall, beforeToolCall } from "../extensions/hooks/tool-hooks";
 import { claudeToolName } from "../extensions/hooks/tool-names";
 import { providerSecrets } from "../providers/registry";
-import { checkCall, effectOf, isValidCall, runCall, summaryOf, type InvalidCall, type ToolCall } from "../tools";
-import { Approvals, declined, NOBODY_TO_ASK, type ApprovalAnswer, type Ask, type Decision } from "./approval";
+import { checkCall, effectOf, isValidCall, runCall, summaryOf, type InvalidCall, type ToolCall, type ToolOutput } from "../tools";
+import type { Sandbox, SandboxRun } from "../tools/sandbox";
+import { Approvals, declined, NOBODY_TO_ASK, type ApprovalAnswer, type ApprovalRequest, type Ask, type Decision } from "./approval";
+import { repositoryRoot } from "./context-files";
 import type { Checkpoints } from "./checkpoints";
 import { INTERRUPTED_NOT_RUN, interruptedAfterStart, type AgentEvent } from "./events";
 
 /** What running a call needs of the agent. */
 export interface ToolRun {
   approvals: Approvals;
+  /** Where commands run; outside any sandbox when absent. */
+  sandbox?: Sandbox;
   cwd: string;
   env: Record<string, string | undefined>;
   checkpoints: Checkpoints;
@@ -29,6 +38,11 @@ export interface ToolRun {
   hookWords?: (words: string) => void;
   /** Records, before the call runs, the input a PreToolUse hook gave it (the log then says what ran even if awl is killed during the call). */
   changedInput?: (toolUseId: string, input: Record<string, unknown>) => void;
+}
+
+/** What the model reads when a call needed a question and nobody can answer: with why it was asked, when there is a reason. */
+function nobodyToAsk(request: ApprovalRequest): string {
+  return request.note ? `${NOBODY_TO_ASK} It needs the approval because ${request.note}.` : NOBODY_TO_ASK;
 }
 
 /**
@@ -51,7 +65,19 @@ export async function runTools(message: Message, o: ToolRun, signal: AbortSignal
     const before = refusal === undefined ? await beforeToolCall(o.hooks, first, call.id, o.cwd, signal) : undefined;
     for (const text of before?.outcome.notices ?? []) onEvent({ type: "notice", text });
     const checked = before?.call ?? first;
-    const decision: Decision = before ? await hookedDecision(before.outcome, checked, o, signal) : { action: "refuse", content: refusal! };
+    let decision: Decision = before ? await hookedDecision(before.outcome, checked, o, signal) : { action: "refuse", content: refusal! };
+    // Judged as the model sent it: a read-only command's guarded form (git-guard.ts) no longer reads as read-only.
+    const effect = effectOf(checked, o.cwd);
+    const unasked = decision.action === "run" && effect !== undefined && Approvals.readOnly(effect);
+    const root = repositoryRoot(o.cwd);
+    // Writable roots of $HOME or / would be nearly everything: the person is asked instead, and told why.
+    const whole = unasked ? undefined : o.sandbox?.wholeRoot(root);
+    if (whole && effect?.kind === "exec" && decision.action !== "refuse") {
+      const note = `the project folder ${root} is ${whole}, which the sandbox would make writable to this command`;
+      // The same request object: what "always" would allow is keyed by it.
+      if (decision.action === "ask") decision.request.note ??= note;
+      else decision = { action: "ask", request: { tool: call.name, effect, note } };
+    }
     let toRun = checked;
     // What a command leaves in the background outlives the call only if the person approved this very command (or chose auto).
     const keepBackground = decision.action === "ask" || o.approvals.mode === "auto";
@@ -62,7 +88,7 @@ export async function runTools(message: Message, o: ToolRun, signal: AbortSignal
       if (ask && o.hooks?.has("Notification")) void o.hooks.run("Notification", { message: `awl needs your permission to use ${claudeToolName(call.name)}` }, undefined, signal).catch(() => {});
       const answer: ApprovalAnswer = ask ? await ask(decision.request, signal) : { kind: "no" };
       if (answer.kind === "interrupted" || signal.aborted) refusal = INTERRUPTED_NOT_RUN;
-      else if (answer.kind === "no") refusal = ask ? declined(answer.reason) : NOBODY_TO_ASK;
+      else if (answer.kind === "no") refusal = ask ? declined(answer.reason) : nobodyToAsk(decision.request);
       else if (answer.kind === "always") o.approvals.allowAlways(decision.request);
     }
     const summary = summaryOf(checked);
@@ -75,12 +101,27 @@ export async function runTools(message: Message, o: ToolRun, signal: AbortSignal
     if (before?.changed) o.changedInput?.(call.id, before.changed.input);
     onEvent({ type: "toolStart", id: call.id, name: call.name, summary });
     const onOutput = (tail: string) => onEvent({ type: "toolOutput", id: call.id, name: call.name, tail });
-    // Judged as the model sent it: a read-only command's guarded form (git-guard.ts) no longer reads as read-only.
-    const effect = effectOf(checked, o.cwd);
-    const context = { cwd: o.cwd, signal, secrets: providerSecrets(o.env), keepBackground, beforeChange: o.checkpoints.beforeChange };
-    const run = () => runCall(toRun, context, onOutput);
+    const secrets = providerSecrets(o.env);
     // A command that may change files runs between two listings of the working tree (checkpoints.ts).
-    const output = effect && !Approvals.readOnly(effect) && effect.kind === "exec" ? await o.checkpoints.around(run, (text) => onEvent({ type: "notice", text }), signal) : await run();
+    const notice = (text: string) => onEvent({ type: "notice", text });
+    const runIn = (sandbox: SandboxRun | undefined, keep: boolean, tracked: boolean): Promise<ToolOutput> => {
+      const run = () => runCall(toRun, { cwd: o.cwd, signal, secrets, keepBackground: keep, beforeChange: o.checkpoints.beforeChange, ...(sandbox ? { sandbox } : {}) }, onOutput);
+      return tracked && effect?.kind === "exec" ? o.checkpoints.around(run, notice, signal) : run();
+    };
+    let sandbox = o.sandbox?.runFor(unasked, root);
+    const tracked = effect !== undefined && !Approvals.readOnly(effect);
+    let output = await runIn(sandbox, keepBackground, tracked);
+    // The sandbox likely refused it: in ask, the person may let it run once more with one step more.
+    if (output.sandboxRefusal && sandbox && ask && o.approvals.mode === "ask" && effect?.kind === "exec" && !signal.aborted) {
+      const next = sandbox.level === "no-write" && o.sandbox?.mode !== "read-only" ? o.sandbox?.runFor(false, root) : undefined;
+      const request: ApprovalRequest = { tool: call.name, effect, note: `it failed in the sandbox (${output.sandboxRefusal}): yes runs it again ${next ? "with the project folder writable" : "outside the sandbox"}` };
+      const answer = await ask(request, signal);
+      if (answer.kind === "yes" || answer.kind === "always") {
+        sandbox = next;
+        toRun = checked;
+        output = await runIn(sandbox, true, true);
+      }
+    }
     onEvent({ type: "toolEnd", id: call.id, name: call.name, output, ...(effect ? { effect: effect.kind } : {}) });
     const after = await afterToolCall(o.hooks, toRun, call.id, output, o.cwd, signal);
     for (const text of after.notices) onEvent({ type: "notice", text });

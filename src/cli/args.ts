@@ -6,6 +6,7 @@
 
 import { APPROVAL_MODES, isApprovalMode, type ApprovalMode } from "../agent/approval-mode";
 import { UsageError } from "../errors";
+import { isSandboxMode, SANDBOX_MODES, type SandboxMode } from "../tools/sandbox/mode";
 import { isProviderName, namesInWords } from "../providers/registry";
 import { EFFORTS, isEffort, type Effort } from "../providers/thinking-forms";
 import { checkSessionsArgs, SESSION_ACTIONS, type SessionAction } from "./args-sessions";
@@ -24,6 +25,10 @@ export interface Args {
   effort?: Effort;
   /** --approve: when tools may act. */
   approve?: ApprovalMode;
+  /** --sandbox: where bash commands run. */
+  sandbox?: SandboxMode;
+  /** --sandbox-network off: no command gets the network. */
+  sandboxNetworkOff?: boolean;
   plain: boolean;
   json: boolean;
   /** --no-stdin: -p never reads standard input. */
@@ -172,6 +177,18 @@ export function parseArgs(argv: string[]): Args {
         const mode = value();
         if (!isApprovalMode(mode)) throw new UsageError(`unknown approval mode '${mode}': use ${APPROVAL_MODES.join(", ")} ${HINT}`);
         args.approve = mode;
+        break;
+      }
+      case "--sandbox": {
+        const mode = value();
+        if (!isSandboxMode(mode)) throw new UsageError(`unknown sandbox mode '${mode}': use ${SANDBOX_MODES.join(", ")} ${HINT}`);
+        args.sandbox = mode;
+        break;
+      }
+      case "--sandbox-network": {
+        const network = value();
+        if (network !== "off" && network !== "on") throw new UsageError(`--sandbox-network takes off or on, not '${network}' ${HINT}`);
+        args.sandboxNetworkOff = network === "off";
         break;
       }
       case "--thinking":
@@ -347,6 +364,13 @@ export function chosenEffort(args: Args, env: Record<string, string | undefined>
   const fromEnv = env.AWL_EFFORT?.trim() || undefined;
   if (fromEnv !== undefined && !isEffort(fromEnv)) throw new UsageError(`AWL_EFFORT=${fromEnv} is not an effort: use ${EFFORTS.join(", ")} ${HINT}`);
   return args.effort ?? kept ?? fromEnv;
+}
+
+/** The sandbox mode in force: --sandbox, else AWL_SANDBOX, else workspace-write. */
+export function sandboxMode(args: Args, env: Record<string, string | undefined> = process.env): SandboxMode {
+  const fromEnv = env.AWL_SANDBOX?.trim() || undefined;
+  if (fromEnv !== undefined && !isSandboxMode(fromEnv)) throw new UsageError(`AWL_SANDBOX=${fromEnv} is not a sandbox mode: use ${SANDBOX_MODES.join(", ")} ${HINT}`);
+  return args.sandbox ?? fromEnv ?? "workspace-write";
 }
 
 /**

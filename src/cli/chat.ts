@@ -35,6 +35,7 @@ import { sessionIdLength, shortSessionId } from "../ui/session/session-id";
 import { renderTranscript } from "../ui/session/transcript";
 import { onCommandLine } from "./advice";
 import { approvalMode, type Args } from "./args";
+import { sandboxFor } from "./sandbox";
 import { atTerminal, openSession, pathForId, type OpenedSession } from "./open-session";
 import { keptEffort, startModel } from "./start-model";
 import { loadExtensions } from "../extensions/load";
@@ -56,6 +57,7 @@ interface Screen {
 
 export async function chat(args: Args, cwd: string): Promise<number> {
   const mode = approvalMode(args);
+  const sandbox = sandboxFor(args);
   guardOutput();
   const screen: Screen = { cwd, c: colorsFor(process.stdout), out: process.stdout };
   const { c, out } = screen;
@@ -70,11 +72,13 @@ export async function chat(args: Args, cwd: string): Promise<number> {
   extensions?.bind(session);
   try {
     for (const notice of opened.notices) say(out, c.yellow(safeText(notice)));
+    const sandboxNotice = (await sandbox.ready()).startNotice();
+    if (sandboxNotice) say(out, c.yellow(safeText(sandboxNotice)));
     // A new session's project instructions: read now, so the banner lists exactly what its system prompt will hold.
     const contextFiles = opened.resumed ? undefined : loadContextFiles({ cwd });
     const approvals = new Approvals(mode);
     const modelInfo = catalogues.modelInfo;
-    let agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals, modelInfo, code, mcp, ...(seam ? { seam } : {}) })); // rebuilds the conversation, once
+    let agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals, sandbox, modelInfo, code, mcp, ...(seam ? { seam } : {}) })); // rebuilds the conversation, once
     // An effort the model cannot take is a mistake on the command line: said before the REPL starts (/effort says it after).
     const refusal = agent.effortRefusal();
     if (refusal) throw new UsageError(`${refusal} (see awl --help)`);
@@ -201,6 +205,7 @@ function nextAgent(current: Agent, opened: OpenedSession, contextFiles: ContextF
       contextFiles,
       approvals: current.approvals,
       mcp: current.mcp,
+      ...(current.sandbox ? { sandbox: current.sandbox } : {}),
       modelInfo: catalogues.modelInfo,
       code: current.code,
       ...(seam ? { seam } : {}),
@@ -254,7 +259,7 @@ function showBanner(agent: Agent, resumed: boolean, contextFiles: ContextFiles |
   const what = resumed ? `resumed ${shortSessionId(cwd, agent.session)}${title ? ` "${oneLine(title, 40)}"` : ""}${lineage}` : "new session";
   const model = safeText(`${agent.model.provider}/${agent.model.model}${isDefault ? " (default)" : ""}`);
   const effort = agent.effort ? [`effort: ${agent.effort}`] : [];
-  say(out, c.dim(joinParts([`awl ${version}`, what, model, ...effort, `approve: ${agent.approvals.mode}`, "/help for commands"], out.columns ?? 100)));
+  say(out, c.dim(joinParts([`awl ${version}`, what, model, ...effort, `approve: ${agent.approvals.mode}`, `sandbox: ${safeText(agent.sandbox?.describe() ?? "off")}`, "/help for commands"], out.columns ?? 100)));
   if (!contextFiles) return;
   const files = contextFilesLine(contextFiles.files, cwd);
   if (files) say(out, c.dim(files));

@@ -115,6 +115,11 @@ ${modelOption()}
       --thinking               the same as --effort high
       --approve <mode>         when tools may act: ask (the REPL's default), auto (-p's default: a script
                                cannot answer; -p with ask is a usage error) or read-only
+      --sandbox <mode>         where bash commands run (Linux, bubblewrap): workspace-write (the default: a
+                               command judged read-only gets nothing writable and no network, an approved one
+                               the project folder and the network), read-only (nothing writable, no network)
+                               or off
+      --sandbox-network off    no bash command gets the network
       --max-turns <n>          -p: at most n model requests, then exit 4
       --mcp-config <file>      MCP servers for this run too, in .mcp.json's format (winning on a shared name)
       --no-stdin               -p: never read standard input (a pipe or a file on it goes before the prompt,
@@ -132,6 +137,7 @@ ${providerVariables()}
   AWL_PROVIDER, AWL_MODEL      default provider and model for new sessions
   AWL_APPROVE                  the approval mode when --approve is not given (ask, auto, read-only)
   AWL_EFFORT                   the effort when --effort is not given
+  AWL_SANDBOX                  the sandbox mode when --sandbox is not given (workspace-write, read-only, off)
   AWL_CONTEXT_WINDOW           the model's context window in tokens (e.g. 32768, 200k), instead of awl's table;
                                set it for local servers that truncate a long prompt silently
   AWL_SESSION_DIR              where sessions live, an absolute path (default $XDG_DATA_HOME/awl/sessions)
@@ -141,8 +147,9 @@ ${providerVariables()}
   AWL_BASH_PASS_ENV=A,B        API keys never reach bash nor tool output; other *KEY*/*SECRET*/*TOKEN*/*PASSWORD* only if listed
   XDG_DATA_HOME                base data directory (default ~/.local/share)
   XDG_CACHE_HOME               base cache directory, for the providers' model lists (default ~/.cache)
-  XDG_CONFIG_HOME              base configuration directory, for awl/AGENTS.md, awl/settings.json (hooks),
-                               awl/mcp.json, awl/commands/, awl/extensions/ and the projects you trust (default ~/.config)
+  XDG_CONFIG_HOME              base configuration directory, for awl/AGENTS.md, awl/settings.json (hooks; the
+                               sandbox's "writable" folders and "network"), awl/mcp.json, awl/commands/,
+                               awl/extensions/ and the projects you trust (default ~/.config)
   AWL_MCP_WAIT                 seconds -p waits for MCP servers before its first request (default 5; the REPL never waits)
   AWL_MCP_TIMEOUT              seconds an MCP server has to answer, and each call of its tools (default 30)
   AWL_STREAM_IDLE_TIMEOUT_MS   give up on a response silent this long (default 90000; raise it for slow local models)

@@ -21,6 +21,7 @@ import { contextNotice } from "../ui/session/instructions";
 import { safeText } from "../ui/render/safe-text";
 import { onCommandLine, remedyWatcher, resendAdvice, savedPromptAdvice, withCommandLineAdvice } from "./advice";
 import { approvalMode, type Args } from "./args";
+import { sandboxFor } from "./sandbox";
 import { startModel } from "./start-model";
 import { loadExtensions } from "../extensions/load";
 import { codeScope } from "./project-trust";
@@ -65,6 +66,7 @@ export async function print(args: Args, cwd: string): Promise<number> {
  */
 export async function runPrint(args: Args, cwd: string, output: PrintOutput): Promise<PrintOutcome> {
   const mode = approvalMode(args); // auto unless told otherwise; ask is a usage error: nobody can answer
+  const sandbox = sandboxFor(args);
   guardOutput();
   const err = process.stderr;
   const c = colorsFor(err);
@@ -82,13 +84,16 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
   if (servers && wait > 0) void servers.start();
   try {
     for (const notice of notices) err.write(`${c.yellow(safeText(notice))}\n`);
+    // Never a command outside the sandbox without having said so.
+    const sandboxNotice = (await sandbox.ready()).startNotice();
+    if (sandboxNotice) err.write(`${c.yellow(safeText(sandboxNotice))}\n`);
     if (session.readOnly) throw new UserError(session.readOnlyReason ?? "this session cannot be continued by this version of awl");
     if (gone) throw new UserError(withCommandLineAdvice(gone.fact, gone.remedy));
     // Project instructions of a new session: only a problem with them is said (stderr stays quiet otherwise).
     const contextFiles = resumed ? undefined : loadContextFiles({ cwd });
     const notice = contextFiles && contextNotice(contextFiles, cwd);
     if (notice) err.write(`${c.yellow(notice)}\n`);
-    const agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals: new Approvals(mode), modelInfo: catalogues.modelInfo, code, ...(extensions ? { seam: extensions.seam() } : {}) }));
+    const agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals: new Approvals(mode), sandbox, modelInfo: catalogues.modelInfo, code, ...(extensions ? { seam: extensions.seam() } : {}) }));
     // An effort the model cannot take is the person's mistake, said before any request.
     const refusal = agent.effortRefusal();
     if (refusal) throw new UsageError(`${refusal} (see awl --help)`);

@@ -5,12 +5,20 @@
 // the background is ended when the call returns, unless the person approved
 // the command as it stood (ToolContext.keepBackground); it is ended when awl
 // exits in any case (what was running when the call returned).
+//
+// Given a sandbox (ToolContext.sandbox, sandbox/), the command runs inside
+// bubblewrap. Its PID namespace ends with the shell, taking the background
+// with it; so a call whose background is kept runs under a keeper shell that
+// reports the command's exit status on a pipe of its own (fd 3) and then
+// waits, inside, until nothing else runs there.
 
+import { closeSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { type } from "../ark";
 import { bashEnvironment } from "./bash-env";
 import { CALL_MARK_VARIABLE, endCall, keepCall, newCallMark } from "./bash-processes";
 import { toolInput } from "./input";
+import { bwrapArgv, refusalNote, sandboxEnded, sandboxRefusal, sandboxStarted } from "./sandbox";
 import { MAX_BYTES, MAX_LINES, TailBuffer } from "./output-cap";
 import { failure, interrupted, notStarted, type Tool, type ToolContext, type ToolOutput } from "./tool";
 
@@ -19,6 +27,13 @@ const MAX_TIMEOUT_S = 600;
 // After the shell exits, a background child may still hold the pipe open;
 // read what is already there for this long, then stop waiting for it.
 const DRAIN_MS = 100;
+// Runs the command, reports on fd 3 its exit code and how many processes
+// its sandbox's PID namespace holds (the glob counts its own /proc: bwrap's
+// init, this shell, and what is left), lets go of the output pipe, then
+// stays while anything else runs there.
+const KEEPER = 'code=0; "$@" 2>&1 3>&- || code=$?; set -- /proc/[0-9]*; echo "$code $#" >&3; exec 3>&- >/dev/null 2>&1; while [ "$#" -gt 2 ]; do sleep 1; set -- /proc/[0-9]*; done';
+/** What the keeper counts when the command left nothing behind: bwrap's init and itself. */
+const KEEPER_ALONE = 2;
 
 const Input = type({ "+": "reject", command: "string > 0", "timeout?": `0 < number <= ${MAX_TIMEOUT_S}` });
 type BashInput = typeof Input.infer;
@@ -46,7 +61,7 @@ export const bash: Tool<BashInput> = {
   execute: (i, context) => run(i.command, i.timeout ?? DEFAULT_TIMEOUT_S, context),
 };
 
-async function run(command: string, timeoutS: number, { cwd, signal, onOutput, keepBackground, secrets }: ToolContext): Promise<ToolOutput> {
+async function run(command: string, timeoutS: number, { cwd, signal, onOutput, keepBackground, secrets, sandbox }: ToolContext): Promise<ToolOutput> {
   // Spawning in a missing directory fails with an ENOENT that names /bin/sh, which would mislead.
   if (!(await stat(cwd).catch(() => undefined))?.isDirectory()) {
     return failure(`the working directory ${cwd} does not exist`);
@@ -54,26 +69,36 @@ async function run(command: string, timeoutS: number, { cwd, signal, onOutput, k
   if (signal.aborted) return notStarted();
   const shell = Bun.which("bash") ?? "/bin/sh";
   const mark = newCallMark();
+  const keeper = sandbox !== undefined && keepBackground === true;
   // sh points stderr at the stdout pipe, then becomes the shell: one pipe keeps
   // stdout and stderr in the order they were written, and the command's own
   // line numbers in error messages stay right.
-  const proc = Bun.spawn(["/bin/sh", "-c", 'exec "$@" 2>&1', "sh", shell, "-c", command], {
+  const inner = ["/bin/sh", "-c", keeper ? KEEPER : 'exec "$@" 2>&1', "sh", shell, "-c", command];
+  const proc = Bun.spawn(sandbox ? bwrapArgv(sandbox, cwd, inner) : inner, {
     cwd,
     env: { ...bashEnvironment(process.env, Object.keys(secrets ?? {})), [CALL_MARK_VARIABLE]: mark },
     detached: true,
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
+    stdio: keeper ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
   });
+  if (sandbox) {
+    sandboxStarted();
+    void proc.exited.then(sandboxEnded);
+  }
   const output = new TailBuffer();
   const readers = [proc.stdout.getReader(), proc.stderr.getReader()];
   const reading = Promise.all(readers.map((reader) => pump(reader, output, onOutput)));
+  // The command's exit code; null when a signal ended it.
+  const exited = proc.exited.then(() => proc.exitCode);
+  const status = keeper ? statusLine(proc.stdio[3] as number) : undefined;
+  const finished = status ? status.then((said) => (said ? said.code : exited)) : exited;
+  let done = false;
+  void finished.then(() => (done = true));
 
   let stopped: "timeout" | "abort" | undefined;
   const killGroup = (why: "timeout" | "abort") => {
     // A command that already finished is not reported as killed, even if the
     // timer fires while its output is still being drained.
-    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    if (done) return;
     stopped ??= why;
     endCall(proc.pid, mark);
   };
@@ -82,12 +107,17 @@ async function run(command: string, timeoutS: number, { cwd, signal, onOutput, k
   signal.addEventListener("abort", onAbort, { once: true });
   // An abort during the spawn fired no listener yet.
   if (signal.aborted) onAbort();
+  let code: number | null;
   try {
-    await proc.exited;
+    code = await finished;
     // Background jobs (`tail -f x &`, setsid, nohup) end with the call, unless the person approved them.
     if (keepBackground) keepCall(proc.pid, mark);
     else endCall(proc.pid, mark);
-    await Promise.race([reading, Bun.sleep(DRAIN_MS)]);
+    // A keeper still running holds the background until awl exits (bash-processes.ts ends it then): awl need not wait for it.
+    if (keeper) proc.unref();
+    // A keeper left alone ends at once: waiting for it lets the sandbox's stand-ins go before the call returns (and the file tracking lists the project).
+    const alone = (await status)?.processes === KEEPER_ALONE;
+    await Promise.all([alone ? proc.exited : undefined, Promise.race([reading, Bun.sleep(DRAIN_MS)])]);
   } finally {
     clearTimeout(timer);
     signal.removeEventListener("abort", onAbort);
@@ -98,8 +128,28 @@ async function run(command: string, timeoutS: number, { cwd, signal, onOutput, k
   const body = text === "" ? "(no output)" : text;
   if (stopped === "timeout") return failure(`${body}\ncommand timed out after ${timeoutS} s and was killed`);
   if (stopped === "abort") return interrupted(`${body}\ninterrupted; the command and everything it started were killed`);
-  if (proc.exitCode === null) return failure(`${body}\nkilled by signal ${proc.signalCode}`);
-  return { content: `${body}\nexit code: ${proc.exitCode}`, isError: proc.exitCode !== 0 };
+  if (code === null) return failure(`${body}\nkilled by signal ${proc.signalCode}`);
+  const result = `${body}\nexit code: ${code}`;
+  const refused = code !== 0 && sandbox ? sandboxRefusal(text, sandbox) : undefined;
+  if (refused && sandbox) return { content: `${result}\n${refusalNote(refused, sandbox)}`, isError: true, sandboxRefusal: refused };
+  return { content: result, isError: code !== 0 };
+}
+
+/** The keeper's report on fd 3: the command's exit code and the processes left in the sandbox, or undefined when the sandbox never ran it (bwrap said why on stderr). */
+async function statusLine(fd: number): Promise<{ code: number; processes: number } | undefined> {
+  try {
+    const [code, processes] = (await new Response(Bun.file(fd).stream()).text()).trim().split(" ").map(Number);
+    return Number.isInteger(code) && Number.isInteger(processes) ? { code: code!, processes: processes! } : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    // The pipe's end is awl's to close (Subprocess.stdio hands it over).
+    try {
+      closeSync(fd);
+    } catch {
+      // Closed already.
+    }
+  }
 }
 
 /** Reads one pipe into `output`, passing each piece on to `onOutput` (the person watching) as it arrives. */

@@ -1,6 +1,7 @@
 // A tool is one small file: its name, its input schema, what a call of it
 // does (its effect, judged per call), its execute.
 
+import type { SandboxRun } from "./sandbox/bwrap";
 import { MIN_SCRUBBED_LENGTH, scrub } from "./secrets";
 
 export interface ToolContext {
@@ -27,6 +28,8 @@ export interface ToolContext {
    * Otherwise it is ended with the call. awl ends it when it exits either way.
    */
   keepBackground?: boolean;
+  /** bash: run the command inside this sandbox (sandbox/); outside any when absent. */
+  sandbox?: SandboxRun;
   /**
    * Called by a tool that changes a file, with the file's bytes as they are
    * and as they will be, just before it changes them (the checkpoint a rewind
@@ -88,6 +91,8 @@ export interface ToolOutput {
    * file's two versions through `beforeChange`, not this.
    */
   change?: FileChange;
+  /** bash: the command failed and the sandbox's refusal is the likely reason, said in a few words. */
+  sandboxRefusal?: string;
 }
 
 export interface Tool<Input = unknown> {

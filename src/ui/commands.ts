@@ -361,6 +361,7 @@ function describeSession(agent: Agent, columns = 100): string {
     ["Tokens", `${compactNumber(input)} in${cached} · ${compactNumber(output)} out${scope}`],
     ["Context", `${meterText(agent.meter())} · ${compactions} compaction${compactions === 1 ? "" : "s"}`],
     ["Approve", approvalText(agent)],
+    ["Sandbox", safeText(agent.sandbox?.describe() ?? "off")],
   ];
   return [...rows.map(([label, value]) => hanging(label.padEnd(LABEL.length), value, columns)), instructionsLine(agent)].join("\n");
 }

@@ -34,9 +34,9 @@ async function allGone(marker: string): Promise<boolean> {
 const bash = (command: string) => ({ type: "toolUse" as const, name: "bash", input: { command } });
 
 /** The REPL in ask: the model runs `command`, the person approves it, the model answers `answer`. */
-async function approvedInRepl(command: string, answer: string): Promise<void> {
+async function approvedInRepl(command: string, answer: string, extraEnv: Record<string, string> = {}): Promise<void> {
   fx.server.reply({ blocks: [bash(command)] }, { blocks: [{ type: "text", text: answer }] });
-  const env = Object.fromEntries(Object.entries(fx.env).filter(([k]) => k !== "AWL_APPROVE"));
+  const env = { ...Object.fromEntries(Object.entries(fx.env).filter(([k]) => k !== "AWL_APPROVE")), ...extraEnv };
   term.start([AWL], { cwd: fx.project, env, width: 160 });
   await term.waitFor(/\/help for commands/);
   term.type("go on");
@@ -70,7 +70,8 @@ describe.skipIf(process.platform !== "linux")("background jobs and awl's exit", 
     const later = await followed();
     // The server starts a job in a session of its own whenever it is asked (as tmux opens a window), carrying awl's mark.
     const script = `exec 3<>poke; while read name <&3; do setsid tail -f "$name" >/dev/null 2>&1 & done`;
-    await approvedInRepl(`mkfifo poke && setsid sh -c '${script}' ${server} >/dev/null 2>&1 &`, "Serving.");
+    // Outside the sandbox: inside it, everything the command started, later ones included, ends with awl (docs/sandbox.md).
+    await approvedInRepl(`mkfifo poke && setsid sh -c '${script}' ${server} >/dev/null 2>&1 &`, "Serving.", { AWL_SANDBOX: "off" });
     // The person, after the call: the server starts one more.
     appendFileSync(`${fx.project}/poke`, `${later}\n`);
     while (processesWith(later).length === 0) await Bun.sleep(20);

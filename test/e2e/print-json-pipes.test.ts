@@ -59,7 +59,8 @@ test("a stop signal: the turn's partial answer is appended and streamed, then a 
 
 test("the session file deleted mid-run: awl writes it back, and the stream still matches it byte for byte", async () => {
   fx.server.reply(tool(`rm -f "$(find "$AWL_SESSION_DIR" -name '*.jsonl')"`), { blocks: [{ type: "text", text: "after" }] });
-  const child = Bun.spawn([AWL, "-p", "go", "--json"], { cwd: fx.project, env: fx.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  // Outside the sandbox, which keeps a command away from the session files: here something else deletes it, as the person could.
+  const child = Bun.spawn([AWL, "-p", "go", "--json"], { cwd: fx.project, env: { ...fx.env, AWL_SANDBOX: "off" }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   expect(stderr).toContain("was deleted while awl was running");
   const { result } = checkStream(fx, "", { code, stdout, stderr });

@@ -31,7 +31,7 @@ describe.skipIf(process.platform !== "linux")("awl's environment as /proc shows 
       },
       { blocks: [{ type: "text", text: "done" }] },
     );
-    const run = await fx.run(["--approve", "read-only", "-p", "read your environment"], { env: { AWL_APPROVE: undefined } });
+    const run = await fx.run(["--approve", "read-only", "-p", "read your environment"], { env: { AWL_APPROVE: undefined, AWL_SANDBOX: "off" } });
     expect(run.code).toBe(0);
     const [pieces, start, everywhere] = await toolResults();
     // It really read awl's environment, where the keys are stars. The chunks' alignment
