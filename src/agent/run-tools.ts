@@ -4,13 +4,15 @@
 // Apart from the turn loop (agent.ts) because it needs none of the
 // conversation: only who approves, where tools run, and the checkpoints.
 
-import { toolUses, type ContentBlock, type Message } from "../conversation";
+import { toolUses, type ContentBlock, type Message, type ToolUseBlock } from "../conversation";
 import type { HookOutcome, Hooks } from "../extensions/hooks/hooks";
 import type { BeforeCall } from "../extensions/seam";
 import { afterToolCall, beforeToolCall } from "../extensions/hooks/tool-hooks";
 import { claudeToolName } from "../extensions/hooks/tool-names";
 import { providerSecrets } from "../providers/registry";
-import { checkCall, effectOf, isValidCall, runCall, summaryOf, type InvalidCall, type ToolCall } from "../tools";
+import { checkCall, effectOf, isValidCall, runCall, runsBeside, summaryOf, type InvalidCall, type ToolCall, type ToolOutput } from "../tools";
+import type { TaskInput } from "../tools/task";
+import type { AtMost, OneAtATime } from "./subagents/one-at-a-time";
 import { Approvals, declined, NOBODY_TO_ASK, type ApprovalAnswer, type Ask, type Decision } from "./approval";
 import type { Checkpoints } from "./checkpoints";
 import { INTERRUPTED_NOT_RUN, interruptedAfterStart, type AgentEvent } from "./events";
@@ -25,6 +27,14 @@ export interface ToolRun {
   beforeCall?: BeforeCall;
   /** The person's (and a trusted project's) hooks: PreToolUse before the approval mode is asked (after the extensions' handlers), PostToolUse after a call completes. */
   hooks?: Hooks;
+  /** Runs a `task` call's child agent and returns its answer (docs/subagents.md); a child has none, so it starts no children. */
+  delegate?: (callId: string, task: TaskInput, signal: AbortSignal, onEvent: (event: AgentEvent) => void) => Promise<ToolOutput>;
+  /** Whether this agent is offered a tool (a child may be offered fewer); a call of another is refused unrun. All, when absent. */
+  offered?: (name: string) => boolean;
+  /** Calls that may change files run one at a time across the agent and its children (shared with them). */
+  changes?: OneAtATime;
+  /** How many calls that run beside the others (`task`) run at once. */
+  subagents?: AtMost;
 }
 
 /**
@@ -34,57 +44,64 @@ export interface ToolRun {
  * call's error result, with the person's reason.
  */
 export async function runTools(message: Message, o: ToolRun, signal: AbortSignal, onEvent: (event: AgentEvent) => void, ask: Ask | undefined): Promise<ContentBlock[]> {
+  const calls = toolUses(message);
+  // A call whose tool runs beside the others (a `task`: a child agent's work) starts now, up to the limit; the others run in order.
+  const beside = calls.map((call) => (o.subagents && runsBeside(call.name) ? o.subagents.run(() => runOneCall(call, o, signal, onEvent, ask)) : undefined));
   const results: ContentBlock[] = [];
-  for (const call of toolUses(message)) {
-    if (signal.aborted) {
-      results.push({ type: "toolResult", toolUseId: call.id, content: INTERRUPTED_NOT_RUN, isError: true });
-      continue;
-    }
-    // Parsed and checked once: the handlers, the hooks, the approvals, the display, the checkpoints and the run share the typed call (a hook may change it: checked again).
-    const first = checkCall(call.name, call.input);
-    // An extension's refusal comes first: no hook runs and nobody is asked about a call that will not run.
-    let refusal = isValidCall(first) && o.beforeCall ? await o.beforeCall({ name: first.name, input: first.input }, signal) : undefined;
-    const before = refusal === undefined ? await beforeToolCall(o.hooks, first, call.id, o.cwd, signal) : undefined;
-    for (const text of before?.outcome.notices ?? []) onEvent({ type: "notice", text });
-    const checked = before?.call ?? first;
-    const decision: Decision = before ? await hookedDecision(before.outcome, checked, o, signal) : { action: "refuse", content: refusal! };
-    let toRun = checked;
-    // What a command leaves in the background outlives the call only if the person approved this very command (or chose auto).
-    const keepBackground = decision.action === "ask" || o.approvals.mode === "auto";
-    if (decision.action === "refuse") refusal = decision.content;
-    else if (decision.action === "run") toRun = decision.call;
-    else {
-      // Notification hooks hear that awl waits for the person (Claude Code's words); the question does not wait for them.
-      if (ask && o.hooks?.has("Notification")) void o.hooks.run("Notification", { message: `awl needs your permission to use ${claudeToolName(call.name)}` }, undefined, signal).catch(() => {});
-      const answer: ApprovalAnswer = ask ? await ask(decision.request, signal) : { kind: "no" };
-      if (answer.kind === "interrupted" || signal.aborted) refusal = INTERRUPTED_NOT_RUN;
-      else if (answer.kind === "no") refusal = ask ? declined(answer.reason) : NOBODY_TO_ASK;
-      else if (answer.kind === "always") o.approvals.allowAlways(decision.request);
-    }
-    const summary = summaryOf(checked);
-    if (refusal !== undefined) {
-      onEvent({ type: "toolStart", id: call.id, name: call.name, summary });
-      onEvent({ type: "toolEnd", id: call.id, name: call.name, output: { content: refusal, isError: true } });
-      results.push({ type: "toolResult", toolUseId: call.id, content: refusal, isError: true });
-      continue;
-    }
-    onEvent({ type: "toolStart", id: call.id, name: call.name, summary });
-    const onOutput = (tail: string) => onEvent({ type: "toolOutput", id: call.id, name: call.name, tail });
-    // Judged as the model sent it: a read-only command's guarded form (git-guard.ts) no longer reads as read-only.
-    const effect = effectOf(checked, o.cwd);
-    const context = { cwd: o.cwd, signal, secrets: providerSecrets(o.env), keepBackground, beforeChange: o.checkpoints.beforeChange };
-    const run = () => runCall(toRun, context, onOutput);
-    // A command that may change files runs between two listings of the working tree (checkpoints.ts).
-    const output = effect && !Approvals.readOnly(effect) && effect.kind === "exec" ? await o.checkpoints.around(run, (text) => onEvent({ type: "notice", text }), signal) : await run();
-    onEvent({ type: "toolEnd", id: call.id, name: call.name, output, ...(effect ? { effect: effect.kind } : {}) });
-    const after = await afterToolCall(o.hooks, toRun, call.id, output, o.cwd, signal);
-    for (const text of after.notices) onEvent({ type: "notice", text });
-    // Stopped after it started (Ctrl+C, Esc, a signal): the model must not take it for a call that never ran.
-    // SEAM (extensions' entry kinds): a PostToolUse hook's words belong in a custom_message entry after the result; until then they follow its content.
-    const content = [before?.changed, output.interrupted ? interruptedAfterStart(output.content) : output.content, after.addition].filter((part) => part !== undefined).join("\n");
-    results.push({ type: "toolResult", toolUseId: call.id, content, ...(output.isError || output.interrupted ? { isError: true } : {}) });
-  }
+  for (const [i, call] of calls.entries()) results.push(await (beside[i] ?? runOneCall(call, o, signal, onEvent, ask)));
   return results;
+}
+
+/** One call, from its approval to its result. */
+async function runOneCall(call: ToolUseBlock, o: ToolRun, signal: AbortSignal, onEvent: (event: AgentEvent) => void, ask: Ask | undefined): Promise<ContentBlock> {
+  if (signal.aborted) return { type: "toolResult", toolUseId: call.id, content: INTERRUPTED_NOT_RUN, isError: true };
+  // Parsed and checked once: the handlers, the hooks, the approvals, the display, the checkpoints and the run share the typed call (a hook may change it: checked again).
+  // A tool this agent is not offered (a child's may be fewer) is refused as the model would see an unknown one.
+  const first = o.offered && !o.offered(call.name) ? { name: call.name, error: `unknown tool ${call.name}: it is not one of your tools` } : checkCall(call.name, call.input);
+  // An extension's refusal comes first: no hook runs and nobody is asked about a call that will not run.
+  let refusal = isValidCall(first) && o.beforeCall ? await o.beforeCall({ name: first.name, input: first.input }, signal) : undefined;
+  const before = refusal === undefined ? await beforeToolCall(o.hooks, first, call.id, o.cwd, signal) : undefined;
+  for (const text of before?.outcome.notices ?? []) onEvent({ type: "notice", text });
+  const checked = before?.call ?? first;
+  const decision: Decision = before ? await hookedDecision(before.outcome, checked, o, signal) : { action: "refuse", content: refusal! };
+  let toRun = checked;
+  // What a command leaves in the background outlives the call only if the person approved this very command (or chose auto).
+  const keepBackground = decision.action === "ask" || o.approvals.mode === "auto";
+  if (decision.action === "refuse") refusal = decision.content;
+  else if (decision.action === "run") toRun = decision.call;
+  else {
+    // Notification hooks hear that awl waits for the person (Claude Code's words); the question does not wait for them.
+    if (ask && o.hooks?.has("Notification")) void o.hooks.run("Notification", { message: `awl needs your permission to use ${claudeToolName(call.name)}` }, undefined, signal).catch(() => {});
+    const answer: ApprovalAnswer = ask ? await ask(decision.request, signal) : { kind: "no" };
+    if (answer.kind === "interrupted" || signal.aborted) refusal = INTERRUPTED_NOT_RUN;
+    else if (answer.kind === "no") refusal = ask ? declined(answer.reason) : NOBODY_TO_ASK;
+    else if (answer.kind === "always") o.approvals.allowAlways(decision.request);
+  }
+  const summary = summaryOf(checked);
+  if (refusal !== undefined) {
+    onEvent({ type: "toolStart", id: call.id, name: call.name, summary });
+    onEvent({ type: "toolEnd", id: call.id, name: call.name, output: { content: refusal, isError: true } });
+    return { type: "toolResult", toolUseId: call.id, content: refusal, isError: true };
+  }
+  onEvent({ type: "toolStart", id: call.id, name: call.name, summary });
+  const onOutput = (tail: string) => onEvent({ type: "toolOutput", id: call.id, name: call.name, tail });
+  // Judged as the model sent it: a read-only command's guarded form (git-guard.ts) no longer reads as read-only.
+  const effect = effectOf(checked, o.cwd);
+  const delegate = o.delegate && ((task: TaskInput) => o.delegate!(call.id, task, signal, onEvent));
+  const context = { cwd: o.cwd, signal, secrets: providerSecrets(o.env), keepBackground, beforeChange: o.checkpoints.beforeChange, ...(delegate ? { delegate } : {}) };
+  const run = () => runCall(toRun, context, onOutput);
+  const changes = effect && !Approvals.readOnly(effect);
+  // A command that may change files runs between two listings of the working tree (checkpoints.ts).
+  const checkpointed = changes && effect.kind === "exec" ? () => o.checkpoints.around(run, (text) => onEvent({ type: "notice", text }), signal) : run;
+  // One change at a time across the agent and its children, so each checkpoint holds only its own call's changes.
+  const output = changes && o.changes ? await o.changes.run(checkpointed) : await checkpointed();
+  onEvent({ type: "toolEnd", id: call.id, name: call.name, output, ...(effect ? { effect: effect.kind } : {}) });
+  const after = await afterToolCall(o.hooks, toRun, call.id, output, o.cwd, signal);
+  for (const text of after.notices) onEvent({ type: "notice", text });
+  // Stopped after it started (Ctrl+C, Esc, a signal): the model must not take it for a call that never ran.
+  // SEAM (extensions' entry kinds): a PostToolUse hook's words belong in a custom_message entry after the result; until then they follow its content.
+  const content = [before?.changed, output.interrupted ? interruptedAfterStart(output.content) : output.content, after.addition].filter((part) => part !== undefined).join("\n");
+  return { type: "toolResult", toolUseId: call.id, content, ...(output.isError || output.interrupted ? { isError: true } : {}) };
 }
 
 /**

@@ -2,6 +2,7 @@
 // does (its effect, judged per call), its execute.
 
 import { MIN_SCRUBBED_LENGTH, scrub } from "./secrets";
+import type { TaskInput } from "./task";
 
 export interface ToolContext {
   /** The session's working directory; relative paths resolve against it. */
@@ -33,6 +34,12 @@ export interface ToolContext {
    * restores from). If it throws, the file is left as it is and the call fails.
    */
   beforeChange?(change: PendingChange): Promise<void> | void;
+  /**
+   * Runs a `task` call's child agent and returns its final answer (given by
+   * the agent to the calls of a parent; a child has none, so it cannot start
+   * children of its own).
+   */
+  delegate?(task: TaskInput): Promise<ToolOutput>;
 }
 
 /** A change a tool is about to make to one file. */
@@ -95,6 +102,8 @@ export interface Tool<Input = unknown> {
   /** For a `write` effect: the change the call would make, read now and changed in nothing; undefined when it cannot be shown. */
   propose?(input: Input, cwd: string): Promise<ProposedChange | undefined>;
   execute(input: Input, context: ToolContext): Promise<ToolOutput>;
+  /** Its calls run beside the answer's other calls, a few at once, rather than in turn (`task`: each is a child agent's work). */
+  runsBeside?: true;
 }
 
 /** True for the `{ error }` a validator returns instead of the typed input. */

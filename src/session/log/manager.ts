@@ -21,7 +21,7 @@ import { FORMAT_VERSION, tooLarge } from "./refusals";
 import { readActivePath } from "./tail";
 import { EntryIndex, isTarget } from "./entry-index";
 import { decisionsOf } from "./kinds";
-import type { BashEffectsEntry, BranchSummaryEntry, CompactionEntry, CustomEntry, CustomMessageEntry, DiskMessage, FileChangeEntry, LabelEntry, LeafEntry, MessageEntry, PartialEntry, ProjectRef, SessionEntry, SessionHeader, SessionInfoEntry, Usage, WrittenEntry } from "./schema";
+import type { BashEffectsEntry, BranchSummaryEntry, ChildEntry, CompactionEntry, CustomEntry, CustomMessageEntry, DiskMessage, FileChangeEntry, LabelEntry, LeafEntry, MessageEntry, PartialEntry, ProjectRef, SessionEntry, SessionHeader, SessionInfoEntry, Usage, WrittenEntry } from "./schema";
 import { answerFromPartials, latestAttempt } from "./partials";
 import { readTitle, titleFromPrompt, type Title } from "./title";
 
@@ -83,6 +83,8 @@ export class SessionManager {
   #written: ((start: number, end: number) => void) | undefined;
   /** The latest session_info read or written; undefined until one is (a file read from its tail is searched once). */
   #title: Title | undefined;
+  /** A child's (SessionManager.child): where its entries go instead of a file of its own. */
+  #sink: ((entry: WrittenEntry) => void) | undefined;
 
   private constructor(s: State) {
     this.header = s.header;
@@ -111,6 +113,23 @@ export class SessionManager {
   }
 
   /**
+   * The in-memory session of a `task` call's child agent (docs/subagents.md):
+   * no file of its own; each entry it appends is written at once into
+   * `parent`'s log, wrapped in a `child` entry naming the call (`task`).
+   * It has no title; its project is its parent's.
+   */
+  static child(parent: SessionManager, task: string): SessionManager {
+    const child = new SessionManager({ header: { ...parent.header }, file: parent.sessionFile, entries: [], readFrom: 0, size: 0, missingNewline: false });
+    child.#sink = (entry) => parent.appendChild(task, entry);
+    return child;
+  }
+
+  /** Writes one of a child's entries (bookkeeping: the leaf stays); a child's partials are not fsync'd, as the parent's are not. */
+  appendChild(task: string, entry: WrittenEntry): ChildEntry {
+    return this.#appendEntry((base) => ({ type: "child", ...base, task, entry }), { fsync: entry.type !== "partial" }) as ChildEntry;
+  }
+
+  /**
    * Opens and replays a session file: lock first (unless read-only), then
    * crash recovery. A compacted file is read from its latest compaction's first
    * kept entry on (plus its header and system message): the cost of a resume
@@ -133,7 +152,7 @@ export class SessionManager {
     // A new session is named by its first prompt at once, so a log that ends
     // here (a failed or killed run) is already findable; a model-written title
     // may replace it later. Sessions that had prompts before titles existed stay unnamed.
-    if (isPrompt(entry) && this.#prompts === 1 && this.title() === undefined) this.setTitle(titleFromPrompt(messageText(entry.message)), "auto");
+    if (isPrompt(entry) && this.#prompts === 1 && !this.#sink && this.title() === undefined) this.setTitle(titleFromPrompt(messageText(entry.message)), "auto");
     return entry.id;
   }
 
@@ -229,6 +248,11 @@ export class SessionManager {
     const text = serializeEntry(entry);
     // A longer line could never be opened again (replay's limit): refuse it before it is written.
     if (Buffer.byteLength(text) > MAX_LINE_BYTES) throw new UserError(tooLarge(entry));
+    if (this.#sink) {
+      this.#sink(entry);
+      this.#add(entry);
+      return entry;
+    }
     const fd = this.#fd ?? this.#create();
     const line = `${this.#missingNewline ? "\n" : ""}${text}\n`;
     try {
@@ -306,7 +330,7 @@ export class SessionManager {
 
   /** True once the file exists: a new session's is created with its first entry. */
   get onDisk(): boolean {
-    return this.#fd !== undefined || this.#size > 0;
+    return this.#sink !== undefined || this.#fd !== undefined || this.#size > 0;
   }
 
   getLeafId(): string | null {

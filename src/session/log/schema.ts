@@ -254,6 +254,16 @@ export const CustomMessageEntry = type({
   display: "boolean",
 });
 
+/**
+ * One entry of a child agent (a `task` call's subagent, docs/subagents.md),
+ * written into its parent's log as it happens: `task` is the id of the call
+ * it works for, `entry` the child's own entry (its message, partial,
+ * compaction or file checkpoint, with ids of its own chain), checked as its
+ * kind when it is written. Bookkeeping: the child of the parent's leaf, never
+ * the leaf, never sent in the parent's requests.
+ */
+export const ChildEntry = type({ type: "'child'", ...base, task: "string > 0", entry: EntryBase });
+
 export type TextBlock = typeof TextBlock.infer;
 export type ThinkingBlock = typeof ThinkingBlock.infer;
 export type ThinkingOrigin = typeof ThinkingOrigin.infer;
@@ -280,6 +290,7 @@ export type PartialEntry = typeof PartialEntry.infer;
 export type CustomEntry = typeof CustomEntry.infer;
 export type CustomText = typeof CustomText.infer;
 export type CustomMessageEntry = typeof CustomMessageEntry.infer;
+export type ChildEntry = typeof ChildEntry.infer;
 /**
  * An entry of a kind this version does not know: indexed (so parent chains
  * through it still resolve) and otherwise skipped. Its own `type` is kept as
@@ -287,5 +298,5 @@ export type CustomMessageEntry = typeof CustomMessageEntry.infer;
  */
 export type OpaqueEntry = Omit<typeof EntryBase.infer, "type"> & { type: "opaque"; kind: string };
 /** The kinds awl writes. */
-export type WrittenEntry = MessageEntry | CompactionEntry | FileChangeEntry | BashEffectsEntry | SessionInfoEntry | LeafEntry | LabelEntry | BranchSummaryEntry | PartialEntry | CustomEntry | CustomMessageEntry;
+export type WrittenEntry = MessageEntry | CompactionEntry | FileChangeEntry | BashEffectsEntry | SessionInfoEntry | LeafEntry | LabelEntry | BranchSummaryEntry | PartialEntry | CustomEntry | CustomMessageEntry | ChildEntry;
 export type SessionEntry = WrittenEntry | OpaqueEntry;

@@ -1,0 +1,130 @@
+// Subagents (docs/subagents.md): a `task` call runs a child agent with a
+// fresh context whose final answer is the call's result; several run at
+// once; the child's entries go into the parent's log, wrapped, as they
+// happen; its file changes are the parent's to rewind. Real tools, a real
+// session on disk, the strict test server playing parent and children.
+import { expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Agent } from "../../src/agent/agent";
+import type { ApprovalRequest } from "../../src/agent/approval";
+import { SessionManager } from "../../src/session";
+import { isChildRequest, subagentModel, systemText, taskCall } from "../support/subagent-model";
+import { useAgentFixture, logLines } from "./helpers";
+
+const fx = useAgentFixture();
+
+const model = { provider: "anthropic", model: "claude-sonnet-4-5" };
+const newAgent = (approvals?: ConstructorParameters<typeof Agent>[0]["approvals"]) =>
+  new Agent({ session: SessionManager.init({ cwd: fx.project, ...model }), cwd: fx.project, model, env: fx.env, ...(approvals ? { approvals } : {}) });
+const never = new AbortController().signal;
+
+/** Holds each child's first request until `count` of them are in flight at once: a run that sends them one after another never gets past it. */
+function meetAt(count: number) {
+  let arrived = 0;
+  let open!: () => void;
+  const all = new Promise<void>((resolve) => (open = resolve));
+  const seen = new Set<string>();
+  return async (request: Parameters<NonNullable<typeof fx.server.onRequest>>[0]) => {
+    if (!isChildRequest(request) || request.body.messages.length > 1) return;
+    const task = JSON.stringify(request.body.messages[0]);
+    if (seen.has(task)) return;
+    seen.add(task);
+    if (++arrived === count) open();
+    await all;
+  };
+}
+
+test("three task calls in one answer run at once; the parent gets three short results and none of the children's messages", async () => {
+  writeFileSync(join(fx.project, "a.txt"), "alpha\n");
+  writeFileSync(join(fx.project, "b.txt"), "beta\n");
+  writeFileSync(join(fx.project, "c.txt"), "gamma\n");
+  fx.server.onRequest = meetAt(3);
+  fx.server.respond = subagentModel([
+    {
+      blocks: [
+        taskCall("read a", { calls: [["read", { path: "a.txt" }]], answer: "A read" }),
+        taskCall("read b", { calls: [["read", { path: "b.txt" }]], answer: "B read" }),
+        taskCall("edit c", { calls: [["read", { path: "c.txt" }], ["edit", { path: "c.txt", oldText: "gamma", newText: "GAMMA" }]], answer: "C edited" }),
+      ],
+    },
+    { blocks: [{ type: "text", text: "All three are done." }] },
+  ]);
+  const agent = newAgent();
+  const result = await agent.runTurn("do the three things", never, () => {});
+  expect(result.finalText).toBe("All three are done.");
+  expect(readFileSync(join(fx.project, "c.txt"), "utf8")).toBe("GAMMA\n");
+
+  const parent = fx.server.requests.filter((r) => !isChildRequest(r));
+  const children = fx.server.requests.filter(isChildRequest);
+  expect(parent).toHaveLength(2);
+  expect(children).toHaveLength(2 + 2 + 3);
+  // The parent's prefix never changes: the same system prompt and tools in every request.
+  expect(new Set(parent.map((r) => systemText(r))).size).toBe(1);
+  expect(new Set(parent.map((r) => JSON.stringify(r.body.tools))).size).toBe(1);
+  // A child is offered the parent's tools without task.
+  expect(children[0]!.body.tools.map((t: { name: string }) => t.name)).toEqual(["bash", "read", "write", "edit"]);
+  expect(parent[0]!.body.tools.map((t: { name: string }) => t.name)).toContain("task");
+
+  const last = parent[1]!.body.messages;
+  const results = last.at(-1).content.filter((b: { type: string }) => b.type === "tool_result");
+  expect(results.map((r: { content: unknown }) => JSON.stringify(r.content))).toEqual([expect.stringContaining("A read"), expect.stringContaining("B read"), expect.stringContaining("C edited")]);
+  // Nothing of a child's conversation reaches the parent: three messages (prompt, answer, results).
+  expect(last).toHaveLength(3);
+  expect(JSON.stringify(last)).not.toContain("You are a subagent");
+
+  // The children's entries are in the parent's log, wrapped, each naming its call; the parent's leaf is its own answer.
+  const lines = await logLines(agent.session.sessionFile);
+  const wrapped = lines.filter((l) => l.type === "child");
+  const calls = lines.find((l) => l.type === "message" && l.message.role === "assistant")!.message.content.map((b: { id: string }) => b.id);
+  expect(new Set(wrapped.map((w) => w.task))).toEqual(new Set(calls));
+  expect(wrapped.filter((w) => w.entry.type === "message" && w.entry.message.role === "assistant")).toHaveLength(7);
+  expect(wrapped.some((w) => w.entry.type === "file_change")).toBe(true);
+  const leaf = agent.session.getEntry(agent.session.getLeafId()!)!;
+  expect(leaf.type).toBe("message");
+});
+
+test("a child's failure is its call's result, and the parent goes on", async () => {
+  fx.server.respond = subagentModel([
+    { blocks: [taskCall("unknown agent", { calls: [], answer: "never" }, "nobody"), taskCall("fine", { calls: [], answer: "fine here" })] },
+    { blocks: [{ type: "text", text: "one failed" }] },
+  ]);
+  const agent = newAgent();
+  expect((await agent.runTurn("go", never, () => {})).finalText).toBe("one failed");
+  const results = fx.server.requests.at(-1)!.body.messages.at(-1).content;
+  expect(results[0]).toMatchObject({ is_error: true, content: expect.stringContaining("no agent is named nobody") });
+  expect(JSON.stringify(results[1].content)).toContain("fine here");
+});
+
+test("a child's question names it; a no reaches the child as a refusal and the parent gets the child's answer", async () => {
+  const { Approvals } = await import("../../src/agent/approval");
+  fx.server.respond = subagentModel([
+    { blocks: [taskCall("clean up", { calls: [["bash", { command: "rm -rf build" }]], answer: "could not clean" })] },
+    { blocks: [{ type: "text", text: "the child could not clean" }] },
+  ]);
+  const agent = newAgent(new Approvals("ask", fx.env));
+  const asked: ApprovalRequest[] = [];
+  const result = await agent.runTurn("clean", never, () => {}, async (request) => {
+    asked.push(request);
+    return { kind: "no", reason: "keep build" };
+  });
+  expect(asked).toHaveLength(1);
+  expect(asked[0]).toMatchObject({ tool: "bash", agent: "subagent: clean up" });
+  expect(result.finalText).toBe("the child could not clean");
+  const childResults = fx.server.requests.filter(isChildRequest).at(-1)!.body.messages.at(-1).content;
+  expect(JSON.stringify(childResults)).toContain("keep build");
+  expect(JSON.stringify(fx.server.requests.at(-1)!.body.messages.at(-1).content)).toContain("could not clean");
+});
+
+test("children's requests do not count for --max-turns; each child stops at its own cap", async () => {
+  fx.env.AWL_SUBAGENT_REQUESTS = "2";
+  fx.server.respond = subagentModel([
+    { blocks: [taskCall("loop", { calls: [["read", { path: ".keep" }], ["read", { path: ".keep" }], ["read", { path: ".keep" }]], answer: "never" })] },
+    { blocks: [{ type: "text", text: "stopped" }] },
+  ]);
+  const agent = newAgent();
+  const result = await agent.runTurn("go", never, () => {}, undefined, { maxTurns: 2 });
+  expect(result.finalText).toBe("stopped");
+  expect(fx.server.requests.filter(isChildRequest)).toHaveLength(2);
+  expect(JSON.stringify(fx.server.requests.at(-1)!.body.messages.at(-1).content)).toContain("cap of 2 requests");
+});
