@@ -128,3 +128,32 @@ test("children's requests do not count for --max-turns; each child stops at its 
   expect(fx.server.requests.filter(isChildRequest)).toHaveLength(2);
   expect(JSON.stringify(fx.server.requests.at(-1)!.body.messages.at(-1).content)).toContain("cap of 2 requests");
 });
+
+test("a rewind of the parent to before its task calls puts back every file a child edited or a child's command made, byte for byte", async () => {
+  const { rewindFiles } = await import("../../src/agent/rewind-files");
+  const original = Buffer.from([0x61, 0x0d, 0x0a, 0xff, 0x00, 0x62]); // CRLF, a byte that is not UTF-8, a NUL
+  writeFileSync(join(fx.project, "a.txt"), "one\ntwo\n");
+  writeFileSync(join(fx.project, "raw.bin"), original);
+  fx.server.respond = subagentModel([
+    {
+      blocks: [
+        taskCall("edit a", { calls: [["edit", { path: "a.txt", oldText: "two", newText: "TWO" }]], answer: "edited" }),
+        taskCall("build", { calls: [["bash", { command: "mkdir -p build && echo made > build/out.txt && printf new > raw.bin" }]], answer: "built" }),
+        taskCall("write", { calls: [["write", { path: "fresh.txt", content: "fresh\n" }]], answer: "written" }),
+      ],
+    },
+    { blocks: [{ type: "text", text: "done" }] },
+  ]);
+  const agent = newAgent();
+  await agent.runTurn("change things", never, () => {});
+  expect(readFileSync(join(fx.project, "a.txt"), "utf8")).toBe("one\nTWO\n");
+  expect(readFileSync(join(fx.project, "build/out.txt"), "utf8")).toBe("made\n");
+  const prompt = agent.session.getBranch().find((e) => e.type === "message" && e.message.role === "user")!;
+  const done = await rewindFiles(agent.session, prompt.id);
+  expect(done.steps.filter((s) => s.action !== "restore")).toEqual([]);
+  expect(readFileSync(join(fx.project, "a.txt"), "utf8")).toBe("one\ntwo\n");
+  expect(Buffer.compare(readFileSync(join(fx.project, "raw.bin")), original)).toBe(0);
+  const { existsSync } = await import("node:fs");
+  expect(existsSync(join(fx.project, "build/out.txt"))).toBe(false);
+  expect(existsSync(join(fx.project, "fresh.txt"))).toBe(false);
+});
