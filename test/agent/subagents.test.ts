@@ -157,3 +157,30 @@ test("a rewind of the parent to before its task calls puts back every file a chi
   expect(existsSync(join(fx.project, "build/out.txt"))).toBe(false);
   expect(existsSync(join(fx.project, "fresh.txt"))).toBe(false);
 });
+
+test("stats count the children's tokens by their model; search finds a child's words; a fork copies the children of the calls on its path", async () => {
+  const { usageTotals } = await import("../../src/session/store/usage-totals");
+  const { searcher } = await import("../../src/session/store/search");
+  const { forkSession } = await import("../../src/session/tree/fork");
+  fx.server.respond = subagentModel([
+    { blocks: [taskCall("look", { calls: [["read", { path: ".keep" }]], answer: "the needle-in-a-child word" })] },
+    { blocks: [{ type: "text", text: "done" }] },
+  ]);
+  const agent = newAgent();
+  await agent.runTurn("look around", never, () => {});
+  const file = agent.session.sessionFile;
+  const totals = usageTotals([file], 0);
+  // Two requests of the parent's, two of the child's (same model here).
+  expect(totals.models).toEqual([expect.objectContaining({ provider: "anthropic", model: "claude-sonnet-4-5", requests: 4 })]);
+  const hits: string[] = [];
+  searcher("needle-in-a-child")(file, (h) => hits.push(h.line));
+  // The child's answer is found (once: not again in its partials), as is its task (the prompt the parent wrote it).
+  expect(hits.filter((h) => h.startsWith("the needle-in-a-child word"))).toEqual(["the needle-in-a-child word (last result: (empty file))"]);
+
+  for (const at of [undefined, agent.session.getLeafId()!.slice(0, 8)]) {
+    const fork = forkSession({ parentFile: file, cwd: fx.project, model: (m) => m, ...(at ? { at } : {}) });
+    const copied = (await logLines(fork.file)).filter((l) => l.type === "child");
+    expect(copied).toEqual((await logLines(file)).filter((l) => l.type === "child"));
+    expect(copied.length).toBeGreaterThan(0);
+  }
+});

@@ -43,6 +43,8 @@ function everything(): string {
     undefined,
     "prefixhash12",
   );
+  // A subagent of the call t1: its entries, wrapped, in this file as they happen.
+  SessionManager.child(s, "t1").appendMessage(messageToDisk({ role: "user", content: [{ type: "text", text: "look at a.ts" }] }), M);
   s.appendFileChange({ path: "a.ts", before: HASH, after: OTHER, mode: 0o644 });
   // A rewind's own entry: modes on both sides, a link brought back, a name that is not UTF-8 kept as its bytes.
   s.appendFileChange({ path: "docs/\ufffd.md", before: null, after: null, mode: null, modeAfter: null, linkBefore: "AGENTS.md", linkAfter: "README.md", pathBytes: Buffer.from([0x64, 0x6f, 0x63, 0x73, 0x2f, 0xff, 0x2e, 0x6d, 0x64]).toString("base64") });
