@@ -184,3 +184,47 @@ test("stats count the children's tokens by their model; search finds a child's w
     expect(copied.length).toBeGreaterThan(0);
   }
 });
+
+test("an agent defined in .awl/agents with Claude Code's tool names is offered only those tools, is listed in task's description, and leaves the system prompt alone", async () => {
+  const { mkdirSync } = await import("node:fs");
+  mkdirSync(join(fx.project, ".awl", "agents"), { recursive: true });
+  writeFileSync(join(fx.project, ".awl", "agents", "reviewer.md"), "---\nname: reviewer\ndescription: Reviews code without changing it\ntools: Read, Grep\nmodel: inherit\n---\nYou review; you never change files.\n");
+  fx.server.respond = subagentModel([
+    { blocks: [taskCall("review", { calls: [["write", { path: "x.txt", content: "no" }]], answer: "reviewed" }, "reviewer")] },
+    { blocks: [{ type: "text", text: "reviewed" }] },
+  ]);
+  const agent = newAgent();
+  const notices: string[] = [];
+  await agent.runTurn("review it", never, (e) => e.type === "notice" && notices.push(e.text));
+  expect(notices).toEqual([expect.stringContaining("tool Grep is not one awl has; ignored")]);
+  const [parent] = fx.server.requests.filter((r) => !isChildRequest(r));
+  const child = fx.server.requests.filter(isChildRequest);
+  expect(child[0]!.body.tools.map((t: { name: string }) => t.name)).toEqual(["read"]);
+  expect(systemText(child[0]!)).toContain("You review; you never change files.");
+  // The child's write was refused unrun, as a tool it does not have.
+  expect(JSON.stringify(child[1]!.body.messages.at(-1).content)).toContain("unknown tool write");
+  const { existsSync } = await import("node:fs");
+  expect(existsSync(join(fx.project, "x.txt"))).toBe(false);
+  expect(parent!.body.tools.find((t: { name: string }) => t.name === "task").description).toContain("- reviewer: Reviews code without changing it");
+  expect(systemText(parent!)).not.toContain("reviewer");
+});
+
+test("hooks fire for a child's calls with the child named, and SubagentStop when it ends", async () => {
+  const { mkdirSync } = await import("node:fs");
+  const log = join(fx.project, "hooks.log");
+  mkdirSync(join(fx.env.XDG_CONFIG_HOME!, "awl"), { recursive: true });
+  const hook = (event: string) => [{ hooks: [{ type: "command", command: `cat >> ${log}; echo >> ${log}` }], ...(event === "PreToolUse" ? { matcher: "*" } : {}) }];
+  writeFileSync(join(fx.env.XDG_CONFIG_HOME!, "awl", "settings.json"), JSON.stringify({ hooks: { PreToolUse: hook("PreToolUse"), SubagentStop: hook("SubagentStop"), Stop: hook("Stop") } }));
+  fx.server.respond = subagentModel([
+    { blocks: [taskCall("look", { calls: [["read", { path: ".keep" }]], answer: "looked" })] },
+    { blocks: [{ type: "text", text: "done" }] },
+  ]);
+  await newAgent().runTurn("look", never, () => {});
+  const events = readFileSync(log, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  expect(events.map((e) => [e.hook_event_name, e.tool_name, e.agent_name])).toEqual([
+    ["PreToolUse", "task", undefined],
+    ["PreToolUse", "Read", "subagent"],
+    ["SubagentStop", undefined, "subagent"],
+    ["Stop", undefined, undefined],
+  ]);
+});
