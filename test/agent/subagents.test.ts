@@ -158,7 +158,7 @@ test("a rewind of the parent to before its task calls puts back every file a chi
   expect(existsSync(join(fx.project, "fresh.txt"))).toBe(false);
 });
 
-test("stats count the children's tokens by their model; search finds a child's words; a fork copies the children of the calls on its path", async () => {
+test("stats count the children's tokens by their model; search finds a child's words; an export nests the child's work under its call; a fork copies the children of the calls on its path", async () => {
   const { usageTotals } = await import("../../src/session/store/usage-totals");
   const { searcher } = await import("../../src/session/store/search");
   const { forkSession } = await import("../../src/session/tree/fork");
@@ -176,6 +176,18 @@ test("stats count the children's tokens by their model; search finds a child's w
   searcher("needle-in-a-child")(file, (h) => hits.push(h.line));
   // The child's answer is found (once: not again in its partials), as is its task (the prompt the parent wrote it).
   expect(hits.filter((h) => h.startsWith("the needle-in-a-child word"))).toEqual(["the needle-in-a-child word (last result: (empty file))"]);
+
+  // An export shows the child's work nested under its call; the JSONL export holds its lines.
+  const { exportText } = await import("../../src/ui/session/export");
+  const markdown = exportText(file, "md", fx.env);
+  const call = markdown.indexOf("**task** `look`");
+  const nested = markdown.indexOf("<details><summary>What the subagent did</summary>");
+  expect(call).toBeGreaterThan(-1);
+  expect(nested).toBeGreaterThan(call);
+  expect(markdown.slice(nested)).toContain("**read** `.keep`");
+  expect(markdown.slice(nested, markdown.indexOf("</details>", nested))).toContain("the needle-in-a-child word");
+  expect(exportText(file, "html", fx.env)).toContain('<details class="subagent">');
+  expect(exportText(file, "jsonl", fx.env).split("\n").filter((l) => l.startsWith('{"type":"child"')).length).toBe((await logLines(file)).filter((l) => l.type === "child").length);
 
   for (const at of [undefined, agent.session.getLeafId()!.slice(0, 8)]) {
     const fork = forkSession({ parentFile: file, cwd: fx.project, model: (m) => m, ...(at ? { at } : {}) });

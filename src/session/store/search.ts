@@ -89,7 +89,7 @@ function searchBlock(block: Buffer, pattern: RegExp, candidate: (line: Buffer) =
 
 /** The line's searchable texts that hold the needle (prompt and answer text blocks, a title, a label). */
 function checkLine(line: Buffer, needle: string, hit: (h: Found) => void): void {
-  let value: { type?: unknown; id?: unknown; message?: { role?: unknown; content?: unknown } } & Record<string, unknown>;
+  let value: Searched & { id?: unknown };
   try {
     value = JSON.parse(line.toString("utf8"));
   } catch {
@@ -101,7 +101,7 @@ function checkLine(line: Buffer, needle: string, hit: (h: Found) => void): void 
   for (const text of searchedTexts(value)) {
     const at = text.toLowerCase().indexOf(needle);
     if (at === -1) continue;
-    hit({ entry: value.id, line: around(text, at, needle.length), kind: read.type, parentId: read.parentId });
+    hit({ entry: value.id, line: around(text, at, needle.length), kind: String(read.type), parentId: read.parentId });
     return;
   }
 }
