@@ -240,3 +240,27 @@ test("hooks fire for a child's calls with the child named, and SubagentStop when
     ["Stop", undefined, undefined],
   ]);
 });
+
+test("Esc stops every child: each keeps what it had said, and its call's result says it was stopped", async () => {
+  const long = Array.from({ length: 80 }, (_, i) => `word${i}`).join(" ");
+  fx.server.respond = subagentModel([
+    { blocks: [taskCall("one", { calls: [], answer: long, delayMs: 10 }), taskCall("two", { calls: [], answer: long, delayMs: 10 })] },
+    { blocks: [{ type: "text", text: "after" }] },
+  ]);
+  const agent = newAgent();
+  const controller = new AbortController();
+  const streaming = new Set<string>();
+  const result = await agent.runTurn("go", controller.signal, (e) => {
+    // Stopped once both children have streamed some of their answers.
+    if (e.type === "subagent" && e.event.type === "delta") streaming.add(e.id);
+    if (streaming.size === 2 && !controller.signal.aborted) controller.abort();
+  });
+  expect(result.aborted).toBe(true);
+  const lines = await logLines(agent.session.sessionFile);
+  const results = lines.at(-1).message.content;
+  const stopped = expect.stringMatching(/^Interrupted after it started: it may have changed files\. Its output so far:\nThe subagent was stopped\. What it had said:\nw/);
+  expect(results.map((r: { content: string }) => r.content)).toEqual([stopped, stopped]);
+  // Each child's cut answer is its own message in its wrapper, marked interrupted.
+  const cut = lines.filter((l) => l.type === "child" && l.entry.type === "message" && l.entry.message.interrupted);
+  expect(new Set(cut.map((l) => l.task)).size).toBe(2);
+});
