@@ -87,7 +87,7 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
   const addedNames = added.map((a) => a.command.name);
   const commandRows = [...markdown.commands.map(commandHelp), ...added.map((a): [string, string] => [`/${a.command.name}`, `${a.command.description} (${a.origin})`])];
   const completion = { cwd: agent.cwd, commands: [...commandNames(), ...markdownNames, ...addedNames], arguments: commandArguments(models) };
-  const unfold = (columns: number) => unfoldedRows(agent.conversation.messages, c, columns);
+  const unfold = (columns: number) => unfoldedRows(agent.conversation.messages, c, columns, (id) => agent.session.childTranscript(id));
 
   /** A prompt given back unsent (or left out by --at): the next input box starts with it. */
   let unsent = offered;

@@ -6,7 +6,7 @@ import { closeSync, fstatSync, fsyncSync, ftruncateSync } from "node:fs";
 import { join } from "node:path";
 import { Conversation, messageText } from "../../conversation";
 import { UserError } from "../../errors";
-import { checkEntry, serializeEntry } from "./codec";
+import { checkEntry, serializeEntry, wrappedEntry } from "./codec";
 import { createLogFile, writeBack } from "./log-file";
 import { openLog, type State } from "./open-log";
 import { buildSessionContext, contextSize, isPrompt, type ContextSize, type ContextSources, type ModelRef, type SessionContext } from "./context";
@@ -83,6 +83,8 @@ export class SessionManager {
   #written: ((start: number, end: number) => void) | undefined;
   /** The latest session_info read or written; undefined until one is (a file read from its tail is searched once). */
   #title: Title | undefined;
+  /** Each subagent's entries read or written, by the id of the call it worked for. */
+  #children = new Map<string, SessionEntry[]>();
   /** A child's (SessionManager.child): where its entries go instead of a file of its own. */
   #sink: ((entry: WrittenEntry) => void) | undefined;
 
@@ -399,6 +401,20 @@ export class SessionManager {
     return this.#messages;
   }
 
+  /**
+   * The transcript of the subagent of the call `task` (docs/subagents.md),
+   * as read or written so far: its messages in order, then the answer it was
+   * streaming when it was stopped or awl was killed (its partials after its
+   * last message), marked interrupted.
+   */
+  childTranscript(task: string): DiskMessage[] {
+    const entries = this.#children.get(task) ?? [];
+    const messages = entries.flatMap((e) => (e.type === "message" ? [e.message] : []));
+    const partials = entries.slice(entries.findLastIndex((e) => e.type === "message") + 1).filter((e) => e.type === "partial");
+    const cut = answerFromPartials(partials);
+    return cut ? [...messages, cut] : messages;
+  }
+
   /** Releases the lock and the file; safe to call twice. */
   close(): void {
     if (this.#closed) return;
@@ -412,6 +428,12 @@ export class SessionManager {
     if (this.#index.size === 0 && this.#readFrom === 0 && entry.type === "message" && entry.message.role === "system") this.#system = entry;
     this.#index.add(entry, offset);
     if (entry.type === "session_info") this.#title = { title: entry.title, source: entry.source };
+    const wrapped = entry.type === "child" ? wrappedEntry(entry) : undefined;
+    if (entry.type === "child" && wrapped) {
+      const list = this.#children.get(entry.task);
+      if (list) list.push(wrapped);
+      else this.#children.set(entry.task, [wrapped]);
+    }
     this.#context = undefined;
     if (decisionsOf(entry.type).tail !== "read") this.#inForce = undefined; // only a compaction and a leaf move change it (the kind table's `tail`)
     if (entry.type === "message") this.#messages++;
@@ -426,6 +448,7 @@ export class SessionManager {
   #reread(): void {
     const { tail, log } = readActivePath(this.#fd!, this.sessionFile, this.#size);
     this.#index = new EntryIndex();
+    this.#children = new Map();
     this.#readFrom = tail?.offset ?? 0;
     this.#system = tail?.system;
     log.entries.forEach((entry, i) => this.#add(entry, log.offsets[i]));
