@@ -126,12 +126,14 @@ ${providerVariables()}
   AWL_SESSION_DIR              where sessions live, an absolute path (default $XDG_DATA_HOME/awl/sessions)
   AWL_EXTENSION_TIMEOUT        ms an extension may take to load (default 10000); AWL_HANDLER_TIMEOUT: ms a handler
                                may take before a tool call, which is refused after it (default 10000)
+  AWL_SUBAGENTS                how many task calls of one answer run at once (default 4)
+  AWL_SUBAGENT_REQUESTS        the most model requests one subagent may make (default 50)
   AWL_TITLES=off               no model-written session title after the first answer (the first prompt stands for it)
   AWL_BASH_PASS_ENV=A,B        API keys never reach bash nor tool output; other *KEY*/*SECRET*/*TOKEN*/*PASSWORD* only if listed
   XDG_DATA_HOME                base data directory (default ~/.local/share)
   XDG_CACHE_HOME               base cache directory, for the providers' model lists (default ~/.cache)
-  XDG_CONFIG_HOME              base configuration directory, for awl/AGENTS.md, awl/settings.json (hooks) and
-                               awl/commands/ (default ~/.config)
+  XDG_CONFIG_HOME              base configuration directory, for awl/AGENTS.md, awl/settings.json (hooks),
+                               awl/commands/ and awl/agents/ (subagents) (default ~/.config)
   AWL_PROJECT_HOOKS=run        also run the hooks of this project's .awl/settings.json and .awl/settings.local.json
   AWL_STREAM_IDLE_TIMEOUT_MS   give up on a response silent this long (default 90000; raise it for slow local models)
   AWL_GIT_TIMEOUT_MS           how long awl's own git questions may take (default 1000; raise it for a very large repository)
