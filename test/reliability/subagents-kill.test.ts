@@ -10,6 +10,9 @@ import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AWL, sessionFiles, useE2eFixture } from "../e2e/awl";
+import { SessionManager } from "../../src/session";
+import { colorsFor } from "../../src/ui/render/colors";
+import { renderTranscript } from "../../src/ui/session/transcript";
 import { prng } from "../support/prng";
 import { isChildRequest, subagentModel, taskCall } from "../support/subagent-model";
 
@@ -82,6 +85,18 @@ test("kill -9 while two children are mid-answer: resume tells the model they may
   const [file] = sessionFiles(sessions);
   const wrapped = lines(file!).filter((l) => l.type === "child");
   expect(new Set(wrapped.filter((l) => l.entry.type === "partial").map((l) => l.task)).size).toBe(2);
+  // Opened again, each child shows under its call, interrupted, with what it had said.
+  const session = await SessionManager.open(file!, { readOnly: true });
+  try {
+    const shown = renderTranscript(session, colorsFor({ isTTY: false }), 120);
+    expect(shown.match(/⎿ subagent interrupted after 1 tool call/g)).toHaveLength(2);
+    for (const task of new Set(wrapped.map((l) => l.task))) {
+      const said = session.childTranscript(task).at(-1)!;
+      expect(said).toMatchObject({ role: "assistant", interrupted: true, content: [{ type: "text", text: expect.stringMatching(/^step 1/) }] });
+    }
+  } finally {
+    session.close();
+  }
   await resumeAndCheck(sessions, 0);
   const results = fx.server.requests.at(-1)!.body.messages.at(-1).content.filter((b: { type: string }) => b.type === "tool_result");
   expect(results.map((r: { content: unknown }) => JSON.stringify(r.content))).toEqual([expect.stringContaining(NOT_RECORDED), expect.stringContaining(NOT_RECORDED)]);
