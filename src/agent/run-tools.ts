@@ -101,7 +101,7 @@ async function runOneCall(call: ToolUseBlock, o: ToolRun, signal: AbortSignal, o
   // Stopped after it started (Ctrl+C, Esc, a signal): the model must not take it for a call that never ran.
   // SEAM (extensions' entry kinds): a PostToolUse hook's words belong in a custom_message entry after the result; until then they follow its content.
   const content = [before?.changed, output.interrupted ? interruptedAfterStart(output.content) : output.content, after.addition].filter((part) => part !== undefined).join("\n");
-  return { type: "toolResult", toolUseId: call.id, content, ...(output.isError || output.interrupted ? { isError: true } : {}) };
+  return { type: "toolResult", toolUseId: call.id, content, ...(output.isError || output.interrupted ? { isError: true } : {}), ...(output.usage ? { usage: output.usage } : {}) };
 }
 
 /**

@@ -77,6 +77,8 @@ export interface ToolOutput {
   isError: boolean;
   /** Stopped by the abort signal after it started: it may have changed things. */
   interrupted?: boolean;
+  /** A `task` call's: what its subagent's requests spent, summed (kept with the result, never sent). */
+  usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number; reasoning?: number };
   /**
    * What a call that writes a file did to it, for the person to see as a
    * diff (the keys scrubbed). The model reads `content`; the session keeps the

@@ -80,6 +80,10 @@ test("three task calls in one answer run at once; the parent gets three short re
   expect(new Set(wrapped.map((w) => w.task))).toEqual(new Set(calls));
   expect(wrapped.filter((w) => w.entry.type === "message" && w.entry.message.role === "assistant")).toHaveLength(7);
   expect(wrapped.some((w) => w.entry.type === "file_change")).toBe(true);
+  // Each result keeps what its subagent spent (never sent: the requests above hold only the answers).
+  const kept = lines.findLast((l) => l.type === "message" && l.message.role === "user" && l.message.content[0].type === "toolResult")!.message.content;
+  for (const r of kept) expect(r.usage).toEqual({ input: expect.any(Number), output: expect.any(Number), cacheRead: expect.any(Number), cacheWrite: expect.any(Number) });
+  expect(JSON.stringify(parent[1]!.body)).not.toContain("cacheRead");
   const leaf = agent.session.getEntry(agent.session.getLeafId()!)!;
   expect(leaf.type).toBe("message");
 });

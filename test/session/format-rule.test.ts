@@ -55,7 +55,8 @@ function everything(): string {
     deleted: [{ path: "old.txt", before: HASH, after: null, git: "c".repeat(40), mode: 0o644 }, { path: "old-link", before: null, after: null, mode: 0o644, modeAfter: 0o600, linkBefore: "x", linkAfter: "y", pathBytes: Buffer.from("old-link").toString("base64") }],
     untracked: [{ path: "huge.bin", reason: "too large" }],
   });
-  s.appendMessage(messageToDisk({ role: "user", content: [{ type: "toolResult", toolUseId: "t1", content: "no such file", isError: true }] }), M);
+  // A task call's result carries what its subagent spent.
+  s.appendMessage(messageToDisk({ role: "user", content: [{ type: "toolResult", toolUseId: "t1", content: "no such file", isError: true, usage }] }), M);
   // An extension's records: its own data (never sent), and words for the model, as text blocks and as a string.
   s.appendCustom({ customType: "counter", data: { count: 2, seen: ["a.ts", null, 1.5, true] } });
   s.appendCustomMessage({ customType: "hook", content: [{ type: "text", text: "The tests pass." }], display: true });

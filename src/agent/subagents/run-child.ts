@@ -17,7 +17,7 @@ import type { TaskInput } from "../../tools/task";
 import { Agent } from "../agent";
 import type { Approvals, Ask } from "../approval";
 import type { ContextFiles } from "../context-files";
-import type { AgentEvent } from "../events";
+import type { AgentEvent, TurnResult } from "../events";
 import type { AgentDefinition } from "./definitions";
 import type { OneAtATime } from "./one-at-a-time";
 
@@ -71,13 +71,18 @@ export async function runChild(parent: ChildParent, callId: string, task: TaskIn
   });
   const ask: Ask | undefined = parent.ask && ((request, s) => parent.ask!({ ...request, agent: `${name}: ${task.description}` }, s));
   const cap = positive(parent.env.AWL_SUBAGENT_REQUESTS) ?? DEFAULT_CHILD_REQUESTS;
-  let result;
+  let result: TurnResult;
   try {
     result = await child.runTurn(task.prompt, signal, (event) => onEvent({ type: "subagent", id: callId, name, event }), ask, { maxTurns: cap });
   } catch (error) {
     // Whatever breaks a child is its call's result; the parent goes on.
     return failure(`the subagent failed: ${error instanceof Error ? error.message : String(error)}`);
   }
+  return { ...answerOf(result, cap), usage: result.usage };
+}
+
+/** The call's result from how the child's turn ended: its answer, or why it has none, with what it had said. */
+function answerOf(result: TurnResult, cap: number): ToolOutput {
   const said = result.finalText;
   if (result.aborted) return interrupted(`The subagent was stopped.${said ? ` What it had said:\n${said}` : ""}`);
   if (result.maxTurnsReached) return failure(`The subagent stopped at its cap of ${cap} requests before it finished.${said ? ` What it had said:\n${said}` : ""}`);

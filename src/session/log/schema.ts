@@ -8,6 +8,9 @@ import { type } from "../../ark";
 
 export { ArkErrors } from "../../ark";
 
+/** Tokens. `input` is the uncached input; cache reads and writes are counted apart (both optional); `reasoning` is part of `output`. */
+export const Usage = type({ input: "number", output: "number", "cacheRead?": "number", "cacheWrite?": "number", "reasoning?": "number" });
+
 /** `phase`: the Responses API's label of an assistant message ("commentary", "final_answer"), kept to be sent back. */
 export const TextBlock = type({ type: "'text'", text: "string", "phase?": "string" });
 /** Where a signed thinking block may be sent back: the API and a 12-hex fingerprint of its base URL and key. */
@@ -15,12 +18,11 @@ export const ThinkingOrigin = type({ api: "string", fingerprint: "string" });
 export const ThinkingBlock = type({ type: "'thinking'", thinking: "string", "signature?": "string", "redacted?": "boolean", "origin?": ThinkingOrigin });
 /** `input` is the tool call's raw JSON text, never parsed here. */
 export const ToolUseBlock = type({ type: "'toolUse'", id: "string", name: "string", input: "string" });
-export const ToolResultBlock = type({ type: "'toolResult'", toolUseId: "string", content: "string", "isError?": "boolean" });
+/** `usage`: what a `task` call's subagent spent, all its requests summed (docs/subagents.md); never sent to the model. */
+export const ToolResultBlock = type({ type: "'toolResult'", toolUseId: "string", content: "string", "isError?": "boolean", "usage?": Usage });
 export const DiskContentBlock = TextBlock.or(ThinkingBlock).or(ToolUseBlock).or(ToolResultBlock);
 
 export const StopReason = type("'stop' | 'length' | 'toolUse' | 'error'");
-/** Tokens. `input` is the uncached input; cache reads and writes are counted apart (both optional); `reasoning` is part of `output`. */
-export const Usage = type({ input: "number", output: "number", "cacheRead?": "number", "cacheWrite?": "number", "reasoning?": "number" });
 
 export const DiskMessage = type({
   role: "'system' | 'user' | 'assistant'",
