@@ -238,7 +238,7 @@ test("hooks fire for a child's calls with the child named, and SubagentStop when
   await newAgent().runTurn("look", never, () => {});
   const events = readFileSync(log, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
   expect(events.map((e) => [e.hook_event_name, e.tool_name, e.agent_name])).toEqual([
-    ["PreToolUse", "task", undefined],
+    ["PreToolUse", "Task", undefined],
     ["PreToolUse", "Read", "subagent"],
     ["SubagentStop", undefined, "subagent"],
     ["Stop", undefined, undefined],
