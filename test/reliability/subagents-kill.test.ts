@@ -44,17 +44,18 @@ async function killWhen(env: Record<string, string>, ready: () => boolean): Prom
 }
 
 /** Resumes the one session under `sessions` and checks what a kill must leave: the calls answered honestly, nothing re-run, the request accepted. */
-async function resumeAndCheck(sessions: string, round: number): Promise<void> {
+async function resumeAndCheck(sessions: string, round: number): Promise<"before the calls" | "while children worked" | "after the results"> {
   const [file] = sessionFiles(sessions);
   expect(file).toBeDefined();
   // Killed before the parent's answer was written: the turn starts again from the prompt, which is no re-run.
   const called = lines(file!).some((l) => l.type === "message" && l.message.role === "assistant" && l.message.content.some((b: { type: string }) => b.type === "toolUse"));
   const before = fx.server.requests.length;
   const resumed = await fx.run(["-p", "--resume", "--", "go on"], { env: { AWL_SESSION_DIR: sessions } });
-  expect([round, resumed.code, resumed.stderr]).toEqual([round, 0, ""]);
+  expect([round, resumed.code]).toEqual([round, 0]);
   const after = fx.server.requests.slice(before);
   expect(after.every((r) => (r.status ?? 200) === 200)).toBe(true);
-  if (!called) return;
+  if (!called) return "before the calls";
+  expect([round, resumed.stderr]).toEqual([round, ""]); // no call of the resumed turn ran
   // Nothing is re-run: no child asks the model again, and each command ran at most once.
   expect(after.filter(isChildRequest)).toEqual([]);
   for (const n of [1, 2]) {
@@ -64,10 +65,9 @@ async function resumeAndCheck(sessions: string, round: number): Promise<void> {
   // Each task call has one result: the child's answer, or the words for a result that was never recorded.
   const results = after.at(-1)!.body.messages.flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : [])).filter((b: { type?: string }) => b.type === "tool_result");
   expect(results).toHaveLength(2);
-  for (const r of results) {
-    const text = typeof r.content === "string" ? r.content : JSON.stringify(r.content);
-    expect([round, text.includes(NOT_RECORDED) || text.includes(ANSWER) || text.includes("Interrupted")]).toEqual([round, true]);
-  }
+  const texts = results.map((r: { content: unknown }) => (typeof r.content === "string" ? r.content : JSON.stringify(r.content)));
+  for (const text of texts) expect([round, text.includes(NOT_RECORDED) || text.includes(ANSWER)]).toEqual([round, true]);
+  return texts.some((text: string) => text.includes(NOT_RECORDED)) ? "while children worked" : "after the results";
 }
 
 test("kill -9 while two children are mid-answer: resume tells the model they may or may not have finished, and runs nothing again", async () => {
@@ -104,6 +104,7 @@ test("kill -9 while two children are mid-answer: resume tells the model they may
 
 test(`kill -9 at ${KILLS} random moments of a turn with two children: each resumes correctly`, async () => {
   const random = prng(SEED);
+  const when = new Map<string, number>();
   for (let round = 1; round <= KILLS; round++) {
     fx.server.respond = script(round, 2);
     const sessions = join(fx.root, `sessions-${round}`);
@@ -117,6 +118,9 @@ test(`kill -9 at ${KILLS} random moments of a turn with two children: each resum
       return firstAt !== undefined && performance.now() - firstAt >= wait;
     });
     if (sessionFiles(sessions).length === 0) continue; // killed before the first line: nothing to resume
-    await resumeAndCheck(sessions, round);
+    const at = await resumeAndCheck(sessions, round);
+    when.set(at, (when.get(at) ?? 0) + 1);
   }
+  // Where the kills fell (printed, not asserted: it depends on the machine's speed).
+  console.log(`subagent kills: ${[...when].map(([at, n]) => `${n} ${at}`).join(", ")}`);
 }, 600_000);
