@@ -153,6 +153,10 @@ test("a rewind of the parent to before its task calls puts back every file a chi
   expect(readFileSync(join(fx.project, "a.txt"), "utf8")).toBe("one\nTWO\n");
   expect(readFileSync(join(fx.project, "build/out.txt"), "utf8")).toBe("made\n");
   const prompt = agent.session.getBranch().find((e) => e.type === "message" && e.message.role === "user")!;
+  // /rewind lists the files the turn's subagents changed under its prompt.
+  const { rewindPoints, readWholeLog } = await import("../../src/session/tree");
+  const [point] = rewindPoints(readWholeLog(agent.session.sessionFile), agent.session.getLeafId());
+  expect(point!.files.map((f) => f.slice(fx.project.length + 1)).sort()).toEqual(["a.txt", "build/out.txt", "fresh.txt", "raw.bin"]);
   const done = await rewindFiles(agent.session, prompt.id);
   expect(done.steps.filter((s) => s.action !== "restore")).toEqual([]);
   expect(readFileSync(join(fx.project, "a.txt"), "utf8")).toBe("one\ntwo\n");
