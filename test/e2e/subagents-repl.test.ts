@@ -1,7 +1,8 @@
 // Subagents in a real terminal (tmux), through the compiled binary
 // (docs/subagents.md): while children work, a row each under the output
 // says what each is doing; when one ends, a row under its call says how; a
-// child's question names it; Ctrl+O shows each child's whole transcript; and
+// child's question names it; Ctrl+O lists the turn's children and shows each
+// one's whole transcript in turn; and
 // a resumed session's transcript shows the same rows.
 import { describe, expect, test } from "bun:test";
 import { AWL, useE2eFixture } from "./awl";
@@ -33,10 +34,15 @@ describe.skipIf(!hasTmux)("subagents in the REPL", () => {
     const done = await term.waitFor(/both helpers are done/);
     expect(done).toMatch(/● task survey the notes\n\s+⎿ subagent done after 1 tool call \(ctrl\+o shows all\)/);
     expect(done).toMatch(/⎿ subagent done after 1 tool call/);
+    // Ctrl+O: the turn in full, with the list of its subagents; again: each one's whole transcript in turn.
     term.keys("C-o");
-    const unfolded = await term.waitFor(/The subagent's transcript:[\s\S]*The subagent's transcript:/);
-    expect(unfolded).toMatch(/● read \.keep/);
-    expect(unfolded).toMatch(/survey says w0 w1/);
+    const listed = await term.waitFor(/Subagents of this turn[^\n]*\n\s+1\. survey the notes\n\s+2\. tidy the build/);
+    expect(listed).not.toContain("its whole transcript:");
+    term.keys("C-o");
+    const first = await term.waitFor(/Subagent 1 of 2: survey the notes, its whole transcript:[\s\S]*Ctrl\+O again shows the next subagent/);
+    expect(first).toMatch(/● read \.keep\n[\s\S]*survey says w0 w1/);
+    term.keys("C-o");
+    await term.waitFor(/Subagent 2 of 2: tidy the build, its whole transcript:[\s\S]*● bash rm -rf build[\s\S]*Ctrl\+O again shows the turn/);
     term.send("/exit");
     await Bun.sleep(100);
     term.close();
