@@ -272,3 +272,23 @@ test("Esc stops every child: each keeps what it had said, and its call's result 
   const cut = lines.filter((l) => l.type === "child" && l.entry.type === "message" && l.entry.message.interrupted);
   expect(new Set(cut.map((l) => l.task)).size).toBe(2);
 });
+
+test("a session an older awl continued from a child entry (its leaf then) reads as if the child entry were bookkeeping", async () => {
+  const { messageToDisk } = await import("../../src/session");
+  const { readSessionTree, readWholeLog } = await import("../../src/session/tree");
+  const s = SessionManager.init({ cwd: fx.project, ...model });
+  s.appendMessage({ role: "system", content: [{ type: "text", text: "You are awl." }] });
+  s.appendMessage(messageToDisk({ role: "user", content: [{ type: "text", text: "delegate" }] }), model);
+  const asked = s.appendMessage(messageToDisk({ role: "assistant", content: [{ type: "toolUse", id: "t1", name: "task", input: '{"description":"d","prompt":"p"}' }] }, { ...model, stopReason: "toolUse" }));
+  const wrapper = s.appendChild("t1", { type: "message", id: "c1", parentId: null, timestamp: "2026-12-07T12:00:00.000Z", message: { role: "user", content: [{ type: "text", text: "p" }] } });
+  s.close();
+  // What the previous release wrote next: the results, the child of the entry it took for the conversation.
+  const results = { type: "message", id: "0ld0ld01", parentId: wrapper.id, timestamp: "2026-12-07T12:00:01.000Z", ...model, message: { role: "user", content: [{ type: "toolResult", toolUseId: "t1", content: "done" }] } };
+  writeFileSync(s.sessionFile, `${readFileSync(s.sessionFile, "utf8")}${JSON.stringify(results)}\n`);
+  const session = await SessionManager.open(s.sessionFile, { readOnly: true });
+  const branch = session.getBranch().map((e) => e.id);
+  expect(branch.slice(-2)).toEqual([asked, "0ld0ld01"]);
+  session.close();
+  expect(readSessionTree(s.sessionFile).byId.get("0ld0ld01")!.parent!.id).toBe(asked);
+  expect(readWholeLog(s.sessionFile).pathTo("0ld0ld01").map((e) => e.id)).toEqual(branch);
+});
