@@ -106,12 +106,12 @@ test(`kill -9 at ${KILLS} random moments of a turn with two children: each resum
   const random = prng(SEED);
   const when = new Map<string, number>();
   for (let round = 1; round <= KILLS; round++) {
-    fx.server.respond = script(round, 2);
+    fx.server.respond = script(round, 1);
     const sessions = join(fx.root, `sessions-${round}`);
     const env = { ...fx.env, AWL_SESSION_DIR: sessions };
     const start = fx.server.requests.length;
     // From the parent's first request to past the children's answers.
-    const wait = random.int(0, 700);
+    const wait = random.int(0, 500);
     let firstAt: number | undefined;
     await killWhen(env, () => {
       if (firstAt === undefined && fx.server.requests.length > start) firstAt = performance.now();
