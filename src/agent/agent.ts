@@ -16,12 +16,15 @@ import { contextWindowFromEnv } from "../providers/models";
 import type { ContextOverflow, Provider, ProviderName, StreamEvent, Usage } from "../providers/provider";
 import { learnThinking, lessonOf, type Effort } from "../providers/thinking-forms";
 import { ANSWER_SHARE, type TurnPlan } from "../providers/thinking-plan";
-import { toolDefinitions, tools } from "../tools";
+import { toolDefinitions, tools, type ToolDefinition } from "../tools";
 import { Checkpoints } from "./checkpoints";
 import { Hooks } from "../extensions/hooks/hooks";
 import { atSessionEnd, atSessionStart, atStop, beforePrompt } from "../extensions/hooks/turn-hooks";
 import { PartialWriter } from "./partials";
-import { runTools } from "./run-tools";
+import { runTools, type ToolRun } from "./run-tools";
+import { loadAgents, withAgents, type AgentDefinition } from "./subagents/definitions";
+import { AtMost, OneAtATime } from "./subagents/one-at-a-time";
+import { DEFAULT_SUBAGENTS, positive, runChild, type ChildParent } from "./subagents/run-child";
 import type { AgentSeam } from "../extensions/seam";
 import type { CodeScope } from "../extensions/trust";
 import type { McpServers } from "../mcp";
@@ -59,6 +62,18 @@ export interface AgentOptions {
   seam?: AgentSeam;
   /** Whose hooks run: the person's and, once trusted, the project's; the person's only when absent. */
   code?: CodeScope;
+  /** A `task` call's child agent (docs/subagents.md): its name, the tools it is offered, what its instructions add. */
+  child?: ChildRole;
+  /** Shared by a parent with its children: one change to the files at a time, one question to the person at a time. */
+  changes?: OneAtATime;
+  questions?: OneAtATime;
+}
+
+/** What makes an agent a child: its name (for questions and hooks), the tools it is offered, its added instructions. */
+export interface ChildRole {
+  name: string;
+  offered: (tool: string) => boolean;
+  instructions: string;
 }
 
 
@@ -119,6 +134,12 @@ export class Agent {
   #startSaid = false;
   /** What SessionStart added for the model: it goes with the next prompt. */
   #startContext: string[] = [];
+  readonly #child: ChildRole | undefined;
+  /** The agent definitions `task` can start (docs/subagents.md), and what in their files was not used, said with the settings' problems. */
+  readonly #agents: readonly AgentDefinition[];
+  readonly #agentNotices: readonly string[];
+  readonly #changes: OneAtATime;
+  readonly #questions: OneAtATime;
 
   constructor(options: AgentOptions) {
     this.session = options.session;
@@ -138,7 +159,13 @@ export class Agent {
     this.#checkpoints = new Checkpoints(options.session, options.cwd, this.#env);
     this.#seam = options.seam;
     this.code = options.code ?? { person: true, project: false };
-    this.#hooks = new Hooks({ sessionId: options.session.sessionId, transcriptPath: options.session.sessionFile, cwd: options.cwd, env: this.#env, scope: this.code });
+    this.#child = options.child;
+    const defined = options.child ? { agents: [], notices: [] } : loadAgents(options.cwd, this.#env);
+    this.#agents = defined.agents;
+    this.#agentNotices = defined.notices;
+    this.#changes = options.changes ?? new OneAtATime();
+    this.#questions = options.questions ?? new OneAtATime();
+    this.#hooks = new Hooks({ sessionId: options.session.sessionId, transcriptPath: options.session.sessionFile, cwd: options.cwd, env: this.#env, scope: this.code, ...(options.child ? { agent: options.child.name } : {}) });
   }
 
   /**
@@ -150,7 +177,7 @@ export class Agent {
   start(signal: AbortSignal): Promise<string[]> {
     this.#start ??= atSessionStart(this.#hooks, this.#conversation.messages.length === 0 ? "startup" : "resume", signal).then((said) => {
       this.#startContext = said.context;
-      return [...this.#hooks.problems, ...said.notices];
+      return [...this.#hooks.problems, ...this.#agentNotices, ...said.notices];
     });
     return this.#start;
   }
@@ -272,10 +299,11 @@ export class Agent {
     // A new session's file is made with the prompt: its header's project is asked of git first, where Esc can stop it.
     await this.session.learnProject(this.#env, signal);
     if (prompt !== undefined) {
-      const said = await this.start(signal);
+      // A child's task is no prompt of the person's: the session's start and prompt hooks are not its.
+      const said = this.#child ? [] : await this.start(signal);
       if (!this.#startSaid) for (const text of said) onEvent({ type: "notice", text });
       this.#startSaid = true;
-      const hooked = await beforePrompt(this.#hooks, prompt, signal);
+      const hooked = this.#child ? { notices: [], context: [] } : await beforePrompt(this.#hooks, prompt, signal);
       for (const text of hooked.notices) onEvent({ type: "notice", text });
       if (hooked.block !== undefined) {
         // As Claude Code: the prompt is neither sent nor kept, and the hook's words are the person's to read.
@@ -324,7 +352,7 @@ export class Agent {
         const errorMessage = end.aborted ? INTERRUPTED_BY_USER : end.errorMessage;
         const calls = toolUses(message);
         if (end.stopReason !== "toolUse" || end.aborted || calls.length === 0) {
-          const stop = end.stopReason === "stop" && !end.aborted ? await atStop(this.#hooks, stopHookActive, signal) : { notices: [] };
+          const stop = end.stopReason === "stop" && !end.aborted ? await atStop(this.#hooks, stopHookActive, signal, this.#child ? "SubagentStop" : "Stop") : { notices: [] };
           for (const text of stop.notices) onEvent({ type: "notice", text });
           if (stop.goOn !== undefined) {
             stopHookActive = true;
@@ -337,8 +365,7 @@ export class Agent {
         const hookWords = (words: string) => afterCalls.push(words);
         // A hook's changed input is a "hook" custom entry before the call runs (never sent: the result tells the model).
         const changedInput = (toolUseId: string, input: Record<string, unknown>) => void this.session.appendCustom({ customType: "hook", data: { event: "PreToolUse", toolUseId, updatedInput: input } });
-        const run = { approvals: this.approvals, sandbox: this.sandbox, cwd: this.cwd, env: this.#env, checkpoints: this.#checkpoints, hooks: this.#hooks, hookWords, changedInput };
-        const results = await runTools(message, { ...run, ...(this.#seam ? { beforeCall: this.#seam.beforeCall } : {}) }, signal, onEvent, ask);
+        const results = await runTools(message, this.#toolRun(ask, { hookWords, changedInput }), signal, onEvent, ask && ((request, s) => this.#questions.run(() => ask(request, s))));
         this.#append({ role: "user", content: results });
         this.#appendHookWords(afterCalls);
         if (signal.aborted) return result({ stopReason: "error", aborted: true, errorMessage: INTERRUPTED_BY_USER, finalText: "" });
@@ -350,6 +377,24 @@ export class Agent {
       if (!error.aborted) onEvent({ type: "end", stopReason: "error", errorMessage: error.message });
       return result({ stopReason: "error", aborted: error.aborted, errorMessage: error.aborted ? INTERRUPTED_BY_USER : error.message, finalText: "" });
     }
+  }
+
+  /** What running this answer's calls needs: a parent's `task` calls start children that share its approvals, its one change at a time and its questions. */
+  #toolRun(ask: Ask | undefined, hooked: Pick<ToolRun, "hookWords" | "changedInput">): ToolRun {
+    const shared = { approvals: this.approvals, sandbox: this.sandbox, cwd: this.cwd, env: this.#env, checkpoints: this.#checkpoints, hooks: this.#hooks, changes: this.#changes, ...hooked, ...(this.#seam ? { beforeCall: this.#seam.beforeCall } : {}) };
+    if (this.#child) return { ...shared, offered: this.#child.offered };
+    const parent: ChildParent = {
+      session: this.session, cwd: this.cwd, model: this.#model, effort: this.effort, env: this.#env, approvals: this.approvals, modelInfo: this.#modelInfo,
+      contextFiles: this.#contextFiles, agents: this.#agents, changes: this.#changes, questions: this.#questions, ask, sandbox: this.sandbox, code: this.code,
+    };
+    return { ...shared, subagents: new AtMost(positive(this.#env.AWL_SUBAGENTS) ?? DEFAULT_SUBAGENTS), delegate: (callId, task, signal, onEvent) => runChild(parent, callId, task, signal, onEvent) };
+  }
+
+  /** The tools the model is told of: a child's are those it is offered; a parent's `task` lists the agents it can start. */
+  #tools(): ToolDefinition[] {
+    const all = toolDefinitions();
+    if (this.#child) return all.filter((t) => this.#child!.offered(t.name));
+    return this.#agents.length ? all.map((t) => (t.name === "task" ? { ...t, description: withAgents(t.description, this.#agents) } : t)) : all;
   }
 
   /** What extensions wrote is part of the log, and so of what the model is sent. */
@@ -383,7 +428,7 @@ export class Agent {
 
   /** The system message of a new session (or a killed answer), then the prompt, each checked against the window before it is written. */
   #appendPrompt(prompt: string, plan: TurnPlan, hookContext: string[]): void {
-    const system = this.#conversation.messages.length === 0 ? systemPrompt({ cwd: this.cwd, tools: toolDefinitions(), context: this.#contextFiles, env: this.#env }) : undefined;
+    const system = this.#conversation.messages.length === 0 ? this.#systemPrompt() : undefined;
     const message = this.#promptMessage(prompt);
     const window = this.window();
     checkPromptSize(Math.ceil(jsonByteLength(message) / 4), {
@@ -403,6 +448,12 @@ export class Agent {
     if (words.length === 0) return;
     const entry = this.session.appendCustomMessage({ customType: "hook", content: words.join("\n\n"), display: true });
     this.#conversation.push(extensionMessage(entry));
+  }
+
+  /** A new conversation's system prompt; a child's adds its instructions. */
+  #systemPrompt(): string {
+    const prompt = systemPrompt({ cwd: this.cwd, tools: this.#tools(), context: this.#contextFiles, env: this.#env });
+    return this.#child ? `${prompt}\n\n${this.#child.instructions}` : prompt;
   }
 
   /**
@@ -515,9 +566,9 @@ export class Agent {
    * and messages, the thinking of each left out where a model that binds
    * thinking to its prefix would refuse it.
    */
-  #requestParts(): { system: string; tools: ReturnType<typeof toolDefinitions>; conversation: Conversation } {
+  #requestParts(): { system: string; tools: ToolDefinition[]; conversation: Conversation } {
     const system = this.#conversation.systemPrompt ?? "";
-    const tools = toolDefinitions();
+    const tools = this.#tools();
     const messages = this.#conversation.messages.filter((m) => m.role !== "system");
     const binds = this.#thinking.forms(this.#model).binds;
     return { system, tools, conversation: new Conversation(binds ? replayable(messages, prefixHash(system, tools)) : messages) };
@@ -527,7 +578,7 @@ export class Agent {
   #finish(message: Message, end: End, onEvent: (event: AgentEvent) => void): void {
     if (end.overflow) onEvent(end);
     const errorMessage = end.aborted ? INTERRUPTED_BY_USER : end.errorMessage;
-    if (message.content.some((b) => b.type === "thinking")) message.prefixHash = prefixHash(this.#conversation.systemPrompt ?? "", toolDefinitions());
+    if (message.content.some((b) => b.type === "thinking")) message.prefixHash = prefixHash(this.#conversation.systemPrompt ?? "", this.#tools());
     this.#append(message, {
       provider: this.#model.provider,
       model: this.#model.model,
@@ -552,6 +603,6 @@ export class Agent {
   }
 
   #toolDefinitionBytes(): number {
-    return (this.#toolBytes ??= jsonByteLength(toolDefinitions()));
+    return (this.#toolBytes ??= jsonByteLength(this.#tools()));
   }
 }

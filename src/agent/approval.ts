@@ -41,6 +41,8 @@ export interface ApprovalRequest {
   always?: string[];
   /** Why a command that would otherwise have run unasked is asked about. */
   note?: string;
+  /** The subagent whose call it is (its name and task), when it is not the session's own. */
+  agent?: string;
 }
 
 export type ApprovalAnswer = { kind: "yes" } | { kind: "always" } | { kind: "no"; reason?: string } | { kind: "interrupted" };

@@ -15,7 +15,9 @@ export type AgentEvent =
   /** The compaction entry is on disk; the conversation was rebuilt from it. */
   | { type: "compacted"; n: number; tokensBefore: number; tokensAfter: number; window: number }
   /** Compaction could not make the context smaller (nothing before the current turn, nothing to cut). */
-  | { type: "compactSkipped"; reason: string };
+  | { type: "compactSkipped"; reason: string }
+  /** What a `task` call's child agent (`id`: the call) is doing: its own events, as its turn reports them. */
+  | { type: "subagent"; id: string; name: string; event: AgentEvent };
 
 /** How full the model's context is: the next request's estimated tokens, and the window. */
 export interface ContextMeter {

@@ -9,7 +9,7 @@
 // folder, a folder now) is refused whatever the force; what was never kept
 // is not restorable. Nothing here writes.
 import type { SessionManager } from "../session";
-import { BlobStore, blobDir, sha256, planFiles, unkept, type FilePlan, type FileState, type Version } from "../session/checkpoints";
+import { BlobStore, blobDir, sha256, planFiles, unkept, withChildren, type FilePlan, type FileState, type Version } from "../session/checkpoints";
 import { readWholeLog } from "../session/tree";
 import { gitBlobHash, GitReader, GitStopped } from "./git-read";
 import { unspellable } from "./manifest";
@@ -61,7 +61,7 @@ interface Git {
 export async function planRewind(session: SessionManager, targetId: string, o: { force?: Force; env?: Env; signal?: AbortSignal } = {}): Promise<RewindPlan> {
   const log = readWholeLog(session.sessionFile);
   if (!log.get(targetId)) throw new Error(`no entry ${targetId} in ${session.sessionFile}`);
-  const [current, target] = [log.pathTo(session.getLeafId()), log.pathTo(targetId)];
+  const [current, target] = [withChildren(log.pathTo(session.getLeafId()), log.entries), withChildren(log.pathTo(targetId), log.entries)];
   const plans = planFiles(current, target, log.entries);
   const blobs = new BlobStore(blobDir(session.sessionFile));
   // git out of time (or stopped): the files whose version is git's say so, the others are restored.

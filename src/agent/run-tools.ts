@@ -9,14 +9,16 @@
 // the person, or run by auto, with the writable roots. One the sandbox likely
 // refused is offered, in ask, one step more: the writable roots, then outside.
 
-import { toolUses, type ContentBlock, type Message } from "../conversation";
+import { toolUses, type ContentBlock, type Message, type ToolUseBlock } from "../conversation";
 import type { HookOutcome, Hooks } from "../extensions/hooks/hooks";
 import type { BeforeCall } from "../extensions/seam";
 import { afterToolCall, beforeToolCall } from "../extensions/hooks/tool-hooks";
 import { claudeToolName } from "../extensions/hooks/tool-names";
 import { providerSecrets } from "../providers/registry";
-import { checkCall, effectOf, isValidCall, runCall, summaryOf, type InvalidCall, type ToolCall, type ToolOutput } from "../tools";
+import { checkCall, effectOf, isValidCall, runCall, runsBeside, summaryOf, type InvalidCall, type ToolCall, type ToolOutput } from "../tools";
 import type { Sandbox, SandboxRun } from "../tools/sandbox";
+import type { TaskInput } from "../tools/task";
+import type { AtMost, OneAtATime } from "./subagents/one-at-a-time";
 import { Approvals, declined, NOBODY_TO_ASK, type ApprovalAnswer, type ApprovalRequest, type Ask, type Decision } from "./approval";
 import { repositoryRoot } from "./context-files";
 import type { Checkpoints } from "./checkpoints";
@@ -38,6 +40,14 @@ export interface ToolRun {
   hookWords?: (words: string) => void;
   /** Records, before the call runs, the input a PreToolUse hook gave it (the log then says what ran even if awl is killed during the call). */
   changedInput?: (toolUseId: string, input: Record<string, unknown>) => void;
+  /** Runs a `task` call's child agent and returns its answer (docs/subagents.md); a child has none, so it starts no children. */
+  delegate?: (callId: string, task: TaskInput, signal: AbortSignal, onEvent: (event: AgentEvent) => void) => Promise<ToolOutput>;
+  /** Whether this agent is offered a tool (a child may be offered fewer); a call of another is refused unrun. All, when absent. */
+  offered?: (name: string) => boolean;
+  /** Calls that may change files run one at a time across the agent and its children (shared with them). */
+  changes?: OneAtATime;
+  /** How many calls that run beside the others (`task`) run at once. */
+  subagents?: AtMost;
 }
 
 /** What the model reads when a call needed a question and nobody can answer: with why it was asked, when there is a reason. */
@@ -52,89 +62,94 @@ function nobodyToAsk(request: ApprovalRequest): string {
  * call's error result, with the person's reason.
  */
 export async function runTools(message: Message, o: ToolRun, signal: AbortSignal, onEvent: (event: AgentEvent) => void, ask: Ask | undefined): Promise<ContentBlock[]> {
+  const calls = toolUses(message);
+  // A call whose tool runs beside the others (a `task`: a child agent's work) starts now, up to the limit; the others run in order.
+  const beside = calls.map((call) => (o.subagents && runsBeside(call.name) ? o.subagents.run(() => runOneCall(call, o, signal, onEvent, ask)) : undefined));
   const results: ContentBlock[] = [];
-  for (const call of toolUses(message)) {
-    if (signal.aborted) {
-      results.push({ type: "toolResult", toolUseId: call.id, content: INTERRUPTED_NOT_RUN, isError: true });
-      continue;
-    }
-    // Parsed and checked once: the handlers, the hooks, the approvals, the display, the checkpoints and the run share the typed call (a hook may change it: checked again).
-    const first = checkCall(call.name, call.input);
-    // An extension's refusal comes first: no hook runs and nobody is asked about a call that will not run.
-    let refusal = isValidCall(first) && o.beforeCall ? await o.beforeCall({ name: first.name, input: first.input }, signal) : undefined;
-    const before = refusal === undefined ? await beforeToolCall(o.hooks, first, call.id, o.cwd, signal) : undefined;
-    for (const text of before?.outcome.notices ?? []) onEvent({ type: "notice", text });
-    const checked = before?.call ?? first;
-    let decision: Decision = before ? await hookedDecision(before.outcome, checked, o, signal) : { action: "refuse", content: refusal! };
-    // Judged as the model sent it: a read-only command's guarded form (git-guard.ts) no longer reads as read-only.
-    const effect = effectOf(checked, o.cwd);
-    const unasked = decision.action === "run" && effect !== undefined && Approvals.readOnly(effect);
-    const root = repositoryRoot(o.cwd);
-    // Writable roots of $HOME or / would be nearly everything: the person is asked instead, and told why.
-    const whole = unasked ? undefined : o.sandbox?.wholeRoot(root);
-    if (whole && effect?.kind === "exec" && decision.action !== "refuse") {
-      const note = `the project folder ${root} is ${whole}, which the sandbox would make writable to this command`;
-      // The same request object: what "always" would allow is keyed by it.
-      if (decision.action === "ask") decision.request.note ??= note;
-      else decision = { action: "ask", request: { tool: call.name, effect, note } };
-    }
-    let toRun = checked;
-    // What a command leaves in the background outlives the call only if the person approved this very command (or chose auto).
-    const keepBackground = decision.action === "ask" || o.approvals.mode === "auto";
-    if (decision.action === "refuse") refusal = decision.content;
-    else if (decision.action === "run") toRun = decision.call;
-    else {
-      // Notification hooks hear that awl waits for the person (Claude Code's words); the question does not wait for them.
-      if (ask && o.hooks?.has("Notification")) void o.hooks.run("Notification", { message: `awl needs your permission to use ${claudeToolName(call.name)}` }, undefined, signal).catch(() => {});
-      const answer: ApprovalAnswer = ask ? await ask(decision.request, signal) : { kind: "no" };
-      if (answer.kind === "interrupted" || signal.aborted) refusal = INTERRUPTED_NOT_RUN;
-      else if (answer.kind === "no") refusal = ask ? declined(answer.reason) : nobodyToAsk(decision.request);
-      else if (answer.kind === "always") o.approvals.allowAlways(decision.request);
-    }
-    const summary = summaryOf(checked);
-    if (refusal !== undefined) {
-      onEvent({ type: "toolStart", id: call.id, name: call.name, summary });
-      onEvent({ type: "toolEnd", id: call.id, name: call.name, output: { content: refusal, isError: true } });
-      results.push({ type: "toolResult", toolUseId: call.id, content: refusal, isError: true });
-      continue;
-    }
-    if (before?.changed) o.changedInput?.(call.id, before.changed.input);
-    onEvent({ type: "toolStart", id: call.id, name: call.name, summary });
-    const onOutput = (tail: string) => onEvent({ type: "toolOutput", id: call.id, name: call.name, tail });
-    const secrets = providerSecrets(o.env);
-    // A command that may change files runs between two listings of the working tree (checkpoints.ts).
-    const notice = (text: string) => onEvent({ type: "notice", text });
-    const runIn = (sandbox: SandboxRun | undefined, keep: boolean, tracked: boolean): Promise<ToolOutput> => {
-      const run = () => runCall(toRun, { cwd: o.cwd, signal, secrets, keepBackground: keep, beforeChange: o.checkpoints.beforeChange, ...(sandbox ? { sandbox } : {}) }, onOutput);
-      return tracked && effect?.kind === "exec" ? o.checkpoints.around(run, notice, signal) : run();
-    };
-    let sandbox = o.sandbox?.runFor(unasked, root);
-    const tracked = effect !== undefined && !Approvals.readOnly(effect);
-    let output = await runIn(sandbox, keepBackground, tracked);
-    // The sandbox likely refused it: in ask, the person may let it run once more with one step more.
-    if (output.sandboxRefusal && sandbox && ask && o.approvals.mode === "ask" && effect?.kind === "exec" && !signal.aborted) {
-      const next = sandbox.level === "no-write" && o.sandbox?.mode !== "read-only" ? o.sandbox?.runFor(false, root) : undefined;
-      const request: ApprovalRequest = { tool: call.name, effect, note: `it failed in the sandbox (${output.sandboxRefusal}): yes runs it again ${next ? "with the project folder writable" : "outside the sandbox"}` };
-      const answer = await ask(request, signal);
-      if (answer.kind === "yes" || answer.kind === "always") {
-        sandbox = next;
-        toRun = checked;
-        output = await runIn(sandbox, true, true);
-      }
-    }
-    onEvent({ type: "toolEnd", id: call.id, name: call.name, output, ...(effect ? { effect: effect.kind } : {}) });
-    const after = await afterToolCall(o.hooks, toRun, call.id, output, o.cwd, signal);
-    for (const text of after.notices) onEvent({ type: "notice", text });
-    let addition = after.addition;
-    if (addition !== undefined && o.hookWords) {
-      o.hookWords(addition);
-      addition = undefined;
-    }
-    // Stopped after it started (Ctrl+C, Esc, a signal): the model must not take it for a call that never ran.
-    const content = [before?.changed?.words, output.interrupted ? interruptedAfterStart(output.content) : output.content, addition].filter((part) => part !== undefined).join("\n");
-    results.push({ type: "toolResult", toolUseId: call.id, content, ...(output.isError || output.interrupted ? { isError: true } : {}) });
-  }
+  for (const [i, call] of calls.entries()) results.push(await (beside[i] ?? runOneCall(call, o, signal, onEvent, ask)));
   return results;
+}
+
+/** One call, from its approval to its result. */
+async function runOneCall(call: ToolUseBlock, o: ToolRun, signal: AbortSignal, onEvent: (event: AgentEvent) => void, ask: Ask | undefined): Promise<ContentBlock> {
+  if (signal.aborted) return { type: "toolResult", toolUseId: call.id, content: INTERRUPTED_NOT_RUN, isError: true };
+  // Parsed and checked once: the handlers, the hooks, the approvals, the display, the checkpoints and the run share the typed call (a hook may change it: checked again).
+  // A tool this agent is not offered (a child's may be fewer) is refused as the model would see an unknown one.
+  const first = o.offered && !o.offered(call.name) ? { name: call.name, error: `unknown tool ${call.name}: it is not one of your tools` } : checkCall(call.name, call.input);
+  // An extension's refusal comes first: no hook runs and nobody is asked about a call that will not run.
+  let refusal = isValidCall(first) && o.beforeCall ? await o.beforeCall({ name: first.name, input: first.input }, signal) : undefined;
+  const before = refusal === undefined ? await beforeToolCall(o.hooks, first, call.id, o.cwd, signal) : undefined;
+  for (const text of before?.outcome.notices ?? []) onEvent({ type: "notice", text });
+  const checked = before?.call ?? first;
+  let decision: Decision = before ? await hookedDecision(before.outcome, checked, o, signal) : { action: "refuse", content: refusal! };
+  // Judged as the model sent it: a read-only command's guarded form (git-guard.ts) no longer reads as read-only.
+  const effect = effectOf(checked, o.cwd);
+  const unasked = decision.action === "run" && effect !== undefined && Approvals.readOnly(effect);
+  const root = repositoryRoot(o.cwd);
+  // Writable roots of $HOME or / would be nearly everything: the person is asked instead, and told why.
+  const whole = unasked ? undefined : o.sandbox?.wholeRoot(root);
+  if (whole && effect?.kind === "exec" && decision.action !== "refuse") {
+    const note = `the project folder ${root} is ${whole}, which the sandbox would make writable to this command`;
+    // The same request object: what "always" would allow is keyed by it.
+    if (decision.action === "ask") decision.request.note ??= note;
+    else decision = { action: "ask", request: { tool: call.name, effect, note } };
+  }
+  let toRun = checked;
+  // What a command leaves in the background outlives the call only if the person approved this very command (or chose auto).
+  const keepBackground = decision.action === "ask" || o.approvals.mode === "auto";
+  if (decision.action === "refuse") refusal = decision.content;
+  else if (decision.action === "run") toRun = decision.call;
+  else {
+    // Notification hooks hear that awl waits for the person (Claude Code's words); the question does not wait for them.
+    if (ask && o.hooks?.has("Notification")) void o.hooks.run("Notification", { message: `awl needs your permission to use ${claudeToolName(call.name)}` }, undefined, signal).catch(() => {});
+    const answer: ApprovalAnswer = ask ? await ask(decision.request, signal) : { kind: "no" };
+    if (answer.kind === "interrupted" || signal.aborted) refusal = INTERRUPTED_NOT_RUN;
+    else if (answer.kind === "no") refusal = ask ? declined(answer.reason) : nobodyToAsk(decision.request);
+    else if (answer.kind === "always") o.approvals.allowAlways(decision.request);
+  }
+  const summary = summaryOf(checked);
+  if (refusal !== undefined) {
+    onEvent({ type: "toolStart", id: call.id, name: call.name, summary });
+    onEvent({ type: "toolEnd", id: call.id, name: call.name, output: { content: refusal, isError: true } });
+    return { type: "toolResult", toolUseId: call.id, content: refusal, isError: true };
+  }
+  if (before?.changed) o.changedInput?.(call.id, before.changed.input);
+  onEvent({ type: "toolStart", id: call.id, name: call.name, summary });
+  const onOutput = (tail: string) => onEvent({ type: "toolOutput", id: call.id, name: call.name, tail });
+  const secrets = providerSecrets(o.env);
+  const notice = (text: string) => onEvent({ type: "notice", text });
+  const delegate = o.delegate && ((task: TaskInput) => o.delegate!(call.id, task, signal, onEvent));
+  const runIn = (sandbox: SandboxRun | undefined, keep: boolean, changes: boolean): Promise<ToolOutput> => {
+    const run = () => runCall(toRun, { cwd: o.cwd, signal, secrets, keepBackground: keep, beforeChange: o.checkpoints.beforeChange, ...(sandbox ? { sandbox } : {}), ...(delegate ? { delegate } : {}) }, onOutput);
+    // A command that may change files runs between two listings of the working tree (checkpoints.ts).
+    const checkpointed = changes && effect?.kind === "exec" ? () => o.checkpoints.around(run, notice, signal) : run;
+    // One change at a time across the agent and its children, so each checkpoint holds only its own call's changes.
+    return changes && o.changes ? o.changes.run(checkpointed) : checkpointed();
+  };
+  let sandbox = o.sandbox?.runFor(unasked, root);
+  let output = await runIn(sandbox, keepBackground, effect !== undefined && !Approvals.readOnly(effect));
+  // The sandbox likely refused it: in ask, the person may let it run once more with one step more.
+  if (output.sandboxRefusal && sandbox && ask && o.approvals.mode === "ask" && effect?.kind === "exec" && !signal.aborted) {
+    const next = sandbox.level === "no-write" && o.sandbox?.mode !== "read-only" ? o.sandbox?.runFor(false, root) : undefined;
+    const request: ApprovalRequest = { tool: call.name, effect, note: `it failed in the sandbox (${output.sandboxRefusal}): yes runs it again ${next ? "with the project folder writable" : "outside the sandbox"}` };
+    const answer = await ask(request, signal);
+    if (answer.kind === "yes" || answer.kind === "always") {
+      sandbox = next;
+      toRun = checked;
+      output = await runIn(sandbox, true, true);
+    }
+  }
+  onEvent({ type: "toolEnd", id: call.id, name: call.name, output, ...(effect ? { effect: effect.kind } : {}) });
+  const after = await afterToolCall(o.hooks, toRun, call.id, output, o.cwd, signal);
+  for (const text of after.notices) onEvent({ type: "notice", text });
+  let addition = after.addition;
+  if (addition !== undefined && o.hookWords) {
+    o.hookWords(addition);
+    addition = undefined;
+  }
+  // Stopped after it started (Ctrl+C, Esc, a signal): the model must not take it for a call that never ran.
+  const content = [before?.changed?.words, output.interrupted ? interruptedAfterStart(output.content) : output.content, addition].filter((part) => part !== undefined).join("\n");
+  return { type: "toolResult", toolUseId: call.id, content, ...(output.isError || output.interrupted ? { isError: true } : {}), ...(output.usage ? { usage: output.usage } : {}) };
 }
 
 /**

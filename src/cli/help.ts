@@ -143,13 +143,15 @@ ${providerVariables()}
   AWL_SESSION_DIR              where sessions live, an absolute path (default $XDG_DATA_HOME/awl/sessions)
   AWL_EXTENSION_TIMEOUT        ms an extension may take to load (default 10000); AWL_HANDLER_TIMEOUT: ms a handler
                                may take before a tool call, which is refused after it (default 10000)
+  AWL_SUBAGENTS                how many task calls of one answer run at once (default 4)
+  AWL_SUBAGENT_REQUESTS        the most model requests one subagent may make (default 50)
   AWL_TITLES=off               no model-written session title after the first answer (the first prompt stands for it)
   AWL_BASH_PASS_ENV=A,B        API keys never reach bash nor tool output; other *KEY*/*SECRET*/*TOKEN*/*PASSWORD* only if listed
   XDG_DATA_HOME                base data directory (default ~/.local/share)
   XDG_CACHE_HOME               base cache directory, for the providers' model lists (default ~/.cache)
   XDG_CONFIG_HOME              base configuration directory, for awl/AGENTS.md, awl/settings.json (hooks; the
                                sandbox's "writable" folders and "network"), awl/mcp.json, awl/commands/,
-                               awl/extensions/ and the projects you trust (default ~/.config)
+                               awl/agents/ (subagents), awl/extensions/ and the projects you trust (default ~/.config)
   AWL_MCP_WAIT                 seconds -p waits for MCP servers before its first request (default 5; the REPL never waits)
   AWL_MCP_TIMEOUT              seconds an MCP server has to answer, and each call of its tools (default 30)
   AWL_STREAM_IDLE_TIMEOUT_MS   give up on a response silent this long (default 90000; raise it for slow local models)

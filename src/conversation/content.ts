@@ -48,6 +48,8 @@ export interface ToolResultBlock {
   toolUseId: string;
   content: string;
   isError?: boolean;
+  /** What a `task` call's subagent spent, in tokens (never sent to the model). */
+  usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number; reasoning?: number };
 }
 
 export type ContentBlock = TextBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock;

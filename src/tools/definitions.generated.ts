@@ -107,5 +107,34 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
       ],
       "additionalProperties": false
     }
+  },
+  {
+    "name": "task",
+    "description": "Hand a self-contained piece of work to a subagent that starts with a fresh context and the same tools (but this one), and get back its final answer.\nUse it for work whose steps you do not need to see (searching many files, a separate change), so your own context stays small.\nSeveral task calls in one answer run at the same time. The subagent cannot ask you anything: give it the whole task in the prompt.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "description": {
+          "type": "string",
+          "minLength": 1,
+          "description": "A few words saying what the task is (shown to the user)."
+        },
+        "prompt": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The whole task for the subagent: it sees nothing of this conversation, so say everything it needs to know and what its answer should hold."
+        },
+        "agent": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The name of one of the agents listed in this tool's description; the general-purpose subagent when absent."
+        }
+      },
+      "required": [
+        "description",
+        "prompt"
+      ],
+      "additionalProperties": false
+    }
   }
 ];

@@ -29,7 +29,8 @@ export function tools(): readonly Tool[] {
     const { read } = require("./read") as typeof import("./read");
     const { write } = require("./write") as typeof import("./write");
     const { edit } = require("./edit") as typeof import("./edit");
-    loaded = [bash, read, write, edit];
+    const { task } = require("./task") as typeof import("./task");
+    loaded = [bash, read, write, edit, task];
   }
   return added.length ? [...loaded, ...added] : loaded;
 }
@@ -102,6 +103,11 @@ export function checkCall(name: string, rawInputJson: string): ToolCall | Invali
   if (parsed instanceof Error) return { name, error: `${name}: input is not valid JSON (${parsed.message})` };
   const input = tool.validate(parsed);
   return isInvalid(input) ? { name, error: input.error } : { name, tool, input };
+}
+
+/** Whether calls of this tool run beside the answer's other calls (a `task`: a child agent's work) rather than in turn. */
+export function runsBeside(name: string): boolean {
+  return tools().find((t) => t.name === name)?.runsBeside === true;
 }
 
 export function isValidCall(call: ToolCall | InvalidCall): call is ToolCall {

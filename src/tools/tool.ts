@@ -3,6 +3,7 @@
 
 import type { SandboxRun } from "./sandbox/bwrap";
 import { MIN_SCRUBBED_LENGTH, scrub } from "./secrets";
+import type { TaskInput } from "./task";
 
 export interface ToolContext {
   /** The session's working directory; relative paths resolve against it. */
@@ -36,6 +37,12 @@ export interface ToolContext {
    * restores from). If it throws, the file is left as it is and the call fails.
    */
   beforeChange?(change: PendingChange): Promise<void> | void;
+  /**
+   * Runs a `task` call's child agent and returns its final answer (given by
+   * the agent to the calls of a parent; a child has none, so it cannot start
+   * children of its own).
+   */
+  delegate?(task: TaskInput): Promise<ToolOutput>;
 }
 
 /** A change a tool is about to make to one file. */
@@ -85,6 +92,8 @@ export interface ToolOutput {
   isError: boolean;
   /** Stopped by the abort signal after it started: it may have changed things. */
   interrupted?: boolean;
+  /** A `task` call's: what its subagent's requests spent, summed (kept with the result, never sent). */
+  usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number; reasoning?: number };
   /**
    * What a call that writes a file did to it, for the person to see as a
    * diff (the keys scrubbed). The model reads `content`; the session keeps the
@@ -112,6 +121,8 @@ export interface Tool<Input = unknown> {
   /** For a `write` effect: the change the call would make, read now and changed in nothing; undefined when it cannot be shown. */
   propose?(input: Input, cwd: string): Promise<ProposedChange | undefined>;
   execute(input: Input, context: ToolContext): Promise<ToolOutput>;
+  /** Its calls run beside the answer's other calls, a few at once, rather than in turn (`task`: each is a child agent's work). */
+  runsBeside?: true;
 }
 
 /** True for the `{ error }` a validator returns instead of the typed input. */

@@ -34,7 +34,7 @@ import { appendHistory, loadHistory, mergeHistory } from "./input/history";
 import { readLine, watchInterrupt } from "./input/input";
 import { meterText, wrapLines } from "./render/format";
 import { TurnRenderer } from "./live/render";
-import { unfoldedRows } from "./session/folded";
+import { unfolder } from "./session/folded";
 import { safeText } from "./render/safe-text";
 import { LiveArea } from "./live/live-area";
 import { treeScreen } from "./session/go-back";
@@ -90,7 +90,7 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
   const addedNames = added.map((a) => a.command.name);
   const commandRows = [...markdown.commands.map(commandHelp), ...added.map((a): [string, string] => [`/${a.command.name}`, `${a.command.description} (${a.origin})`])];
   const completion = { cwd: agent.cwd, commands: [...commandNames(), ...markdownNames, ...addedNames], arguments: commandArguments(models) };
-  const unfold = (columns: number) => unfoldedRows(agent.conversation.messages, c, columns);
+  const unfold = unfolder(() => agent.conversation.messages, (id) => agent.session.childTranscript(id), c);
 
   /** A prompt given back unsent (or left out by --at): the next input box starts with it. */
   let unsent = offered;

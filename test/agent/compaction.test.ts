@@ -130,7 +130,8 @@ describe("a log whose lines have their keys in another order", () => {
       compactions += compacted((await turn(live, `turn ${t}: read notes.txt`)).events).length;
       expect(t).toBeLessThan(40);
     }
-    await turn(live, "one more after the compactions");
+    // The next turn may compact again (how soon depends on the size of the tools' definitions): counted too.
+    compactions += compacted((await turn(live, "one more after the compactions")).events).length;
     const written = readFileSync(live.session.sessionFile, "utf8");
     const before = fx.server.requests.length;
     // The live session holds every entry appended since the start: the whole log, replayed.

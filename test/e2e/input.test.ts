@@ -37,7 +37,7 @@ describe.skipIf(!hasTmux)("interrupting and quitting", () => {
     term.type("continue");
     term.keys("Enter");
     await term.waitFor(/still here/);
-    await term.waitFor(/↑ .* in · ↓ .* out[^\n]*\n›/);
+    await term.waitFor(/↑ .* in[^·]* · ↓ .* out[^\n]*\n›/);
 
     term.keys("C-c");
     await term.waitFor(/Press Ctrl\+C again to quit/);
@@ -141,7 +141,7 @@ describe.skipIf(!hasTmux)("the input box", () => {
     const during = await term.waitFor(/word\s*\n[^\n]*esc to interrupt\)\n› next question/);
     expect(fx.server.requests).toHaveLength(1);
     expect(during).not.toMatch(/↑ .* in/);
-    const after = await term.waitFor(/↑ .* in · ↓ .* out[^\n]*\n› next question/);
+    const after = await term.waitFor(/↑ .* in[^·]* · ↓ .* out[^\n]*\n› next question/);
     expect(occurrences(after, "next question")).toBe(1);
     term.keys("Enter");
     await term.waitFor(/second answer/);
@@ -173,7 +173,7 @@ describe.skipIf(!hasTmux)("the input box", () => {
     await startTalking(80, 24);
     term.keys("C-d");
     await term.waitFor(/esc to interrupt\)\nCtrl\+D quits at an empty prompt, once the turn is over/);
-    await term.waitFor(/↑ .* in · ↓ .* out[^\n]*\n›/);
+    await term.waitFor(/↑ .* in[^·]* · ↓ .* out[^\n]*\n›/);
     await Bun.sleep(300);
     expect(term.screen()).not.toContain("[exited");
     term.keys("C-d");

@@ -9,7 +9,8 @@ import { jsonErrorLine } from "../../src/extensions/json-error-line";
 describe("the tool table", () => {
   test("awl's tools take Claude Code's names and fields, and back: Bash's timeout in ms, Read's path absolute", () => {
     expect(["bash", "read", "write", "edit", "mcp__x__y"].map(claudeToolName)).toEqual(["Bash", "Read", "Write", "Edit", "mcp__x__y"]);
-    expect(["Bash", "Read", "Write", "Edit", "Task"].map(awlToolName)).toEqual(["bash", "read", "write", "edit", "Task"]);
+    expect(["Bash", "Read", "Write", "Edit", "Task", "Grep"].map(awlToolName)).toEqual(["bash", "read", "write", "edit", "task", "Grep"]);
+    expect(fromClaudeInput("task", { description: "d", prompt: "p", subagent_type: "reviewer" })).toEqual({ description: "d", prompt: "p", agent: "reviewer" });
     expect(toClaudeInput("bash", { command: "ls", timeout: 5 }, "/w")).toEqual({ command: "ls", timeout: 5000 });
     expect(toClaudeInput("read", { path: "a.txt", offset: 2, limit: 3 }, "/w")).toEqual({ file_path: "/w/a.txt", offset: 2, limit: 3 });
     expect(toClaudeInput("edit", { path: "/abs/b", oldText: "x", newText: "y" }, "/w")).toEqual({ file_path: "/abs/b", old_string: "x", new_string: "y" });

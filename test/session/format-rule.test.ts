@@ -43,6 +43,8 @@ function everything(): string {
     undefined,
     "prefixhash12",
   );
+  // A subagent of the call t1: its entries, wrapped, in this file as they happen.
+  SessionManager.child(s, "t1").appendMessage(messageToDisk({ role: "user", content: [{ type: "text", text: "look at a.ts" }] }), M);
   s.appendFileChange({ path: "a.ts", before: HASH, after: OTHER, mode: 0o644 });
   // A rewind's own entry: modes on both sides, a link brought back, a name that is not UTF-8 kept as its bytes.
   s.appendFileChange({ path: "docs/\ufffd.md", before: null, after: null, mode: null, modeAfter: null, linkBefore: "AGENTS.md", linkAfter: "README.md", pathBytes: Buffer.from([0x64, 0x6f, 0x63, 0x73, 0x2f, 0xff, 0x2e, 0x6d, 0x64]).toString("base64") });
@@ -53,7 +55,8 @@ function everything(): string {
     deleted: [{ path: "old.txt", before: HASH, after: null, git: "c".repeat(40), mode: 0o644 }, { path: "old-link", before: null, after: null, mode: 0o644, modeAfter: 0o600, linkBefore: "x", linkAfter: "y", pathBytes: Buffer.from("old-link").toString("base64") }],
     untracked: [{ path: "huge.bin", reason: "too large" }],
   });
-  s.appendMessage(messageToDisk({ role: "user", content: [{ type: "toolResult", toolUseId: "t1", content: "no such file", isError: true }] }), M);
+  // A task call's result carries what its subagent spent.
+  s.appendMessage(messageToDisk({ role: "user", content: [{ type: "toolResult", toolUseId: "t1", content: "no such file", isError: true, usage }] }), M);
   // An extension's records: its own data (never sent), and words for the model, as text blocks and as a string.
   s.appendCustom({ customType: "counter", data: { count: 2, seen: ["a.ts", null, 1.5, true] } });
   s.appendCustomMessage({ customType: "hook", content: [{ type: "text", text: "The tests pass." }], display: true });

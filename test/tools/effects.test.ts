@@ -27,7 +27,7 @@ describe("effects", () => {
 
   test("in read-only mode every tool whose calls may change something is refused, whatever its name", async () => {
     const approvals = new Approvals("read-only");
-    const inputs: Record<string, unknown> = { read: { path: "a" }, write: { path: "a", content: "" }, edit: { path: "a", oldText: "x", newText: "y" }, bash: { command: "touch a" } };
+    const inputs: Record<string, unknown> = { read: { path: "a" }, write: { path: "a", content: "" }, edit: { path: "a", oldText: "x", newText: "y" }, bash: { command: "touch a" }, task: { description: "d", prompt: "p" } };
     for (const tool of tools()) {
       const raw = JSON.stringify(inputs[tool.name]);
       const decision = await approvals.decide(checkCall(tool.name, raw), "/p");

@@ -47,9 +47,9 @@ describe("runTool", () => {
 });
 
 describe("toolDefinitions", () => {
-  test("lists the four tools with plain object schemas", () => {
+  test("lists the five tools with plain object schemas", () => {
     const definitions = toolDefinitions();
-    expect(definitions.map((d) => d.name)).toEqual(["bash", "read", "write", "edit"]);
+    expect(definitions.map((d) => d.name)).toEqual(["bash", "read", "write", "edit", "task"]);
     for (const { description, inputSchema } of definitions) {
       expect(description.length).toBeGreaterThan(0);
       expect(inputSchema.$schema).toBeUndefined();

@@ -47,6 +47,8 @@ export interface HookSession {
   env: Record<string, string | undefined>;
   /** Whose hooks run: the person's (unless --no-extensions), the project's (once trusted). */
   scope: CodeScope;
+  /** The subagent whose hooks these are (its name), when they are not the session's own: every hook's stdin names it as `agent_name`. */
+  agent?: string;
 }
 
 /** Events whose plain stdout is context for the model (for the others it is only for a transcript view). */
@@ -89,6 +91,7 @@ export class Hooks {
       transcript_path: this.session.transcriptPath,
       cwd: this.session.cwd,
       hook_event_name: event,
+      ...(this.session.agent ? { agent_name: this.session.agent } : {}),
       ...fields,
     });
     const secrets = providerSecrets(this.session.env);

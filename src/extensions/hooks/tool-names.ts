@@ -53,6 +53,13 @@ const TABLE: readonly Row[] = [
     fields: [path, { awl: "oldText", claude: "old_string" }, { awl: "newText", claude: "new_string" }],
     response: fileResponse,
   },
+  {
+    // A subagent's work (docs/subagents.md): Claude Code names the agent `subagent_type`.
+    awl: "task",
+    claude: "Task",
+    fields: [{ awl: "description", claude: "description" }, { awl: "prompt", claude: "prompt" }, { awl: "agent", claude: "subagent_type" }],
+    response: (output) => ({ content: [{ type: "text", text: output.content }] }),
+  },
 ];
 
 /** Claude Code's name for an awl tool (`bash` → `Bash`); any other tool keeps its own. */

@@ -41,10 +41,11 @@ export async function beforePrompt(hooks: Hooks, prompt: string, signal: AbortSi
 /**
  * The Stop hooks' word when the model ends its answer: a block's reason is
  * what the model is told to go on with (undefined: it stops). `active`: a Stop
- * hook already sent it back in this turn, so a hook can let it stop.
+ * hook already sent it back in this turn, so a hook can let it stop. A
+ * subagent's end runs the SubagentStop hooks instead, read the same way.
  */
-export async function atStop(hooks: Hooks, active: boolean, signal: AbortSignal): Promise<{ goOn?: string; notices: string[] }> {
-  if (!hooks.has("Stop")) return { notices: [] };
-  const outcome = await hooks.run("Stop", { stop_hook_active: active }, undefined, signal);
+export async function atStop(hooks: Hooks, active: boolean, signal: AbortSignal, event: "Stop" | "SubagentStop" = "Stop"): Promise<{ goOn?: string; notices: string[] }> {
+  if (!hooks.has(event)) return { notices: [] };
+  const outcome = await hooks.run(event, { stop_hook_active: active }, undefined, signal);
   return { notices: outcome.notices, ...(outcome.block !== undefined && !signal.aborted ? { goOn: outcome.block } : {}) };
 }

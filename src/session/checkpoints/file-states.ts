@@ -2,7 +2,7 @@
 // ENTRY" is what the file_change and bash_effects entries on the path up to
 // and including ENTRY made of each file they touched: its bytes (or link
 // text) and its permission bits. Pure: it reads entries, never the disk.
-import type { BashEffectsEntry, FileChangeEntry, PathEffect, SessionEntry } from "../log";
+import { wrappedEntry, type BashEffectsEntry, type FileChangeEntry, type PathEffect, type SessionEntry } from "../log";
 
 /** One version of a file: a blob, git's object of a clean tracked file, a symbolic link's target text, absent, or not kept (and why). */
 export type Version = { sha: string } | { git: string } | { link: string } | { absent: true } | { unknown: string };
@@ -39,8 +39,26 @@ const bits = (mode: number | null | undefined): number | null => (mode === null 
 
 const version = (hash: string | null | undefined, otherwise: Version): Version => (hash === null ? { absent: true } : hash === undefined ? otherwise : { sha: hash });
 
-/** Every file one checkpoint entry touched, with its states; empty for any other entry. */
+/**
+ * A path with, after each entry on it, the child entries hanging off it (the
+ * children of its `task` calls, docs/subagents.md): what a child changed is
+ * part of the state at every entry after its call.
+ */
+export function withChildren(path: readonly SessionEntry[], all: readonly SessionEntry[]): SessionEntry[] {
+  const on = new Set(path.map((entry) => entry.id));
+  const children = Map.groupBy(
+    all.filter((entry) => entry.type === "child" && entry.parentId !== null && on.has(entry.parentId)),
+    (entry) => entry.parentId!,
+  );
+  return path.flatMap((entry) => [entry, ...(children.get(entry.id) ?? [])]);
+}
+
+/** Every file one checkpoint entry (or a child's, in its wrapper) touched, with its states; empty for any other entry. */
 export function touches(entry: SessionEntry): Map<string, Touch> {
+  if (entry.type === "child") {
+    const wrapped = wrappedEntry(entry);
+    return wrapped ? touches(wrapped) : new Map();
+  }
   const out = new Map<string, Touch>();
   if (entry.type === "file_change") out.set(entry.path, { ...fileChangeTouch(entry), ...(entry.pathBytes ? { pathBytes: entry.pathBytes } : {}) });
   else if (entry.type === "bash_effects") {
@@ -114,8 +132,9 @@ export function planFiles(current: readonly SessionEntry[], target: readonly Ses
 export function unkept(current: readonly SessionEntry[], target: readonly SessionEntry[]): { path: string; reason: string }[] {
   const common = parting(current, target);
   const out = new Map<string, string>();
-  for (const entry of [...current.slice(common), ...target.slice(common)]) {
-    if (entry.type !== "bash_effects") continue;
+  for (const read of [...current.slice(common), ...target.slice(common)]) {
+    const entry = read.type === "child" ? wrappedEntry(read) : read;
+    if (entry?.type !== "bash_effects") continue;
     const named = touches(entry);
     for (const { path, reason } of entry.untracked) if (!named.has(path) && !out.has(path)) out.set(path, reason);
   }

@@ -1,3 +1,3 @@
 export { blobDir, BlobStore, sha256 } from "./blob-store";
 export { collectBlobs, type Collected, listBlobs } from "./blobs";
-export { type FilePlan, type FileState, planFiles, touches, unkept, type Version } from "./file-states";
+export { type FilePlan, type FileState, planFiles, touches, unkept, type Version, withChildren } from "./file-states";

@@ -3,7 +3,7 @@
 // compaction keeps from, by that head: docs/session-format.md), so the spec's
 // own example lines round-trip byte for byte. parseLine is the one judge of a
 // line: replay, resume from the tail, listing and "most recent" all ask it.
-import type { MessageEntry, SessionEntry, SessionHeader, WrittenEntry } from "./schema";
+import type { ChildEntry, MessageEntry, SessionEntry, SessionHeader, WrittenEntry } from "./schema";
 
 import { allows } from "./checks.generated";
 import { defined } from "./key-order";
@@ -124,6 +124,21 @@ function checked<K extends Checked>(value: unknown, schema: K): (typeof import("
 function check<T>(result: T | InstanceType<typeof import("./schema").ArkErrors>): T {
   if (result instanceof schemas().ArkErrors) throw new LineError(result.summary.replace(/\s*\n\s*/g, "; "), false);
   return result;
+}
+
+/**
+ * The entry a child wrapper holds (docs/subagents.md), checked as its own
+ * kind; undefined when it is not one this version can read (a damaged one,
+ * or a wrapper in a wrapper), which its readers pass over.
+ */
+export function wrappedEntry(wrapper: ChildEntry): SessionEntry | undefined {
+  try {
+    const read = validateValue(wrapper.entry);
+    return read.kind === "entry" && read.entry.type !== "child" ? read.entry : undefined;
+  } catch (error) {
+    if (error instanceof LineError) return undefined;
+    throw error;
+  }
 }
 
 /** Validates an entry about to be written: nothing malformed reaches the log. */

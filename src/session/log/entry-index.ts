@@ -30,12 +30,12 @@ export function leafAfter(entry: SessionEntry): "entry" | "unchanged" | { target
 
 /**
  * Whether a path reads through an entry of this kind to its parent: a
- * partial, which an older awl (knowing no such kind) took for the
- * conversation and may have gone on from. It is bookkeeping, so the entry
- * after it continues from where the partial hangs.
+ * partial or a subagent's child entry, which an older awl (knowing no such
+ * kind) took for the conversation and may have gone on from. Both are
+ * bookkeeping, so the entry after one continues from where it hangs.
  */
 export function readsThrough(kind: string): boolean {
-  return kind === "partial";
+  return kind === "partial" || kind === "child";
 }
 
 /** The labels once `entry` is read: a label entry names its target, or with no text removes the name. */

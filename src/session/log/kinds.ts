@@ -9,7 +9,7 @@ import type { allows } from "./checks.generated";
 import { isSaidText } from "./cwd-note";
 import { defined, orderMessage, orderUsage } from "./key-order";
 import type * as Schemas from "./schema";
-import type { CustomMessageEntry, SessionEntry, WrittenEntry } from "./schema";
+import type { ChildEntry, CustomMessageEntry, SessionEntry, WrittenEntry } from "./schema";
 
 export type Kind = WrittenEntry["type"];
 /** The entry type of a kind. */
@@ -31,14 +31,14 @@ export interface Decisions {
   tree: "target" | "step" | "note";
   /** Resume from the tail: where the context starts when it is the latest ("starts"), a move that may reach back before the tail ("moves"), or read like any line ("read"). */
   tail: "starts" | "moves" | "read";
-  /** A fork: its line copied when on the path ("copied"), copied when it hangs off the path's end with no message after it ("copied after the end": a killed answer), left out as bookkeeping ("left out"), or a move that the line-head reading of a linear session cannot follow ("whole tree"). */
-  fork: "copied" | "copied after the end" | "left out" | "whole tree";
-  /** An export: shown as the conversation's messages, as a numbered summary, or left out. */
-  export: "messages" | "summary" | "left out";
-  /** Search: the person's and the model's words in a message, one text field, or nothing. */
-  search: "said text" | { field: string } | "nothing";
-  /** Stats: the usage of an answer (on its message), of the request that wrote it (its own provider, model and usage), or none. */
-  stats: "answer" | "request" | "nothing";
+  /** A fork: its line copied when on the path ("copied"), copied when it hangs off the path's end with no message after it ("copied after the end": a killed answer), copied when the entry it hangs off is on the path ("copied with its call": a `task` call's child), left out as bookkeeping ("left out"), or a move that the line-head reading of a linear session cannot follow ("whole tree"). */
+  fork: "copied" | "copied after the end" | "copied with its call" | "left out" | "whole tree";
+  /** An export: shown as the conversation's messages, as a numbered summary, nested under the tool call it worked for (a child's), or left out. */
+  export: "messages" | "summary" | "nested under its call" | "left out";
+  /** Search: the person's and the model's words in a message, one text field, what the wrapped entry of a child holds, or nothing. */
+  search: "said text" | { field: string } | "the child's entry" | "nothing";
+  /** Stats: the usage of an answer (on its message), of the request that wrote it (its own provider, model and usage), of the wrapped entry of a child, or none. */
+  stats: "answer" | "request" | "the child's entry" | "nothing";
   /** Purge: keeps every blob its line names, or has none. */
   purge: "keeps its blobs" | "nothing";
 }
@@ -47,7 +47,7 @@ export interface KindRow<K extends Kind> extends Decisions {
   schema: SchemaOf<K>;
   /** The entry with its keys in the order awl writes them: `type` first, then `id`, `parentId`, `timestamp` (resume finds lines by that head). */
   order: (entry: EntryOf<K>) => EntryOf<K>;
-  search: "said text" | { field: TextField<EntryOf<K>> } | "nothing";
+  search: "said text" | { field: TextField<EntryOf<K>> } | "the child's entry" | "nothing";
   /** The words /tree and `awl sessions tree` show for it, `line` cutting a text to its first line. */
   words: (entry: EntryOf<K>, line: (text: string) => string) => string;
 }
@@ -151,7 +151,20 @@ export const KINDS = {
     role: "conversation", model: "extension message", tree: "step", tail: "read", fork: "copied", export: "left out", search: "nothing", stats: "nothing", purge: "nothing",
     words: (e, line) => `${line(e.customType)}: ${line(customText(e))}`,
   },
+  child: {
+    schema: "ChildEntry",
+    // The wrapped entry keeps the key order of its own kind.
+    order: (e) => ({ type: e.type, id: e.id, parentId: e.parentId, timestamp: e.timestamp, task: e.task, entry: orderWrapped(e.entry) }),
+    // A child's whole chain lives beside its parent's: read for the transcript, the stats and a rewind, never as the parent's conversation.
+    role: "bookkeeping", model: "nothing", tree: "note", tail: "read", fork: "copied with its call", export: "nested under its call", search: "the child's entry", stats: "the child's entry", purge: "keeps its blobs",
+    words: (e, line) => `subagent of ${e.task}: ${isKnownKind(e.entry.type) && e.entry.type !== "child" ? rowOf(e.entry as WrittenEntry).words(e.entry as never, line) : e.entry.type}`,
+  },
 } as const satisfies { [K in Kind]: KindRow<K> };
+
+/** A child's entry in its own kind's key order (one this version does not know keeps the order it came in). */
+function orderWrapped(entry: ChildEntry["entry"]): ChildEntry["entry"] {
+  return isKnownKind(entry.type) ? rowOf(entry as WrittenEntry).order(entry as never) : entry;
+}
 
 /**
  * A kind this version does not know (a newer awl wrote it): it continues the

@@ -6,7 +6,7 @@ import { closeSync, fstatSync, fsyncSync, ftruncateSync } from "node:fs";
 import { join } from "node:path";
 import { Conversation, messageText } from "../../conversation";
 import { UserError } from "../../errors";
-import { checkEntry, serializeEntry } from "./codec";
+import { checkEntry, serializeEntry, wrappedEntry } from "./codec";
 import { createLogFile, writeBack } from "./log-file";
 import { openLog, type State } from "./open-log";
 import { buildSessionContext, contextSize, isPrompt, type ContextSize, type ContextSources, type ModelRef, type SessionContext } from "./context";
@@ -21,7 +21,7 @@ import { FORMAT_VERSION, tooLarge } from "./refusals";
 import { readActivePath } from "./tail";
 import { EntryIndex, isTarget } from "./entry-index";
 import { decisionsOf } from "./kinds";
-import type { BashEffectsEntry, BranchSummaryEntry, CompactionEntry, CustomEntry, CustomMessageEntry, DiskMessage, FileChangeEntry, LabelEntry, LeafEntry, MessageEntry, PartialEntry, ProjectRef, SessionEntry, SessionHeader, SessionInfoEntry, Usage, WrittenEntry } from "./schema";
+import type { BashEffectsEntry, BranchSummaryEntry, ChildEntry, CompactionEntry, CustomEntry, CustomMessageEntry, DiskMessage, FileChangeEntry, LabelEntry, LeafEntry, MessageEntry, PartialEntry, ProjectRef, SessionEntry, SessionHeader, SessionInfoEntry, Usage, WrittenEntry } from "./schema";
 import { answerFromPartials, latestAttempt } from "./partials";
 import { readTitle, titleFromPrompt, type Title } from "./title";
 
@@ -83,6 +83,10 @@ export class SessionManager {
   #written: ((start: number, end: number) => void) | undefined;
   /** The latest session_info read or written; undefined until one is (a file read from its tail is searched once). */
   #title: Title | undefined;
+  /** Each subagent's entries read or written, by the id of the call it worked for. */
+  #children = new Map<string, SessionEntry[]>();
+  /** A child's (SessionManager.child): where its entries go instead of a file of its own. */
+  #sink: ((entry: WrittenEntry) => void) | undefined;
 
   private constructor(s: State) {
     this.header = s.header;
@@ -111,6 +115,23 @@ export class SessionManager {
   }
 
   /**
+   * The in-memory session of a `task` call's child agent (docs/subagents.md):
+   * no file of its own; each entry it appends is written at once into
+   * `parent`'s log, wrapped in a `child` entry naming the call (`task`).
+   * It has no title; its project is its parent's.
+   */
+  static child(parent: SessionManager, task: string): SessionManager {
+    const child = new SessionManager({ header: { ...parent.header }, file: parent.sessionFile, entries: [], readFrom: 0, size: 0, missingNewline: false });
+    child.#sink = (entry) => parent.appendChild(task, entry);
+    return child;
+  }
+
+  /** Writes one of a child's entries (bookkeeping: the leaf stays); a child's partials are not fsync'd, as the parent's are not. */
+  appendChild(task: string, entry: WrittenEntry): ChildEntry {
+    return this.#appendEntry((base) => ({ type: "child", ...base, task, entry }), { fsync: entry.type !== "partial" }) as ChildEntry;
+  }
+
+  /**
    * Opens and replays a session file: lock first (unless read-only), then
    * crash recovery. A compacted file is read from its latest compaction's first
    * kept entry on (plus its header and system message): the cost of a resume
@@ -133,7 +154,7 @@ export class SessionManager {
     // A new session is named by its first prompt at once, so a log that ends
     // here (a failed or killed run) is already findable; a model-written title
     // may replace it later. Sessions that had prompts before titles existed stay unnamed.
-    if (isPrompt(entry) && this.#prompts === 1 && this.title() === undefined) this.setTitle(titleFromPrompt(messageText(entry.message)), "auto");
+    if (isPrompt(entry) && this.#prompts === 1 && !this.#sink && this.title() === undefined) this.setTitle(titleFromPrompt(messageText(entry.message)), "auto");
     return entry.id;
   }
 
@@ -229,6 +250,11 @@ export class SessionManager {
     const text = serializeEntry(entry);
     // A longer line could never be opened again (replay's limit): refuse it before it is written.
     if (Buffer.byteLength(text) > MAX_LINE_BYTES) throw new UserError(tooLarge(entry));
+    if (this.#sink) {
+      this.#sink(entry);
+      this.#add(entry);
+      return entry;
+    }
     const fd = this.#fd ?? this.#create();
     const line = `${this.#missingNewline ? "\n" : ""}${text}\n`;
     try {
@@ -306,7 +332,7 @@ export class SessionManager {
 
   /** True once the file exists: a new session's is created with its first entry. */
   get onDisk(): boolean {
-    return this.#fd !== undefined || this.#size > 0;
+    return this.#sink !== undefined || this.#fd !== undefined || this.#size > 0;
   }
 
   getLeafId(): string | null {
@@ -375,6 +401,20 @@ export class SessionManager {
     return this.#messages;
   }
 
+  /**
+   * The transcript of the subagent of the call `task` (docs/subagents.md),
+   * as read or written so far: its messages in order, then the answer it was
+   * streaming when it was stopped or awl was killed (its partials after its
+   * last message), marked interrupted.
+   */
+  childTranscript(task: string): DiskMessage[] {
+    const entries = this.#children.get(task) ?? [];
+    const messages = entries.flatMap((e) => (e.type === "message" ? [e.message] : []));
+    const partials = entries.slice(entries.findLastIndex((e) => e.type === "message") + 1).filter((e) => e.type === "partial");
+    const cut = answerFromPartials(partials);
+    return cut ? [...messages, cut] : messages;
+  }
+
   /** Releases the lock and the file; safe to call twice. */
   close(): void {
     if (this.#closed) return;
@@ -388,6 +428,12 @@ export class SessionManager {
     if (this.#index.size === 0 && this.#readFrom === 0 && entry.type === "message" && entry.message.role === "system") this.#system = entry;
     this.#index.add(entry, offset);
     if (entry.type === "session_info") this.#title = { title: entry.title, source: entry.source };
+    const wrapped = entry.type === "child" ? wrappedEntry(entry) : undefined;
+    if (entry.type === "child" && wrapped) {
+      const list = this.#children.get(entry.task);
+      if (list) list.push(wrapped);
+      else this.#children.set(entry.task, [wrapped]);
+    }
     this.#context = undefined;
     if (decisionsOf(entry.type).tail !== "read") this.#inForce = undefined; // only a compaction and a leaf move change it (the kind table's `tail`)
     if (entry.type === "message") this.#messages++;
@@ -402,6 +448,7 @@ export class SessionManager {
   #reread(): void {
     const { tail, log } = readActivePath(this.#fd!, this.sessionFile, this.#size);
     this.#index = new EntryIndex();
+    this.#children = new Map();
     this.#readFrom = tail?.offset ?? 0;
     this.#system = tail?.system;
     log.entries.forEach((entry, i) => this.#add(entry, log.offsets[i]));

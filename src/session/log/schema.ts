@@ -8,6 +8,9 @@ import { type } from "../../ark";
 
 export { ArkErrors } from "../../ark";
 
+/** Tokens. `input` is the uncached input; cache reads and writes are counted apart (both optional); `reasoning` is part of `output`. */
+export const Usage = type({ input: "number", output: "number", "cacheRead?": "number", "cacheWrite?": "number", "reasoning?": "number" });
+
 /** `phase`: the Responses API's label of an assistant message ("commentary", "final_answer"), kept to be sent back. */
 export const TextBlock = type({ type: "'text'", text: "string", "phase?": "string" });
 /** Where a signed thinking block may be sent back: the API and a 12-hex fingerprint of its base URL and key. */
@@ -15,12 +18,11 @@ export const ThinkingOrigin = type({ api: "string", fingerprint: "string" });
 export const ThinkingBlock = type({ type: "'thinking'", thinking: "string", "signature?": "string", "redacted?": "boolean", "origin?": ThinkingOrigin });
 /** `input` is the tool call's raw JSON text, never parsed here. */
 export const ToolUseBlock = type({ type: "'toolUse'", id: "string", name: "string", input: "string" });
-export const ToolResultBlock = type({ type: "'toolResult'", toolUseId: "string", content: "string", "isError?": "boolean" });
+/** `usage`: what a `task` call's subagent spent, all its requests summed (docs/subagents.md); never sent to the model. */
+export const ToolResultBlock = type({ type: "'toolResult'", toolUseId: "string", content: "string", "isError?": "boolean", "usage?": Usage });
 export const DiskContentBlock = TextBlock.or(ThinkingBlock).or(ToolUseBlock).or(ToolResultBlock);
 
 export const StopReason = type("'stop' | 'length' | 'toolUse' | 'error'");
-/** Tokens. `input` is the uncached input; cache reads and writes are counted apart (both optional); `reasoning` is part of `output`. */
-export const Usage = type({ input: "number", output: "number", "cacheRead?": "number", "cacheWrite?": "number", "reasoning?": "number" });
 
 export const DiskMessage = type({
   role: "'system' | 'user' | 'assistant'",
@@ -254,6 +256,16 @@ export const CustomMessageEntry = type({
   display: "boolean",
 });
 
+/**
+ * One entry of a child agent (a `task` call's subagent, docs/subagents.md),
+ * written into its parent's log as it happens: `task` is the id of the call
+ * it works for, `entry` the child's own entry (its message, partial,
+ * compaction or file checkpoint, with ids of its own chain), checked as its
+ * kind when it is written. Bookkeeping: the child of the parent's leaf, never
+ * the leaf, never sent in the parent's requests.
+ */
+export const ChildEntry = type({ type: "'child'", ...base, task: "string > 0", entry: EntryBase });
+
 export type TextBlock = typeof TextBlock.infer;
 export type ThinkingBlock = typeof ThinkingBlock.infer;
 export type ThinkingOrigin = typeof ThinkingOrigin.infer;
@@ -280,6 +292,7 @@ export type PartialEntry = typeof PartialEntry.infer;
 export type CustomEntry = typeof CustomEntry.infer;
 export type CustomText = typeof CustomText.infer;
 export type CustomMessageEntry = typeof CustomMessageEntry.infer;
+export type ChildEntry = typeof ChildEntry.infer;
 /**
  * An entry of a kind this version does not know: indexed (so parent chains
  * through it still resolve) and otherwise skipped. Its own `type` is kept as
@@ -287,5 +300,5 @@ export type CustomMessageEntry = typeof CustomMessageEntry.infer;
  */
 export type OpaqueEntry = Omit<typeof EntryBase.infer, "type"> & { type: "opaque"; kind: string };
 /** The kinds awl writes. */
-export type WrittenEntry = MessageEntry | CompactionEntry | FileChangeEntry | BashEffectsEntry | SessionInfoEntry | LeafEntry | LabelEntry | BranchSummaryEntry | PartialEntry | CustomEntry | CustomMessageEntry;
+export type WrittenEntry = MessageEntry | CompactionEntry | FileChangeEntry | BashEffectsEntry | SessionInfoEntry | LeafEntry | LabelEntry | BranchSummaryEntry | PartialEntry | CustomEntry | CustomMessageEntry | ChildEntry;
 export type SessionEntry = WrittenEntry | OpaqueEntry;

@@ -89,27 +89,36 @@ function searchBlock(block: Buffer, pattern: RegExp, candidate: (line: Buffer) =
 
 /** The line's searchable texts that hold the needle (prompt and answer text blocks, a title, a label). */
 function checkLine(line: Buffer, needle: string, hit: (h: Found) => void): void {
-  let value: { type?: unknown; id?: unknown; message?: { role?: unknown; content?: unknown } } & Record<string, unknown>;
+  let value: Searched & { id?: unknown };
   try {
     value = JSON.parse(line.toString("utf8"));
   } catch {
     return; // damaged or torn: listing reports it
   }
   if (typeof value?.id !== "string" || typeof value.type !== "string") return;
-  const texts: string[] = [];
-  const searched = decisionsOf(value.type).search; // the kind table's `search`
-  if (typeof searched === "object") {
-    const text = value[searched.field];
-    if (typeof text === "string") texts.push(text);
-  } else if (searched === "said text" && (value.message?.role === "user" || value.message?.role === "assistant") && Array.isArray(value.message.content)) {
-    for (const block of value.message.content as { type?: unknown; text?: unknown }[]) if (block && isSaidText(block)) texts.push(block.text);
-  }
-  for (const text of texts) {
+  // A subagent's entry is found as the entry it wraps (its partials give way to its message), under the wrapper's id.
+  const read = value.type === "child" && typeof value.entry === "object" && value.entry !== null ? (value.entry as Searched) : value;
+  for (const text of searchedTexts(value)) {
     const at = text.toLowerCase().indexOf(needle);
     if (at === -1) continue;
-    hit({ entry: value.id, line: around(text, at, needle.length), kind: value.type, parentId: value.parentId });
+    hit({ entry: value.id, line: around(text, at, needle.length), kind: String(read.type), parentId: read.parentId });
     return;
   }
+}
+
+type Searched = { type?: unknown; message?: { role?: unknown; content?: unknown }; entry?: unknown } & Record<string, unknown>;
+
+/** The texts of a line that search reads (the kind table's `search`): a subagent's are those of the entry it wraps. */
+function searchedTexts(value: Searched): string[] {
+  if (typeof value?.type !== "string") return [];
+  const searched = decisionsOf(value.type).search;
+  if (typeof searched === "object") {
+    const text = value[searched.field];
+    return typeof text === "string" ? [text] : [];
+  }
+  if (searched === "the child's entry") return typeof value.entry === "object" && value.entry !== null && (value.entry as Searched).type !== "child" ? searchedTexts(value.entry as Searched) : [];
+  if (searched !== "said text" || (value.message?.role !== "user" && value.message?.role !== "assistant") || !Array.isArray(value.message.content)) return [];
+  return (value.message.content as { type?: unknown; text?: unknown }[]).filter((block) => block && isSaidText(block)).map((block) => block.text as string);
 }
 
 /** The match with up to AROUND characters on each side, on one line. */

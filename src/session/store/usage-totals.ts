@@ -5,7 +5,7 @@
 // that entry are its parent's, counted there, so they are skipped in the fork.
 // Files are read in bounded blocks: memory holds the totals, not the logs.
 import { closeSync, fstatSync, openSync } from "node:fs";
-import { decisionsOf, isPrompt, readLineAt, readLog } from "../log";
+import { decisionsOf, isPrompt, readLineAt, readLog, wrappedEntry } from "../log";
 import type { SessionEntry, Usage } from "../log";
 
 export interface ModelTotals {
@@ -59,9 +59,17 @@ export function usageTotals(paths: readonly string[], since: number): UsageTotal
         if (since > 0 && !(when >= since)) return;
         active = true;
         if (isPrompt(entry)) totals.turns++;
+        count(entry);
+      };
+      const count = (entry: SessionEntry) => {
         const counted = decisionsOf(entry.type).stats; // the kind table's `stats`
         if (counted === "answer" && entry.type === "message" && entry.message.role === "assistant" && entry.message.usage) add(entry.message.provider, entry.message.model, entry.message.usage);
         else if (counted === "request" && "usage" in entry && entry.usage) add(entry.provider, entry.model, entry.usage);
+        // A subagent's requests are the session's, by the model each went to.
+        else if (counted === "the child's entry" && entry.type === "child") {
+          const wrapped = wrappedEntry(entry);
+          if (wrapped) count(wrapped);
+        }
       };
       // A damaged line holds no usage that can be trusted: skipped, as listing reports it.
       readLog(fd, path, size, { entry: visit, damage: () => {} }, undefined, block);

@@ -10,7 +10,7 @@
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { UsageError, UserError } from "../../errors";
-import { serializeHeader, fsReason, newSessionId, FORMAT_VERSION, sessionDir, sessionFileName, checkFolder } from "../log";
+import { decisionsOf, serializeHeader, fsReason, newSessionId, FORMAT_VERSION, sessionDir, sessionFileName, checkFolder } from "../log";
 import type { ModelRef, SessionHeader } from "../log";
 import { copyRange, write } from "./copy-range";
 import { mkdirPrivate, writeFileAtomic } from "../../private-file";
@@ -90,7 +90,11 @@ function treePlan(parentFile: string, at: string | undefined): Plan {
   if (!end) throw new UsageError(`session ${tree.header.id} has no entries to fork`);
   const path = treePath(end);
   const stamped = path.findLast((n) => n.model)?.model;
-  return { header: tree.header, end, model: stamped ?? tree.header, ranges: ranges([...path, ...afterEnd(tree.nodes, end)]), ...(leftOut ? { leftOut } : {}) };
+  // A subagent's entries go with the entry they hang off, when it is on the path.
+  const onPath = new Set(path);
+  const children = tree.nodes.filter((n) => n.parent && onPath.has(n.parent) && decisionsOf(n.kind).fork === "copied with its call");
+  const lines = [...path, ...children, ...afterEnd(tree.nodes, end)].sort((a, b) => a.offset - b.offset);
+  return { header: tree.header, end, model: stamped ?? tree.header, ranges: ranges(lines), ...(leftOut ? { leftOut } : {}) };
 }
 
 /** The lines of nodes in file order, as runs of lines next to each other. */

@@ -33,6 +33,8 @@ const MESSAGE_HEAD = CONVERSATION[COPIED.indexOf("message")];
 const BOOKKEEPING = kindsWhere("fork", "left out").map(lineHead);
 /** Bookkeeping a fork copies when it hangs off the leaf with no conversation line after it: a killed answer's partials. */
 const AFTER_END = kindsWhere("fork", "copied after the end").map(lineHead);
+/** Bookkeeping a fork copies with the entry it hangs off: a subagent's entries (in a linear session every conversation line is on the path). */
+const WITH_CALL = kindsWhere("fork", "copied with its call").map(lineHead);
 const PARENT = Buffer.from(`","parentId":`);
 const NULL = Buffer.from("null");
 const STAMP = Buffer.from(`","provider":"`);
@@ -58,6 +60,12 @@ export function linearPath(fd: number, size: number): LinearPath | undefined {
     }
     const line = bytes as Buffer;
     if (BOOKKEEPING.some((head) => startsWith(line, head))) return;
+    if (WITH_CALL.some((head) => startsWith(line, head))) {
+      // In file order with the killed answer's partials, should it hang among them.
+      if (trailing.length) trailing.push([offset, offset + line.length]);
+      else addRun(ranges, [offset, offset + line.length]);
+      return;
+    }
     const after = AFTER_END.find((h) => startsWith(line, h));
     // A kind, a key order or a blank line this reading does not vouch for ends it.
     const head = after ?? CONVERSATION.find((h) => startsWith(line, h)) ?? notLinear();

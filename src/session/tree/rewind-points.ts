@@ -13,7 +13,7 @@
 // same way: each can be undone.
 
 import { isBookkeeping, isTarget, isPrompt, isSaidText, saidWords } from "../log";
-import { touches } from "../checkpoints";
+import { touches, withChildren } from "../checkpoints";
 import type { SessionEntry } from "../log";
 import type { WholeLog } from "./whole-log";
 
@@ -34,7 +34,8 @@ export interface RewindPoint {
 export function rewindPoints(log: WholeLog, leafId: string | null): RewindPoint[] {
   const order = new Map(log.entries.map((entry, i) => [entry, i]));
   const points: [number, RewindPoint][] = [];
-  const path = log.pathTo(leafId);
+  // A turn's subagents changed files too: their entries hang off its path.
+  const path = withChildren(log.pathTo(leafId), log.entries);
   path.forEach((entry, i) => {
     if (!isPrompt(entry) || entry.parentId === null) return;
     const turn = path.slice(i, nextPrompt(path, i + 1));

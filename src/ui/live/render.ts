@@ -27,7 +27,8 @@ import type { LiveArea } from "./live-area";
 import { MarkdownStream, type Screen } from "../render/markdown-stream";
 import { safeText, SafeTextStream } from "../render/safe-text";
 import { StreamingCall, TurnStatus } from "./status-line";
-import { compactedRow, errorRow, cutOffOutput, interruptedRow, lengthRow, notRunRow, thoughtRow, toolLine, toolResultRows, toolWidth, unansweredRow, usageRow } from "./turn-lines";
+import { SubagentRows } from "./subagent-rows";
+import { compactedRow, subagentLine, errorRow, cutOffOutput, interruptedRow, lengthRow, notRunRow, thoughtRow, toolLine, toolResultRows, toolWidth, unansweredRow, usageRow } from "./turn-lines";
 import { WrapStream } from "../render/wrap";
 
 type Out = { write(s: string): unknown; isTTY?: boolean; columns?: number; rows?: number };
@@ -65,6 +66,12 @@ export class TurnRenderer {
   #unanswered = false;
   /** The thinking blocks streaming now, by block index: when each started. */
   #thinking = new Map<number, number>();
+  /** The calls announced, by id (a subagent's row names its call's task; a result that comes after another call's line repeats its call's). */
+  readonly #announced = new Map<string, { name: string; summary: string }>();
+  /** The call whose line (or result) was written last. */
+  #lastCall: string | undefined;
+  /** The subagents at work, one row each under the output. */
+  readonly #subagents: SubagentRows;
   /** The terminal's size as the answer's view reads it: live, so a resize during a stream shows. */
   readonly #screen: Screen;
 
@@ -82,6 +89,8 @@ export class TurnRenderer {
     this.#out = live ? live.stream : out;
     this.#now = now;
     this.#status = live ? new TurnStatus(live, c, now) : undefined;
+    this.#subagents = new SubagentRows(now);
+    this.#status?.showSubagents(this.#subagents);
     const size = this.#out;
     this.#screen = {
       get columns() {
@@ -203,16 +212,30 @@ export class TurnRenderer {
         this.#waiting = this.#waiting.filter((call) => call.id !== event.id);
         status?.calls(this.#waiting);
         this.#line(toolLine(event.name, event.summary, this.c, this.#width));
+        this.#announced.set(event.id, { name: event.name, summary: event.summary });
+        this.#lastCall = event.id;
         status?.running(safeText(event.name));
         return;
       }
+      case "subagent":
+        this.#subagents.event(event.id, this.#announced.get(event.id)?.summary || event.name, event.event);
+        status?.update();
+        return;
       case "toolOutput":
         status?.output(event.tail);
         return;
-      case "toolEnd":
+      case "toolEnd": {
+        // Calls that ran at once (subagents) end in any order: a result under another call's line says again whose it is.
+        const call = this.#announced.get(event.id);
+        if (call && this.#lastCall !== event.id) this.#line(toolLine(call.name, call.summary, this.c, this.#width));
+        this.#lastCall = event.id;
+        const calls = this.#subagents.end(event.id);
+        const state = event.output.interrupted ? "interrupted" : event.output.isError ? "stopped" : "done";
+        if (calls !== undefined) this.#line(subagentLine(state, calls, this.c, this.#width));
         this.#lines(toolResultRows(event.output, this.c, this.#width, event.effect));
         status?.phase("Working…");
         return;
+      }
       case "end":
         for (const index of [...this.#thinking.keys()]) this.#endThinking(index); // cut off mid-block
         for (const index of [...this.#streams.keys()]) this.#endText(index);

@@ -25,6 +25,7 @@ import { compactNumber, expandTabs, fitWidth, oneLine } from "../render/format";
 import type { LiveArea } from "./live-area";
 import { safeText } from "../render/safe-text";
 import { InputPeek } from "./tool-input-peek";
+import type { SubagentRows } from "./subagent-rows";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 export const TICK_MS = 100;
@@ -74,12 +75,19 @@ export class TurnStatus {
   #streamed = 0;
   #hidden = false;
   #stopped = false;
+  /** The subagents at work: a row each (the renderer keeps them). */
+  #subagents: SubagentRows | undefined;
 
   constructor(live: LiveArea, c: Colors, now: () => number = Date.now) {
     this.#live = live;
     this.#c = c;
     this.#now = now;
     this.#started = now();
+  }
+
+  /** The subagents whose rows are drawn above the status line. */
+  showSubagents(subagents: SubagentRows): void {
+    this.#subagents = subagents;
   }
 
   /** What is going on: "Thinking…", "Waiting for <model>…" (safe text). Shown at once. */
@@ -167,6 +175,7 @@ export class TurnStatus {
     const rows: string[] = [];
     if (this.#tool) rows.push(...tailRows(this.#tool.tail, width).map((row) => c.dim(row)));
     for (const call of this.#calls) rows.push(callRow(call, c, width));
+    rows.push(...(this.#subagents?.rows(c, width) ?? []));
     if (this.#thinkingSince !== undefined) rows.push(c.dim(fitWidth(`∴ Thinking… ${seconds(this.#now() - this.#thinkingSince)}`, width)));
     rows.push(this.#statusRow(width));
     return rows;

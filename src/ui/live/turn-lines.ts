@@ -7,6 +7,7 @@
 // (oneLine, previewLines, safeText); only awl's own styling is added.
 
 import { INTERRUPTED_NOT_RUN, type ContextMeter } from "../../agent/events";
+import { isInterrupted, type DiskMessage } from "../../session";
 import type { Usage } from "../../providers/provider";
 import type { CallEffect, FileChange } from "../../tools/tool";
 import type { Colors } from "../render/colors";
@@ -122,4 +123,18 @@ export function cutOffOutput(reported: number, streamedCharacters: number): numb
 
 export function compactedRow(e: { tokensBefore: number; tokensAfter: number }, c: Colors): string {
   return c.dim(compactedLine(e));
+}
+
+/** Under a `task` call read back: what its subagent did, in one row (Ctrl+O shows its whole transcript). */
+export function subagentRow(messages: readonly DiskMessage[], c: Colors, width: number): string {
+  const calls = messages.reduce((n, m) => n + (m.role === "assistant" ? m.content.filter((b) => b.type === "toolUse").length : 0), 0);
+  const last = messages.at(-1);
+  const state = last?.role === "assistant" && isInterrupted(last) ? "interrupted" : last?.role === "assistant" && last.stopReason === "stop" ? "done" : "stopped";
+  return subagentLine(state, calls, c, width);
+}
+
+/** `⎿ subagent done after 3 tool calls`: how a subagent ended, under its call (the same live and read back). */
+export function subagentLine(state: "done" | "interrupted" | "stopped", calls: number, c: Colors, width: number): string {
+  const text = `  ⎿ subagent ${state} after ${calls} tool call${calls === 1 ? "" : "s"} (${UNFOLD_HINT})`;
+  return state === "done" ? c.dim(fitWidth(text, width)) : c.yellow(fitWidth(text, width));
 }

@@ -68,7 +68,8 @@ export function terminalAsk(options: AskOptions): Ask {
 
 /** The rows that show the call: its header, then the command's lines or the diff. Each fits in `width` columns. */
 export function describeCall(request: ApprovalRequest, c: Colors, width: number, cwd: string, maxRows = MAX_DIFF_ROWS, env: Record<string, string | undefined> = process.env): string[] {
-  const head = `${c.cyan("●")} ${c.bold(request.tool)} `;
+  // A subagent's call is labelled with it: the person knows whose question it is.
+  const head = `${c.cyan("●")} ${request.agent ? c.magenta(`[${safeText(request.agent)}] `) : ""}${c.bold(request.tool)} `;
   const wrap = (text: string) => wrapLine(text, width, "    ");
   if (request.effect.kind === "exec") {
     const command = safeText(request.effect.command);

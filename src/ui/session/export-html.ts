@@ -43,6 +43,8 @@ function partHtml(part: Part): string {
     }
     case "interrupted":
       return `<div class="who">Interrupted.</div>`;
+    case "subagent":
+      return `<details class="subagent"><summary>What the subagent did</summary>${part.parts.map(partHtml).join("\n")}</details>`;
     case "summary":
       return `<details><summary>Summary of the earlier conversation (compaction ${part.n})</summary><div class="text">${escape(part.text)}</div></details>`;
   }

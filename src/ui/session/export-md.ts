@@ -29,6 +29,8 @@ function partLines(part: Part): string[] {
     }
     case "interrupted":
       return ["*Interrupted.*"];
+    case "subagent":
+      return ["<details><summary>What the subagent did</summary>", "", ...part.parts.flatMap((p) => [...partLines(p), ""]), "</details>"];
     case "summary":
       return [`<details><summary>Summary of the earlier conversation (compaction ${part.n})</summary>`, "", part.text, "", "</details>"];
   }

@@ -20,7 +20,7 @@ export const JSONL_WARNING = "the JSONL export is the session log as written: NO
 export function exportText(file: string, format: ExportFormat, env: Record<string, string | undefined> = process.env): string {
   const path = readActivePath(file);
   try {
-    if (format === "jsonl") return [path.line(0), ...[...path.entries, ...path.after].map((e) => path.line(e.offset))].map((line) => `${line.toString("utf8")}\n`).join("");
+    if (format === "jsonl") return [path.line(0), ...[...path.entries, ...path.children, ...path.after].sort((a, b) => a.offset - b.offset).map((e) => path.line(e.offset))].map((line) => `${line.toString("utf8")}\n`).join("");
     const doc = documentOf(path, titleOf(file), redactor(env));
     return format === "html" ? toHtml(doc) : toMarkdown(doc);
   } finally {

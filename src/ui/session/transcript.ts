@@ -38,7 +38,7 @@ import { BlobStore, blobDir } from "../../session/checkpoints";
 import type { Colors } from "../render/colors";
 import { meterText, oneLine, wrapLines } from "../render/format";
 import { showAnswer } from "../render/markdown-stream";
-import { compactedRow, errorRow, cutOffOutput, interruptedRow, lengthRow, notRunRow, type ShownResult, thoughtRow, toolLine, toolResultRows, toolWidth, unansweredRow, usageRow } from "../live/turn-lines";
+import { compactedRow, subagentRow, errorRow, cutOffOutput, interruptedRow, lengthRow, notRunRow, type ShownResult, thoughtRow, toolLine, toolResultRows, toolWidth, unansweredRow, usageRow } from "../live/turn-lines";
 
 const ANSWER_LINES = 8;
 /** About three screens: a turn that starts within them is shown whole. */
@@ -51,6 +51,8 @@ export interface TranscriptSession {
   /** The answer a killed awl was streaming after the leaf, not yet written as a message. */
   interruptedAnswer(): DiskMessage | undefined;
   getLeafId(): string | null;
+  /** What the subagent of a `task` call did (its messages, and an answer it was cut off in). */
+  childTranscript(task: string): DiskMessage[];
   readonly cwd: string;
   readonly sessionFile: string;
 }
@@ -79,7 +81,7 @@ export function renderTranscript(
   const { items, compaction, held } = "getBranch" in from ? sessionItems(from) : conversationItems(from, compacted);
   const turns = splitTurns(items);
   const files = "getBranch" in from ? { cwd: from.cwd, blobs: new BlobStore(blobDir(from.sessionFile)) } : undefined;
-  const view: View = { c, width, env, results: new Map(), items, held, modelInfo, ...(files ? { files } : {}) };
+  const view: View = { c, width, env, results: new Map(), items, held, modelInfo, ...(files ? { files } : {}), ...("getBranch" in from ? { children: (task: string) => from.childTranscript(task) } : {}) };
   const shown: string[][] = [];
   let lines = 0;
   let resultsFrom = items.length;
@@ -189,6 +191,8 @@ interface View {
   held?: readonly HeldEntry[];
   /** Where a session's calls ran and its file versions are: absent for a bare conversation. */
   files?: { cwd: string; blobs: BlobStore };
+  /** The subagent of a `task` call's transcript: none for a bare conversation. */
+  children?: (task: string) => DiskMessage[];
 }
 
 /**
@@ -278,6 +282,8 @@ function renderMessage(message: Message, meta: MessageMeta, view: View, changes:
   for (const block of message.content) {
     if (block.type !== "toolUse") continue;
     out.push(toolLine(block.name, toolSummary(block.name, block.input), c, toolWidth(width)));
+    const child = view.children?.(block.id) ?? [];
+    if (child.length) out.push(subagentRow(child, c, toolWidth(width)));
     out.push(...resultRows(block, view.results.get(block.id), meta, view, changes));
   }
   if (meta.stopReason === "error" && meta.errorMessage && !meta.interrupted) out.push(errorRow(meta.errorMessage, c));

@@ -1,0 +1,52 @@
+// A model for the test server that plays both a parent and its subagents
+// (docs/subagents.md), by what each request holds: a request whose system
+// prompt is a subagent's follows the script in its task (a JSON object: the
+// calls to make, one per request, then the answer); any other is the
+// parent's, answered from `parent` by how many answers its messages hold.
+import type { RecordedRequest, Reply } from "./server";
+
+/** What a subagent is told to do: its prompt, as the parent's task call gives it. */
+export interface ChildScript {
+  calls: [name: string, input: unknown][];
+  answer: string;
+  /** Milliseconds between the events of each reply (a child still mid-answer when a test acts). */
+  delayMs?: number;
+}
+
+/** A task call's input whose prompt is a child's script. */
+export function taskCall(description: string, script: ChildScript, agent?: string) {
+  return { type: "toolUse" as const, name: "task", input: { description, prompt: JSON.stringify(script), ...(agent ? { agent } : {}) } };
+}
+
+export const isChildRequest = (request: RecordedRequest) => systemText(request).includes("You are a subagent");
+
+export function systemText(request: RecordedRequest): string {
+  const system = request.body?.system;
+  return typeof system === "string" ? system : Array.isArray(system) ? system.map((b: { text?: string }) => b.text ?? "").join("\n") : "";
+}
+
+/** The text of a request's first user message: a child's task. */
+function firstPrompt(request: RecordedRequest): string {
+  const first = request.body.messages.find((m: { role: string }) => m.role === "user");
+  return typeof first.content === "string" ? first.content : first.content.map((b: { text?: string }) => b.text ?? "").join("");
+}
+
+const toolResults = (request: RecordedRequest) =>
+  request.body.messages.flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : [])).filter((b: { type?: string }) => b.type === "tool_result");
+
+export function subagentModel(parent: Reply[]): (request: RecordedRequest) => Reply {
+  return (request) => {
+    if (!isChildRequest(request)) {
+      const answers = request.body.messages.filter((m: { role: string }) => m.role === "assistant").length;
+      return parent[Math.min(answers, parent.length - 1)]!;
+    }
+    const script = JSON.parse(firstPrompt(request)) as ChildScript;
+    const done = toolResults(request);
+    const delay = script.delayMs ? { delayMs: script.delayMs, chunk: 1 } : {};
+    const next = script.calls[done.length];
+    if (next) return { blocks: [{ type: "toolUse", name: next[0], input: next[1] }], ...delay };
+    const last = done.at(-1);
+    const said = last ? ` (last result: ${typeof last.content === "string" ? last.content : JSON.stringify(last.content)})` : "";
+    return { blocks: [{ type: "text", text: `${script.answer}${said}` }], ...delay };
+  };
+}
