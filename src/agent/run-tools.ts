@@ -60,6 +60,7 @@ export async function runTools(message: Message, o: ToolRun, signal: AbortSignal
       if (answer.kind === "interrupted" || signal.aborted) refusal = INTERRUPTED_NOT_RUN;
       else if (answer.kind === "no") refusal = ask ? declined(answer.reason) : NOBODY_TO_ASK;
       else if (answer.kind === "always") o.approvals.allowAlways(decision.request);
+      else if (answer.kind === "save") onEvent({ type: "notice", text: o.approvals.saveAlways(decision.request) });
     }
     const summary = summaryOf(checked);
     if (refusal !== undefined) {

@@ -37,6 +37,7 @@ import { approvalMode, type Args } from "./args";
 import { atTerminal, openSession, pathForId, type OpenedSession } from "./open-session";
 import { keptEffort, startModel } from "./start-model";
 import { loadExtensions } from "../extensions/load";
+import { loadPermissions } from "../extensions/permission-settings";
 import type { Catalogues } from "../providers/catalogue";
 import { pickFast, plainLine } from "./sessions";
 import { guardOutput, hold, stopSignal } from "./stop";
@@ -66,7 +67,9 @@ export async function chat(args: Args, cwd: string): Promise<number> {
     for (const notice of opened.notices) say(out, c.yellow(safeText(notice)));
     // A new session's project instructions: read now, so the banner lists exactly what its system prompt will hold.
     const contextFiles = opened.resumed ? undefined : loadContextFiles({ cwd });
-    const approvals = new Approvals(mode);
+    const permissions = loadPermissions(cwd, process.env);
+    for (const problem of permissions.problems) say(out, c.yellow(`awl: ${safeText(problem)}`));
+    const approvals = new Approvals(mode, process.env, permissions.rules);
     const modelInfo = catalogues.modelInfo;
     let agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals, modelInfo, ...(seam ? { seam } : {}) })); // rebuilds the conversation, once
     // An effort the model cannot take is a mistake on the command line: said before the REPL starts (/effort says it after).

@@ -23,6 +23,7 @@ import { onCommandLine, remedyWatcher, resendAdvice, savedPromptAdvice, withComm
 import { approvalMode, type Args } from "./args";
 import { startModel } from "./start-model";
 import { loadExtensions } from "../extensions/load";
+import { loadPermissions } from "../extensions/permission-settings";
 import { shortSessionId } from "../ui/session/session-id";
 import type { Usage } from "../providers/provider";
 import { guardOutput, hold, stopExitCode, stoppedBy, stopSignal } from "./stop";
@@ -81,7 +82,10 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
     const contextFiles = resumed ? undefined : loadContextFiles({ cwd });
     const notice = contextFiles && contextNotice(contextFiles, cwd);
     if (notice) err.write(`${c.yellow(notice)}\n`);
-    const agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals: new Approvals(mode), modelInfo: catalogues.modelInfo, ...(extensions ? { seam: extensions.seam() } : {}) }));
+    const permissions = loadPermissions(cwd, process.env);
+    for (const problem of permissions.problems) err.write(`${c.yellow(`awl: ${safeText(problem)}`)}\n`);
+    const approvals = new Approvals(mode, process.env, permissions.rules);
+    const agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals, modelInfo: catalogues.modelInfo, ...(extensions ? { seam: extensions.seam() } : {}) }));
     // An effort the model cannot take is the person's mistake, said before any request.
     const refusal = agent.effortRefusal();
     if (refusal) throw new UsageError(`${refusal} (see awl --help)`);

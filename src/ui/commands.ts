@@ -28,6 +28,7 @@ import { wrapText } from "./render/wrap";
 import { cutToColumns } from "../session/log";
 import { exportText, JSONL_WARNING, writeNewFile, type ExportFormat } from "./session/export";
 import { labelLeaf } from "./session/go-back";
+import { permissionsText } from "./permissions-command";
 
 /**
  * What to print, "quit", a compaction for the REPL to run (it streams and can
@@ -59,6 +60,7 @@ const COMMANDS: readonly [string, string][] = [
   ["/label [text]", "name where you are, for /tree (no text: remove the name)"],
   ["/fork", "continue in a copy of this session (this one stays as it is)"],
   ["/approve [ask|auto|read-only]", "when tools may act (no argument: the mode in force and what is always allowed)"],
+  ["/permissions", "the allow and deny rules in force and where each came from (Shift+Tab cycles the approval mode)"],
   ["/help", "this help"],
   ["/quit", "leave (Ctrl+D on an empty prompt, or Ctrl+C twice, does the same)"],
 ];
@@ -194,6 +196,8 @@ export function runCommand(command: Command, agent: Agent, c: Colors, catalogues
       return { output: approve(agent, argument, c) };
     case "effort":
       return { output: effortCommand(agent, argument, c) };
+    case "permissions":
+      return { output: permissionsText(agent.approvals, c) };
     default:
       return {
         output: c.red(`Unknown command /${safeText(name)}: type /help for the list (to send a line that starts with / as a prompt, begin it with a space).`),

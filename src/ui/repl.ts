@@ -39,6 +39,7 @@ import { LiveArea } from "./live/live-area";
 import { treeScreen } from "./session/go-back";
 import { rewindScreen } from "./session/rewind-screen";
 import { isSaidText } from "../session";
+import { APPROVAL_MODES } from "../agent/approval-mode";
 
 type Out = NodeJS.WriteStream;
 
@@ -93,7 +94,7 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
   let unsent = offered;
   let titleAsked = false;
   for (;;) {
-    const input = first !== undefined ? sentFirst(first, prompt, history, out) : await readLine({ prompt, history, completion, hintStyle: c.dim, text: unsent, unfold });
+    const input = first !== undefined ? sentFirst(first, prompt, history, out) : await readLine({ prompt, history, completion, hintStyle: c.dim, text: unsent, unfold, ...approvalKeys(agent, c) });
     first = unsent = undefined;
     if (input.kind === "quit") return QUIT;
     if (input.kind === "rewind") {
@@ -180,6 +181,17 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
     }
     if (stop.signal.aborted) return QUIT;
   }
+}
+
+/** At the idle prompt: the approval mode when it is not ask (`auto › `), and Shift+Tab to cycle ask → auto → read-only. */
+function approvalKeys(agent: Agent, c: Colors): { label: () => string; onShiftTab: () => void } {
+  const approvals = agent.approvals;
+  return {
+    label: () => (approvals.mode === "ask" ? "" : `${approvals.mode === "auto" ? c.yellow("auto") : c.cyan("read-only")} `),
+    onShiftTab: () => {
+      approvals.mode = APPROVAL_MODES[(APPROVAL_MODES.indexOf(approvals.mode) + 1) % APPROVAL_MODES.length]!;
+    },
+  };
 }
 
 /** /tree, /rewind (and Esc Esc): what they say is printed; a prompt /rewind gives back is returned for the next input box. */

@@ -31,6 +31,10 @@ export interface ReadLineOptions {
   unfold?: (columns: number) => string[];
   /** Text the input box starts with (a prompt given back unsent), inserted as a paste: a large one is its placeholder. */
   text?: string;
+  /** Drawn before the prompt while the line is edited, asked at each draw (the approval mode); the line as sent keeps only the prompt. */
+  label?: () => string;
+  /** Shift+Tab: the REPL cycles the approval mode; the label is drawn again. */
+  onShiftTab?: () => void;
 }
 
 /** How long a lone ESC waits for the rest of a sequence before it counts as the Escape key. */
@@ -69,7 +73,6 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
   // draw): read plain lines, which on a terminal input leaves editing to its cooked mode.
   if (!input.isTTY || !output.isTTY) return readPipedLine(input);
 
-  const continuation = options.continuation ?? continuationFor(options.prompt);
   const style = options.hintStyle ?? ((text: string) => text);
   const decoder = new KeyDecoder();
   const queue = queueFor(input);
@@ -96,7 +99,8 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
       const screenRows = output.rows || 24;
       const below = final ? [] : hint.slice(0, Math.max(0, screenRows - 1)).map((row) => style(fit(row, columns)));
       const shown = final ? endSearch(state) : state;
-      const view = viewOf(shown, options.prompt, continuation);
+      const prompt = final ? options.prompt : `${options.label?.() ?? ""}${options.prompt}`;
+      const view = viewOf(shown, prompt, options.continuation ?? continuationFor(prompt));
       if (final) view.cursor = view.text.length;
       const next = layoutInput(view, { columns, maxRows: Math.max(1, screenRows - below.length), top: drawn?.top, below });
       const bytes = redraw(drawn, next);
@@ -147,6 +151,10 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
             hint = candidateRows(completion.candidates, output.columns || 80);
             continue;
           }
+        }
+        if (key.type === "key" && key.name === "tab" && key.shift && options.onShiftTab && !state.search) {
+          options.onShiftTab();
+          continue;
         }
         if (key.type === "key" && key.name === "o" && key.ctrl && !key.alt && options.unfold && !state.search) {
           // Printed where the input was; the input is drawn again under it, as it was.
