@@ -29,8 +29,8 @@ import { alwaysScope, describeScope, subcommandKey, type AlwaysScope } from "./a
 import { guardGit } from "./git-guard";
 import { toClaudeInput } from "../extensions/hooks/tool-names";
 import { UserError } from "../errors";
-import { personSettingsFile } from "../extensions/permission-settings";
-import { saveAllowRules } from "../extensions/save-permission";
+import { personSettingsFile } from "./permission-settings";
+import { saveAllowRules } from "./save-permission";
 import { allowsCall, allowsCommand, allowsPart, denying, parseRule, savedRules, type PermissionRule, type RuleTarget } from "./permission-rules";
 import { isReadOnlyCommand, judge, READ_ONLY_PROGRAMS } from "./read-only";
 import type { SimpleCommand } from "./shell-command";

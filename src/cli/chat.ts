@@ -37,7 +37,7 @@ import { approvalMode, type Args } from "./args";
 import { atTerminal, openSession, pathForId, type OpenedSession } from "./open-session";
 import { keptEffort, startModel } from "./start-model";
 import { loadExtensions } from "../extensions/load";
-import { loadPermissions } from "../extensions/permission-settings";
+import { loadPermissions } from "../agent/permission-settings";
 import type { Catalogues } from "../providers/catalogue";
 import { pickFast, plainLine } from "./sessions";
 import { guardOutput, hold, stopSignal } from "./stop";

@@ -23,7 +23,7 @@ import { onCommandLine, remedyWatcher, resendAdvice, savedPromptAdvice, withComm
 import { approvalMode, type Args } from "./args";
 import { startModel } from "./start-model";
 import { loadExtensions } from "../extensions/load";
-import { loadPermissions } from "../extensions/permission-settings";
+import { loadPermissions } from "../agent/permission-settings";
 import { shortSessionId } from "../ui/session/session-id";
 import type { Usage } from "../providers/provider";
 import { guardOutput, hold, stopExitCode, stoppedBy, stopSignal } from "./stop";

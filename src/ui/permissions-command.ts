@@ -3,7 +3,7 @@
 // exits, and the mode (docs/permissions.md).
 
 import type { Approvals } from "../agent/approval";
-import { personSettingsFile } from "../extensions/permission-settings";
+import { personSettingsFile } from "../agent/permission-settings";
 import type { Colors } from "./render/colors";
 import { safeText } from "./render/safe-text";
 

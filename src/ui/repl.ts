@@ -39,7 +39,7 @@ import { LiveArea } from "./live/live-area";
 import { treeScreen } from "./session/go-back";
 import { rewindScreen } from "./session/rewind-screen";
 import { isSaidText } from "../session";
-import { APPROVAL_MODES } from "../agent/approval-mode";
+import { APPROVAL_MODES, isApprovalMode } from "../agent/approval-mode";
 
 type Out = NodeJS.WriteStream;
 
@@ -183,11 +183,17 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
   }
 }
 
-/** At the idle prompt: the approval mode when it is not ask (`auto › `), and Shift+Tab to cycle ask → auto → read-only. */
+/**
+ * At the idle prompt: the approval mode when it is not the person's standing
+ * one (AWL_APPROVE, else ask), as `auto › `; Shift+Tab cycles ask → auto → read-only.
+ */
 function approvalKeys(agent: Agent, c: Colors): { label: () => string; onShiftTab: () => void } {
   const approvals = agent.approvals;
+  const fromEnv = process.env.AWL_APPROVE?.trim() ?? "";
+  const standing = isApprovalMode(fromEnv) ? fromEnv : "ask";
+  const colour = { ask: c.green, auto: c.yellow, "read-only": c.cyan };
   return {
-    label: () => (approvals.mode === "ask" ? "" : `${approvals.mode === "auto" ? c.yellow("auto") : c.cyan("read-only")} `),
+    label: () => (approvals.mode === standing ? "" : `${colour[approvals.mode](approvals.mode)} `),
     onShiftTab: () => {
       approvals.mode = APPROVAL_MODES[(APPROVAL_MODES.indexOf(approvals.mode) + 1) % APPROVAL_MODES.length]!;
     },

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Approvals, type ApprovalMode } from "../../src/agent/approval";
 import { parseRule, type PermissionRule } from "../../src/agent/permission-rules";
-import { loadPermissions } from "../../src/extensions/permission-settings";
+import { loadPermissions } from "../../src/agent/permission-settings";
 import { checkCall } from "../../src/tools";
 
 let root: string;

@@ -6,8 +6,8 @@
 
 import { join } from "node:path";
 import { configDir } from "../config-dir";
-import { parseRule, type PermissionRule, type RuleKind } from "../agent/permission-rules";
-import { lineOf, readSettingsFile } from "./settings";
+import { parseRule, type PermissionRule, type RuleKind } from "./permission-rules";
+import { lineOf, readSettingsFile } from "../extensions/settings";
 
 export interface LoadedPermissions {
   rules: PermissionRule[];
