@@ -32,6 +32,7 @@ import { checkPromptSize } from "./prompt-size";
 import { systemPrompt } from "./system-prompt";
 import { prefixHash, replayable } from "./thinking-replay";
 import { ThinkingSettings } from "./thinking-settings";
+import { overBudget, sessionCost } from "./session-cost";
 
 export interface AgentOptions {
   session: SessionManager;
@@ -72,9 +73,10 @@ function smallerAnswer(plan: TurnPlan, overflow: ContextOverflow): TurnPlan | un
   return room >= plan.budget + MIN_ANSWER_TOKENS && room < plan.maxTokens ? { ...plan, maxTokens: room } : undefined;
 }
 
-/** `maxTurns`: the answers this turn may get (--max-turns); the turn ends before the request after the last one's tool results. */
+/** `maxTurns`: the answers this turn may get (--max-turns); the turn ends before the request after the last one's tool results. `maxCost`: dollars this turn may spend (--max-cost); it ends before a request whose worst case would pass them. */
 export interface TurnLimits {
   maxTurns?: number;
+  maxCost?: number;
 }
 
 type End = Extract<StreamEvent, { type: "end" }>;
@@ -249,10 +251,14 @@ export class Agent {
     let lessons = 0;
     let answers = 0;
     let stopHookActive = false;
+    const spentBefore = limits.maxCost === undefined ? 0 : (sessionCost(this.session.sessionFile).cost ?? 0);
     try {
       let overflows = 0;
       for (;;) {
         this.#flushExtensions();
+        // Checked before anything is sent: what is saved stays, and a prompt-less run continues it.
+        const overBudgetBy = limits.maxCost === undefined ? undefined : overBudget(limits.maxCost, spentBefore, this.session.sessionFile, this.#model, this.contextTokens(), plan.maxTokens);
+        if (overBudgetBy) return result({ stopReason: "error", aborted: false, finalText: "", maxCostReached: overBudgetBy });
         if (overflows === 0) await this.#fit(plan, signal, onEvent, usage);
         const { message, end } = await this.#request(plan, signal, onEvent);
         addUsage(usage, end.usage);

@@ -29,6 +29,7 @@ import { cutToColumns } from "../session/log";
 import { exportText, JSONL_WARNING, writeNewFile, type ExportFormat } from "./session/export";
 import { labelLeaf } from "./session/go-back";
 import { permissionsText } from "./permissions-command";
+import { costText, sessionCost } from "../agent/session-cost";
 
 /**
  * What to print, "quit", a compaction for the REPL to run (it streams and can
@@ -355,6 +356,7 @@ function describeSession(agent: Agent, columns = 100): string {
     ["Messages", `${messagesInFile(session.sessionFile, agent.cwd)}${compaction ? ` (${inContext} in the context)` : ""}`],
     ["Tokens", `${compactNumber(input)} in${cached} · ${compactNumber(output)} out${scope}`],
     ["Context", `${meterText(agent.meter())} · ${compactions} compaction${compactions === 1 ? "" : "s"}`],
+    ["Cost", safeText(costText(sessionCost(session.sessionFile)) ?? "nothing yet (no request made)")],
     ["Approve", approvalText(agent)],
   ];
   return [...rows.map(([label, value]) => hanging(label.padEnd(LABEL.length), value, columns)), instructionsLine(agent)].join("\n");

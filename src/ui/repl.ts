@@ -40,6 +40,7 @@ import { treeScreen } from "./session/go-back";
 import { rewindScreen } from "./session/rewind-screen";
 import { isSaidText } from "../session";
 import { APPROVAL_MODES, isApprovalMode } from "../agent/approval-mode";
+import { costText, sessionCost } from "../agent/session-cost";
 
 type Out = NodeJS.WriteStream;
 
@@ -163,7 +164,7 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
         renderer.handle(adviseInRepl(event, (remedy) => catalogues.advise(remedy, agent.model.provider)));
       };
       const result = await stop.hold(() => agent.runTurn(text, controller.signal, onEvent, ask));
-      renderer.finish(result);
+      renderer.finish(result, costText(sessionCost(agent.session.sessionFile)));
       if (result.promptBlocked) unsent = input.text; // back in the input box to change, as it was never sent
       if (result.stopReason === "stop" && !titleAsked && wantsTitle(agent.session)) {
         titleAsked = true; // one request per session, answered or not
