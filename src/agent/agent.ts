@@ -33,6 +33,7 @@ import { systemPrompt } from "./system-prompt";
 import { prefixHash, replayable } from "./thinking-replay";
 import { ThinkingSettings } from "./thinking-settings";
 import { overBudget, sessionCost } from "./session-cost";
+import { attach } from "./attachments";
 
 export interface AgentOptions {
   session: SessionManager;
@@ -245,7 +246,10 @@ export class Agent {
         onEvent({ type: "end", stopReason: "error", errorMessage: blocked });
         return result({ stopReason: "error", aborted: false, errorMessage: blocked, finalText: "", promptBlocked: true });
       }
-      this.#appendPrompt(prompt, plan, hooked.context);
+      // Each `@path` the prompt names goes with it as the file's content, read now (attachments.ts).
+      const attached = await attach(prompt, this.cwd, signal);
+      for (const text of attached.notices) onEvent({ type: "notice", text });
+      this.#appendPrompt(prompt, plan, [...attached.blocks, ...hooked.context.map((text): ContentBlock => ({ type: "text", text }))]);
     } else if (!this.waitsForModel()) throw new Error("no prompt, and no tool results wait for the model");
 
     let lessons = 0;
@@ -343,9 +347,9 @@ export class Agent {
   }
 
   /** The system message of a new session (or a killed answer), then the prompt, each checked against the window before it is written. */
-  #appendPrompt(prompt: string, plan: TurnPlan, hookContext: string[]): void {
+  #appendPrompt(prompt: string, plan: TurnPlan, after: ContentBlock[]): void {
     const system = this.#conversation.messages.length === 0 ? systemPrompt({ cwd: this.cwd, tools: toolDefinitions(), context: this.#contextFiles, env: this.#env }) : undefined;
-    const message = this.#promptMessage(prompt, hookContext);
+    const message = this.#promptMessage(prompt, after);
     const window = this.window();
     checkPromptSize(Math.ceil(jsonByteLength(message) / 4), {
       model: this.#model.model,
@@ -426,7 +430,8 @@ export class Agent {
    * never started; those of one that asked for tools may have run before awl
    * was stopped.
    */
-  #promptMessage(prompt: string, hookContext: string[]): Message {
+  /** `after`: blocks that follow the prompt's text: the files it attached, then what hooks added. */
+  #promptMessage(prompt: string, after: ContentBlock[]): Message {
     const branch = this.session.getBranch();
     const last = branch.findLast((e) => e.type === "message" && e.message.role === "assistant");
     const started = last?.type === "message" && last.message.stopReason === "toolUse";
@@ -438,8 +443,7 @@ export class Agent {
     }));
     const moved: ContentBlock[] = toldDirectory(this.session.header.cwd, branch) === this.cwd ? [] : [{ type: "text", text: cwdNote(this.cwd, this.session.header.cwd) }];
     // SEAM (extensions' entry kinds): what SessionStart and UserPromptSubmit hooks add belongs in a custom_message entry ("hook") after the prompt; until then it follows the prompt in its message.
-    const added: ContentBlock[] = hookContext.map((text) => ({ type: "text", text }));
-    return { role: "user", content: [...interrupted, ...moved, { type: "text", text: prompt }, ...added] };
+    return { role: "user", content: [...interrupted, ...moved, { type: "text", text: prompt }, ...after] };
   }
 
   /** One request, streamed to `onEvent`. Nothing is appended here; an overflow's `end` is held back, since compaction may handle it. */
