@@ -22,9 +22,9 @@ export interface Attachments {
   notices: string[];
 }
 
-/** The `@path` words of a prompt, in order, each once: `@` at the start of a word, the path up to white space, without trailing punctuation. */
+/** The `@path` words of a prompt, in order, each once: `@` at the start of a word (or after a bracket), the path up to white space, without trailing punctuation. */
 export function mentions(prompt: string): string[] {
-  const found = [...prompt.matchAll(/(?:^|\s)@([^\s@]+)/g)].map((m) => m[1]!.replace(/[,;:!?)\]}'"]+$/, "").replace(/\.$/, ""));
+  const found = [...prompt.matchAll(/(?:^|[\s([])@([^\s@]+)/g)].map((m) => m[1]!.replace(/[,;:!?)\]}'"]+$/, "").replace(/\.$/, ""));
   return [...new Set(found.filter(Boolean))];
 }
 
