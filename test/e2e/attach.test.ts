@@ -34,4 +34,32 @@ describe.skipIf(!hasTmux)("@path", () => {
     expect(JSON.stringify(fx.server.requests[1]!.body.messages)).toContain(JSON.stringify(ATTACHED));
     expect(JSON.stringify(fx.server.requests[1]!.body.messages)).not.toContain("Tuesday");
   });
+
+  test("@ opens the picker: git's tracked and untracked files, not the ignored; typing filters by fuzzy match, Enter puts the path in", async () => {
+    const git = (...args: string[]) => Bun.spawnSync(["git", ...args], { cwd: fx.project, env: { ...fx.env, GIT_AUTHOR_NAME: "a", GIT_AUTHOR_EMAIL: "a@b", GIT_COMMITTER_NAME: "a", GIT_COMMITTER_EMAIL: "a@b" } });
+    mkdirSync(join(fx.project, "src"));
+    writeFileSync(join(fx.project, "src", "date.ts"), "tracked\n");
+    writeFileSync(join(fx.project, ".gitignore"), "build.log\n");
+    writeFileSync(join(fx.project, "build.log"), "ignored\n");
+    git("init", "-q");
+    git("add", "src/date.ts", ".gitignore");
+    git("commit", "-qm", "first");
+    writeFileSync(join(fx.project, "notes.md"), "untracked\n");
+    fx.server.reply(text("Read it."));
+    term.start([AWL], { cwd: fx.project, env: fx.env, width: 120, height: 30 });
+    await term.waitFor(/\/help for commands/);
+    term.type("look at @");
+    const listed = await term.waitFor(/› \.gitignore/);
+    expect(listed).toMatch(/ {2}\.keep\n {2}notes\.md\n {2}src\/date\.ts/);
+    expect(listed).not.toContain("build.log");
+    term.type("dte");
+    await term.waitFor(/look at @dte\n› src\/date\.ts\s*$/);
+    term.keys("Enter");
+    await term.waitFor(/look at @src\/date\.ts\s*$/);
+    term.keys("Enter");
+    await term.waitFor(/Read it\./);
+    expect(JSON.stringify(fx.server.requests[0]!.body.messages)).toContain(JSON.stringify('<attached path="src/date.ts">\ntracked\n</attached>'));
+    term.keys("C-d");
+    await term.waitFor(/\[exited 0\]/);
+  });
 });

@@ -11,6 +11,8 @@ import { type LineResult, readPipedLine } from "./input-pipe";
 import { enterRawMode } from "./input-modes";
 import { type Key, KeyDecoder } from "./keys";
 import { unsent, withDraft } from "./type-ahead";
+import { AtPicker } from "./at-picker";
+import type { ProjectFiles } from "./project-files";
 
 /** `rewind`: Esc twice on an empty prompt (the REPL opens /rewind). */
 export type ReadLineResult = LineResult | { kind: "rewind" };
@@ -35,6 +37,8 @@ export interface ReadLineOptions {
   label?: () => string;
   /** Shift+Tab: the REPL cycles the approval mode; the label is drawn again. */
   onShiftTab?: () => void;
+  /** The files `@` lists (at-picker.ts), read when it is first typed; without it, `@` is a character like any. */
+  files?: () => ProjectFiles;
 }
 
 /** How long a lone ESC waits for the rest of a sequence before it counts as the Escape key. */
@@ -88,6 +92,7 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
   let escapeArmed = false;
   let quitTimer: ReturnType<typeof setTimeout> | undefined;
   let escapeTimer: ReturnType<typeof setTimeout> | undefined;
+  const picker = options.files ? new AtPicker(options.files) : undefined;
 
   return new Promise((resolve, reject) => {
     const restore = enterRawMode(input, output);
@@ -97,7 +102,8 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
     const draw = (final = false) => {
       const columns = output.columns || 80;
       const screenRows = output.rows || 24;
-      const below = final ? [] : hint.slice(0, Math.max(0, screenRows - 1)).map((row) => style(fit(row, columns)));
+      const rows = picker?.rows() ?? [];
+      const below = final ? [] : (rows.length > 0 ? rows : hint).slice(0, Math.max(0, screenRows - 1)).map((row) => style(fit(row, columns)));
       const shown = final ? endSearch(state) : state;
       const prompt = final ? options.prompt : `${options.label?.() ?? ""}${options.prompt}`;
       const view = viewOf(shown, prompt, options.continuation ?? continuationFor(prompt));
@@ -144,10 +150,17 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
         const armed = quitArmed;
         disarm();
         hint = [];
+        const picked = picker?.key(key, state);
+        if (picked) {
+          state = picked;
+          picker!.update(state);
+          continue;
+        }
         if (key.type === "key" && key.name === "tab" && !key.ctrl && !key.alt && !key.shift && options.completion && !state.search) {
           const completion = complete(state.text, state.cursor, options.completion);
           if (completion) {
             if (completion.insert) state = replaceRange(state, state.cursor, state.cursor, completion.insert);
+            picker?.update(state);
             hint = candidateRows(completion.candidates, output.columns || 80);
             continue;
           }
@@ -200,6 +213,7 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
           return finish({ kind: "line", text: action.text });
         }
         state = nextState;
+        picker?.update(state);
       }
       draw();
     };
