@@ -41,7 +41,7 @@ import { rewindScreen } from "./session/rewind-screen";
 import { isSaidText } from "../session";
 import { APPROVAL_MODES, isApprovalMode } from "../agent/approval-mode";
 import { costText, sessionCost } from "../agent/session-cost";
-import { projectFiles } from "./input/project-files";
+import { listProjectFiles } from "./input/project-files";
 
 type Out = NodeJS.WriteStream;
 
@@ -96,7 +96,7 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
   let unsent = offered;
   let titleAsked = false;
   for (;;) {
-    const input = first !== undefined ? sentFirst(first, prompt, history, out) : await readLine({ prompt, history, completion, hintStyle: c.dim, text: unsent, unfold, ...approvalKeys(agent, c), files: () => projectFiles(agent.cwd) });
+    const input = first !== undefined ? sentFirst(first, prompt, history, out) : await readLine({ prompt, history, completion, hintStyle: c.dim, text: unsent, unfold, ...approvalKeys(agent, c), files: (changed) => listProjectFiles(agent.cwd, changed) });
     first = unsent = undefined;
     if (input.kind === "quit") return QUIT;
     if (input.kind === "rewind") {

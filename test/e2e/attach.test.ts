@@ -49,8 +49,8 @@ describe.skipIf(!hasTmux)("@path", () => {
     term.start([AWL], { cwd: fx.project, env: fx.env, width: 120, height: 30 });
     await term.waitFor(/\/help for commands/);
     term.type("look at @");
-    const listed = await term.waitFor(/› \.gitignore/);
-    expect(listed).toMatch(/ {2}\.keep\n {2}notes\.md\n {2}src\/date\.ts/);
+    // The tracked files first, each kind by path.
+    const listed = await term.waitFor(/› \.gitignore\n {2}src\/date\.ts\n {2}\.keep\n {2}notes\.md\n/);
     expect(listed).not.toContain("build.log");
     term.type("dte");
     await term.waitFor(/look at @dte\n› src\/date\.ts\s*$/);

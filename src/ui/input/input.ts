@@ -12,7 +12,7 @@ import { enterRawMode } from "./input-modes";
 import { type Key, KeyDecoder } from "./keys";
 import { unsent, withDraft } from "./type-ahead";
 import { AtPicker } from "./at-picker";
-import type { ProjectFiles } from "./project-files";
+import type { FileList } from "./project-files";
 
 /** `rewind`: Esc twice on an empty prompt (the REPL opens /rewind). */
 export type ReadLineResult = LineResult | { kind: "rewind" };
@@ -37,8 +37,8 @@ export interface ReadLineOptions {
   label?: () => string;
   /** Shift+Tab: the REPL cycles the approval mode; the label is drawn again. */
   onShiftTab?: () => void;
-  /** The files `@` lists (at-picker.ts), read when it is first typed; without it, `@` is a character like any. */
-  files?: () => ProjectFiles;
+  /** Starts listing the files `@` offers (at-picker.ts), when it is first typed; without it, `@` is a character like any. */
+  files?: (changed: () => void) => FileList;
 }
 
 /** How long a lone ESC waits for the rest of a sequence before it counts as the Escape key. */
@@ -92,11 +92,11 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
   let escapeArmed = false;
   let quitTimer: ReturnType<typeof setTimeout> | undefined;
   let escapeTimer: ReturnType<typeof setTimeout> | undefined;
-  const picker = options.files ? new AtPicker(options.files) : undefined;
-
   return new Promise((resolve, reject) => {
     const restore = enterRawMode(input, output);
     let settled = false;
+    // The list is drawn again as names arrive, until the line is sent.
+    const picker = options.files ? new AtPicker(options.files, () => guarded(() => !settled && draw())) : undefined;
 
     /** Redraws what changed; `final` draws the input as submitted (no hints, the cursor at its end, a search ended). */
     const draw = (final = false) => {
