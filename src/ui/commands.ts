@@ -74,6 +74,7 @@ const KEYS = [
   "Esc or Ctrl+C interrupts a running turn; what you typed meanwhile comes back, unsent",
   "Ctrl+C clears the line; on an empty one, press it twice to quit · Ctrl+D on an empty line quits",
   "Ctrl+O shows the latest turn's thinking and tool output in full · a long paste shows as [pasted N lines], sent in full",
+  "@ picks a file to attach · Ctrl+G edits the prompt in $VISUAL or $EDITOR · Shift+Tab cycles the approval mode",
 ];
 
 /** How wide the text after `first` may be in `hanging`. */

@@ -42,6 +42,7 @@ import { isSaidText } from "../session";
 import { APPROVAL_MODES, isApprovalMode } from "../agent/approval-mode";
 import { costText, sessionCost } from "../agent/session-cost";
 import { listProjectFiles } from "./input/project-files";
+import { editInEditor } from "./input/external-editor";
 
 type Out = NodeJS.WriteStream;
 
@@ -96,7 +97,7 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
   let unsent = offered;
   let titleAsked = false;
   for (;;) {
-    const input = first !== undefined ? sentFirst(first, prompt, history, out) : await readLine({ prompt, history, completion, hintStyle: c.dim, text: unsent, unfold, ...approvalKeys(agent, c), files: (changed) => listProjectFiles(agent.cwd, changed) });
+    const input = first !== undefined ? sentFirst(first, prompt, history, out) : await readLine({ prompt, history, completion, hintStyle: c.dim, text: unsent, unfold, ...approvalKeys(agent, c), files: (changed) => listProjectFiles(agent.cwd, changed), editor: (text) => editInEditor(text) });
     first = unsent = undefined;
     if (input.kind === "quit") return QUIT;
     if (input.kind === "rewind") {

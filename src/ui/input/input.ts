@@ -5,7 +5,8 @@
 // screen has: see input-render.ts).
 
 import { type CompletionContext, complete } from "./complete";
-import { createEditor, type EditorState, endSearch, handleKey, replaceRange, viewOf } from "./editor";
+import { createEditor, type EditorState, endSearch, expandPastes, handleKey, replaceRange, viewOf } from "./editor";
+import type { Edited } from "./external-editor";
 import { CLEAR_SCREEN, fit, type Layout, layoutInput, leave, redraw } from "./input-render";
 import { type LineResult, readPipedLine } from "./input-pipe";
 import { enterRawMode } from "./input-modes";
@@ -37,6 +38,8 @@ export interface ReadLineOptions {
   label?: () => string;
   /** Shift+Tab: the REPL cycles the approval mode; the label is drawn again. */
   onShiftTab?: () => void;
+  /** Ctrl+G: the prompt's text through the person's editor (external-editor.ts); without it, Ctrl+G does nothing. */
+  editor?: (text: string) => Promise<Edited>;
   /** Starts listing the files `@` offers (at-picker.ts), when it is first typed; without it, `@` is a character like any. */
   files?: (changed: () => void) => FileList;
 }
@@ -93,7 +96,7 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
   let quitTimer: ReturnType<typeof setTimeout> | undefined;
   let escapeTimer: ReturnType<typeof setTimeout> | undefined;
   return new Promise((resolve, reject) => {
-    const restore = enterRawMode(input, output);
+    let restore = enterRawMode(input, output);
     let settled = false;
     // The list is drawn again as names arrive, until the line is sent.
     const picker = options.files ? new AtPicker(options.files, () => guarded(() => !settled && draw())) : undefined;
@@ -169,6 +172,10 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
           options.onShiftTab();
           continue;
         }
+        if (key.type === "key" && key.name === "g" && key.ctrl && !key.alt && options.editor && !state.search) {
+          queue.push(...keys.slice(i + 1)); // typed after Ctrl+G: read once the prompt is back
+          return handOver(options.editor);
+        }
         if (key.type === "key" && key.name === "o" && key.ctrl && !key.alt && options.unfold && !state.search) {
           // Printed where the input was; the input is drawn again under it, as it was.
           output.write(`${erase(drawn)}${options.unfold(output.columns || 80).join("\r\n")}\r\n`);
@@ -218,6 +225,23 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
       draw();
     };
 
+    /** Ctrl+G: the terminal to the editor (the input erased, cooked mode, nothing read), then back, the edited text in the box. */
+    const handOver = (editor: NonNullable<ReadLineOptions["editor"]>) => {
+      input.off("data", onData);
+      output.write(erase(drawn));
+      drawn = undefined;
+      restore();
+      void editor(expandPastes(state.text, state.pastes)).then((edited) =>
+        guarded(() => {
+          restore = enterRawMode(input, output);
+          if ("text" in edited) state = replaceRange({ ...state, pastes: new Map() }, 0, state.text.length, edited.text);
+          else hint = [edited.unchanged];
+          input.on("data", onData);
+          apply(queue.splice(0));
+          if (!settled) input.resume();
+        }),
+      );
+    };
     const onData = (chunk: Buffer | string) =>
       guarded(() => {
         clearTimeout(escapeTimer);
