@@ -14,7 +14,7 @@ import type { ModelInfo } from "../providers/model-info";
 import { builtinModel } from "../providers/builtin-models";
 import { contextWindowFromEnv } from "../providers/models";
 import type { ContextOverflow, Provider, ProviderName, StreamEvent, Usage } from "../providers/provider";
-import { learnThinking, lessonOf, type Effort } from "../providers/thinking-forms";
+import { EFFORTS, learnThinking, lessonOf, type Effort } from "../providers/thinking-forms";
 import { ANSWER_SHARE, type TurnPlan } from "../providers/thinking-plan";
 import { toolDefinitions, tools } from "../tools";
 import { Checkpoints } from "./checkpoints";
@@ -162,6 +162,11 @@ export class Agent {
   /** Why the effort in force cannot go to the model in force, in one line; undefined when it can. */
   effortRefusal(): string | undefined {
     return this.#thinking.refusal(this.#model);
+  }
+
+  /** The effort levels `model` (the one in force by default) takes: what the /effort and /model pickers offer. */
+  effortsTaken(model: ModelRef = this.#model): Effort[] {
+    return EFFORTS.filter((level) => this.#thinking.refusal(model, level) === undefined);
   }
 
   /** Switches provider/model from the next request on; throws UserError if unusable (no key). */

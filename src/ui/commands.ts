@@ -29,6 +29,7 @@ import { cutToColumns } from "../session/log";
 import { exportText, JSONL_WARNING, writeNewFile, type ExportFormat } from "./session/export";
 import { labelLeaf } from "./session/go-back";
 import { permissionsText } from "./permissions-command";
+import { matchesWords, type PickedSetting } from "./setting-picker";
 import { costText, sessionCost } from "../agent/session-cost";
 
 /**
@@ -44,6 +45,8 @@ export type CommandResult =
   | { open: "fork" }
   | { tree: string }
   | { rewind: true }
+  /** /model or /effort with no argument at a terminal: the REPL opens the picker (setting-picker.ts). */
+  | { pick: PickedSetting }
   | "quit";
 
 /** The commands /help lists: how each is typed, and what it does. */
@@ -171,6 +174,7 @@ export function runCommand(command: Command, agent: Agent, c: Colors, catalogues
     case "help":
       return { output: helpText(columns, added) };
     case "model":
+      if (!argument && atTerminal()) return { pick: "model" };
       return { output: argument ? switchModel(agent, argument, c, catalogues) : showModels(agent, c, catalogues) };
     case "session":
       return { output: describeSession(agent, columns) };
@@ -197,6 +201,7 @@ export function runCommand(command: Command, agent: Agent, c: Colors, catalogues
     case "approve":
       return { output: approve(agent, argument, c) };
     case "effort":
+      if (!argument && atTerminal()) return { pick: "effort" };
       return { output: effortCommand(agent, argument, c) };
     case "permissions":
       return { output: permissionsText(agent.approvals, c) };
@@ -231,8 +236,18 @@ function showModels(agent: Agent, c: Colors, catalogues: Catalogues): string {
  * ("<provider>/") is refused with what is accepted, and so is a provider that
  * cannot be used (no key): the model in use stays.
  */
-function switchModel(agent: Agent, spec: string, c: Colors, catalogues: Catalogues): string {
+function switchModel(agent: Agent, typed: string, c: Colors, catalogues: Catalogues): string {
   const still = () => `Still using ${safeText(`${agent.model.provider}/${agent.model.model}`)}.`;
+  // Words rather than an id (`sonnet`, `opus 5`): the one model they match, or the question which.
+  const catalogue = catalogues.of(agent.model.provider);
+  const models = catalogue.models();
+  const anId = typed.includes("/") || models.some((m) => m.id === typed) || (catalogue.listed !== undefined && isListed(typed, catalogue.listed));
+  const matching = anId ? [] : models.filter((m) => matchesWords(typed, `${m.id} ${m.displayName ?? ""}`));
+  if (matching.length > 1) {
+    const ids = matching.map((m) => m.id);
+    return `${matching.length} models match ${safeText(typed)}, newest first: ${safeText(ids.join(", "))}. Which one? /model ${safeText(ids[0]!)} (or /model alone to pick from the list)\n${still()}`;
+  }
+  const spec = matching[0]?.id ?? typed;
   try {
     const parsed = parseModelSpec(spec);
     const provider = parsed.provider ?? agent.model.provider;
@@ -257,6 +272,9 @@ function switchModel(agent: Agent, spec: string, c: Colors, catalogues: Catalogu
     throw error;
   }
 }
+
+/** Both ends are a terminal: a picker can be drawn and answered. */
+const atTerminal = () => process.stdin.isTTY === true && process.stdout.isTTY === true;
 
 /** How old a models list may be for /model to judge an id by it: a model released since is then found. */
 const LIST_FRESH_MS = 60_000;

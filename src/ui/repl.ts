@@ -42,6 +42,7 @@ import { isSaidText } from "../session";
 import { APPROVAL_MODES, isApprovalMode } from "../agent/approval-mode";
 import { costText, sessionCost } from "../agent/session-cost";
 import { listProjectFiles } from "./input/project-files";
+import { pickSetting, type PickedSetting } from "./setting-picker";
 import { editInEditor } from "./input/external-editor";
 
 type Out = NodeJS.WriteStream;
@@ -125,7 +126,8 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
       const result = runCommand(command, agent, c, catalogues, out.columns, commandRows);
       if (result === "quit") return QUIT;
       if ("open" in result) return result.open === "resume" ? { kind: "resume", id: result.id } : { kind: result.open };
-      if ("compact" in result) await compactNow(agent, result.compact, c, out, stop);
+      if ("pick" in result) await pickAndRun(result.pick, agent, c, catalogues, out);
+      else if ("compact" in result) await compactNow(agent, result.compact, c, out, stop);
       else if ("tree" in result || "rewind" in result) unsent = await goBack(agent, result, c, out);
       else out.write(`${wrapLines(result.output, out.columns)}\n`);
       if (stop.signal.aborted) return QUIT;
@@ -201,6 +203,16 @@ function approvalKeys(agent: Agent, c: Colors): { label: () => string; onShiftTa
       approvals.mode = APPROVAL_MODES[(APPROVAL_MODES.indexOf(approvals.mode) + 1) % APPROVAL_MODES.length]!;
     },
   };
+}
+
+/** /model or /effort with no argument: the picker, then the command with what was chosen (Esc: nothing changes). */
+async function pickAndRun(which: PickedSetting, agent: Agent, c: Colors, catalogues: Catalogues, out: Out): Promise<void> {
+  const chosen = await pickSetting(which, agent, catalogues);
+  if (chosen === undefined) return;
+  const command = { name: which, argument: chosen };
+  await prepareCommand(command, agent, catalogues);
+  const done = runCommand(command, agent, c, catalogues, out.columns);
+  if (typeof done === "object" && "output" in done) out.write(`${wrapLines(done.output, out.columns)}\n`);
 }
 
 /** /tree, /rewind (and Esc Esc): what they say is printed; a prompt /rewind gives back is returned for the next input box. */
