@@ -29,6 +29,7 @@ import { cutToColumns } from "../session/log";
 import { exportText, JSONL_WARNING, writeNewFile, type ExportFormat } from "./session/export";
 import { labelLeaf } from "./session/go-back";
 import { permissionsText } from "./permissions-command";
+import { initPrompt } from "./init-command";
 import { matchesWords, type PickedSetting } from "./setting-picker";
 import { costText, sessionCost } from "../agent/session-cost";
 
@@ -47,6 +48,8 @@ export type CommandResult =
   | { rewind: true }
   /** /model or /effort with no argument at a terminal: the REPL opens the picker (setting-picker.ts). */
   | { pick: PickedSetting }
+  /** A prompt to send as if typed (/init). */
+  | { prompt: string }
   | "quit";
 
 /** The commands /help lists: how each is typed, and what it does. */
@@ -64,6 +67,7 @@ const COMMANDS: readonly [string, string][] = [
   ["/label [text]", "name where you are, for /tree (no text: remove the name)"],
   ["/fork", "continue in a copy of this session (this one stays as it is)"],
   ["/approve [ask|auto|read-only]", "when tools may act (no argument: the mode in force and what is always allowed)"],
+  ["/init", "ask the model to write AGENTS.md from this repository (an existing one is improved, never replaced); you approve the write"],
   ["/permissions", "the allow and deny rules in force and where each came from (Shift+Tab cycles the approval mode)"],
   ["/help", "this help"],
   ["/quit", "leave (Ctrl+D on an empty prompt, or Ctrl+C twice, does the same)"],
@@ -205,6 +209,9 @@ export function runCommand(command: Command, agent: Agent, c: Colors, catalogues
       return { output: effortCommand(agent, argument, c) };
     case "permissions":
       return { output: permissionsText(agent.approvals, c) };
+    case "init":
+      if (argument) return { output: c.red("/init takes nothing after it: it reads the repository itself.") };
+      return { prompt: initPrompt(agent.cwd) };
     default:
       return {
         output: c.red(`Unknown command /${safeText(name)}: type /help for the list (to send a line that starts with / as a prompt, begin it with a space).`),

@@ -125,13 +125,16 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
       await prepareCommand(command, agent, catalogues);
       const result = runCommand(command, agent, c, catalogues, out.columns, commandRows);
       if (result === "quit") return QUIT;
-      if ("open" in result) return result.open === "resume" ? { kind: "resume", id: result.id } : { kind: result.open };
-      if ("pick" in result) await pickAndRun(result.pick, agent, c, catalogues, out);
-      else if ("compact" in result) await compactNow(agent, result.compact, c, out, stop);
-      else if ("tree" in result || "rewind" in result) unsent = await goBack(agent, result, c, out);
-      else out.write(`${wrapLines(result.output, out.columns)}\n`);
-      if (stop.signal.aborted) return QUIT;
-      continue;
+      if (!("prompt" in result)) {
+        if ("open" in result) return result.open === "resume" ? { kind: "resume", id: result.id } : { kind: result.open };
+        if ("pick" in result) await pickAndRun(result.pick, agent, c, catalogues, out);
+        else if ("compact" in result) await compactNow(agent, result.compact, c, out, stop);
+        else if ("tree" in result || "rewind" in result) unsent = await goBack(agent, result, c, out);
+        else out.write(`${wrapLines(result.output, out.columns)}\n`);
+        if (stop.signal.aborted) return QUIT;
+        continue;
+      }
+      text = result.prompt; // /init: sent below, as a Markdown command's prompt is
     }
 
     // An effort the model cannot take (after /model, say) refuses the prompt before it is written: it goes back into the input box.
