@@ -11,7 +11,7 @@ import { readdir, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { TextBlock } from "../conversation";
 import { MAX_BYTES, MAX_LINES } from "../tools/output-cap";
-import { openRegular, readAll, specialKind } from "../tools/regular-file";
+import { readRegular, specialKind } from "../tools/regular-file";
 
 /** Entries of a folder's listing at most. */
 const MAX_LISTED = 500;
@@ -49,12 +49,7 @@ async function attachOne(shown: string, path: string, signal: AbortSignal): Prom
   if (info.size > MAX_BYTES) return { why: `it is ${Math.ceil(info.size / 1024)} KB, more than the ${MAX_BYTES / 1024} KB the read tool shows at once (the model can read it in parts)` };
   let bytes: Buffer;
   try {
-    const handle = await openRegular(path);
-    try {
-      bytes = await readAll(handle, signal);
-    } finally {
-      await handle.close();
-    }
+    bytes = await readRegular(path, signal);
   } catch (error) {
     return { why: `it could not be read (${error instanceof Error ? error.message : String(error)})` };
   }
