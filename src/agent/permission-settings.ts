@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { configDir } from "../config-dir";
 import { parseRule, type PermissionRule, type RuleKind } from "./permission-rules";
-import { lineOf, readSettingsFile } from "../extensions/settings";
+import { lineOf, readSettingsFile, settingsFiles } from "../extensions/settings";
 
 export interface LoadedPermissions {
   rules: PermissionRule[];
@@ -25,11 +25,13 @@ export function loadPermissions(cwd: string, env: Record<string, string | undefi
     [join(cwd, ".awl", "settings.json"), ["deny"]],
     [join(cwd, ".awl", "settings.local.json"), ["deny"]],
   ];
+  const hookFiles = settingsFiles(cwd, env);
   for (const [file, kinds] of files) {
     const read = readSettingsFile(file, "its permissions are skipped");
     if (read === undefined) continue;
     if ("problem" in read) {
-      loaded.problems.push(read.problem);
+      // A file the hooks read too is named once, by them (extensions/settings.ts).
+      if (!hookFiles.includes(file)) loaded.problems.push(read.problem);
       continue;
     }
     const at = (key: string) => `${file}:${lineOf(read.text, key)}`;
