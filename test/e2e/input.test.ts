@@ -293,7 +293,7 @@ describe.skipIf(!hasTmux)("history and completion", () => {
     term.type("/");
     term.keys("Tab");
     // Every command, in order: the list wraps into a second row on a narrow screen.
-    await term.waitFor(/\/approve {2}\/compact {2}\/effort {2}\/export {2}\/fork {2}\/help {2}\/label {2}\/model {2}\/new {2}\/quit {2}\/rename {2}\/resume {2}\/rewind\s+\/session {2}\/tree/);
+    await term.waitFor(/\/approve {2}\/compact {2}\/effort {2}\/export {2}\/fork {2}\/help {2}\/init {2}\/label {2}\/model {2}\/new {2}\/permissions {2}\/quit {2}\/rename\s+\/resume {2}\/rewind {2}\/session {2}\/tree/);
     term.keys("C-u");
     term.type("look at sr");
     term.keys("Tab");
