@@ -3,7 +3,7 @@
 // the `@` keystroke to the picker's first row on the output, beside the sum
 // of what it cannot do without: `git ls-files | head` on the same repository,
 // and the time a typed character takes to show at the same prompt. Bar: the
-// first screen within 2x that sum. `bun run test/bench/at-picker.bench.ts`.
+// first screen within 2x that sum. `bun run bench at-picker`.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
