@@ -120,6 +120,15 @@ export function runGitSync(args: readonly string[], o: Omit<GitOptions, "signal"
   }
 }
 
+/** One of awl's own git commands whose output is read as it comes (the `@` picker's file list), guarded as the others; the caller stops it. */
+export function spawnGit(args: readonly string[], o: { cwd: string; env: Env }): Bun.Subprocess<"ignore", "pipe", "ignore"> | undefined {
+  try {
+    return Bun.spawn(gitArgv(args), { cwd: o.cwd, env: gitEnvironment(o.env), stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+  } catch {
+    return undefined; // no git, or no such directory
+  }
+}
+
 function gitArgv(args: readonly string[], config: readonly string[] = []): string[] {
   return ["git", "--no-pager", "--no-optional-locks", ...[...GIT_GUARD_CONFIG, ...config].flatMap((c) => ["-c", c]), ...args];
 }

@@ -14,7 +14,7 @@ import type { ModelInfo } from "../providers/model-info";
 import { builtinModel } from "../providers/builtin-models";
 import { contextWindowFromEnv } from "../providers/models";
 import type { ContextOverflow, Provider, ProviderName, StreamEvent, Usage } from "../providers/provider";
-import { learnThinking, lessonOf, type Effort } from "../providers/thinking-forms";
+import { EFFORTS, learnThinking, lessonOf, type Effort } from "../providers/thinking-forms";
 import { ANSWER_SHARE, type TurnPlan } from "../providers/thinking-plan";
 import { toolDefinitions, tools, type ToolDefinition } from "../tools";
 import { Checkpoints } from "./checkpoints";
@@ -38,6 +38,8 @@ import { checkPromptSize } from "./prompt-size";
 import { systemPrompt } from "./system-prompt";
 import { prefixHash, replayable } from "./thinking-replay";
 import { ThinkingSettings } from "./thinking-settings";
+import { overBudget, sessionCost } from "./session-cost";
+import { attach } from "./attachments";
 
 export interface AgentOptions {
   session: SessionManager;
@@ -96,9 +98,10 @@ function smallerAnswer(plan: TurnPlan, overflow: ContextOverflow): TurnPlan | un
   return room >= plan.budget + MIN_ANSWER_TOKENS && room < plan.maxTokens ? { ...plan, maxTokens: room } : undefined;
 }
 
-/** `maxTurns`: the answers this turn may get (--max-turns); the turn ends before the request after the last one's tool results. */
+/** `maxTurns`: the answers this turn may get (--max-turns); the turn ends before the request after the last one's tool results. `maxCost`: dollars this turn may spend (--max-cost); it ends before a request whose worst case would pass them. */
 export interface TurnLimits {
   maxTurns?: number;
+  maxCost?: number;
 }
 
 type End = Extract<StreamEvent, { type: "end" }>;
@@ -228,6 +231,11 @@ export class Agent {
     return this.#thinking.refusal(this.#model);
   }
 
+  /** The effort levels `model` (the one in force by default) takes: what the /effort and /model pickers offer. */
+  effortsTaken(model: ModelRef = this.#model): Effort[] {
+    return EFFORTS.filter((level) => this.#thinking.refusal(model, level) === undefined);
+  }
+
   /** Switches provider/model from the next request on; throws UserError if unusable (no key). */
   setModel(model: ModelRef): void {
     this.#provider = createProvider(model.provider, this.#env);
@@ -311,16 +319,23 @@ export class Agent {
         onEvent({ type: "end", stopReason: "error", errorMessage: blocked });
         return result({ stopReason: "error", aborted: false, errorMessage: blocked, finalText: "", promptBlocked: true });
       }
-      this.#appendPrompt(prompt, plan, [...this.#startContext.splice(0), ...hooked.context]);
+      // Each `@path` the prompt names goes with it as the file's content, read now (attachments.ts).
+      const attached = await attach(prompt, this.cwd, signal);
+      for (const text of attached.notices) onEvent({ type: "notice", text });
+      this.#appendPrompt(prompt, plan, attached.blocks, [...this.#startContext.splice(0), ...hooked.context]);
     } else if (!this.waitsForModel()) throw new Error("no prompt, and no tool results wait for the model");
 
     let lessons = 0;
     let answers = 0;
     let stopHookActive = false;
+    const spentBefore = limits.maxCost === undefined ? 0 : (sessionCost(this.session.sessionFile).cost ?? 0);
     try {
       let overflows = 0;
       for (;;) {
         this.#flushExtensions();
+        // Checked before anything is sent: what is saved stays, and a prompt-less run continues it.
+        const overBudgetBy = limits.maxCost === undefined ? undefined : overBudget(limits.maxCost, spentBefore, this.session.sessionFile, this.#model, this.contextTokens(), plan.maxTokens);
+        if (overBudgetBy) return result({ stopReason: "error", aborted: false, finalText: "", maxCostReached: overBudgetBy });
         if (overflows === 0) await this.#fit(plan, signal, onEvent, usage);
         const { message, end } = await this.#request(plan, signal, onEvent);
         addUsage(usage, end.usage);
@@ -427,9 +442,9 @@ export class Agent {
   }
 
   /** The system message of a new session (or a killed answer), then the prompt, each checked against the window before it is written. */
-  #appendPrompt(prompt: string, plan: TurnPlan, hookContext: string[]): void {
+  #appendPrompt(prompt: string, plan: TurnPlan, attached: ContentBlock[], hookContext: string[]): void {
     const system = this.#conversation.messages.length === 0 ? this.#systemPrompt() : undefined;
-    const message = this.#promptMessage(prompt);
+    const message = this.#promptMessage(prompt, attached);
     const window = this.window();
     checkPromptSize(Math.ceil(jsonByteLength(message) / 4), {
       model: this.#model.model,
@@ -524,7 +539,8 @@ export class Agent {
    * never started; those of one that asked for tools may have run before awl
    * was stopped.
    */
-  #promptMessage(prompt: string): Message {
+  /** `attached`: the files the prompt attached, after its text. */
+  #promptMessage(prompt: string, attached: ContentBlock[]): Message {
     const branch = this.session.getBranch();
     const last = branch.findLast((e) => e.type === "message" && e.message.role === "assistant");
     const started = last?.type === "message" && last.message.stopReason === "toolUse";
@@ -535,7 +551,7 @@ export class Agent {
       isError: true,
     }));
     const moved: ContentBlock[] = toldDirectory(this.session.header.cwd, branch) === this.cwd ? [] : [{ type: "text", text: cwdNote(this.cwd, this.session.header.cwd) }];
-    return { role: "user", content: [...interrupted, ...moved, { type: "text", text: prompt }] };
+    return { role: "user", content: [...interrupted, ...moved, { type: "text", text: prompt }, ...attached] };
   }
 
   /** One request, streamed to `onEvent`. Nothing is appended here; an overflow's `end` is held back, since compaction may handle it. */

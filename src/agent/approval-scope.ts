@@ -59,6 +59,9 @@ const SUBCOMMANDS: Record<string, { subcommands: readonly string[]; refuses: Ref
   go: { subcommands: ["build", "test", "vet"], refuses: GO_REFUSED },
 };
 
+/** The programs whose subcommands awl knows (a saved `Bash(git push:*)` covers what "always" would for them, no more). */
+export const SUBCOMMAND_PROGRAMS: ReadonlySet<string> = new Set(Object.keys(SUBCOMMANDS));
+
 /** The subcommand scope of one part (`git add`), or undefined when it has none. */
 export function subcommandKey(part: SimpleCommand): string | undefined {
   const [program, sub, ...args] = part.words;

@@ -12,16 +12,26 @@
 //   answered "always" for that tool, or for that command's scope
 //   (approval-scope.ts: program + subcommand, or the exact command), earlier
 //   in this process.
-// - auto: everything runs, as it is.
+// - auto: everything runs, as it is, but what a deny rule names.
 // - read-only: calls that are not `read` are refused with a tool error the
 //   model can read.
+//
+// Rules from the settings files (permission-rules.ts) come first and last: a
+// deny rule refuses in every mode; an allow rule counts as an "always" given
+// before, in ask mode only (it never lifts read-only).
 //
 // A read-only command that runs without being asked about runs with git's
 // configured programs off (git-guard.ts).
 
+import { homedir } from "node:os";
 import type { ApprovalMode } from "./approval-mode";
 import { alwaysScope, describeScope, subcommandKey, type AlwaysScope } from "./approval-scope";
 import { guardGit } from "./git-guard";
+import { toClaudeInput } from "../extensions/hooks/tool-names";
+import { UserError } from "../errors";
+import { personSettingsFile } from "./permission-settings";
+import { saveAllowRules } from "./save-permission";
+import { allowsCall, allowsCommand, allowsPart, denying, parseRule, savedRules, type PermissionRule, type RuleTarget } from "./permission-rules";
 import { isReadOnlyCommand, judge, READ_ONLY_PROGRAMS } from "./read-only";
 import type { SimpleCommand } from "./shell-command";
 import { effectOf, isValidCall, proposal, type CallEffect, type InvalidCall, type ProposedChange, type ToolCall } from "../tools";
@@ -43,9 +53,11 @@ export interface ApprovalRequest {
   note?: string;
   /** The subagent whose call it is (its name and task), when it is not the session's own. */
   agent?: string;
+  /** The rules "always, and save" writes to the person's settings (`Bash(git add:*)`); undefined with `always`. */
+  save?: string[];
 }
 
-export type ApprovalAnswer = { kind: "yes" } | { kind: "always" } | { kind: "no"; reason?: string } | { kind: "interrupted" };
+export type ApprovalAnswer = { kind: "yes" } | { kind: "always" } | { kind: "save" } | { kind: "no"; reason?: string } | { kind: "interrupted" };
 
 /** Asks the person about one call; resolves "interrupted" when they stopped the turn instead (Esc, Ctrl+C, a signal). */
 export type Ask = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;
@@ -69,6 +81,8 @@ export class Approvals {
   constructor(
     mode: ApprovalMode,
     private readonly env: Record<string, string | undefined> = process.env,
+    /** From the settings files, the person's first; "always, and save" adds to them. */
+    readonly rules: PermissionRule[] = [],
   ) {
     this.mode = mode;
   }
@@ -84,12 +98,17 @@ export class Approvals {
     const run: Decision = { action: "run", call };
     const effect = effectOf(call, cwd);
     // Input the tool will refuse anyway runs nothing: let the tool say what is wrong with it.
-    if (this.mode === "auto" || !effect || effect.kind === "read" || !isValidCall(call)) return run;
+    if (!isValidCall(call)) return run;
+    const target = ruleTarget(call, effect, cwd);
+    const places = { cwd, home: this.env.HOME || homedir() };
+    const denied = denying(this.rules, target, places);
+    if (denied) return { action: "refuse", content: `Not run: the user's permission rule ${denied.text} (in ${denied.source}) denies it.` };
+    if (this.mode === "auto" || !effect || effect.kind === "read") return run;
     if (effect.kind === "write") {
       if (this.mode === "read-only") return { action: "refuse", content: readOnlyRefusal(effect) };
-      if (this.#tools.has(name)) return run;
+      if (this.#tools.has(name) || allowsCall(this.rules, target, places)) return run;
       const proposed = await proposal(call, cwd);
-      const request: ApprovalRequest = { tool: name, effect, ...(proposed ? { proposed } : {}), always: [name] };
+      const request: ApprovalRequest = { tool: name, effect, ...(proposed ? { proposed } : {}), always: [name], save: savedRules({ tool: name }) };
       this.#offered.set(request, { tool: name });
       return { action: "ask", request };
     }
@@ -99,8 +118,8 @@ export class Approvals {
     const judged = judge(command);
     const readOnly = judged !== undefined && judged.commands.length > 0 && judged.readOnly.every(Boolean);
     if (this.mode === "read-only" && !readOnly) return { action: "refuse", content: readOnlyRefusal(effect, judged === undefined) };
-    const allowed = (part: SimpleCommand, i: number) => judged!.readOnly[i] || this.#subcommands.has(subcommandKey(part) ?? "");
-    const covered = readOnly || (this.mode === "ask" && judged !== undefined && (this.#exact.has(command) || judged.commands.every(allowed)));
+    const allowed = (part: SimpleCommand, i: number) => judged!.readOnly[i] || this.#subcommands.has(subcommandKey(part) ?? "") || allowsPart(this.rules, part);
+    const covered = readOnly || (this.mode === "ask" && judged !== undefined && (this.#exact.has(command) || allowsCommand(this.rules, command) || judged.commands.every(allowed)));
     let note: string | undefined;
     if (covered && judged) {
       // It runs without the person seeing it: git's configured programs go off.
@@ -110,7 +129,7 @@ export class Approvals {
       note = guarded.ask;
     }
     const scope = alwaysScope(command, judged);
-    const request: ApprovalRequest = { tool: name, effect, ...(scope ? { always: describeScope(scope) } : {}), ...(note ? { note } : {}) };
+    const request: ApprovalRequest = { tool: name, effect, ...(scope ? { always: describeScope(scope), save: savedRules(scope) } : {}), ...(note ? { note } : {}) };
     if (scope) this.#offered.set(request, scope);
     return { action: "ask", request };
   }
@@ -130,6 +149,28 @@ export class Approvals {
     return effect.kind === "read" || (effect.kind === "exec" && !effect.server && isReadOnlyCommand(effect.command));
   }
 
+  /**
+   * The person answered "always, and save": allowed until awl exits, and the
+   * request's rules written to their settings.json for the sessions after.
+   * Returns the line that says where they went, or why they could not.
+   */
+  saveAlways(request: ApprovalRequest): string {
+    this.allowAlways(request);
+    const texts = request.save ?? [];
+    const file = personSettingsFile(this.env);
+    try {
+      saveAllowRules(file, texts);
+    } catch (error) {
+      if (!(error instanceof UserError) && !(error instanceof Error && "code" in error)) throw error;
+      return `Not saved (${error.message}): allowed until awl exits.`;
+    }
+    for (const text of texts) {
+      const rule = parseRule(text, "allow", file);
+      if (!("problem" in rule) && !this.rules.some((r) => r.kind === "allow" && r.text === rule.text)) this.rules.push(rule);
+    }
+    return `Saved to ${file}: ${texts.join(", ")}`;
+  }
+
   /** The person answered "always" to this request. */
   allowAlways(request: ApprovalRequest): void {
     const scope = this.#offered.get(request);
@@ -138,6 +179,12 @@ export class Approvals {
     else if (scope.kind === "exact") this.#exact.add(scope.command);
     else for (const key of scope.keys) this.#subcommands.add(key);
   }
+}
+
+/** What the rules are checked against: the tool, and the command or the file (absolute) the call names. */
+function ruleTarget(call: ToolCall, effect: CallEffect | undefined, cwd: string): RuleTarget {
+  const path = toClaudeInput(call.name, call.input as Record<string, unknown>, cwd).file_path;
+  return { tool: call.name, ...(effect?.kind === "exec" ? { command: effect.command } : {}), ...(typeof path === "string" ? { path } : {}) };
 }
 
 /** The result the model reads when the person says no. */

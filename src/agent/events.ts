@@ -1,4 +1,5 @@
 import type { CallEffect, ToolOutput } from "../tools/tool";
+import type { BudgetStop } from "./session-cost";
 import type { StreamEvent, Usage } from "../providers/provider";
 
 /** What a turn reports to whoever shows it (terminal renderer, print mode). */
@@ -40,6 +41,8 @@ export interface TurnResult {
   effort?: string;
   /** Ended by TurnLimits.maxTurns, before the request its last tool results were for. */
   maxTurnsReached?: true;
+  /** Ended by TurnLimits.maxCost, before a request whose worst case would have passed it. */
+  maxCostReached?: BudgetStop;
   /** The effort cannot go to the model: known before the request, or learnt from the API's refusal of it (errorMessage says why). */
   effortRefused?: true;
   /** A UserPromptSubmit hook refused the prompt: nothing was sent or written (errorMessage has the hook's words). */

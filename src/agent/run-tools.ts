@@ -106,6 +106,7 @@ async function runOneCall(call: ToolUseBlock, o: ToolRun, signal: AbortSignal, o
     if (answer.kind === "interrupted" || signal.aborted) refusal = INTERRUPTED_NOT_RUN;
     else if (answer.kind === "no") refusal = ask ? declined(answer.reason) : nobodyToAsk(decision.request);
     else if (answer.kind === "always") o.approvals.allowAlways(decision.request);
+    else if (answer.kind === "save") onEvent({ type: "notice", text: o.approvals.saveAlways(decision.request) });
   }
   const summary = summaryOf(checked);
   if (refusal !== undefined) {

@@ -39,6 +39,8 @@ export interface Args {
   trust: boolean;
   /** --max-turns: the model requests -p may make. */
   maxTurns?: number;
+  /** --max-cost: the US dollars -p may spend. */
+  maxCost?: number;
   /** `awl sessions <action>`: rm, restore, prune, trash, purge, du, stats; none lists. */
   action?: SessionAction;
   /** The words after the action (ids), or after `export` (the id). */
@@ -146,6 +148,12 @@ export function parseArgs(argv: string[]): Args {
         const text = value();
         if (!/^[1-9]\d{0,8}$/.test(text)) throw new UsageError(`--max-turns needs a whole number of at least 1, not '${text}' ${HINT}`);
         args.maxTurns = Number(text);
+        break;
+      }
+      case "--max-cost": {
+        const text = value();
+        if (!/^\d+(\.\d+)?$/.test(text) || Number(text) <= 0) throw new UsageError(`--max-cost needs an amount of US dollars above 0 (0.50), not '${text}' ${HINT}`);
+        args.maxCost = Number(text);
         break;
       }
       case "-r":
@@ -338,7 +346,7 @@ export function parseArgs(argv: string[]): Args {
   }
   const print = args.prompt !== undefined;
   if (args.plain || (args.json && !print)) throw new UsageError(`--plain belongs to awl sessions, --json to -p (and to awl sessions and awl models) ${HINT}`);
-  if (!print && (args.noStdin || args.maxTurns !== undefined)) throw new UsageError(`--no-stdin and --max-turns belong to -p ${HINT}`);
+  if (!print && (args.noStdin || args.maxTurns !== undefined || args.maxCost !== undefined)) throw new UsageError(`--no-stdin, --max-turns and --max-cost belong to -p ${HINT}`);
   if (args.noStdin && args.prompt === "-") throw new UsageError(`-p - reads the prompt from stdin, which --no-stdin forbids ${HINT}`);
   checkSessionsArgs(args, "chat", HINT);
   if (args.send !== undefined && !args.send.trim()) throw new UsageError(`the prompt is empty ${HINT}`);

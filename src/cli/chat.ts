@@ -40,6 +40,7 @@ import { atTerminal, openSession, pathForId, type OpenedSession } from "./open-s
 import { keptEffort, startModel } from "./start-model";
 import { loadExtensions } from "../extensions/load";
 import { codeScope } from "./project-trust";
+import { loadPermissions } from "../agent/permission-settings";
 import type { Catalogues } from "../providers/catalogue";
 import { pickFast, plainLine } from "./sessions";
 import { guardOutput, hold, stopSignal } from "./stop";
@@ -76,7 +77,9 @@ export async function chat(args: Args, cwd: string): Promise<number> {
     if (sandboxNotice) say(out, c.yellow(safeText(sandboxNotice)));
     // A new session's project instructions: read now, so the banner lists exactly what its system prompt will hold.
     const contextFiles = opened.resumed ? undefined : loadContextFiles({ cwd });
-    const approvals = new Approvals(mode);
+    const permissions = loadPermissions(cwd, process.env, code);
+    for (const problem of permissions.problems) say(out, c.yellow(`awl: ${safeText(problem)}`));
+    const approvals = new Approvals(mode, process.env, permissions.rules);
     const modelInfo = catalogues.modelInfo;
     let agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals, sandbox, modelInfo, code, mcp, ...(seam ? { seam } : {}) })); // rebuilds the conversation, once
     // An effort the model cannot take is a mistake on the command line: said before the REPL starts (/effort says it after).

@@ -122,6 +122,7 @@ ${modelOption()}
       --sandbox-network off    no bash command gets the network
       --max-turns <n>          -p: at most n model requests, then exit 4
       --mcp-config <file>      MCP servers for this run too, in .mcp.json's format (winning on a shared name)
+      --max-cost <usd>         -p: no request whose worst case would pass the budget; exit 4
       --no-stdin               -p: never read standard input (a pipe or a file on it goes before the prompt,
                                and a socket, as Node and Bun give a child, when it speaks within 3 s)
       --no-extensions          start without any extension or hook, yours ($XDG_CONFIG_HOME/awl/) or the project's
@@ -180,7 +181,7 @@ does it on request. Sessions are JSONL files; awl sessions lists them, and in th
 /rewind (or Esc Esc) goes back before a prompt, files too, /tree to any entry, /fork continues
 in a copy.
 
-Exit codes: 0 ok, 1 failure, 2 usage error, 4 --max-turns reached, 128 + n when signal n
+Exit codes: 0 ok, 1 failure, 2 usage error, 4 --max-turns or --max-cost reached, 128 + n when signal n
 stopped awl (130: Ctrl+C under -p; 141 under -p --json when stdout's reader left); what it
 had is saved first.
 `;

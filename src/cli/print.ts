@@ -4,7 +4,7 @@
 // the interactive mode does. Exit codes: 0 when the turn ended as the model
 // chose (an answer cut at the output limit too), 1 a failure (an API error, a
 // refusal, a stream cut short, a prompt too large), 2 usage, 4 --max-turns
-// reached, 128 + N a signal.
+// or --max-cost reached, 128 + N a signal.
 
 import { Agent } from "../agent/agent";
 import { Approvals } from "../agent/approval";
@@ -27,6 +27,9 @@ import { loadExtensions } from "../extensions/load";
 import { codeScope } from "./project-trust";
 import { listMcp } from "./mcp-start";
 import { printWaitMs } from "../mcp";
+import { loadPermissions } from "../agent/permission-settings";
+import { dollars } from "../agent/session-cost";
+import { priceOf } from "../providers/prices";
 import { shortSessionId } from "../ui/session/session-id";
 import type { Usage } from "../providers/provider";
 import { guardOutput, hold, stopExitCode, stoppedBy, stopSignal } from "./stop";
@@ -93,7 +96,14 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
     const contextFiles = resumed ? undefined : loadContextFiles({ cwd });
     const notice = contextFiles && contextNotice(contextFiles, cwd);
     if (notice) err.write(`${c.yellow(notice)}\n`);
-    const agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals: new Approvals(mode), sandbox, modelInfo: catalogues.modelInfo, code, ...(extensions ? { seam: extensions.seam() } : {}) }));
+    const permissions = loadPermissions(cwd, process.env, code);
+    for (const problem of permissions.problems) err.write(`${c.yellow(`awl: ${safeText(problem)}`)}\n`);
+    const approvals = new Approvals(mode, process.env, permissions.rules);
+    const agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals, sandbox, modelInfo: catalogues.modelInfo, code, ...(extensions ? { seam: extensions.seam() } : {}) }));
+    // A budget awl cannot keep is the person's mistake too: said before anything is sent.
+    if (args.maxCost !== undefined && !priceOf(agent.model.provider, agent.model.model)) {
+      throw new UsageError(`--max-cost needs the model's price, and awl knows none for ${agent.model.provider}/${agent.model.model}: choose a model awl has a price for with --model, or leave --max-cost out (see awl --help)`);
+    }
     // An effort the model cannot take is the person's mistake, said before any request.
     const refusal = agent.effortRefusal();
     if (refusal) throw new UsageError(`${refusal} (see awl --help)`);
@@ -129,7 +139,7 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
           reportActivity(event, err, c);
         },
         undefined,
-        { maxTurns: args.maxTurns },
+        { maxTurns: args.maxTurns, maxCost: args.maxCost },
       );
       err.write(lineStart(err)); // a retry line the answer came after
       await output.answer?.(result.finalText);
@@ -139,6 +149,11 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
       if (result.aborted) {
         if (stoppedBy() !== "SIGPIPE") err.write(`${c.yellow("Interrupted.")}\n`);
         return { exitCode: stopExitCode() ?? EXIT_FAILURE, status: "interrupted", usage };
+      }
+      if (result.maxCostReached) {
+        const { spent, worstCase } = result.maxCostReached;
+        err.write(`${c.yellow(`awl: stopped before a request that could cost up to ${dollars(worstCase)}, which would pass --max-cost ${dollars(args.maxCost!)}; spent ${dollars(spent)}; awl -p --resume ${session.sessionId} continues`)}\n`);
+        return { exitCode: EXIT_MAX_TURNS, status: "max_cost", usage, stopReason: result.stopReason };
       }
       if (result.maxTurnsReached) {
         err.write(`${c.yellow(`awl: stopped after ${args.maxTurns} model request${args.maxTurns === 1 ? "" : "s"} (--max-turns); awl -p --resume ${session.sessionId} continues`)}\n`);

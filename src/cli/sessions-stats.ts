@@ -3,7 +3,7 @@
 // output, each apart) with their cost by the price table; a model without a
 // price is counted in tokens only. The totals are the exact sums of the
 // entries' usage: integers, never rounded on the way.
-import { priceOf, costOf } from "../providers/prices";
+import { dollars, priceTotals } from "../agent/session-cost";
 import { catalog, usageTotals, type ModelTotals } from "../session/store";
 import { sessionRoot } from "../session/log";
 import type { Args } from "./args";
@@ -17,16 +17,10 @@ export function stats(args: Args, cwd: string, now = Date.now()): number {
   const since = args.since === undefined ? 0 : now - parseDuration(args.since, "--since");
   const paths = catalog(sessionRoot(), cwd, args.all).map((e) => e.path);
   const totals = usageTotals(paths, since);
-  const models = totals.models.map((m) => {
-    const price = priceOf(m.provider, m.model);
-    return { ...m, cost: price ? costOf(price, m) : null };
-  });
-  const sum = (key: (typeof KINDS)[number] | "requests") => models.reduce((s, m) => s + m[key], 0);
-  const priced = models.filter((m) => m.cost !== null);
   // The priced rows' sum; none priced, no cost at all (never a silent $0).
-  const cost = priced.length ? priced.reduce((s, m) => s + m.cost!, 0) : null;
+  const { models, cost, unpriced } = priceTotals(totals.models);
+  const sum = (key: (typeof KINDS)[number] | "requests") => models.reduce((s, m) => s + m[key], 0);
   const total = { requests: sum("requests"), input: sum("input"), cacheRead: sum("cacheRead"), cacheWrite: sum("cacheWrite"), output: sum("output"), cost };
-  const unpriced = models.filter((m) => m.cost === null).map((m) => `${m.provider}/${m.model}`);
   if (args.json) {
     console.log(JSON.stringify({ since: since ? new Date(since).toISOString() : null, all: args.all, sessions: totals.sessions, turns: totals.turns, models, total, unpriced, unreadable: totals.unreadable }, null, 2));
     return 0;
@@ -47,6 +41,6 @@ export function stats(args: Args, cwd: string, now = Date.now()): number {
 /** A table row; `partial`: some of what it adds up has no price, so its cost is a lower bound and says so. */
 function row(label: string, t: Pick<ModelTotals, "requests" | (typeof KINDS)[number]>, cost: number | null, partial = false): string[] {
   const n = (x: number) => x.toLocaleString("en-US");
-  const dollars = cost === null ? "no price" : `${partial ? "at least " : ""}$${cost.toFixed(cost < 1 ? 4 : 2)}`;
-  return [label, n(t.requests), ...KINDS.map((k) => n(t[k])), cost === null && !partial ? "-" : dollars];
+  const shown = cost === null ? "no price" : `${partial ? "at least " : ""}${dollars(cost)}`;
+  return [label, n(t.requests), ...KINDS.map((k) => n(t[k])), cost === null && !partial ? "-" : shown];
 }

@@ -7,6 +7,8 @@ export interface TextBlock {
   text: string;
   /** The Responses API's label for an assistant message ("commentary", "final_answer"), sent back as it came. */
   phase?: string;
+  /** A file (or folder) the person's prompt named as `@path`: its path as typed; the text is its content as read then, framed for the model. */
+  attached?: string;
 }
 
 /**

@@ -1,7 +1,7 @@
 // The settings files, in Claude Code's shape (docs/hooks.md): the person's
 // $XDG_CONFIG_HOME/awl/settings.json, then the project's .awl/settings.json
-// and .awl/settings.local.json. Only "hooks" is read today; other keys are
-// left for what reads them. A file that cannot be read or does not have the
+// and .awl/settings.local.json. The hooks are read here; the permissions by
+// agent/permission-settings.ts, the sandbox's settings by tools/sandbox. A file that cannot be read or does not have the
 // shape is named once, `file:line`, and skipped: the session goes on.
 //
 // A project's files run programs someone else wrote, so their hooks are read
@@ -46,33 +46,41 @@ export function settingsFiles(cwd: string, env: Record<string, string | undefine
 export function loadSettings(files: SettingsFile[]): LoadedSettings {
   const loaded: LoadedSettings = { sources: [], problems: [] };
   for (const { file, scope } of files) {
-    if (!existsSync(file)) continue;
-    let text: string;
-    try {
-      text = readFileSync(file, "utf8");
-    } catch (error) {
-      loaded.problems.push(`${file}: could not be read (${error instanceof Error ? error.message : String(error)}); its hooks are skipped`);
+    const read = readSettingsFile(file, "its hooks are skipped");
+    if (read === undefined) continue;
+    if ("problem" in read) {
+      loaded.problems.push(read.problem);
       continue;
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message.replace(/^JSON Parse error: /, "") : String(error);
-      loaded.problems.push(`${file}:${jsonErrorLine(text)}: not valid JSON (${reason}); its hooks are skipped`);
-      continue;
-    }
+    const { text, parsed } = read;
     // The schema (arktype) loads only when there is a file to check: start-up without one does not pay for it.
     const { readHooks } = require("./hooks/settings-schema") as typeof import("./hooks/settings-schema");
-    const read = readHooks(parsed);
-    for (const problem of read.problems) loaded.problems.push(`${file}:${lineOf(text, problem.key)}: ${problem.message}`);
-    if (Object.keys(read.hooks).length > 0) loaded.sources.push({ file, scope, hooks: read.hooks });
+    const hooks = readHooks(parsed);
+    for (const problem of hooks.problems) loaded.problems.push(`${file}:${lineOf(text, problem.key)}: ${problem.message}`);
+    if (Object.keys(hooks.hooks).length > 0) loaded.sources.push({ file, scope, hooks: hooks.hooks });
   }
   return loaded;
 }
 
+/** A settings file's text and JSON; undefined when there is none; the line that names it, `file:line`, when it cannot be read. `skipped` ends that line. */
+export function readSettingsFile(file: string, skipped: string): { text: string; parsed: unknown } | { problem: string } | undefined {
+  if (!existsSync(file)) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    return { problem: `${file}: could not be read (${error instanceof Error ? error.message : String(error)}); ${skipped}` };
+  }
+  try {
+    return { text, parsed: JSON.parse(text) };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.replace(/^JSON Parse error: /, "") : String(error);
+    return { problem: `${file}:${jsonErrorLine(text)}: not valid JSON (${reason}); ${skipped}` };
+  }
+}
+
 /** The line where `"key"` first appears, for a problem with a part of the file; 1 when it does not. */
-function lineOf(text: string, key: string | undefined): number {
+export function lineOf(text: string, key: string | undefined): number {
   const at = key === undefined ? -1 : text.indexOf(JSON.stringify(key));
   return at === -1 ? 1 : text.slice(0, at).split("\n").length;
 }

@@ -9,7 +9,7 @@ import { type } from "../ark";
 import { replaceFile } from "./atomic-write";
 import { toolInput } from "./input";
 import { reason } from "./os-error";
-import { openRegular, readAll, specialKind } from "./regular-file";
+import { readRegular, specialKind } from "./regular-file";
 import { failure, fileChange, interrupted, MAX_KEPT_BYTES, type ProposedChange, type Tool, type ToolContext, type ToolOutput } from "./tool";
 
 const Input = type({ "+": "reject", path: "string > 0", oldText: "string > 0", newText: "string" });
@@ -52,12 +52,7 @@ async function editFile(shown: string, path: string, oldText: string, newText: s
   if (kind) return failure(`${shown} is ${kind}, not a regular file; edit changes regular files only`);
   let bytes: Buffer;
   try {
-    const handle = await openRegular(path);
-    try {
-      bytes = await readAll(handle, signal);
-    } finally {
-      await handle.close();
-    }
+    bytes = await readRegular(path, signal);
   } catch (error) {
     if (signal.aborted) return interrupted(`interrupted while reading ${shown}; it is unchanged`);
     throw error;

@@ -57,3 +57,13 @@ export async function readAll(handle: FileHandle, signal: AbortSignal): Promise<
   for await (const chunk of chunks(handle, signal)) parts.push(chunk);
   return Buffer.concat(parts);
 }
+
+/** A file stat said is regular, opened (openRegular), read whole (readAll) and closed. */
+export async function readRegular(path: string, signal: AbortSignal): Promise<Buffer> {
+  const handle = await openRegular(path);
+  try {
+    return await readAll(handle, signal);
+  } finally {
+    await handle.close();
+  }
+}

@@ -29,6 +29,10 @@ import { wrapText } from "./render/wrap";
 import { cutToColumns } from "../session/log";
 import { exportText, JSONL_WARNING, writeNewFile, type ExportFormat } from "./session/export";
 import { labelLeaf } from "./session/go-back";
+import { permissionsText } from "./permissions-command";
+import { initPrompt } from "./init-command";
+import { matchesWords, type PickedSetting } from "./setting-picker";
+import { costText, sessionCost } from "../agent/session-cost";
 
 /**
  * What to print, "quit", a compaction for the REPL to run (it streams and can
@@ -44,6 +48,10 @@ export type CommandResult =
   | { tree: string }
   | { rewind: true }
   | { extensions: true }
+  /** /model or /effort with no argument at a terminal: the REPL opens the picker (setting-picker.ts). */
+  | { pick: PickedSetting }
+  /** A prompt to send as if typed (/init). */
+  | { prompt: string }
   | "quit";
 
 /** The commands /help lists: how each is typed, and what it does. */
@@ -63,6 +71,8 @@ const COMMANDS: readonly [string, string][] = [
   ["/approve [ask|auto|read-only]", "when tools may act (no argument: the mode in force and what is always allowed)"],
   ["/extensions", "the extensions and hooks that run here, what each registered, what failed, and whether this project is trusted"],
   ["/mcp [[login|logout] server]", "the MCP servers, each one's state and tools; a name connects that one again, login signs in to it in the browser, logout forgets its sign-in"],
+  ["/init", "ask the model to write AGENTS.md from this repository (an existing one is improved, never replaced); you approve the write"],
+  ["/permissions", "the allow and deny rules in force and where each came from (Shift+Tab cycles the approval mode)"],
   ["/help", "this help"],
   ["/quit", "leave (Ctrl+D on an empty prompt, or Ctrl+C twice, does the same)"],
 ];
@@ -75,6 +85,7 @@ const KEYS = [
   "Esc or Ctrl+C interrupts a running turn; what you typed meanwhile comes back, unsent",
   "Ctrl+C clears the line; on an empty one, press it twice to quit · Ctrl+D on an empty line quits",
   "Ctrl+O shows the latest turn's thinking and tool output in full · a long paste shows as [pasted N lines], sent in full",
+  "@ picks a file to attach · Ctrl+G edits the prompt in $VISUAL or $EDITOR · Shift+Tab cycles the approval mode",
 ];
 
 /** How wide the text after `first` may be in `hanging`. */
@@ -171,6 +182,7 @@ export function runCommand(command: Command, agent: Agent, c: Colors, catalogues
     case "help":
       return { output: helpText(columns, added) };
     case "model":
+      if (!argument && atTerminal()) return { pick: "model" };
       return { output: argument ? switchModel(agent, argument, c, catalogues) : showModels(agent, c, catalogues) };
     case "session":
       return { output: describeSession(agent, columns) };
@@ -197,11 +209,17 @@ export function runCommand(command: Command, agent: Agent, c: Colors, catalogues
     case "approve":
       return { output: approve(agent, argument, c) };
     case "effort":
+      if (!argument && atTerminal()) return { pick: "effort" };
       return { output: effortCommand(agent, argument, c) };
     case "extensions":
       return { extensions: true };
     case "mcp":
       return { output: mcpCommand(agent.mcp, argument, c) };
+    case "permissions":
+      return { output: permissionsText(agent.approvals, c) };
+    case "init":
+      if (argument) return { output: c.red("/init takes nothing after it: it reads the repository itself.") };
+      return { prompt: initPrompt(agent.cwd) };
     default:
       return {
         output: c.red(`Unknown command /${safeText(name)}: type /help for the list (to send a line that starts with / as a prompt, begin it with a space).`),
@@ -233,8 +251,18 @@ function showModels(agent: Agent, c: Colors, catalogues: Catalogues): string {
  * ("<provider>/") is refused with what is accepted, and so is a provider that
  * cannot be used (no key): the model in use stays.
  */
-function switchModel(agent: Agent, spec: string, c: Colors, catalogues: Catalogues): string {
+function switchModel(agent: Agent, typed: string, c: Colors, catalogues: Catalogues): string {
   const still = () => `Still using ${safeText(`${agent.model.provider}/${agent.model.model}`)}.`;
+  // Words rather than an id (`sonnet`, `opus 5`): the one model they match, or the question which.
+  const catalogue = catalogues.of(agent.model.provider);
+  const models = catalogue.models();
+  const anId = typed.includes("/") || models.some((m) => m.id === typed) || (catalogue.listed !== undefined && isListed(typed, catalogue.listed));
+  const matching = anId ? [] : models.filter((m) => matchesWords(typed, `${m.id} ${m.displayName ?? ""}`));
+  if (matching.length > 1) {
+    const ids = matching.map((m) => m.id);
+    return `${matching.length} models match ${safeText(typed)}, newest first: ${safeText(ids.join(", "))}. Which one? /model ${safeText(ids[0]!)} (or /model alone to pick from the list)\n${still()}`;
+  }
+  const spec = matching[0]?.id ?? typed;
   try {
     const parsed = parseModelSpec(spec);
     const provider = parsed.provider ?? agent.model.provider;
@@ -259,6 +287,9 @@ function switchModel(agent: Agent, spec: string, c: Colors, catalogues: Catalogu
     throw error;
   }
 }
+
+/** Both ends are a terminal: a picker can be drawn and answered. */
+const atTerminal = () => process.stdin.isTTY === true && process.stdout.isTTY === true;
 
 /** How old a models list may be for /model to judge an id by it: a model released since is then found. */
 const LIST_FRESH_MS = 60_000;
@@ -360,6 +391,7 @@ function describeSession(agent: Agent, columns = 100): string {
     ["Messages", `${messagesInFile(session.sessionFile, agent.cwd)}${compaction ? ` (${inContext} in the context)` : ""}`],
     ["Tokens", `${compactNumber(input)} in${cached} · ${compactNumber(output)} out${scope}`],
     ["Context", `${meterText(agent.meter())} · ${compactions} compaction${compactions === 1 ? "" : "s"}`],
+    ["Cost", safeText(costText(sessionCost(session.sessionFile)) ?? "nothing yet (no request made)")],
     ["Approve", approvalText(agent)],
     ["Sandbox", safeText(agent.sandbox?.describe() ?? "off")],
   ];

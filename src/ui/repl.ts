@@ -40,6 +40,11 @@ import { LiveArea } from "./live/live-area";
 import { treeScreen } from "./session/go-back";
 import { rewindScreen } from "./session/rewind-screen";
 import { isSaidText } from "../session";
+import { APPROVAL_MODES, isApprovalMode } from "../agent/approval-mode";
+import { costText, sessionCost } from "../agent/session-cost";
+import { listProjectFiles } from "./input/project-files";
+import { pickSetting, type PickedSetting } from "./setting-picker";
+import { editInEditor } from "./input/external-editor";
 
 type Out = NodeJS.WriteStream;
 
@@ -98,7 +103,7 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
   for (;;) {
     // A server that failed since the last prompt is named once, above the next one.
     for (const line of agent.mcp?.takeNotices() ?? []) out.write(`${wrapLines(c.yellow(safeText(line)), out.columns)}\n`);
-    const input = first !== undefined ? sentFirst(first, prompt, history, out) : await readLine({ prompt, history, completion, hintStyle: c.dim, text: unsent, unfold });
+    const input = first !== undefined ? sentFirst(first, prompt, history, out) : await readLine({ prompt, history, completion, hintStyle: c.dim, text: unsent, unfold, ...approvalKeys(agent, c), files: (changed) => listProjectFiles(agent.cwd, changed), editor: (text) => editInEditor(text) });
     first = unsent = undefined;
     if (input.kind === "quit") return QUIT;
     if (input.kind === "rewind") {
@@ -125,13 +130,17 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
       await prepareCommand(command, agent, catalogues);
       const result = runCommand(command, agent, c, catalogues, out.columns, commandRows);
       if (result === "quit") return QUIT;
-      if ("open" in result) return result.open === "resume" ? { kind: "resume", id: result.id } : { kind: result.open };
-      if ("compact" in result) await compactNow(agent, result.compact, c, out, stop);
-      else if ("tree" in result || "rewind" in result) unsent = await goBack(agent, result, c, out);
-      else if ("extensions" in result) out.write(`${wrapLines(extensionsReport(agent.cwd, process.env, extensions, agent.code).map(safeText).join("\n"), out.columns)}\n`);
-      else out.write(`${wrapLines(result.output, out.columns)}\n`);
-      if (stop.signal.aborted) return QUIT;
-      continue;
+      if (!("prompt" in result)) {
+        if ("open" in result) return result.open === "resume" ? { kind: "resume", id: result.id } : { kind: result.open };
+        if ("pick" in result) await pickAndRun(result.pick, agent, c, catalogues, out);
+        else if ("compact" in result) await compactNow(agent, result.compact, c, out, stop);
+        else if ("tree" in result || "rewind" in result) unsent = await goBack(agent, result, c, out);
+        else if ("extensions" in result) out.write(`${wrapLines(extensionsReport(agent.cwd, process.env, extensions, agent.code).map(safeText).join("\n"), out.columns)}\n`);
+        else out.write(`${wrapLines(result.output, out.columns)}\n`);
+        if (stop.signal.aborted) return QUIT;
+        continue;
+      }
+      text = result.prompt; // /init: sent below, as a Markdown command's prompt is
     }
 
     // An effort the model cannot take (after /model, say) refuses the prompt before it is written: it goes back into the input box.
@@ -168,7 +177,7 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
         renderer.handle(adviseInRepl(event, (remedy) => catalogues.advise(remedy, agent.model.provider)));
       };
       const result = await stop.hold(() => agent.runTurn(text, controller.signal, onEvent, ask));
-      renderer.finish(result);
+      renderer.finish(result, costText(sessionCost(agent.session.sessionFile)));
       if (result.promptBlocked) unsent = input.text; // back in the input box to change, as it was never sent
       if (result.stopReason === "stop" && !titleAsked && wantsTitle(agent.session)) {
         titleAsked = true; // one request per session, answered or not
@@ -186,6 +195,33 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
     }
     if (stop.signal.aborted) return QUIT;
   }
+}
+
+/**
+ * At the idle prompt: the approval mode when it is not the person's standing
+ * one (AWL_APPROVE, else ask), as `auto › `; Shift+Tab cycles ask → auto → read-only.
+ */
+function approvalKeys(agent: Agent, c: Colors): { label: () => string; onShiftTab: () => void } {
+  const approvals = agent.approvals;
+  const fromEnv = process.env.AWL_APPROVE?.trim() ?? "";
+  const standing = isApprovalMode(fromEnv) ? fromEnv : "ask";
+  const colour = { ask: c.green, auto: c.yellow, "read-only": c.cyan };
+  return {
+    label: () => (approvals.mode === standing ? "" : `${colour[approvals.mode](approvals.mode)} `),
+    onShiftTab: () => {
+      approvals.mode = APPROVAL_MODES[(APPROVAL_MODES.indexOf(approvals.mode) + 1) % APPROVAL_MODES.length]!;
+    },
+  };
+}
+
+/** /model or /effort with no argument: the picker, then the command with what was chosen (Esc: nothing changes). */
+async function pickAndRun(which: PickedSetting, agent: Agent, c: Colors, catalogues: Catalogues, out: Out): Promise<void> {
+  const chosen = await pickSetting(which, agent, catalogues);
+  if (chosen === undefined) return;
+  const command = { name: which, argument: chosen };
+  await prepareCommand(command, agent, catalogues);
+  const done = runCommand(command, agent, c, catalogues, out.columns);
+  if (typeof done === "object" && "output" in done) out.write(`${wrapLines(done.output, out.columns)}\n`);
 }
 
 /** /tree, /rewind (and Esc Esc): what they say is printed; a prompt /rewind gives back is returned for the next input box. */

@@ -47,7 +47,7 @@ describe.skipIf(!hasTmux)("the question in a real terminal (--approve ask, the R
     send("make a file");
     const screen = await term.waitFor(/Run it\?/);
     expect(screen).toContain("● bash echo made > made.txt");
-    expect(screen).toMatch(/Run it\? y yes · a always \(only this exact command, until awl exits\) · n no · Esc stop/);
+    expect(screen).toMatch(/Run it\? y yes · a always \(only this exact command, until awl exits\) · s always, and save \(Bash\(echo made > made\.txt\) in your settings\) · n no · Esc stop/);
     await Bun.sleep(300);
     expect(existsSync(join(fx.project, "made.txt"))).toBe(false);
     term.type("y");
@@ -232,7 +232,7 @@ describe.skipIf(!hasTmux)("the question on a narrow or short screen", () => {
     fx.server.reply({ blocks: [{ type: "toolUse", name: "write", input: { path: "notes.md", content: "one\ntwo words that make a line longer than forty columns\n" } }] }, text("Noted."));
     await startRepl(120, 30);
     send("note it");
-    await term.waitFor(/Write it\? y yes · a always \(write[^)]*\) · n no · Esc stop/);
+    await term.waitFor(/Write it\? y yes · a always \(write[^)]*\) · s always, and save \(Write in your settings\) · n no · Esc stop/);
     term.resize(40, 30);
     const screen = await term.waitFor(/^ {2}n no · Esc stop$/m);
     const visible = screen.split("\n").slice(-30);

@@ -145,12 +145,13 @@ describe.skipIf(!hasTmux)("models in the REPL", () => {
     let screen = await term.waitFor(/\/help for commands/);
     expect(screen).toContain("anthropic/claude-sonnet-6 (default)");
 
+    // /model alone is a picker: newest first, the model in use marked, each row with its limits and efforts; Esc leaves it.
     term.type("/model");
     term.keys("Enter");
-    screen = await term.waitFor(/an id anthropic does not list is refused/);
-    expect(screen).toContain("Active: anthropic/claude-sonnet-6 (window 2.0M · output 128k)");
-    expect(screen).toMatch(/anthropic's models, newest first, from 127\.0\.0\.1:\d+, fetched just now:/);
-    expect(screen).toMatch(/claude-sonnet-6 +Claude Sonnet 6 {2}2026-11-24 {2}window 2\.0M · output 128k {2}\(active\)/);
+    screen = await term.waitFor(/anthropic's models, newest first/);
+    expect(screen).toMatch(/claude-sonnet-6 +Claude Sonnet 6 · window 2\.0M · output 128k · effort [a-z,–]+ \(in use\)/);
+    term.keys("Escape");
+    await term.waitFor(/\n›\s*$/);
 
     term.type("/model claude-op");
     term.keys("Tab");
@@ -170,6 +171,37 @@ describe.skipIf(!hasTmux)("models in the REPL", () => {
     term.keys("Enter");
     await term.waitFor(/Using anthropic\/claude-haiku-4-5 from the next prompt on/);
     expect(f.server.requests).toHaveLength(0);
+    term.keys("C-d");
+    await term.waitFor(/\[exited 0\]/);
+  });
+
+  test("/model, typing opus and Enter switches to the newest Opus; /effort offers only what it takes; /model words asks when several match", async () => {
+    const f = await fresh(TODAY);
+    term.start([AWL], { cwd: f.project, env: f.env, width: 200, height: 40 });
+    await term.waitFor(/\/help for commands/);
+    term.send("/model");
+    await term.waitFor(/anthropic's models, newest first/);
+    term.type("opus");
+    await term.waitFor(/Search: opus.*\n│ {2}● claude-opus-5-5 /);
+    term.keys("Enter");
+    await term.waitFor(/Using anthropic\/claude-opus-5-5 from the next prompt on/);
+    term.send("/effort");
+    const efforts = await term.waitFor(/Effort levels claude-opus-5-5 takes/);
+    expect(efforts).toMatch(/● off\n│ {2}○ low\n│ {2}○ medium\n│ {2}○ high\n│ {2}○ xhigh\n│ {2}○ max\n/);
+    term.keys("Escape");
+    await term.waitFor(/\n›\s*$/);
+    // Claude Sonnet 5 takes no xhigh: its picker does not offer it.
+    term.send("/model claude-sonnet-5");
+    await term.waitFor(/Using anthropic\/claude-sonnet-5 from/);
+    term.send("/effort");
+    expect(await term.waitFor(/Effort levels claude-sonnet-5 takes[\s\S]*○ max\n/)).toMatch(/○ high\n│ {2}○ max\n/);
+    term.keys("Escape");
+    await term.waitFor(/\n›\s*$/);
+    term.send("/model sonnet");
+    const asked = await term.waitFor(/Which one\?/);
+    expect(asked).toMatch(/\d+ models match sonnet, newest first: claude-sonnet-6, claude-sonnet-5-5/);
+    term.send("/model sonnet 6");
+    await term.waitFor(/Using anthropic\/claude-sonnet-6 from the next prompt on/);
     term.keys("C-d");
     await term.waitFor(/\[exited 0\]/);
   });

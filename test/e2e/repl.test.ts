@@ -24,7 +24,9 @@ describe.skipIf(!hasTmux)("the REPL in a real terminal", () => {
 
     term.type("/model");
     term.keys("Enter");
-    await term.waitFor(/Active: anthropic\/claude-sonnet-5-5/);
+    await term.waitFor(/claude-sonnet-5-5 [\s\S]*?\(in use\)/); // the picker, the model in use marked
+    term.keys("Escape");
+    await term.waitFor(/\n›\s*$/);
     term.type("/model openai/gpt-4o");
     term.keys("Enter");
     await term.waitFor(/Using openai\/gpt-4o/);

@@ -26,7 +26,8 @@ const OTHER = "b".repeat(64);
 function everything(): string {
   const s = SessionManager.init({ cwd: "/proj", ...M });
   s.appendMessage({ role: "system", content: [{ type: "text", text: "You are awl." }] });
-  const prompt = s.appendMessage(messageToDisk({ role: "user", content: [{ type: "text", text: "fix the bug" }] }), { ...M, effort: "high" });
+  // An `@path` the prompt named: the file's content as read then, marked with the path.
+  const prompt = s.appendMessage(messageToDisk({ role: "user", content: [{ type: "text", text: "fix the bug in @a.ts" }, { type: "text", text: '<attached path="a.ts">\nlet a = 1;\n</attached>', attached: "a.ts" }] }), { ...M, effort: "high" });
   s.appendMessage(
     messageToDisk(
       {

@@ -135,7 +135,7 @@ describe("/new and /resume", () => {
     expect(help).toMatch(/^ {2}\/new\s+start a new session/m);
     expect(help).toMatch(/^ {2}\/resume \[id\]\s+pick a session/m);
     expect(help).toContain("A line that starts with a path (/usr/bin/ls is slow?) is a prompt");
-    expect(commandNames()).toEqual(["model", "effort", "session", "rename", "export", "new", "resume", "compact", "rewind", "tree", "label", "fork", "approve", "extensions", "mcp", "help", "quit"]);
+    expect(commandNames()).toEqual(["model", "effort", "session", "rename", "export", "new", "resume", "compact", "rewind", "tree", "label", "fork", "approve", "extensions", "mcp", "init", "permissions", "help", "quit"]);
   });
 
   test("/help's descriptions all start in one column, two spaces past the longest command", () => {

@@ -24,7 +24,7 @@ export interface MessageMeta {
 function copyBlock(b: ContentBlock | DiskContentBlock): ContentBlock & DiskContentBlock {
   switch (b.type) {
     case "text":
-      return withOptional({ type: "text", text: b.text }, { phase: b.phase });
+      return withOptional({ type: "text", text: b.text }, { phase: b.phase, attached: b.attached });
     case "thinking":
       return withOptional({ type: "thinking", thinking: b.thinking }, {
         signature: b.signature,

@@ -19,9 +19,9 @@ export const cwdNote = (cwd: string, started: string): string => `${PREFIX}${cwd
 
 export const isCwdNote = (text: string): boolean => text.startsWith(PREFIX);
 
-/** A text block the person wrote (or the model said): any text block but the note. */
-export const isSaidText = (block: { type?: unknown; text?: unknown }): block is { type: "text"; text: string } =>
-  block.type === "text" && typeof block.text === "string" && !isCwdNote(block.text);
+/** A text block the person wrote (or the model said): any text block but the note and a file an `@path` attached. */
+export const isSaidText = (block: { type?: unknown; text?: unknown; attached?: unknown }): block is { type: "text"; text: string } =>
+  block.type === "text" && typeof block.text === "string" && block.attached === undefined && !isCwdNote(block.text);
 
 /** What the person said in a message: its text blocks but the note, a blank line between them. */
 export const saidWords = (content: readonly { type?: unknown; text?: unknown }[]): string => content.flatMap((b) => (isSaidText(b) && b.text ? [b.text] : [])).join("\n\n");

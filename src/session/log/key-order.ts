@@ -15,7 +15,7 @@ export function orderUsage(u: Usage): Usage {
 function orderBlock(b: DiskContentBlock): DiskContentBlock {
   switch (b.type) {
     case "text":
-      return defined({ type: b.type, text: b.text, phase: b.phase });
+      return defined({ type: b.type, text: b.text, phase: b.phase, attached: b.attached });
     case "thinking":
       return defined({ type: b.type, thinking: b.thinking, signature: b.signature, redacted: b.redacted, origin: b.origin && { api: b.origin.api, fingerprint: b.origin.fingerprint } });
     case "toolUse":

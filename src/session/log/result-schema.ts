@@ -7,8 +7,8 @@ import { StopReason, Usage } from "./schema";
 
 export const ResultLine = type({
   type: "'result'",
-  /** ok: the turn ended as the model chose (an answer cut at the output limit too); max_turns: --max-turns stopped it, resumable. */
-  status: "'ok' | 'error' | 'interrupted' | 'max_turns'",
+  /** ok: the turn ended as the model chose (an answer cut at the output limit too); max_turns: --max-turns stopped it, max_cost: --max-cost did; both resumable. */
+  status: "'ok' | 'error' | 'interrupted' | 'max_turns' | 'max_cost'",
   /** null when no session file was written (the run ended before its first entry). */
   sessionId: "string | null",
   exitCode: "number.integer >= 0",

@@ -12,7 +12,7 @@ export { ArkErrors } from "../../ark";
 export const Usage = type({ input: "number", output: "number", "cacheRead?": "number", "cacheWrite?": "number", "reasoning?": "number" });
 
 /** `phase`: the Responses API's label of an assistant message ("commentary", "final_answer"), kept to be sent back. */
-export const TextBlock = type({ type: "'text'", text: "string", "phase?": "string" });
+export const TextBlock = type({ type: "'text'", text: "string", "phase?": "string", "attached?": "string" });
 /** Where a signed thinking block may be sent back: the API and a 12-hex fingerprint of its base URL and key. */
 export const ThinkingOrigin = type({ api: "string", fingerprint: "string" });
 export const ThinkingBlock = type({ type: "'thinking'", thinking: "string", "signature?": "string", "redacted?": "boolean", "origin?": ThinkingOrigin });

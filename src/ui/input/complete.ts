@@ -1,8 +1,8 @@
 // Tab completion at the prompt: a slash command at the start of the input,
 // its argument where the command takes one of a known few (`/approve a` ->
 // `/approve auto`, `/model` the provider's model ids; never a file name there), or a file path (relative to the working directory, absolute, or under ~/) in the
-// word before the cursor. Reads the directory each time (no cache to go stale)
-// and never more than MAX_ENTRIES of it.
+// word before the cursor, `@path` too. Reads the directory each time (no cache
+// to go stale) and never more than MAX_ENTRIES of it.
 
 import { type Dirent, opendirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
@@ -51,7 +51,8 @@ export function complete(text: string, cursor: number, context: CompletionContex
     const names = context.commands.filter((name) => name.startsWith(prefix)).sort();
     if (names.length > 0) return finish(prefix, names.map((name) => ({ name, complete: `${name} ` })), "/");
   }
-  return completePath(word, context);
+  // `@src/da`: a file the prompt attaches (agent/attachments.ts), completed as a path.
+  return completePath(word.startsWith("@") ? word.slice(1) : word, context);
 }
 
 interface Match {

@@ -5,12 +5,15 @@
 // screen has: see input-render.ts).
 
 import { type CompletionContext, complete } from "./complete";
-import { createEditor, type EditorState, endSearch, handleKey, replaceRange, viewOf } from "./editor";
+import { createEditor, type EditorState, endSearch, expandPastes, handleKey, replaceRange, viewOf } from "./editor";
+import type { Edited } from "./external-editor";
 import { CLEAR_SCREEN, fit, type Layout, layoutInput, leave, redraw } from "./input-render";
 import { type LineResult, readPipedLine } from "./input-pipe";
 import { enterRawMode } from "./input-modes";
 import { type Key, KeyDecoder } from "./keys";
 import { unsent, withDraft } from "./type-ahead";
+import { AtPicker } from "./at-picker";
+import type { FileList } from "./project-files";
 
 /** `rewind`: Esc twice on an empty prompt (the REPL opens /rewind). */
 export type ReadLineResult = LineResult | { kind: "rewind" };
@@ -31,6 +34,14 @@ export interface ReadLineOptions {
   unfold?: (columns: number) => string[];
   /** Text the input box starts with (a prompt given back unsent), inserted as a paste: a large one is its placeholder. */
   text?: string;
+  /** Drawn before the prompt while the line is edited, asked at each draw (the approval mode); the line as sent keeps only the prompt. */
+  label?: () => string;
+  /** Shift+Tab: the REPL cycles the approval mode; the label is drawn again. */
+  onShiftTab?: () => void;
+  /** Ctrl+G: the prompt's text through the person's editor (external-editor.ts); without it, Ctrl+G does nothing. */
+  editor?: (text: string) => Promise<Edited>;
+  /** Starts listing the files `@` offers (at-picker.ts), when it is first typed; without it, `@` is a character like any. */
+  files?: (changed: () => void) => FileList;
 }
 
 /** How long a lone ESC waits for the rest of a sequence before it counts as the Escape key. */
@@ -69,7 +80,6 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
   // draw): read plain lines, which on a terminal input leaves editing to its cooked mode.
   if (!input.isTTY || !output.isTTY) return readPipedLine(input);
 
-  const continuation = options.continuation ?? continuationFor(options.prompt);
   const style = options.hintStyle ?? ((text: string) => text);
   const decoder = new KeyDecoder();
   const queue = queueFor(input);
@@ -85,18 +95,21 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
   let escapeArmed = false;
   let quitTimer: ReturnType<typeof setTimeout> | undefined;
   let escapeTimer: ReturnType<typeof setTimeout> | undefined;
-
   return new Promise((resolve, reject) => {
-    const restore = enterRawMode(input, output);
+    let restore = enterRawMode(input, output);
     let settled = false;
+    // The list is drawn again as names arrive, until the line is sent.
+    const picker = options.files ? new AtPicker(options.files, () => guarded(() => !settled && draw())) : undefined;
 
     /** Redraws what changed; `final` draws the input as submitted (no hints, the cursor at its end, a search ended). */
     const draw = (final = false) => {
       const columns = output.columns || 80;
       const screenRows = output.rows || 24;
-      const below = final ? [] : hint.slice(0, Math.max(0, screenRows - 1)).map((row) => style(fit(row, columns)));
+      const rows = picker?.rows() ?? [];
+      const below = final ? [] : (rows.length > 0 ? rows : hint).slice(0, Math.max(0, screenRows - 1)).map((row) => style(fit(row, columns)));
       const shown = final ? endSearch(state) : state;
-      const view = viewOf(shown, options.prompt, continuation);
+      const prompt = final ? options.prompt : `${options.label?.() ?? ""}${options.prompt}`;
+      const view = viewOf(shown, prompt, options.continuation ?? continuationFor(prompt));
       if (final) view.cursor = view.text.length;
       const next = layoutInput(view, { columns, maxRows: Math.max(1, screenRows - below.length), top: drawn?.top, below });
       const bytes = redraw(drawn, next);
@@ -140,13 +153,28 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
         const armed = quitArmed;
         disarm();
         hint = [];
+        const picked = picker?.key(key, state);
+        if (picked) {
+          state = picked;
+          picker!.update(state);
+          continue;
+        }
         if (key.type === "key" && key.name === "tab" && !key.ctrl && !key.alt && !key.shift && options.completion && !state.search) {
           const completion = complete(state.text, state.cursor, options.completion);
           if (completion) {
             if (completion.insert) state = replaceRange(state, state.cursor, state.cursor, completion.insert);
+            picker?.update(state);
             hint = candidateRows(completion.candidates, output.columns || 80);
             continue;
           }
+        }
+        if (key.type === "key" && key.name === "tab" && key.shift && options.onShiftTab && !state.search) {
+          options.onShiftTab();
+          continue;
+        }
+        if (key.type === "key" && key.name === "g" && key.ctrl && !key.alt && options.editor && !state.search) {
+          queue.push(...keys.slice(i + 1)); // typed after Ctrl+G: read once the prompt is back
+          return handOver(options.editor);
         }
         if (key.type === "key" && key.name === "o" && key.ctrl && !key.alt && options.unfold && !state.search) {
           // Printed where the input was; the input is drawn again under it, as it was.
@@ -192,10 +220,28 @@ export function readLine(options: ReadLineOptions): Promise<ReadLineResult> {
           return finish({ kind: "line", text: action.text });
         }
         state = nextState;
+        picker?.update(state);
       }
       draw();
     };
 
+    /** Ctrl+G: the terminal to the editor (the input erased, cooked mode, nothing read), then back, the edited text in the box. */
+    const handOver = (editor: NonNullable<ReadLineOptions["editor"]>) => {
+      input.off("data", onData);
+      output.write(erase(drawn));
+      drawn = undefined;
+      restore();
+      void editor(expandPastes(state.text, state.pastes)).then((edited) =>
+        guarded(() => {
+          restore = enterRawMode(input, output);
+          if ("text" in edited) state = replaceRange({ ...state, pastes: new Map() }, 0, state.text.length, edited.text);
+          else hint = [edited.unchanged];
+          input.on("data", onData);
+          apply(queue.splice(0));
+          if (!settled) input.resume();
+        }),
+      );
+    };
     const onData = (chunk: Buffer | string) =>
       guarded(() => {
         clearTimeout(escapeTimer);

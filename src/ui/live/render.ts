@@ -335,13 +335,13 @@ export class TurnRenderer {
     this.#atLineStart = true;
   }
 
-  /** After the turn: calls it never ran, the interruption notice, and the usage line with how full the context is. */
-  finish(result: TurnResult): void {
+  /** After the turn: calls it never ran, the interruption notice, and the usage line with how full the context is (and `cost`, the session's so far). */
+  finish(result: TurnResult, cost?: string): void {
     this.#status?.stop();
     this.#notRun();
     const cut = result.stopReason === "error" ? this.#cut : undefined;
     const counted = cut ? { ...result.usage, output: result.usage.output - cut.reported + cutOffOutput(cut.reported, cut.characters) } : result.usage;
-    const usage = usageRow(counted, result.context, this.c, this.#out.columns ?? 100, { effort: result.effort, estimated: cut !== undefined });
+    const usage = usageRow(counted, result.context, this.c, this.#out.columns ?? 100, { effort: result.effort, estimated: cut !== undefined, ...(cost ? { cost } : {}) });
     const unanswered = result.stopReason === "error" && this.#unanswered && !result.promptBlocked ? [unansweredRow(this.c, this.#out.columns ?? 100)] : [];
     this.#lines([...(result.aborted ? [interruptedRow(this.c)] : []), ...unanswered, ...(usage ? [usage] : [])]);
   }

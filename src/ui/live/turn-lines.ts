@@ -105,10 +105,11 @@ export function interruptedRow(c: Colors): string {
   return c.yellow("Interrupted.");
 }
 
-/** "↑ 4.1k in · ↓ 212 out · ctx 3% of 200k · effort high", after a turn (broken between parts on a narrow terminal); none when the turn used no tokens. `estimated`: the output count is an estimate (a response cut off). */
-export function usageRow(usage: Usage, context: ContextMeter, c: Colors, columns: number, options: { effort?: string; estimated?: boolean } = {}): string | undefined {
+/** "↑ 4.1k in · ↓ 212 out · ctx 3% of 200k · effort high · $0.0123 so far", after a turn (broken between parts on a narrow terminal); none when the turn used no tokens. `estimated`: the output count is an estimate (a response cut off); `cost`: the session's so far. */
+export function usageRow(usage: Usage, context: ContextMeter, c: Colors, columns: number, options: { effort?: string; estimated?: boolean; cost?: string } = {}): string | undefined {
   if (!usage.input && !usage.output) return undefined;
-  return c.dim(joinParts([...usageParts(usage, options.estimated ?? false), meterText(context), ...(options.effort ? [`effort ${options.effort}`] : [])], columns));
+  const cost = options.cost ? [`${options.cost} so far`] : [];
+  return c.dim(joinParts([...usageParts(usage, options.estimated ?? false), meterText(context), ...(options.effort ? [`effort ${options.effort}`] : []), ...cost], columns));
 }
 
 /**

@@ -1,6 +1,7 @@
 // The REPL's question before a tool acts (`--approve ask`): what the call will
 // do (the command; for a call that writes a file, the diff it would make), then one key,
-// no Enter: y yes, a always (until awl exits), n no, then one optional line
+// no Enter: y yes, a always (until awl exits), s always and save (the rule
+// goes into the person's settings.json, for later sessions too), n no, then one optional line
 // of reason for the model (Enter skips it). Esc or Ctrl+C interrupts the
 // turn. Every row is wrapped between words to the terminal's width, never
 // cut: the command, the path, the diff and the choices. A call taller than
@@ -12,7 +13,7 @@
 // turn's renderer shows the call as usual.
 //
 // Without a terminal on both ends (input piped in), the answer is a line:
-// y, a or n, and after n one more line for the reason.
+// y, a, s or n, and after n one more line for the reason.
 
 import { isAbsolute, relative } from "node:path";
 import type { ApprovalAnswer, ApprovalRequest, Ask } from "../../agent/approval";
@@ -109,7 +110,8 @@ function choices(request: ApprovalRequest, c: Colors): string[] {
   const verb = request.effect.kind === "exec" ? "Run it?" : request.proposed?.whole ? "Write it?" : "Make this edit?";
   const key = (k: string) => c.bold(k);
   const always = request.always ? [`${key("a")} always (${safeText(request.always.join(", "))}, until awl exits)`] : [];
-  return [`${c.yellow(verb)} ${key("y")} yes`, ...always, `${key("n")} no`, `${key("Esc")} stop`];
+  const save = request.save ? [`${key("s")} always, and save (${safeText(request.save.join(", "))} in your settings)`] : [];
+  return [`${c.yellow(verb)} ${key("y")} yes`, ...always, ...save, `${key("n")} no`, `${key("Esc")} stop`];
 }
 
 /**
@@ -236,6 +238,7 @@ function askOnTerminal(request: ApprovalRequest, signal: AbortSignal, input: Nod
           const choice = key.text[0]!.toLowerCase();
           if (choice === "y") return finish({ kind: "yes" });
           if (choice === "a" && request.always) return finish({ kind: "always" });
+          if (choice === "s" && request.save) return finish({ kind: "save" });
           if (choice === "n") {
             // The reason's row takes the place of the question's rows.
             const up = questionHeight - 1;
@@ -301,11 +304,12 @@ async function askOnLines(request: ApprovalRequest, signal: AbortSignal, input: 
     const choice = answer.trim()[0]?.toLowerCase();
     if (choice === "y") return { kind: "yes" };
     if (choice === "a" && request.always) return { kind: "always" };
+    if (choice === "s" && request.save) return { kind: "save" };
     if (choice === "n") {
       out.write(`${c.yellow(REASON_PROMPT.trimEnd())}\n`);
       const reason = (await line())?.trim();
       return { kind: "no", ...(reason ? { reason } : {}) };
     }
-    out.write(`${c.dim(`  Answer y${request.always ? ", a" : ""} or n.`)}\n`);
+    out.write(`${c.dim(`  Answer y${request.always ? ", a" : ""}${request.save ? ", s" : ""} or n.`)}\n`);
   }
 }
