@@ -49,6 +49,8 @@ function mcpServers(cwd: string, variables: Set<string>): string[] {
   } catch {
     return [];
   }
+  // An empty file names no server (the sandbox's stand-in, left by an awl killed mid-command, is one).
+  if (text.trim() === "") return [];
   for (const [, name] of text.matchAll(/\$\{([A-Za-z_]\w*)/g)) variables.add(name!);
   let servers: unknown;
   try {

@@ -10,7 +10,7 @@
 // private (0600), replaced whole: {"<folder's real path>": {"hash", "at"}}.
 
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { configDir } from "../config-dir";
 import { mkdirPrivate, writeFileAtomic } from "../private-file";
@@ -70,7 +70,8 @@ export function coveredFiles(cwd: string): string[] {
   }
   const files = under.filter(isFile).sort();
   const mcp = join(cwd, ".mcp.json");
-  return existsSync(mcp) ? [...files, mcp] : files;
+  // An empty one names nothing: the sandbox's stand-in, which an awl killed mid-command leaves, changes no trust.
+  return isFile(mcp) && statSync(mcp).size > 0 ? [...files, mcp] : files;
 }
 
 /** A hash of every covered file's path (relative) and bytes. */

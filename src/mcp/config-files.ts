@@ -6,7 +6,8 @@
 // prompt is drawn); config.ts checks each entry and expands its variables.
 
 import { existsSync, readFileSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { join } from "node:path";
+import { configDir } from "../config-dir";
 import { UserError } from "../errors";
 
 /** Where a server's entry was read. */
@@ -28,8 +29,7 @@ export interface RawServer {
 
 /** $XDG_CONFIG_HOME/awl/mcp.json, or ~/.config/awl/mcp.json (a relative XDG_CONFIG_HOME is ignored). */
 export function personConfigPath(env: Record<string, string | undefined> = process.env): string {
-  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : undefined;
-  return join(xdg ?? join(env.HOME ?? "", ".config"), "awl", "mcp.json");
+  return join(configDir(env), "mcp.json");
 }
 
 export function projectConfigPath(cwd: string): string {
@@ -74,6 +74,8 @@ export function readServers(file: string): Record<string, unknown> {
   } catch (error) {
     throw new UserError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
+  // An empty file names no server (the sandbox's stand-in, left by an awl killed mid-command, is one).
+  if (text.trim() === "") return {};
   let json: unknown;
   try {
     json = JSON.parse(text);

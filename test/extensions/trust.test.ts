@@ -3,7 +3,7 @@
 // or a new file, asks again; the record is private; what would run is listed
 // in full, the variables its configuration expands included.
 import { expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { hasCode, projectCode } from "../../src/extensions/project-code";
@@ -66,5 +66,16 @@ test("a project with only words (commands, AGENTS.md) has nothing to trust", () 
   const { project } = world();
   writeFileSync(join(project, ".mcp.json"), JSON.stringify({ mcpServers: {} }));
   writeFileSync(join(project, "AGENTS.md"), "Be brief.\n");
+  expect(hasCode(projectCode(project))).toBe(false);
+});
+
+test("an empty .mcp.json, the sandbox's stand-in an awl killed mid-command leaves, names no server and changes no trust", () => {
+  const { project, env } = world();
+  rmSync(join(project, ".mcp.json"));
+  recordTrust(project, env);
+  writeFileSync(join(project, ".mcp.json"), "");
+  expect(trustState(project, env)).toBe("trusted");
+  expect(projectCode(project).servers).toEqual([]);
+  rmSync(join(project, ".awl"), { recursive: true });
   expect(hasCode(projectCode(project))).toBe(false);
 });
