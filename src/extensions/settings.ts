@@ -46,7 +46,7 @@ export function settingsFiles(cwd: string, env: Record<string, string | undefine
 export function loadSettings(files: SettingsFile[]): LoadedSettings {
   const loaded: LoadedSettings = { sources: [], problems: [] };
   for (const { file, scope } of files) {
-    const read = readSettingsFile(file, "its hooks are skipped");
+    const read = readSettingsFile(file, "it is skipped until fixed: no hooks run from it, and bash commands get no network");
     if (read === undefined) continue;
     if ("problem" in read) {
       loaded.problems.push(read.problem);

@@ -1,10 +1,11 @@
 // The person's sandbox settings, read from their own settings.json: folders
 // with ~ expanded, the network switch, and a wrong file said in one line that
-// names it (never a silent default that would loosen or tighten the sandbox).
+// names it (never a silent default that would loosen the sandbox); a file
+// that is not JSON at all is the tightest reading.
 import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sandboxSettings } from "../../src/tools/sandbox";
+import { sandboxSettings } from "../../src/cli/sandbox";
 import { tempDir } from "./helpers";
 
 async function withSettings(text: string | undefined) {
@@ -33,8 +34,11 @@ test("XDG_CONFIG_HOME is where the file is; a relative one is ignored", async ()
   expect(sandboxSettings({ HOME: "/nowhere", XDG_CONFIG_HOME: "relative" }).network).toBe(true);
 });
 
+test("a file that is not JSON gives the tightest reading (it is named once, as every settings file is)", async () => {
+  expect((await withSettings("{not json")).read()).toEqual({ writable: [], network: false });
+});
+
 test.each([
-  ["{not json", "not valid JSON"],
   [`{"sandbox":[]}`, `"sandbox" must be an object`],
   [`{"sandbox":{"writable":"~/.cache"}}`, `"sandbox.writable" must be a list of paths`],
   [`{"sandbox":{"writable":["cache"]}}`, `"sandbox.writable" takes absolute paths (or ~/…), not cache`],

@@ -15,7 +15,7 @@ import type { SandboxSettings } from "./settings";
 export { bwrapArgv, sandboxEnded, sandboxStarted, type SandboxRun } from "./bwrap";
 export { isSandboxMode, SANDBOX_MODES, type SandboxMode } from "./mode";
 export { refusalNote, sandboxRefusal } from "./refusal";
-export { sandboxSettings, type SandboxSettings } from "./settings";
+export { DEFAULT_SANDBOX_SETTINGS, sandboxSettingsOf, UNREADABLE_SANDBOX_SETTINGS, type SandboxSettings } from "./settings";
 
 export class Sandbox {
   /** What the probe found, once ready() resolved; undefined when the mode is off. */
