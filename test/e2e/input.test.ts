@@ -293,7 +293,7 @@ describe.skipIf(!hasTmux)("history and completion", () => {
     term.type("/");
     term.keys("Tab");
     // Every command, in order: the list wraps into a second row on a narrow screen.
-    await term.waitFor(/\/approve\s+\/compact\s+\/effort\s+\/export\s+\/extensions\s+\/fork\s+\/help\s+\/init\s+\/label\s+\/model\s+\/new\s+\/permissions\s+\/quit\s+\/rename\s+\/resume\s+\/rewind\s+\/session\s+\/tree/);
+    await term.waitFor(/\/approve\s+\/compact\s+\/effort\s+\/export\s+\/extensions\s+\/fork\s+\/help\s+\/init\s+\/label\s+\/mcp\s+\/model\s+\/new\s+\/permissions\s+\/quit\s+\/rename\s+\/resume\s+\/rewind\s+\/session\s+\/tree/);
     term.keys("C-u");
     term.type("look at sr");
     term.keys("Tab");
