@@ -60,7 +60,7 @@ describe.skipIf(!hasTmux)("MCP in the REPL", () => {
     await term.waitFor(/It is forty-two\./);
     const bodies = fx.server.requests.map((r) => r.body as { tools: { name: string }[] });
     expect(bodies).toHaveLength(4);
-    expect(bodies[0]!.tools.map((t) => t.name)).toEqual(["bash", "read", "write", "edit", "mcp_find", "mcp_call"]);
+    expect(bodies[0]!.tools.map((t) => t.name)).toEqual(["bash", "read", "write", "edit", "task", "mcp_find", "mcp_call"]);
     for (const body of bodies) expect(JSON.stringify(body.tools)).toBe(JSON.stringify(bodies[0]!.tools));
     expect(JSON.stringify(bodies[1])).toContain('\\"tool\\":\\"add\\"');
     expect(JSON.stringify(bodies[2])).toContain('"42"');

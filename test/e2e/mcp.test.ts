@@ -23,7 +23,7 @@ test("-p: a server's tools are ordinary tools when they arrive in time; a call r
   const run = await fx.run(["-p", "use it", "--mcp-config", file], { env: { AWL_MCP_WAIT: "30" } });
   expect(run.stderr).not.toContain("MCP server");
   expect(run.code).toBe(0);
-  expect(toolNames(0)).toEqual(["bash", "read", "write", "edit", "mcp__files__echo", "mcp__files__add", "mcp__files__wait_for"]);
+  expect(toolNames(0)).toEqual(["bash", "read", "write", "edit", "task", "mcp__files__echo", "mcp__files__add", "mcp__files__wait_for"]);
   expect(toolNames(1)).toEqual(toolNames(0));
   expect(JSON.stringify(fx.server.requests[1]!.body)).toContain("echo: hi there");
 });
@@ -47,7 +47,7 @@ test("-p: a dead command, a failing server and one that never answers are each n
   expect(readFileSync(join(fx.home, ".local/share/awl/mcp/failing.log"), "utf8")).toContain("cannot open database");
   expect(lines.find((l) => l.includes("silent"))).toContain("did not answer in 3 s");
   // Not all of them answered: the two fixed tools, and the quick one's call went through them.
-  expect(toolNames(0)).toEqual(["bash", "read", "write", "edit", "mcp_find", "mcp_call"]);
+  expect(toolNames(0)).toEqual(["bash", "read", "write", "edit", "task", "mcp_find", "mcp_call"]);
   expect(JSON.stringify(fx.server.requests[1]!.body)).toContain('"5"');
   // Nothing it started is left running.
   const pid = Number(readFileSync(join(fx.root, "silent.pid"), "utf8"));
@@ -76,15 +76,16 @@ test("a server's environment is a minimal base and its own env; a project's .mcp
   expect(seen.GIVEN).toBe("fallback");
   expect(seen.LANG).toBe("C.UTF-8");
   expect(seen.HOME).toBe(fx.home);
-  // The project's servers did not run; the unset variable is one line, and nothing else is said.
+  // The project's servers did not run, which -p says (the project is not trusted); the unset variable is one line.
   expect(existsSync(projectEnv)).toBe(false);
+  expect(run.stderr).toContain("this project is not trusted: its 2 .mcp.json servers did not run");
   expect(run.stderr).toContain("MCP server needs: ${NOT_SET_ANYWHERE} is not set");
   expect(run.stderr.match(/MCP server/g)).toHaveLength(1);
   expect(run.stderr).not.toContain(fx.server.anthropicKey);
   // A --mcp-config file that is not there is the person's mistake: one line, and nothing is sent.
   const missing = await fx.run(["-p", "hi", "--mcp-config", join(fx.root, "nope.json")]);
   expect(missing.code).toBe(1);
-  expect(missing.stderr).toBe(`awl: cannot read ${join(fx.root, "nope.json")}: ENOENT\n`);
+  expect(missing.stderr).toEndWith(`\nawl: cannot read ${join(fx.root, "nope.json")}: ENOENT\n`);
   expect(fx.server.requests).toHaveLength(1);
 });
 
@@ -139,7 +140,7 @@ test("-p with AWL_MCP_WAIT=0 sends its request at once with the two fixed tools;
   fx.server.reply({ blocks: [{ type: "toolUse", name: "mcp_call", input: { server: "late", tool: "echo", arguments: { text: "waited" } } }] }, { blocks: [{ type: "text", text: "ok" }] });
   const run = await fx.run(["-p", "go", "--mcp-config", file], { env: { AWL_MCP_WAIT: "0" } });
   expect(run.code).toBe(0);
-  expect(toolNames(0)).toEqual(["bash", "read", "write", "edit", "mcp_find", "mcp_call"]);
+  expect(toolNames(0)).toEqual(["bash", "read", "write", "edit", "task", "mcp_find", "mcp_call"]);
   expect(JSON.stringify(fx.server.requests[1]!.body)).toContain("echo: waited");
 });
 
