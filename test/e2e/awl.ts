@@ -17,7 +17,10 @@ export function ensureBuilt(): void {
     const sources = readdirSync(SRC, { recursive: true, encoding: "utf8" });
     if (sources.every((f) => statSync(join(SRC, f)).mtimeMs <= built)) return;
   }
-  const build = Bun.spawnSync(["bun", "run", "build"], { cwd: join(import.meta.dir, "../.."), stdout: "pipe", stderr: "pipe" });
+  // Test files run side by side (bun test --parallel): under one lock, the first builds and the others find it fresh.
+  const root = join(import.meta.dir, "../..");
+  const buildIfStale = 'if [ ! -e dist/awl ] || [ -n "$(find src -newer dist/awl -print -quit)" ]; then bun run build; fi';
+  const build = Bun.spawnSync(["flock", join(tmpdir(), "awl-test-build.lock"), "sh", "-c", buildIfStale], { cwd: root, stdout: "pipe", stderr: "pipe" });
   if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
 }
 

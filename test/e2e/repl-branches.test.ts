@@ -76,8 +76,8 @@ describe.skipIf(!hasTmux)("going back in the REPL", () => {
     expect(log.at(-2)).toMatchObject({ type: "leaf", targetId: answerOne });
     expect(log.at(-1)).toMatchObject({ type: "label", targetId: answerOne, label: "first answer" });
     expect(log.some((l) => l.type === "branch_summary")).toBe(false);
-    const pid = Number(Bun.spawnSync(["pgrep", "-n", "-f", AWL]).stdout.toString().trim());
-    process.kill(pid, "SIGKILL");
+    // This terminal's awl, not the newest on the machine: test files run side by side.
+    process.kill(term.childPid(), "SIGKILL");
     fx.server.reply(text("after the move"));
     const run = await fx.run(["--resume", "-p", "next"]);
     expect(run).toMatchObject({ code: 0, stdout: "after the move\n" });
