@@ -197,7 +197,11 @@ test("OAuth: awl mcp login signs in once through the browser; after the access t
     fx.server.reply({ blocks: [{ type: "text", text: "one" }] }, { blocks: [{ type: "text", text: "two" }] });
     const both = await Promise.all([fx.run(["-p", "a"], { env }), fx.run(["-p", "b"], { env })]);
     for (const run of both) expect(run.stderr).not.toContain("MCP server");
-    expect(await (await fetch(`${origin}/stats`)).json()).toEqual({ signIns: 1, refreshes: 2, refused: 0 });
+    // Never a rotated token spent twice (the server would refuse it and ask for a sign-in). One awl may
+    // still refresh after the other saved, when its 401 came before that save: a refresh too many, not a failure.
+    const stats = (await (await fetch(`${origin}/stats`)).json()) as { signIns: number; refreshes: number; refused: number };
+    expect(stats).toMatchObject({ signIns: 1, refused: 0 });
+    expect(stats.refreshes).toBeGreaterThanOrEqual(2);
   } finally {
     http.kill();
   }
