@@ -150,7 +150,7 @@ async function runOneCall(call: ToolUseBlock, o: ToolRun, signal: AbortSignal, o
   }
   // Stopped after it started (Ctrl+C, Esc, a signal): the model must not take it for a call that never ran.
   const content = [before?.changed?.words, output.interrupted ? interruptedAfterStart(output.content) : output.content, addition].filter((part) => part !== undefined).join("\n");
-  return { type: "toolResult", toolUseId: call.id, content, ...(output.isError || output.interrupted ? { isError: true } : {}), ...(output.usage ? { usage: output.usage } : {}) };
+  return { type: "toolResult", toolUseId: call.id, content, ...(output.isError || output.interrupted ? { isError: true } : {}), ...(output.usage ? { usage: output.usage } : {}), ...(output.mcp ? { mcp: output.mcp } : {}) };
 }
 
 /**

@@ -52,6 +52,8 @@ export interface ToolResultBlock {
   isError?: boolean;
   /** What a `task` call's subagent spent, in tokens (never sent to the model). */
   usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number; reasoning?: number };
+  /** The MCP server and tool the call reached, by their own names (never sent to the model). */
+  mcp?: { server: string; tool: string };
 }
 
 export type ContentBlock = TextBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock;

@@ -132,7 +132,8 @@ async function call(servers: McpServers, input: McpInput, context: ToolContext):
   const onprogress = ({ progress, total, message }: { progress: number; total?: number; message?: string }) =>
     context.onOutput?.(`${[message, total ? `${progress}/${total}` : String(progress)].filter(Boolean).join(" ")}\n`);
   const result = await found.server.client!.callTool({ name: input.tool, arguments: input.arguments }, undefined, { signal: context.signal, timeout: servers.timeoutMs, resetTimeoutOnProgress: true, onprogress });
-  return { content: capped(resultText(result)), isError: result.isError === true };
+  // The names as the server knows them go on the result: the model's name for the tool may have been cut.
+  return { content: capped(resultText(result)), isError: result.isError === true, mcp: { server: found.server.name, tool: found.tool.name } };
 }
 
 interface Block {

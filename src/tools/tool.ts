@@ -94,6 +94,8 @@ export interface ToolOutput {
   interrupted?: boolean;
   /** A `task` call's: what its subagent's requests spent, summed (kept with the result, never sent). */
   usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number; reasoning?: number };
+  /** An MCP server's tool's: the server and tool it reached, by their own names (kept with the result, never sent). */
+  mcp?: { server: string; tool: string };
   /**
    * What a call that writes a file did to it, for the person to see as a
    * diff (the keys scrubbed). The model reads `content`; the session keeps the

@@ -3,7 +3,8 @@
 import { expect, test } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { useE2eFixture } from "./awl";
+import { sessionFiles, useE2eFixture } from "./awl";
+import { readLog } from "../support/session-log";
 
 const SERVER = join(import.meta.dir, "../support/mcp-server.ts");
 const fx = useE2eFixture();
@@ -26,6 +27,10 @@ test("-p: a server's tools are ordinary tools when they arrive in time; a call r
   expect(toolNames(0)).toEqual(["bash", "read", "write", "edit", "task", "mcp__files__echo", "mcp__files__add", "mcp__files__wait_for"]);
   expect(toolNames(1)).toEqual(toolNames(0));
   expect(JSON.stringify(fx.server.requests[1]!.body)).toContain("echo: hi there");
+  // The session keeps which server and tool answered, by their own names; the model is never sent them.
+  const results = readLog(sessionFiles(fx.sessions)[0]!).flatMap((e) => (e.type === "message" ? e.message.content : [])).filter((b: { type: string }) => b.type === "toolResult");
+  expect(results).toMatchObject([{ content: "echo: hi there", mcp: { server: "files", tool: "echo" } }]);
+  expect(JSON.stringify(fx.server.requests[1]!.body)).not.toContain('"mcp"');
 });
 
 test("-p: a dead command, a failing server and one that never answers are each named once with the reason; the quick one still works", async () => {

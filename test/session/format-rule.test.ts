@@ -58,6 +58,8 @@ function everything(): string {
   });
   // A task call's result carries what its subagent spent.
   s.appendMessage(messageToDisk({ role: "user", content: [{ type: "toolResult", toolUseId: "t1", content: "no such file", isError: true, usage }] }), M);
+  // An MCP server's tool's result names the server and tool it reached.
+  s.appendMessage(messageToDisk({ role: "user", content: [{ type: "toolResult", toolUseId: "t2", content: "3 issues", mcp: { server: "github", tool: "list_issues" } }] }), M);
   // An extension's records: its own data (never sent), and words for the model, as text blocks and as a string.
   s.appendCustom({ customType: "counter", data: { count: 2, seen: ["a.ts", null, 1.5, true] } });
   s.appendCustomMessage({ customType: "hook", content: [{ type: "text", text: "The tests pass." }], display: true });

@@ -34,7 +34,7 @@ function copyBlock(b: ContentBlock | DiskContentBlock): ContentBlock & DiskConte
     case "toolUse":
       return { type: "toolUse", id: b.id, name: b.name, input: b.input };
     case "toolResult":
-      return withOptional({ type: "toolResult", toolUseId: b.toolUseId, content: b.content }, { isError: b.isError, usage: b.usage && { ...b.usage } });
+      return withOptional({ type: "toolResult", toolUseId: b.toolUseId, content: b.content }, { isError: b.isError, usage: b.usage && { ...b.usage }, mcp: b.mcp && { server: b.mcp.server, tool: b.mcp.tool } });
   }
 }
 

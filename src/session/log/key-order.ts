@@ -21,7 +21,7 @@ function orderBlock(b: DiskContentBlock): DiskContentBlock {
     case "toolUse":
       return { type: b.type, id: b.id, name: b.name, input: b.input };
     case "toolResult":
-      return defined({ type: b.type, toolUseId: b.toolUseId, content: b.content, isError: b.isError, usage: b.usage && orderUsage(b.usage) });
+      return defined({ type: b.type, toolUseId: b.toolUseId, content: b.content, isError: b.isError, usage: b.usage && orderUsage(b.usage), mcp: b.mcp && { server: b.mcp.server, tool: b.mcp.tool } });
   }
 }
 

@@ -19,7 +19,9 @@ export const ThinkingBlock = type({ type: "'thinking'", thinking: "string", "sig
 /** `input` is the tool call's raw JSON text, never parsed here. */
 export const ToolUseBlock = type({ type: "'toolUse'", id: "string", name: "string", input: "string" });
 /** `usage`: what a `task` call's subagent spent, all its requests summed (docs/subagents.md); never sent to the model. */
-export const ToolResultBlock = type({ type: "'toolResult'", toolUseId: "string", content: "string", "isError?": "boolean", "usage?": Usage });
+/** The MCP server and tool a call reached, by their own names (the tool's name for the model may be cut to fit the providers' rule). */
+export const McpTarget = type({ server: "string", tool: "string" });
+export const ToolResultBlock = type({ type: "'toolResult'", toolUseId: "string", content: "string", "isError?": "boolean", "usage?": Usage, "mcp?": McpTarget });
 export const DiskContentBlock = TextBlock.or(ThinkingBlock).or(ToolUseBlock).or(ToolResultBlock);
 
 export const StopReason = type("'stop' | 'length' | 'toolUse' | 'error'");
