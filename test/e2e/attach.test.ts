@@ -28,6 +28,8 @@ describe.skipIf(!hasTmux)("@path", () => {
     expect(first).toMatchObject([{ type: "text", text: "fix the bug in @src/date.ts " }, { type: "text", text: ATTACHED }]);
     term.keys("C-d");
     await term.waitFor(/\[exited 0\]/);
+    // The session is named by what the person typed, not by the file it attached.
+    expect(JSON.parse((await fx.run(["sessions", "--json"])).stdout)[0].title).toBe("fix the bug in @src/date.ts");
 
     writeFileSync(join(fx.project, "src", "date.ts"), 'export const today = () => "Tuesday";\n');
     expect((await fx.run(["-p", "and now?", "--resume"])).code).toBe(0);

@@ -4,7 +4,8 @@
 // context built from it. Everything else in awl goes through it.
 import { closeSync, fstatSync, fsyncSync, ftruncateSync } from "node:fs";
 import { join } from "node:path";
-import { Conversation, messageText } from "../../conversation";
+import { Conversation } from "../../conversation";
+import { saidWords } from "./cwd-note";
 import { UserError } from "../../errors";
 import { checkEntry, serializeEntry, wrappedEntry } from "./codec";
 import { createLogFile, writeBack } from "./log-file";
@@ -154,7 +155,7 @@ export class SessionManager {
     // A new session is named by its first prompt at once, so a log that ends
     // here (a failed or killed run) is already findable; a model-written title
     // may replace it later. Sessions that had prompts before titles existed stay unnamed.
-    if (isPrompt(entry) && this.#prompts === 1 && !this.#sink && this.title() === undefined) this.setTitle(titleFromPrompt(messageText(entry.message)), "auto");
+    if (isPrompt(entry) && this.#prompts === 1 && !this.#sink && this.title() === undefined) this.setTitle(titleFromPrompt(saidWords(entry.message.content)), "auto"); // the person's words, not the files an @path attached
     return entry.id;
   }
 
