@@ -9,7 +9,7 @@
 // The record is `trusted-projects.json` in awl's configuration folder,
 // private (0600), replaced whole: {"<folder's real path>": {"hash", "at"}}.
 
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { configDir } from "../config-dir";
@@ -65,8 +65,10 @@ export function coveredFiles(cwd: string): string[] {
   let under: string[] = [];
   try {
     under = readdirSync(awl, { recursive: true, encoding: "utf8" }).map((name) => join(awl, name));
-  } catch {
-    // no .awl folder
+  } catch (error) {
+    // No .awl folder covers nothing. Any other failure (a link loop inside it) must never read as "nothing":
+    // the folder's code would then run, changed or not, on an old yes. Named as a file that cannot be read, it never matches (projectHash).
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") return [join(awl, `(unreadable: ${(error as NodeJS.ErrnoException).code ?? "error"})`)];
   }
   const files = under.filter(isFile).sort();
   const mcp = join(cwd, ".mcp.json");
@@ -82,7 +84,8 @@ export function projectHash(cwd: string): string {
     try {
       bytes = readFileSync(file);
     } catch {
-      bytes = Buffer.from("(unreadable)");
+      // What cannot be read cannot be vouched for: a yes given now matches no later start, so awl asks again each time.
+      bytes = Buffer.from(`(unreadable ${randomUUID()})`);
     }
     hash.update(`${relative(cwd, file)}\0${bytes.length}\0`);
     hash.update(bytes);

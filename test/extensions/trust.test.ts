@@ -79,3 +79,10 @@ test("an empty .mcp.json, the sandbox's stand-in an awl killed mid-command leave
   rmSync(join(project, ".awl"), { recursive: true });
   expect(hasCode(projectCode(project))).toBe(false);
 });
+
+test("a .awl/ awl cannot list (a link loop inside it) is never trusted as unchanged: every start asks again", () => {
+  const { project, env } = world();
+  symlinkSync(".", join(project, ".awl", "loop"));
+  recordTrust(project, env);
+  expect(trustState(project, env)).toBe("changed");
+});
