@@ -19,7 +19,7 @@ import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { mkdirPrivate, writeFileAtomic } from "../private-file";
 import { tryFlock } from "../session/log";
-import { dataDir } from "./data-dir";
+import { dataHome } from "../config-dir";
 
 interface Stored {
   client?: OAuthClientInformationMixed;
@@ -30,7 +30,7 @@ interface Stored {
 }
 
 export function tokenFile(name: string, env: Record<string, string | undefined> = process.env): string {
-  return join(dataDir(env), "oauth", `${name.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`);
+  return join(join(dataHome(env), "mcp"), "oauth", `${name.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`);
 }
 
 /** Whether the server has been signed in to (its tokens are stored). */

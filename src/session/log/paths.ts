@@ -1,8 +1,8 @@
 // Where session files live (docs/session-format.md, "Where the files live").
 import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
-import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
+import { dataHome } from "../../config-dir";
 import { UsageError } from "../../errors";
 
 type Env = Record<string, string | undefined>;
@@ -25,7 +25,7 @@ export function sessionRoot(env: Env = process.env): string {
     throw new UsageError(`AWL_SESSION_DIR must be an absolute path, not '${configured}'${hint}`);
   }
   const xdg = env.XDG_DATA_HOME && isAbsolute(env.XDG_DATA_HOME) ? env.XDG_DATA_HOME : undefined;
-  const root = configured || join(xdg ?? join(env.HOME || homedir(), ".local", "share"), "awl", "sessions");
+  const root = configured || join(dataHome(env), "sessions");
   if (!isUsableFolder(root)) {
     const source = configured ? "AWL_SESSION_DIR" : xdg ? "XDG_DATA_HOME" : "HOME";
     throw new UsageError(`the session folder ${root} (from ${source}) is not a directory`);

@@ -24,9 +24,9 @@
 // empty history (a line that is not a record is skipped, and dropped at the
 // next rewrite), and an append that cannot be made is lost.
 
+import { dataHome } from "../../config-dir";
 import { closeSync, constants, fchmodSync, fstatSync, openSync, readSync, statSync } from "node:fs";
-import { homedir } from "node:os";
-import { dirname, isAbsolute, join } from "node:path";
+import { dirname, join } from "node:path";
 import { mkdirPrivate, writeAll, writeFileAtomic } from "../../private-file";
 import { tryFlock } from "../../session/log";
 
@@ -50,8 +50,7 @@ const LOCK_WAIT_MS = 1000;
 
 /** `$XDG_DATA_HOME/awl/history.jsonl`, else `~/.local/share/awl/history.jsonl` (a relative XDG_DATA_HOME is ignored, as for sessions). */
 export function historyFile(env: Env = process.env): string {
-  const xdg = env.XDG_DATA_HOME && isAbsolute(env.XDG_DATA_HOME) ? env.XDG_DATA_HOME : undefined;
-  return join(xdg ?? join(env.HOME || homedir(), ".local", "share"), "awl", "history.jsonl");
+  return join(dataHome(env), "history.jsonl");
 }
 
 interface Entry {
