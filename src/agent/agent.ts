@@ -123,6 +123,7 @@ export class Agent {
   /** A window an overflow error stated, for the model it was stated for (beats the table and AWL_CONTEXT_WINDOW). */
   #corrected: (ModelRef & { window: number }) | undefined;
   #toolBytes: number | undefined;
+  #toolList: ToolDefinition[] | undefined;
   #contextFiles: ContextFiles | undefined;
   readonly #modelInfo: (provider: ProviderName, model: string) => ModelInfo | undefined;
   /** What a rewind restores files from: the versions tools and commands changed. */
@@ -405,9 +406,12 @@ export class Agent {
     return { ...shared, subagents: new AtMost(positive(this.#env.AWL_SUBAGENTS) ?? DEFAULT_SUBAGENTS), delegate: (callId, task, signal, onEvent) => runChild(parent, callId, task, signal, onEvent) };
   }
 
-  /** The tools the model is told of: a child's are those it is offered; a parent's `task` lists the agents it can start. */
+  /** The tools the model is told of, the same on every request (the cached prefix holds): a child's are those it is offered; a parent's `task` lists the agents it can start. */
   #tools(): ToolDefinition[] {
-    const all = toolDefinitions();
+    return (this.#toolList ??= this.#toolsOffered(toolDefinitions()));
+  }
+
+  #toolsOffered(all: ToolDefinition[]): ToolDefinition[] {
     if (this.#child) return all.filter((t) => this.#child!.offered(t.name));
     return this.#agents.length ? all.map((t) => (t.name === "task" ? { ...t, description: withAgents(t.description, this.#agents) } : t)) : all;
   }

@@ -85,7 +85,8 @@ async function runOneCall(call: ToolUseBlock, o: ToolRun, signal: AbortSignal, o
   // Judged as the model sent it: a read-only command's guarded form (git-guard.ts) no longer reads as read-only.
   const effect = effectOf(checked, o.cwd);
   const unasked = decision.action === "run" && effect !== undefined && Approvals.readOnly(effect);
-  const root = repositoryRoot(o.cwd);
+  // The sandbox's root, found (a walk up the folders) only when there is a sandbox.
+  const root = o.sandbox ? repositoryRoot(o.cwd) : o.cwd;
   // Writable roots of $HOME or / would be nearly everything: the person is asked instead, and told why.
   const whole = unasked ? undefined : o.sandbox?.wholeRoot(root);
   if (whole && effect?.kind === "exec" && decision.action !== "refuse") {
