@@ -16,12 +16,16 @@ export async function codeScope(args: Args, cwd: string, ask: boolean, say: (lin
     decideForThisRun(cwd, false);
     return { person: false, project: false };
   }
-  const code = projectCode(cwd);
-  if (!hasCode(code)) return { person: true, project: false };
-  const state = trustState(cwd);
-  if (state === "trusted" || args.trust) {
-    decideForThisRun(cwd, true); // --trust is for this run: it is not kept
+  // Trusted (or --trust, for this run: it is not kept): nothing more to read; a project never trusted costs no hash.
+  const state = args.trust ? "trusted" : trustState(cwd);
+  if (state === "trusted") {
+    decideForThisRun(cwd, true);
     return { person: true, project: true };
+  }
+  const code = projectCode(cwd);
+  if (!hasCode(code)) {
+    decideForThisRun(cwd, false); // nothing of the project's to run: asked later (MCP), the answer needs no hash
+    return { person: true, project: false };
   }
   if (ask && (await askTrust(code, state, say))) {
     recordTrust(cwd);

@@ -3,12 +3,12 @@
 // here (and by login.ts), when a configured server starts: awl with no
 // server never loads it.
 
-import { mkdirSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { dataHome } from "../config-dir";
+import { mkdirPrivate } from "../private-file";
 import { FileAuthProvider, refreshFetch, signedIn } from "./oauth";
 import type { HttpEntry, StdioEntry } from "./config";
 import { serverEnvironment } from "./server-env";
@@ -34,7 +34,7 @@ export interface Connected {
 /** Where each stdio server's stderr is appended: $XDG_DATA_HOME/awl/mcp/<name>.log. */
 export function serverLog(name: string, env: Record<string, string | undefined> = process.env): string {
   const dir = join(dataHome(env), "mcp");
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  mkdirPrivate(dir);
   return join(dir, `${name.replace(/[^A-Za-z0-9_.-]/g, "_")}.log`);
 }
 

@@ -6,6 +6,7 @@
 // Ctrl+C does not end it before it has done its job.
 
 import type { Subprocess } from "bun";
+import { killGroup } from "../tools/bash-processes";
 
 let watcher: Subprocess<"pipe", "ignore", "ignore"> | undefined;
 const groups = new Set<number>();
@@ -34,12 +35,4 @@ export function endAll(): void {
 /** The group has been ended (the server was closed or exited). */
 export function reaped(pid: number): void {
   groups.delete(pid);
-}
-
-export function killGroup(pid: number): void {
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // Already gone.
-  }
 }

@@ -9,7 +9,8 @@ import { appendFileSync } from "node:fs";
 import type { Subprocess } from "bun";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { killGroup, reaped, reapOnExit } from "./reaper";
+import { killGroup } from "../tools/bash-processes";
+import { reaped, reapOnExit } from "./reaper";
 
 export interface StdioOptions {
   command: string;

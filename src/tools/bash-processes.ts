@@ -57,7 +57,7 @@ function endAll(): void {
   for (const p of doomed) kill(p.pid);
 }
 
-function killGroup(pid: number): void {
+export function killGroup(pid: number): void {
   try {
     process.kill(-pid, "SIGKILL");
   } catch {
