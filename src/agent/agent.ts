@@ -19,7 +19,8 @@ import { ANSWER_SHARE, type TurnPlan } from "../providers/thinking-plan";
 import { toolDefinitions, tools, type ToolDefinition } from "../tools";
 import { Checkpoints } from "./checkpoints";
 import { Hooks } from "../extensions/hooks/hooks";
-import { atSessionEnd, atSessionStart, atStop, beforePrompt } from "../extensions/hooks/turn-hooks";
+import { atStop } from "../extensions/hooks/turn-hooks";
+import { SessionHooks } from "./session-hooks";
 import { PartialWriter } from "./partials";
 import { runTools, type ToolRun } from "./run-tools";
 import { loadAgents, withAgents, type AgentDefinition } from "./subagents/definitions";
@@ -133,15 +134,13 @@ export class Agent {
   readonly #hooks: Hooks;
   /** Whose code runs here: a session opened after this one (/new, /resume) keeps it. */
   readonly code: CodeScope;
-  /** SessionStart's hooks, run once: what to say (the settings' problems, their notices), said by the first turn. */
-  #start: Promise<string[]> | undefined;
-  #startSaid = false;
-  /** What SessionStart added for the model: it goes with the next prompt. */
-  #startContext: string[] = [];
+  /** SessionStart, UserPromptSubmit and SessionEnd: a parent's alone (a child's task is no prompt of the person's). */
+  readonly #sessionHooks: SessionHooks | undefined;
+  /** The MCP servers of this run, for /mcp. */
+  readonly mcp?: McpServers;
   readonly #child: ChildRole | undefined;
-  /** The agent definitions `task` can start (docs/subagents.md), and what in their files was not used, said with the settings' problems. */
+  /** The agent definitions `task` can start (docs/subagents.md); what in their files was not used is said with the settings' problems. */
   readonly #agents: readonly AgentDefinition[];
-  readonly #agentNotices: readonly string[];
   readonly #changes: OneAtATime;
   readonly #questions: OneAtATime;
 
@@ -166,32 +165,21 @@ export class Agent {
     this.#child = options.child;
     const defined = options.child ? { agents: [], notices: [] } : loadAgents(options.cwd, this.#env);
     this.#agents = defined.agents;
-    this.#agentNotices = defined.notices;
     this.#changes = options.changes ?? new OneAtATime();
     this.#questions = options.questions ?? new OneAtATime();
     this.#hooks = new Hooks({ sessionId: options.session.sessionId, transcriptPath: options.session.sessionFile, cwd: options.cwd, env: this.#env, scope: this.code, ...(options.child ? { agent: options.child.name } : {}) });
+    this.#sessionHooks = options.child ? undefined : new SessionHooks(this.#hooks, defined.notices);
   }
 
-  /**
-   * Runs the SessionStart hooks, once (the REPL as it opens the session, while
-   * the person types; else the first turn, which waits for them either way):
-   * what they add for the model goes with the next prompt. Resolves to what
-   * the first turn says: the settings' problems, the hooks' notices.
-   */
+  /** Runs the SessionStart hooks, once (see session-hooks.ts); resolves to what the first turn says. */
   start(signal: AbortSignal): Promise<string[]> {
-    this.#start ??= atSessionStart(this.#hooks, this.#conversation.messages.length === 0 ? "startup" : "resume", signal).then((said) => {
-      this.#startContext = said.context;
-      return [...this.#hooks.problems, ...this.#agentNotices, ...said.notices];
-    });
-    return this.#start;
+    return this.#sessionHooks?.start(this.#conversation.messages.length === 0, signal) ?? Promise.resolve([]);
   }
 
-  /** Runs the SessionEnd hooks as the session is left (`reason` as Claude Code gives it); returns their notices. */
-  async end(reason: "prompt_input_exit" | "clear" | "other", signal: AbortSignal): Promise<string[]> {
-    return atSessionEnd(this.#hooks, reason, signal);
+  /** Runs the SessionEnd hooks as the session is left; returns their notices. */
+  end(reason: "prompt_input_exit" | "clear" | "other", signal: AbortSignal): Promise<string[]> {
+    return this.#sessionHooks?.end(reason, signal) ?? Promise.resolve([]);
   }
-
-  readonly mcp?: McpServers;
 
   /** The project instructions read for this new session, until its first turn writes them into the system prompt. */
   get pendingContextFiles(): ContextFiles | undefined {
@@ -308,12 +296,8 @@ export class Agent {
     // A new session's file is made with the prompt: its header's project is asked of git first, where Esc can stop it.
     await this.session.learnProject(this.#env, signal);
     if (prompt !== undefined) {
-      // A child's task is no prompt of the person's: the session's start and prompt hooks are not its.
-      const said = this.#child ? [] : await this.start(signal);
-      if (!this.#startSaid) for (const text of said) onEvent({ type: "notice", text });
-      this.#startSaid = true;
-      const hooked = this.#child ? { notices: [], context: [] } : await beforePrompt(this.#hooks, prompt, signal);
-      for (const text of hooked.notices) onEvent({ type: "notice", text });
+      const say = (text: string) => onEvent({ type: "notice", text });
+      const hooked = this.#sessionHooks ? await this.#sessionHooks.beforePrompt(prompt, this.#conversation.messages.length === 0, signal, say) : { context: [] };
       if (hooked.block !== undefined) {
         // As Claude Code: the prompt is neither sent nor kept, and the hook's words are the person's to read.
         const blocked = `a UserPromptSubmit hook blocked this prompt: ${hooked.block}`;
@@ -323,7 +307,7 @@ export class Agent {
       // Each `@path` the prompt names goes with it as the file's content, read now (attachments.ts).
       const attached = await attach(prompt, this.cwd, signal);
       for (const text of attached.notices) onEvent({ type: "notice", text });
-      this.#appendPrompt(prompt, plan, attached.blocks, [...this.#startContext.splice(0), ...hooked.context]);
+      this.#appendPrompt(prompt, plan, attached.blocks, hooked.context);
     } else if (!this.waitsForModel()) throw new Error("no prompt, and no tool results wait for the model");
 
     let lessons = 0;
@@ -541,9 +525,8 @@ export class Agent {
    * working directory is not the one the model was last told of (once per
    * change), then the prompt. Calls of a response that ended in an error were
    * never started; those of one that asked for tools may have run before awl
-   * was stopped.
+   * was stopped. `attached`: the files the prompt attached, after its text.
    */
-  /** `attached`: the files the prompt attached, after its text. */
   #promptMessage(prompt: string, attached: ContentBlock[]): Message {
     const branch = this.session.getBranch();
     const last = branch.findLast((e) => e.type === "message" && e.message.role === "assistant");

@@ -35,8 +35,14 @@ export class AtPicker {
     if (query !== undefined) this.#files ??= this.load(this.changed);
   }
 
+  /** The last scoring, kept while neither the query nor the list has changed: each key draws and is handled, and a list can hold 100,000 paths. */
+  #scored: { query: string; files: readonly string[]; matches: string[] } | undefined;
+
   #matches(): string[] {
-    return this.#files && this.#query !== undefined ? fuzzyPick(this.#files.files, this.#query, PICKER_ROWS) : [];
+    if (!this.#files || this.#query === undefined) return [];
+    const { files } = this.#files;
+    if (this.#scored?.query !== this.#query || this.#scored.files !== files) this.#scored = { query: this.#query, files, matches: fuzzyPick(files, this.#query, PICKER_ROWS) };
+    return this.#scored.matches;
   }
 
   /** The rows under the input while the list is open (the chosen one marked), else none. */
