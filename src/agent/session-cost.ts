@@ -6,7 +6,7 @@
 // and stats agree to the cent.
 
 import { costOf, priceOf } from "../providers/prices";
-import { usageTotals, type ModelTotals } from "../session/store";
+import { SessionUsage, type ModelTotals } from "../session/store";
 
 export interface PricedTotals {
   models: (ModelTotals & { cost: number | null })[];
@@ -29,9 +29,14 @@ export function priceTotals(totals: readonly ModelTotals[]): PricedTotals {
   };
 }
 
+/** Each session file's running totals: read whole once, then only what was appended (usage-totals.ts). */
+const running = new Map<string, SessionUsage>();
+
 /** The cost of every request the session's file records (none yet: no file, nothing spent). */
 export function sessionCost(sessionFile: string): PricedTotals {
-  return priceTotals(usageTotals([sessionFile], 0).models);
+  let usage = running.get(sessionFile);
+  if (!usage) running.set(sessionFile, (usage = new SessionUsage(sessionFile)));
+  return priceTotals(usage.models());
 }
 
 /** "$0.0123" under a dollar, "$4.56" above. */

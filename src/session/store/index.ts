@@ -10,4 +10,4 @@ export { movedSessions } from "./moved";
 export { newestSessions } from "./first-screen";
 export { printedId, type Resolution, resolveSession } from "./resolve";
 export { searcher, type SearchHit } from "./search";
-export { type ModelTotals, usageTotals } from "./usage-totals";
+export { type ModelTotals, SessionUsage, usageTotals } from "./usage-totals";

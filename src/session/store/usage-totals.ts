@@ -6,7 +6,7 @@
 // Files are read in bounded blocks: memory holds the totals, not the logs.
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { decisionsOf, isPrompt, readLineAt, readLog, wrappedEntry } from "../log";
-import type { SessionEntry, Usage } from "../log";
+import type { SessionEntry, SessionHeader, Usage } from "../log";
 
 export interface ModelTotals {
   provider: string;
@@ -31,18 +31,8 @@ export interface UsageTotals {
 /** Adds up the usage of entries stamped at or after `since` (ms; 0 for all) in these session files. */
 export function usageTotals(paths: readonly string[], since: number): UsageTotals {
   const totals: UsageTotals = { sessions: 0, turns: 0, models: [], unreadable: [] };
-  const byModel = new Map<string, ModelTotals>();
+  const counter = new UsageCounter();
   const block = Buffer.allocUnsafe(1 << 20);
-  const add = (provider: string | undefined, model: string | undefined, u: Usage) => {
-    const key = `${provider ?? "unknown"}/${model ?? "unknown"}`;
-    let t = byModel.get(key);
-    if (!t) byModel.set(key, (t = { provider: provider ?? "unknown", model: model ?? "unknown", requests: 0, input: 0, cacheRead: 0, cacheWrite: 0, output: 0 }));
-    t.requests++;
-    t.input += u.input;
-    t.cacheRead += u.cacheRead ?? 0;
-    t.cacheWrite += u.cacheWrite ?? 0;
-    t.output += u.output;
-  };
   for (const path of paths) {
     let fd: number | undefined;
     try {
@@ -59,17 +49,7 @@ export function usageTotals(paths: readonly string[], since: number): UsageTotal
         if (since > 0 && !(when >= since)) return;
         active = true;
         if (isPrompt(entry)) totals.turns++;
-        count(entry);
-      };
-      const count = (entry: SessionEntry) => {
-        const counted = decisionsOf(entry.type).stats; // the kind table's `stats`
-        if (counted === "answer" && entry.type === "message" && entry.message.role === "assistant" && entry.message.usage) add(entry.message.provider, entry.message.model, entry.message.usage);
-        else if (counted === "request" && "usage" in entry && entry.usage) add(entry.provider, entry.model, entry.usage);
-        // A subagent's requests are the session's, by the model each went to.
-        else if (counted === "the child's entry" && entry.type === "child") {
-          const wrapped = wrappedEntry(entry);
-          if (wrapped) count(wrapped);
-        }
+        counter.count(entry);
       };
       // A damaged line holds no usage that can be trusted: skipped, as listing reports it.
       readLog(fd, path, size, { entry: visit, damage: () => {} }, undefined, block);
@@ -80,8 +60,93 @@ export function usageTotals(paths: readonly string[], since: number): UsageTotal
       if (fd !== undefined) closeSync(fd);
     }
   }
-  totals.models = [...byModel.values()].sort((a, b) => (a.provider + a.model < b.provider + b.model ? -1 : 1));
+  totals.models = counter.models();
   return totals;
+}
+
+/**
+ * One session's totals as its file grows, for the cost shown after every
+ * turn and checked before every request: the file is read whole once, then
+ * only the lines appended since (a session of 50 MB is not read again per
+ * turn). A file that shrank, or ends in a line not yet whole, is read whole
+ * again the next time, as usageTotals reads it.
+ */
+export class SessionUsage {
+  #counter = new UsageCounter();
+  /** Where the next read starts: after the last whole line counted (0: from the top, header first). */
+  #read = 0;
+  #header: SessionHeader | undefined;
+  #copiedUpTo: string | undefined;
+
+  constructor(readonly file: string) {}
+
+  models(): ModelTotals[] {
+    let fd: number | undefined;
+    try {
+      fd = openSync(this.file, "r");
+      const size = fstatSync(fd).size;
+      if (size < this.#read) this.#restart();
+      if (size === this.#read) return this.#counter.models();
+      if (this.#read === 0) this.#copiedUpTo = forkPoint(readLineAt(fd, 0, Math.min(size, 1 << 20)));
+      const visit = (entry: SessionEntry) => {
+        if (this.#copiedUpTo !== undefined) {
+          if (entry.id === this.#copiedUpTo) this.#copiedUpTo = undefined;
+          return;
+        }
+        this.#counter.count(entry);
+      };
+      const end = readLog(fd, this.file, size, { entry: visit, damage: () => {} }, this.#read && this.#header ? { offset: this.#read, header: this.#header } : undefined);
+      const models = this.#counter.models();
+      if (end.torn || end.missingNewline) this.#restart();
+      else {
+        this.#read = size;
+        this.#header = end.header;
+      }
+      return models;
+    } catch {
+      this.#restart();
+      return []; // no file yet: nothing spent
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+  }
+
+  #restart(): void {
+    this.#counter = new UsageCounter();
+    this.#read = 0;
+    this.#header = undefined;
+  }
+}
+
+/** Usage added up by the model that did the work, by the kind table's `stats` column. */
+class UsageCounter {
+  readonly #byModel = new Map<string, ModelTotals>();
+
+  count(entry: SessionEntry): void {
+    const counted = decisionsOf(entry.type).stats; // the kind table's `stats`
+    if (counted === "answer" && entry.type === "message" && entry.message.role === "assistant" && entry.message.usage) this.#add(entry.message.provider, entry.message.model, entry.message.usage);
+    else if (counted === "request" && "usage" in entry && entry.usage) this.#add(entry.provider, entry.model, entry.usage);
+    // A subagent's requests are the session's, by the model each went to.
+    else if (counted === "the child's entry" && entry.type === "child") {
+      const wrapped = wrappedEntry(entry);
+      if (wrapped) this.count(wrapped);
+    }
+  }
+
+  models(): ModelTotals[] {
+    return [...this.#byModel.values()].map((t) => ({ ...t })).sort((a, b) => (a.provider + a.model < b.provider + b.model ? -1 : 1));
+  }
+
+  #add(provider: string | undefined, model: string | undefined, u: Usage): void {
+    const key = `${provider ?? "unknown"}/${model ?? "unknown"}`;
+    let t = this.#byModel.get(key);
+    if (!t) this.#byModel.set(key, (t = { provider: provider ?? "unknown", model: model ?? "unknown", requests: 0, input: 0, cacheRead: 0, cacheWrite: 0, output: 0 }));
+    t.requests++;
+    t.input += u.input;
+    t.cacheRead += u.cacheRead ?? 0;
+    t.cacheWrite += u.cacheWrite ?? 0;
+    t.output += u.output;
+  }
 }
 
 /** The entry a fork was copied up to, from its header line's `forkedFrom` (a field older readers ignore). */
