@@ -126,6 +126,7 @@ ${modelOption()}
       --no-stdin               -p: never read standard input (a pipe or a file on it goes before the prompt,
                                and a socket, as Node and Bun give a child, when it speaks within 3 s)
       --no-extensions          start without any extension or hook, yours ($XDG_CONFIG_HOME/awl/) or the project's
+                               (MCP servers are not extensions: yours and --mcp-config's still start)
       --trust                  run this project's hooks, extensions and .mcp.json servers this time without asking
                                (the REPL asks once and remembers; -p runs only what you trusted before)
       --plain                  awl sessions: plain lines even on a terminal
