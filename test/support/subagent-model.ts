@@ -9,6 +9,8 @@ import type { RecordedRequest, Reply } from "./server";
 export interface ChildScript {
   calls: [name: string, input: unknown][];
   answer: string;
+  /** Answers with its words alone, as a child that read twenty files returns one paragraph (by default it quotes its last result, for tests that check what it saw). */
+  brief?: boolean;
   /** Milliseconds between the events of each reply (a child still mid-answer when a test acts). */
   delayMs?: number;
 }
@@ -46,7 +48,7 @@ export function subagentModel(parent: Reply[]): (request: RecordedRequest) => Re
     const next = script.calls[done.length];
     if (next) return { blocks: [{ type: "toolUse", name: next[0], input: next[1] }], ...delay };
     const last = done.at(-1);
-    const said = last ? ` (last result: ${typeof last.content === "string" ? last.content : JSON.stringify(last.content)})` : "";
+    const said = last && !script.brief ? ` (last result: ${typeof last.content === "string" ? last.content : JSON.stringify(last.content)})` : "";
     return { blocks: [{ type: "text", text: `${script.answer}${said}` }], ...delay };
   };
 }
