@@ -103,6 +103,8 @@ function smallerAnswer(plan: TurnPlan, overflow: ContextOverflow): TurnPlan | un
 export interface TurnLimits {
   maxTurns?: number;
   maxCost?: number;
+  /** The session's spend `maxCost` counts from (a child's: its parent turn's, so children and parent share one budget); default what it had spent when the turn began. */
+  spentBefore?: number;
 }
 
 type End = Extract<StreamEvent, { type: "end" }>;
@@ -313,7 +315,7 @@ export class Agent {
     let lessons = 0;
     let answers = 0;
     let stopHookActive = false;
-    const spentBefore = limits.maxCost === undefined ? 0 : (sessionCost(this.session.sessionFile).cost ?? 0);
+    const spentBefore = limits.maxCost === undefined ? 0 : (limits.spentBefore ?? sessionCost(this.session.sessionFile).cost ?? 0);
     try {
       let overflows = 0;
       for (;;) {
@@ -365,7 +367,7 @@ export class Agent {
         const hookWords = (words: string) => afterCalls.push(words);
         // A hook's changed input is a "hook" custom entry before the call runs (never sent: the result tells the model).
         const changedInput = (toolUseId: string, input: Record<string, unknown>) => void this.session.appendCustom({ customType: "hook", data: { event: "PreToolUse", toolUseId, updatedInput: input } });
-        const results = await runTools(message, this.#toolRun(ask, { hookWords, changedInput }), signal, onEvent, ask && ((request, s) => this.#questions.run(() => ask(request, s))));
+        const results = await runTools(message, this.#toolRun(ask, { hookWords, changedInput }, limits.maxCost === undefined ? undefined : { maxCost: limits.maxCost, spentBefore }), signal, onEvent, ask && ((request, s) => this.#questions.run(() => ask(request, s))));
         this.#append({ role: "user", content: results });
         this.#appendHookWords(afterCalls);
         if (signal.aborted) return result({ stopReason: "error", aborted: true, errorMessage: INTERRUPTED_BY_USER, finalText: "" });
@@ -380,12 +382,12 @@ export class Agent {
   }
 
   /** What running this answer's calls needs: a parent's `task` calls start children that share its approvals, its one change at a time and its questions. */
-  #toolRun(ask: Ask | undefined, hooked: Pick<ToolRun, "hookWords" | "changedInput">): ToolRun {
+  #toolRun(ask: Ask | undefined, hooked: Pick<ToolRun, "hookWords" | "changedInput">, budget: ChildParent["budget"]): ToolRun {
     const shared = { approvals: this.approvals, sandbox: this.sandbox, cwd: this.cwd, env: this.#env, checkpoints: this.#checkpoints, hooks: this.#hooks, changes: this.#changes, ...hooked, ...(this.#seam ? { beforeCall: this.#seam.beforeCall } : {}) };
     if (this.#child) return { ...shared, offered: this.#child.offered };
     const parent: ChildParent = {
       session: this.session, cwd: this.cwd, model: this.#model, effort: this.effort, env: this.#env, approvals: this.approvals, modelInfo: this.#modelInfo,
-      contextFiles: this.#contextFiles, agents: this.#agents, changes: this.#changes, questions: this.#questions, ask, sandbox: this.sandbox, code: this.code,
+      contextFiles: this.#contextFiles, agents: this.#agents, changes: this.#changes, questions: this.#questions, ask, sandbox: this.sandbox, code: this.code, budget,
     };
     return { ...shared, subagents: new AtMost(positive(this.#env.AWL_SUBAGENTS) ?? DEFAULT_SUBAGENTS), delegate: (callId, task, signal, onEvent) => runChild(parent, callId, task, signal, onEvent) };
   }

@@ -133,6 +133,23 @@ test("children's requests do not count for --max-turns; each child stops at its 
   expect(JSON.stringify(fx.server.requests.at(-1)!.body.messages.at(-1).content)).toContain("cap of 2 requests");
 });
 
+test("children spend the parent turn's --max-cost: a child stops before a request that could pass it, and so does the parent", async () => {
+  const script = subagentModel([
+    { blocks: [taskCall("loop", { calls: Array.from({ length: 5 }, () => ["read", { path: ".keep" }] as [string, unknown]), answer: "never" })] },
+    { blocks: [{ type: "text", text: "never reached" }] },
+  ]);
+  // Each child answer reports 250,000 output tokens ($3.75 at Sonnet's $15 per million): one fits a $4 budget, a second could not.
+  fx.server.respond = (request) => (isChildRequest(request) ? { ...script(request), usage: { input: 100, output: 250_000 } } : script(request));
+  const agent = newAgent();
+  const result = await agent.runTurn("go", never, () => {}, undefined, { maxCost: 4 });
+  expect(fx.server.requests.filter(isChildRequest)).toHaveLength(1);
+  expect(fx.server.requests.filter((r) => !isChildRequest(r))).toHaveLength(1);
+  expect(result.maxCostReached?.spent).toBeGreaterThan(3.75);
+  // The task's result, in the log for the next run to send: the child stopped for the budget.
+  const results = (await logLines(agent.session.sessionFile)).filter((l) => l.type === "message" && l.message.role === "user").at(-1).message.content;
+  expect(results[0]).toMatchObject({ type: "toolResult", isError: true, content: expect.stringContaining("--max-cost") });
+});
+
 test("a rewind of the parent to before its task calls puts back every file a child edited or a child's command made, byte for byte", async () => {
   const { rewindFiles } = await import("../../src/agent/rewind-files");
   const original = Buffer.from([0x61, 0x0d, 0x0a, 0xff, 0x00, 0x62]); // CRLF, a byte that is not UTF-8, a NUL

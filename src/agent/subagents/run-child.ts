@@ -48,6 +48,8 @@ export interface ChildParent {
   sandbox: Sandbox | undefined;
   /** Whose hooks run: the parent's. */
   code: CodeScope;
+  /** The parent turn's --max-cost and the session's spend it counts from: a child stops before a request that would pass it, as the parent does. */
+  budget: { maxCost: number; spentBefore: number } | undefined;
 }
 
 /** The words a child's instructions start with: its answer is all its parent will read. */
@@ -81,7 +83,7 @@ export async function runChild(parent: ChildParent, callId: string, task: TaskIn
   const cap = positive(parent.env.AWL_SUBAGENT_REQUESTS) ?? DEFAULT_CHILD_REQUESTS;
   let result: TurnResult;
   try {
-    result = await child.runTurn(task.prompt, signal, (event) => onEvent({ type: "subagent", id: callId, name, event }), ask, { maxTurns: cap });
+    result = await child.runTurn(task.prompt, signal, (event) => onEvent({ type: "subagent", id: callId, name, event }), ask, { maxTurns: cap, ...parent.budget });
   } catch (error) {
     // Whatever breaks a child is its call's result; the parent goes on.
     return failure(`the subagent failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -93,6 +95,7 @@ export async function runChild(parent: ChildParent, callId: string, task: TaskIn
 function answerOf(result: TurnResult, cap: number): ToolOutput {
   const said = result.finalText;
   if (result.aborted) return interrupted(`The subagent was stopped.${said ? ` What it had said:\n${said}` : ""}`);
+  if (result.maxCostReached) return failure(`The subagent stopped before a request that could pass the run's --max-cost ($${result.maxCostReached.spent.toFixed(2)} spent, up to $${result.maxCostReached.worstCase.toFixed(2)} more).${said ? ` What it had said:\n${said}` : ""}`);
   if (result.maxTurnsReached) return failure(`The subagent stopped at its cap of ${cap} requests before it finished.${said ? ` What it had said:\n${said}` : ""}`);
   if (result.stopReason === "error") return failure(`The subagent failed: ${result.errorMessage ?? "its request failed"}${said ? `\nWhat it had said:\n${said}` : ""}`);
   return { content: said || "(the subagent gave no answer)", isError: false };
