@@ -25,6 +25,26 @@ const connect = () => `bash -c 'exec 3<>/dev/tcp/127.0.0.1/${serverPort()} && ec
 const usable = process.platform === "linux" && Bun.spawnSync(["bwrap", "--ro-bind", "/", "/", "--unshare-pid", "--unshare-net", "true"], { stderr: "ignore" }).exitCode === 0;
 
 describe.skipIf(!usable)("the sandbox around bash", () => {
+  test("auto: a submodule's repository under .git/modules keeps its config and hooks, nested and slash-named submodules too", async () => {
+    Bun.spawnSync(["git", "init", "-q"], { cwd: fx.project });
+    const gitDirs = [".git/modules/lib", ".git/modules/libs/a", ".git/modules/lib/modules/inner"];
+    for (const dir of gitDirs) {
+      mkdirSync(join(fx.project, dir, "hooks"), { recursive: true });
+      writeFileSync(join(fx.project, dir, "config"), "[core]\n");
+    }
+    fx.server.reply({ blocks: [...gitDirs.flatMap((dir) => [bash(`echo hook > ${dir}/hooks/post-checkout`), bash(`echo '[core]' >> ${dir}/config`)]), bash("echo x > .git/modules/lib/HEAD")] }, done);
+    const run = await fx.run(["-p", "plant hooks in the submodules"]);
+    expect(run.code).toBe(0);
+    const results = toolResults();
+    for (const refused of results.slice(0, -1)) expect(refused).toContain("Read-only file system");
+    for (const dir of gitDirs) {
+      expect(existsSync(join(fx.project, dir, "hooks/post-checkout"))).toBe(false);
+      expect(await Bun.file(join(fx.project, dir, "config")).text()).toBe("[core]\n");
+    }
+    // The rest of a submodule's repository is the project's, as the project's own .git is.
+    expect(results.at(-1)).toBe("(no output)\nexit code: 0");
+  });
+
   test("auto: writes land only in the project, never in .git/hooks, .git/config or .awl; no awl in /proc; the model cannot switch it off", async () => {
     Bun.spawnSync(["git", "init", "-q"], { cwd: fx.project });
     fx.server.reply(

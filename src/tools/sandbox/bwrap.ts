@@ -10,7 +10,8 @@
 // - write: the project root and the folders the person listed, a private
 //   /tmp for the session, the network unless taken away. Inside the root the
 //   places that decide what runs later are read-only: .git/hooks,
-//   .git/config (all of .git when it is a file or missing), .awl, .claude,
+//   .git/config (all of .git when it is a file or missing), the config and
+//   hooks of each submodule's repository under .git/modules, .awl, .claude,
 //   .mcp.json. One that does not exist yet is covered by an empty read-only
 //   stand-in, so a command cannot create it either; bwrap leaves the stand-in
 //   on the disk as an empty folder or file, removed again when no sandbox
@@ -81,11 +82,33 @@ const standIns = new Set<string>();
 function protectedPaths(root: string): [string, string | undefined][] {
   const git = join(root, ".git");
   const gitIsFolder = lstatSync(git, { throwIfNoEntry: false })?.isDirectory() ?? false;
-  const paths = gitIsFolder ? PROTECTED.map((p) => join(root, p)) : [git, ...PROTECTED.filter((p) => !p.startsWith(".git/")).map((p) => join(root, p))];
+  const paths = gitIsFolder ? [...PROTECTED.map((p) => join(root, p)), ...submoduleGitDirs(join(git, "modules")).flatMap((dir) => [join(dir, "config"), join(dir, "hooks")])] : [git, ...PROTECTED.filter((p) => !p.startsWith(".git/")).map((p) => join(root, p))];
   return paths.map((path) => {
     if (lstatSync(path, { throwIfNoEntry: false })) return [path, undefined];
     standIns.add(path);
     return [path, join(scratchDir(), path.endsWith(".mcp.json") || path.endsWith("config") ? "empty-file" : "empty")];
+  });
+}
+
+/**
+ * The repositories git keeps for submodules: each folder under .git/modules
+ * that holds a `config` (a submodule's own submodules nest under its
+ * `modules`). Their config and hooks run code when git works in the submodule,
+ * as the project's own do. Real folders only: a link is not followed out.
+ */
+function submoduleGitDirs(modules: string, depth = 0): string[] {
+  if (depth > 8) return [];
+  let names: string[];
+  try {
+    names = readdirSync(modules);
+  } catch {
+    return []; // none: the usual case
+  }
+  return names.flatMap((name) => {
+    const dir = join(modules, name);
+    if (!lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) return [];
+    // A submodule named with a slash (libs/a) is kept as nested folders: a folder without its own config is looked into.
+    return existsSync(join(dir, "config")) ? [dir, ...submoduleGitDirs(join(dir, "modules"), depth + 1)] : submoduleGitDirs(dir, depth + 1);
   });
 }
 
