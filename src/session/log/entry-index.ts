@@ -29,13 +29,14 @@ export function leafAfter(entry: SessionEntry): "entry" | "unchanged" | { target
 }
 
 /**
- * Whether a path reads through an entry of this kind to its parent: a
- * partial or a subagent's child entry, which an older awl (knowing no such
- * kind) took for the conversation and may have gone on from. Both are
- * bookkeeping, so the entry after one continues from where it hangs.
+ * Whether a path reads through an entry of this kind to its parent: any
+ * bookkeeping kind (its `role` in the kind table). awl never continues from
+ * bookkeeping, so an entry whose parent is one was written by an older awl
+ * that did not know the kind (a partial, a subagent's child entry) and took
+ * it for the conversation; it continues from where that entry hangs.
  */
 export function readsThrough(kind: string): boolean {
-  return kind === "partial" || kind === "child";
+  return decisionsOf(kind).role === "bookkeeping";
 }
 
 /** The labels once `entry` is read: a label entry names its target, or with no text removes the name. */
