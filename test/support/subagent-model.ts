@@ -27,10 +27,12 @@ export function systemText(request: RecordedRequest): string {
   return typeof system === "string" ? system : Array.isArray(system) ? system.map((b: { text?: string }) => b.text ?? "").join("\n") : "";
 }
 
-/** The text of a request's first user message: a child's task. */
+/** A child's task: the first user text that holds its script (a compacted child's context opens with its summary, in the same message). */
 function firstPrompt(request: RecordedRequest): string {
-  const first = request.body.messages.find((m: { role: string }) => m.role === "user");
-  return typeof first.content === "string" ? first.content : first.content.map((b: { text?: string }) => b.text ?? "").join("");
+  const texts: string[] = request.body.messages
+    .filter((m: { role: string }) => m.role === "user")
+    .flatMap((m: { content: string | { text?: string }[] }) => (typeof m.content === "string" ? [m.content] : m.content.flatMap((b) => (b.text === undefined ? [] : [b.text]))));
+  return texts.find((t) => t.startsWith("{")) ?? texts[0] ?? "";
 }
 
 const toolResults = (request: RecordedRequest) =>
