@@ -5,7 +5,7 @@
 // an overflow the API reports is compacted too (twice at most), then the
 // request is sent again.
 
-import { Conversation, keptAnything, messageText, textMessage, toolUses, type ContentBlock, type Message } from "../conversation";
+import { Conversation, keptAnything, messageText, textMessage, toolUses, type ContentBlock, type Message, type ToolResultBlock } from "../conversation";
 import { addUsage, cwdNote, diskMessageToInternal, extensionMessage, INTERRUPTED_BY_USER, messageToDisk, preloadSchemas, toldDirectory, type ModelRef, type SessionManager } from "../session";
 import { jsonByteLength } from "../json";
 import { createProvider } from "../providers";
@@ -26,7 +26,7 @@ import { runTools, type ToolRun } from "./run-tools";
 import { loadAgents, withAgents, type AgentDefinition } from "./subagents/definitions";
 import { AtMost, OneAtATime } from "./subagents/one-at-a-time";
 import { DEFAULT_SUBAGENTS, positive, runChild, type ChildParent } from "./subagents/run-child";
-import type { AgentSeam } from "../extensions/seam";
+import type { AgentSeam, BeforeCall } from "../extensions/seam";
 import type { CodeScope } from "../extensions/trust";
 import type { McpServers } from "../mcp";
 import { compact, CompactionFailed, type Compaction } from "./compaction";
@@ -77,6 +77,8 @@ export interface ChildRole {
   name: string;
   offered: (tool: string) => boolean;
   instructions: string;
+  /** The parent's extensions' handlers: a child's calls are put to them as the parent's are. */
+  beforeCall?: BeforeCall;
 }
 
 
@@ -381,13 +383,30 @@ export class Agent {
     }
   }
 
+  /**
+   * The `!`cmd`` parts of a Markdown command (command-turn.ts), run before its
+   * prompt is written, each as the model's bash call would be: the approval
+   * mode and its questions, the extensions' handlers, the hooks, the sandbox,
+   * the checkpoints, the tool's caps and timeout. A refusal is its result, as
+   * a call's is. None of it enters the conversation: the prompt quotes it.
+   */
+  async runCommands(commands: readonly string[], signal: AbortSignal, onEvent: (event: AgentEvent) => void, ask?: Ask): Promise<ToolResultBlock[]> {
+    if (commands.length === 0) return [];
+    await this.session.learnProject(this.#env, signal); // a command that changes files is checkpointed into the session's file
+    const calls: ContentBlock[] = commands.map((command, i) => ({ type: "toolUse", id: `command_${Date.now().toString(36)}_${i}`, name: "bash", input: JSON.stringify({ command }) }));
+    const results = await runTools({ role: "assistant", content: calls }, this.#toolRun(ask, {}, undefined), signal, onEvent, ask && ((request, s) => this.#questions.run(() => ask(request, s))));
+    return results.filter((block) => block.type === "toolResult");
+  }
+
   /** What running this answer's calls needs: a parent's `task` calls start children that share its approvals, its one change at a time and its questions. */
   #toolRun(ask: Ask | undefined, hooked: Pick<ToolRun, "hookWords" | "changedInput">, budget: ChildParent["budget"]): ToolRun {
-    const shared = { approvals: this.approvals, sandbox: this.sandbox, cwd: this.cwd, env: this.#env, checkpoints: this.#checkpoints, hooks: this.#hooks, changes: this.#changes, ...hooked, ...(this.#seam ? { beforeCall: this.#seam.beforeCall } : {}) };
+    const beforeCall = this.#seam?.beforeCall ?? this.#child?.beforeCall;
+    const shared = { approvals: this.approvals, sandbox: this.sandbox, cwd: this.cwd, env: this.#env, checkpoints: this.#checkpoints, hooks: this.#hooks, changes: this.#changes, ...hooked, ...(beforeCall ? { beforeCall } : {}) };
     if (this.#child) return { ...shared, offered: this.#child.offered };
     const parent: ChildParent = {
       session: this.session, cwd: this.cwd, model: this.#model, effort: this.effort, env: this.#env, approvals: this.approvals, modelInfo: this.#modelInfo,
       contextFiles: this.#contextFiles, agents: this.#agents, changes: this.#changes, questions: this.#questions, ask, sandbox: this.sandbox, code: this.code, budget,
+      ...(beforeCall ? { beforeCall } : {}),
     };
     return { ...shared, subagents: new AtMost(positive(this.#env.AWL_SUBAGENTS) ?? DEFAULT_SUBAGENTS), delegate: (callId, task, signal, onEvent) => runChild(parent, callId, task, signal, onEvent) };
   }

@@ -18,7 +18,8 @@
 //
 // Rules from the settings files (permission-rules.ts) come first and last: a
 // deny rule refuses in every mode; an allow rule counts as an "always" given
-// before, in ask mode only (it never lifts read-only).
+// before, in ask mode only (it never lifts read-only). A Markdown command's
+// `allowed-tools` are allow rules for the one turn it starts.
 //
 // A read-only command that runs without being asked about runs with git's
 // configured programs off (git-guard.ts).
@@ -77,6 +78,8 @@ export class Approvals {
   readonly #exact = new Set<string>();
   /** What each question's "always" would allow: the tool, or the command's scope. */
   readonly #offered = new WeakMap<ApprovalRequest, AlwaysScope | { tool: string }>();
+  /** Allow rules for one turn only (a Markdown command's `allowed-tools`): read as the settings' are, never shown or saved. */
+  #forTurn: readonly PermissionRule[] = [];
 
   constructor(
     mode: ApprovalMode,
@@ -92,6 +95,15 @@ export class Approvals {
     return [...this.#tools, ...[...this.#subcommands].map((k) => `${k} …`), ...this.#exact];
   }
 
+  /** Allows what `rules` name, as the settings' allow rules do (ask mode only), until the function returned is called. */
+  allowForTurn(rules: readonly PermissionRule[]): () => void {
+    const before = this.#forTurn;
+    this.#forTurn = [...before, ...rules.filter((rule) => rule.kind === "allow")];
+    return () => {
+      this.#forTurn = before;
+    };
+  }
+
   /** What to do with a call, checked once (tools/index.ts `checkCall`). */
   async decide(call: ToolCall | InvalidCall, cwd: string, signal?: AbortSignal): Promise<Decision> {
     const name = call.name;
@@ -104,9 +116,10 @@ export class Approvals {
     const denied = denying(this.rules, target, places);
     if (denied) return { action: "refuse", content: `Not run: the user's permission rule ${denied.text} (in ${denied.source}) denies it.` };
     if (this.mode === "auto" || !effect || effect.kind === "read") return run;
+    const rules = this.#forTurn.length > 0 ? [...this.rules, ...this.#forTurn] : this.rules;
     if (effect.kind === "write") {
       if (this.mode === "read-only") return { action: "refuse", content: readOnlyRefusal(effect) };
-      if (this.#tools.has(name) || allowsCall(this.rules, target, places)) return run;
+      if (this.#tools.has(name) || allowsCall(rules, target, places)) return run;
       const proposed = await proposal(call, cwd);
       const request: ApprovalRequest = { tool: name, effect, ...(proposed ? { proposed } : {}), always: [name], save: savedRules({ tool: name }) };
       this.#offered.set(request, { tool: name });
@@ -118,8 +131,8 @@ export class Approvals {
     const judged = judge(command);
     const readOnly = judged !== undefined && judged.commands.length > 0 && judged.readOnly.every(Boolean);
     if (this.mode === "read-only" && !readOnly) return { action: "refuse", content: readOnlyRefusal(effect, judged === undefined) };
-    const allowed = (part: SimpleCommand, i: number) => judged!.readOnly[i] || this.#subcommands.has(subcommandKey(part) ?? "") || allowsPart(this.rules, part);
-    const covered = readOnly || (this.mode === "ask" && judged !== undefined && (this.#exact.has(command) || allowsCommand(this.rules, command) || judged.commands.every(allowed)));
+    const allowed = (part: SimpleCommand, i: number) => judged!.readOnly[i] || this.#subcommands.has(subcommandKey(part) ?? "") || allowsPart(rules, part);
+    const covered = readOnly || (this.mode === "ask" && judged !== undefined && (this.#exact.has(command) || allowsCommand(rules, command) || judged.commands.every(allowed)));
     let note: string | undefined;
     if (covered && judged) {
       // It runs without the person seeing it: git's configured programs go off.

@@ -45,7 +45,7 @@ export interface TurnResult {
   maxCostReached?: BudgetStop;
   /** The effort cannot go to the model: known before the request, or learnt from the API's refusal of it (errorMessage says why). */
   effortRefused?: true;
-  /** A UserPromptSubmit hook refused the prompt: nothing was sent or written (errorMessage has the hook's words). */
+  /** The prompt was never written or sent: a UserPromptSubmit hook refused it (errorMessage has the hook's words), or a Markdown command's `!`cmd`` parts were interrupted. */
   promptBlocked?: true;
 }
 

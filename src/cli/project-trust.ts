@@ -41,6 +41,7 @@ async function askTrust(code: ProjectCode, state: "changed" | "new", say: (line:
   for (const hook of code.hooks) say(`  hook ${safeText(hook)}`);
   for (const module of code.modules) say(`  extension ${safeText(module)}`);
   for (const server of code.servers) say(`  MCP server ${safeText(server)}`);
+  for (const allow of code.allows) say(`  command ${safeText(allow)} (run without asking, during its turn)`);
   if (code.variables.length > 0) say(`  variables they expand: ${safeText(code.variables.join(", "))}`);
   say("A script these call from elsewhere is not covered by your answer: review it yourself (docs/extensions.md).");
   // Loaded only to ask: -p and a trusted project never pay for it.
@@ -52,7 +53,7 @@ async function askTrust(code: ProjectCode, state: "changed" | "new", say: (line:
 /** What was skipped, in one line. */
 function skippedLine(code: ProjectCode, state: "changed" | "new", asked: boolean): string {
   const count = (n: number, what: string) => (n === 0 ? [] : [`${n} ${what}${n === 1 ? "" : "s"}`]);
-  const what = [...count(code.hooks.length, "hook"), ...count(code.modules.length, "extension"), ...count(code.servers.length, ".mcp.json server")].join(", ");
+  const what = [...count(code.hooks.length, "hook"), ...count(code.modules.length, "extension"), ...count(code.servers.length, ".mcp.json server"), ...count(code.allows.length, "command allow-list")].join(", ");
   const why = state === "changed" ? "has changed since you trusted it" : "is not trusted";
   const next = asked ? "awl asks again next time" : "run awl here to be asked, or add --trust to run them this once";
   return `awl: this project ${why}: its ${what} did not run; ${next}`;

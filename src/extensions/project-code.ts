@@ -1,10 +1,13 @@
 // What a project would run once trusted, in full, for the question put to
 // the person (and the line -p says when it skips them): every hook command of
 // its settings files, every extension module, every `.mcp.json` server's
-// command or address, and every variable those expand.
+// command or address, and every variable those expand; and what its Markdown
+// commands' `allowed-tools` would let run without asking.
 
 import { readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { basename, join, relative } from "node:path";
+import { markdownFiles, projectCommandDirs } from "./commands/markdown-commands";
+import { frontMatter } from "./commands/front-matter";
 import { extensionModules, projectExtensionsDir } from "./modules";
 import { loadSettings, projectSettingsFiles } from "./settings";
 
@@ -17,11 +20,13 @@ export interface ProjectCode {
   servers: string[];
   /** The variables named in the hooks' commands and in `.mcp.json`, sorted. */
   variables: string[];
+  /** `/name in file: rules`, one per Markdown command with `allowed-tools`. */
+  allows: string[];
 }
 
-/** Whether the project has anything that would run. */
+/** Whether the project has anything that would run (or be allowed to). */
 export function hasCode(code: ProjectCode): boolean {
-  return code.hooks.length + code.modules.length + code.servers.length > 0;
+  return code.hooks.length + code.modules.length + code.servers.length + code.allows.length > 0;
 }
 
 export function projectCode(cwd: string): ProjectCode {
@@ -38,7 +43,23 @@ export function projectCode(cwd: string): ProjectCode {
     }
   }
   const modules = extensionModules(projectExtensionsDir(cwd)).map((path) => relative(cwd, path));
-  return { hooks, modules, servers: mcpServers(cwd, variables), variables: [...variables].sort() };
+  return { hooks, modules, servers: mcpServers(cwd, variables), variables: [...variables].sort(), allows: commandAllows(cwd) };
+}
+
+/** The project's Markdown commands whose `allowed-tools` would allow tools without asking, each with its rules as written. */
+function commandAllows(cwd: string): string[] {
+  return projectCommandDirs(cwd).flatMap((dir) =>
+    markdownFiles(dir).flatMap((file) => {
+      let text: string;
+      try {
+        text = readFileSync(file, "utf8");
+      } catch {
+        return []; // named when the commands load
+      }
+      const allowed = frontMatter(text).fields["allowed-tools"];
+      return allowed ? [`/${basename(file, ".md").toLowerCase()} in ${relative(cwd, file)}: ${allowed}`] : [];
+    }),
+  );
 }
 
 /** The servers `.mcp.json` names (Claude Code's `{"mcpServers": {name: {command, args} | {url}}}`), its `${VAR}`s added to `variables`. */

@@ -3,8 +3,10 @@
 // (`.awl/extensions/`) and its MCP servers (`.mcp.json`) run programs whoever
 // wrote the repository chose, so they wait until the person trusts the
 // project. The answer is kept per project folder with a hash of every file
-// under `.awl/` and of `.mcp.json`: any change to them asks again. Files that
-// only add words (AGENTS.md, Markdown commands) need no trust.
+// under `.awl/`, of `.claude/commands/`'s Markdown commands and of
+// `.mcp.json`: any change to them asks again. Files that only add words
+// (AGENTS.md, Markdown commands) need no trust, but a command's
+// `allowed-tools` lets tools run unasked: they count only once trusted.
 //
 // The record is `trusted-projects.json` in awl's configuration folder,
 // private (0600), replaced whole: {"<folder's real path>": {"hash", "at"}}.
@@ -14,6 +16,7 @@ import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { configDir } from "../config-dir";
 import { mkdirPrivate, writeFileAtomic } from "../private-file";
+import { markdownFiles } from "./commands/markdown-commands";
 
 type Env = Record<string, string | undefined>;
 
@@ -59,7 +62,7 @@ export function recordTrust(cwd: string, env: Env = process.env): void {
   decideForThisRun(cwd, true);
 }
 
-/** The files trust covers: every file under `.awl/` (links followed), and `.mcp.json`; in a stable order. */
+/** The files trust covers: every file under `.awl/` (links followed), the Markdown commands of `.claude/commands/`, and `.mcp.json`; in a stable order. */
 export function coveredFiles(cwd: string): string[] {
   const awl = join(cwd, ".awl");
   let under: string[] = [];
@@ -70,7 +73,7 @@ export function coveredFiles(cwd: string): string[] {
     // the folder's code would then run, changed or not, on an old yes. Named as a file that cannot be read, it never matches (projectHash).
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") return [join(awl, `(unreadable: ${(error as NodeJS.ErrnoException).code ?? "error"})`)];
   }
-  const files = under.filter(isFile).sort();
+  const files = [...under.filter(isFile).sort(), ...markdownFiles(join(cwd, ".claude", "commands"))];
   const mcp = join(cwd, ".mcp.json");
   // An empty one names nothing: the sandbox's stand-in, which an awl killed mid-command leaves, changes no trust.
   return isFile(mcp) && statSync(mcp).size > 0 ? [...files, mcp] : files;

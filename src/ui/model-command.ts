@@ -8,6 +8,7 @@ import type { Catalogues } from "../providers/catalogue";
 import { newestOfFamily, resembling } from "../providers/model-family";
 import type { ModelInfo } from "../providers/model-info";
 import type { ProviderName } from "../providers/provider";
+import type { ModelRef } from "../session";
 import { foreignPrefix, parseModelSpec } from "../providers/models";
 import type { Colors } from "./render/colors";
 import { safeText } from "./render/safe-text";
@@ -101,6 +102,12 @@ export async function prepareCommand(command: Command, agent: Agent, catalogues:
     return; // refused as it runs
   }
   await catalogues.of(provider).freshen(LIST_FRESH_MS);
+}
+
+/** Why a model cannot be sent (a Markdown command's): where its provider answered a models list, the list lacks it; undefined when it can. */
+export function unservedModel(model: ModelRef, catalogues: Catalogues): string | undefined {
+  const served = catalogues.of(model.provider).listed;
+  return served && !isListed(model.model, served) ? notListed(model.provider, model.model, served) : undefined;
 }
 
 /** Listed as it is, or as the alias of a dated snapshot (claude-haiku-4-5 for claude-haiku-4-5-20251001). */

@@ -27,9 +27,9 @@ import type { Colors } from "./render/colors";
 import { terminalAsk } from "./session/approval";
 import { adviseInRepl, replMessage } from "./advice";
 import { ALIASES, commandArguments, commandNames, parseCommand, runCommand } from "./commands";
-import { prepareCommand } from "./model-command";
-import { commandHelp, loadMarkdownCommands } from "../extensions/commands/markdown-commands";
-import { expandCommand } from "../extensions/commands/expand-command";
+import { prepareCommand, unservedModel } from "./model-command";
+import { commandHelp, loadMarkdownCommands, type MarkdownCommand } from "../extensions/commands/markdown-commands";
+import { prepareCommandTurn, runCommandTurn, type CommandTurn } from "../agent/command-turn";
 import { extensionsReport } from "../extensions/report";
 import { appendHistory, loadHistory, mergeHistory } from "./input/history";
 import { readLine, watchInterrupt } from "./input/input";
@@ -98,6 +98,8 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
   const completion = { cwd: agent.cwd, commands: [...commandNames(), ...markdownNames, ...addedNames], arguments: commandArguments(models) };
   const unfold = unfolder(() => agent.conversation.messages, (id) => agent.session.childTranscript(id), c);
 
+  /** What Markdown commands said (an untrusted project's allowed-tools ignored): each line once. */
+  const said = new Set<string>();
   /** A prompt given back unsent (or left out by --at): the next input box starts with it. */
   let unsent = offered;
   let titleAsked = false;
@@ -122,11 +124,20 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
       continue;
     }
     const file = command && markdown.commands.find((m) => m.name === command.name);
+    let commandTurn: CommandTurn | undefined;
     if (file) {
-      // A Markdown command is a prompt: what it expands to is sent as if typed.
-      const expanded = expandCommand(file, command.argument, agent.cwd);
-      for (const notice of expanded.notices) out.write(`${wrapLines(c.dim(safeText(notice)), out.columns)}\n`);
-      text = expanded.prompt;
+      // A Markdown command is a prompt: what it expands to is sent as if typed, its `!`cmd` parts run first (agent/command-turn.ts).
+      const prepared = prepareMarkdownCommand(agent, file, command.argument, catalogues);
+      if ("refusal" in prepared) {
+        out.write(`${wrapLines(c.red(safeText(`${prepared.refusal}; your command is back in the input box.`)), out.columns)}\n`);
+        unsent = input.text;
+        continue;
+      }
+      commandTurn = prepared;
+      for (const notice of prepared.notices.filter((n) => !said.has(n))) {
+        said.add(notice); // each once a session
+        out.write(`${wrapLines(c.dim(safeText(notice)), out.columns)}\n`);
+      }
     } else if (command) {
       await prepareCommand(command, agent, catalogues);
       const result = runCommand(command, agent, c, catalogues, out.columns, commandRows);
@@ -177,7 +188,7 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
       const onEvent = (event: AgentEvent) => {
         renderer.handle(adviseInRepl(event, (remedy) => catalogues.advise(remedy, agent.model.provider)));
       };
-      const result = await stop.hold(() => agent.runTurn(text, controller.signal, onEvent, ask));
+      const result = await stop.hold(() => (commandTurn ? runCommandTurn(agent, commandTurn, controller.signal, onEvent, ask) : agent.runTurn(text, controller.signal, onEvent, ask)));
       renderer.finish(result, costText(sessionCost(agent.session.sessionFile)));
       if (result.promptBlocked) unsent = input.text; // back in the input box to change, as it was never sent
       if (result.stopReason === "stop" && !titleAsked && wantsTitle(agent.session)) {
@@ -223,6 +234,18 @@ async function pickAndRun(which: PickedSetting, agent: Agent, c: Colors, catalog
   await prepareCommand(command, agent, catalogues);
   const done = runCommand(command, agent, c, catalogues, out.columns);
   if (typeof done === "object" && "output" in done) out.write(`${wrapLines(done.output, out.columns)}\n`);
+}
+
+/** A Markdown command ready to run, or why it is not sent: a model awl cannot use, or one its provider does not list. */
+function prepareMarkdownCommand(agent: Agent, file: MarkdownCommand, argument: string, catalogues: Catalogues): CommandTurn | { refusal: string } {
+  try {
+    const turn = prepareCommandTurn(agent, file, argument);
+    const unserved = turn.model && unservedModel(turn.model, catalogues);
+    return unserved ? { refusal: `/${file.name}: ${unserved}: nothing was sent` } : turn;
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    return { refusal: replMessage(error) };
+  }
 }
 
 /** /tree, /rewind (and Esc Esc): what they say is printed; a prompt /rewind gives back is returned for the next input box. */

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { loadMarkdownCommands } from "../../src/extensions/commands/markdown-commands";
-import { expandCommand } from "../../src/extensions/commands/expand-command";
+import { expandCommand, withOutputs } from "../../src/extensions/commands/expand-command";
 
 let root: string;
 let project: string;
@@ -56,12 +56,21 @@ describe("finding Markdown commands", () => {
 });
 
 describe("a command typed with arguments", () => {
-  test("$ARGUMENTS, $1, $2 (quotes group words), an @file attached, a !`command` left unrun and said so", () => {
-    put(join(project, "notes.md"), "the notes\n");
-    put(join(project, ".awl", "commands", "go.md"), "Use @notes.md and @missing.md for $1, then $2.\nAll: $ARGUMENTS\nStatus: !`git status`\n");
+  test("$ARGUMENTS, $1, $2 (quotes group words) put in, also inside its !`command` parts, which are listed in order", () => {
+    put(join(project, ".awl", "commands", "go.md"), "Use @notes.md for $1, then $2.\nAll: $ARGUMENTS\nStatus: !`git status`\nLog of $1: !`git log -1 -- $1`\nMissing: $3.\n");
     const [command] = loadMarkdownCommands(project, env, []).commands;
-    const expanded = expandCommand(command!, 'alpha "beta gamma"', project);
-    expect(expanded.prompt).toBe('Use @notes.md and @missing.md for alpha, then beta gamma.\nAll: alpha "beta gamma"\nStatus: !`git status`\n\nContents of notes.md:\n```\nthe notes\n```');
-    expect(expanded.notices).toEqual(["/go: its !`command` parts were not run (awl does not run them yet); the prompt went without their output"]);
+    const expanded = expandCommand(command!.body, 'alpha "beta gamma"');
+    expect(expanded.prompt).toBe('Use @notes.md for alpha, then beta gamma.\nAll: alpha "beta gamma"\nStatus: !`git status`\nLog of alpha: !`git log -1 -- alpha`\nMissing: .');
+    expect(expanded.commands).toEqual(["git status", "git log -1 -- alpha"]);
+  });
+
+  test("each !`command` part is replaced by its output, in order; one that failed or was refused by a note that says so", () => {
+    const prompt = "A: !`echo a`\nB: !`touch b`\nA again: !`echo a`";
+    const filled = withOutputs(prompt, [
+      { content: "a\n", failed: false },
+      { content: "Not run: awl is in read-only mode.", failed: true },
+      { content: "$& a", failed: false },
+    ]);
+    expect(filled).toBe("A: a\nB: [`touch b` did not succeed: Not run: awl is in read-only mode.]\nA again: $& a");
   });
 });

@@ -58,8 +58,21 @@ test("what would run is listed in full: hook commands, modules, servers and ever
     modules: [join(".awl", "extensions", "guard.ts")],
     servers: ["gh: npx -y gh-mcp", "web: https://example.test/mcp"],
     variables: ["CHECK_LEVEL", "GH_TOKEN", "HOME"],
+    allows: [],
   });
   expect(hasCode(code)).toBe(true);
+});
+
+test("a .claude/commands command's allowed-tools is something to trust: listed, and a change to that folder asks again", () => {
+  const { project, env } = world();
+  rmSync(join(project, ".mcp.json"));
+  mkdirSync(join(project, ".claude", "commands", "git"), { recursive: true });
+  writeFileSync(join(project, ".claude", "commands", "git", "commit.md"), "---\nallowed-tools: Bash(git add:*), Bash(git commit:*)\n---\nCommit.\n");
+  expect(projectCode(project).allows).toEqual([`/commit in ${join(".claude", "commands", "git", "commit.md")}: Bash(git add:*), Bash(git commit:*)`]);
+  expect(hasCode(projectCode(project))).toBe(true);
+  recordTrust(project, env);
+  writeFileSync(join(project, ".claude", "commands", "push.md"), "---\nallowed-tools: Bash\n---\nPush.\n");
+  expect(trustState(project, env)).toBe("changed");
 });
 
 test("a project with only words (commands, AGENTS.md) has nothing to trust", () => {

@@ -3,14 +3,14 @@
 // they happen. It starts with a fresh context (the system prompt, the
 // project's instructions, the task), is offered the parent's tools but
 // `task` (or what its definition names), and its final answer is the call's
-// result. Its questions are the parent's, labelled with its name; a failure
-// of it is its call's error result, never the parent's end.
+// result. Its questions are the parent's, labelled with its name; its calls
+// are put to the extensions' before_tool_call handlers, as the parent's are;
+// a failure of it is its call's error result, never the parent's end.
 
 import type { Sandbox } from "../../tools/sandbox";
 import type { CodeScope } from "../../extensions/trust";
+import type { BeforeCall } from "../../extensions/seam";
 import { SessionManager, type ModelRef } from "../../session";
-import { builtinModels } from "../../providers/builtin-models";
-import { family, newestFirst } from "../../providers/model-family";
 import type { ModelInfo } from "../../providers/model-info";
 import type { ProviderName } from "../../providers/provider";
 import type { Effort } from "../../providers/thinking-forms";
@@ -21,6 +21,7 @@ import type { Approvals, Ask } from "../approval";
 import type { ContextFiles } from "../context-files";
 import type { AgentEvent, TurnResult } from "../events";
 import type { AgentDefinition } from "./definitions";
+import { aliasedModel, isModelAlias } from "../named-model";
 import type { OneAtATime } from "./one-at-a-time";
 
 /** A child's request cap when AWL_SUBAGENT_REQUESTS does not set one. */
@@ -50,6 +51,8 @@ export interface ChildParent {
   code: CodeScope;
   /** The parent turn's --max-cost and the session's spend it counts from: a child stops before a request that would pass it, as the parent does. */
   budget: { maxCost: number; spentBefore: number } | undefined;
+  /** The extensions' handlers the parent's calls are put to: the child's are put to them too. */
+  beforeCall?: BeforeCall;
 }
 
 /** The words a child's instructions start with: its answer is all its parent will read. */
@@ -75,6 +78,7 @@ export async function runChild(parent: ChildParent, callId: string, task: TaskIn
       name,
       offered: (tool) => (tools ? tools.includes(tool) : tool !== "task"),
       instructions: [CHILD_NOTE, definition?.instructions].filter(Boolean).join("\n\n"),
+      ...(parent.beforeCall ? { beforeCall: parent.beforeCall } : {}),
     },
     changes: parent.changes,
     questions: parent.questions,
@@ -104,9 +108,9 @@ function answerOf(result: TurnResult, cap: number): ToolOutput {
 /** The child's model: the parent's, an id on the parent's provider, or the newest of a family the built-in table lists. */
 function childModel(parent: ModelRef, wanted: string | undefined): ModelRef {
   if (!wanted) return parent;
-  if (!["sonnet", "opus", "haiku"].includes(wanted)) return { provider: parent.provider, model: wanted };
-  const newest = newestFirst(builtinModels(parent.provider).filter((m) => family(m.id) === `claude-${wanted}`))[0];
-  return newest ? { provider: parent.provider, model: newest.id } : parent;
+  if (!isModelAlias(wanted)) return { provider: parent.provider, model: wanted };
+  const id = aliasedModel(parent.provider, wanted);
+  return id ? { provider: parent.provider, model: id } : parent;
 }
 
 /** A positive integer from a setting, or undefined. */

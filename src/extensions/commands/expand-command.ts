@@ -1,36 +1,39 @@
 // A Markdown command typed with its arguments, made into the prompt it sends,
 // as Claude Code expands its custom slash commands: `$ARGUMENTS` is all that
-// followed the name, `$1`… each argument (quotes group words); `@path`
-// attaches the file's text (relative to the working directory); a `!`cmd``
-// would run a program first: not done yet (it must be asked about as a bash
-// call is), so the prompt goes without its output and the person is told.
+// followed the name, `$1`… each argument (quotes group words). Each `!`cmd``
+// is a command to run before the prompt goes (agent/command-turn.ts runs them
+// as bash calls); its output takes its place. `@path` needs nothing here: a
+// prompt's `@path` is attached as any typed prompt's is (agent/attachments.ts).
 
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { resolve } from "node:path";
-import type { MarkdownCommand } from "./markdown-commands";
-
-/** More than this of an attached file is cut, with a note: a prompt is not the place for a whole build log. */
-const MAX_ATTACHED_CHARS = 100 * 1024;
+/** `!`cmd``: what Claude Code runs before the prompt is sent. */
+const SHELL_PART = /!`([^`]+)`/g;
 
 export interface Expanded {
+  /** The body with the arguments put in, its `!`cmd`` parts still in place. */
   prompt: string;
-  /** One line each for the person: what was not done. */
-  notices: string[];
+  /** The commands of its `!`cmd`` parts, in order (one per part, repeats included). */
+  commands: string[];
 }
 
-export function expandCommand(command: MarkdownCommand, argument: string, cwd: string): Expanded {
+export function expandCommand(body: string, argument: string): Expanded {
   const args = [...argument.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
-  const notices: string[] = [];
-  let prompt = command.body.replace(/\$ARGUMENTS|\$(\d+)/g, (whole, n: string | undefined) => (n === undefined ? argument : (args[Number(n) - 1] ?? "")));
-  if (/!`[^`]+`/.test(prompt)) notices.push(`/${command.name}: its !\`command\` parts were not run (awl does not run them yet); the prompt went without their output`);
-  const attached: string[] = [];
-  for (const match of prompt.matchAll(/(?<=^|\s)@([^\s`]+)/g)) {
-    const path = resolve(cwd, match[1]!);
-    if (!existsSync(path) || !statSync(path).isFile()) continue;
-    const text = readFileSync(path, "utf8");
-    const shown = text.length > MAX_ATTACHED_CHARS ? `${text.slice(0, MAX_ATTACHED_CHARS)}\n[cut: the file has ${text.length} characters]` : text;
-    attached.push(`Contents of ${match[1]}:\n\`\`\`\n${shown}${shown.endsWith("\n") ? "" : "\n"}\`\`\``);
-  }
-  prompt = [prompt.trim(), ...attached].join("\n\n");
-  return { prompt, notices };
+  const prompt = body.replace(/\$ARGUMENTS|\$(\d+)/g, (whole, n: string | undefined) => (n === undefined ? argument : (args[Number(n) - 1] ?? ""))).trim();
+  return { prompt, commands: [...prompt.matchAll(SHELL_PART)].map((m) => m[1]!) };
+}
+
+/** What one `!`cmd`` gave: its output, or (`failed`) why it has none that can stand for it. */
+export interface ShellOutput {
+  content: string;
+  failed: boolean;
+}
+
+/** The prompt with each `!`cmd`` part replaced, in order, by its output; one that failed or was refused, by a note that says so. */
+export function withOutputs(prompt: string, outputs: readonly ShellOutput[]): string {
+  let i = 0;
+  return prompt.replace(SHELL_PART, (whole, command: string) => {
+    const output = outputs[i++];
+    if (!output) return whole;
+    const text = output.content.replace(/\n+$/, "");
+    return output.failed ? `[\`${command}\` did not succeed: ${text}]` : text;
+  });
 }

@@ -1,9 +1,10 @@
 // Markdown commands: prompts kept as files, as Claude Code keeps them
 // (`.claude/commands/*.md`), found in $XDG_CONFIG_HOME/awl/commands/ (the
 // person's), then the project's .awl/commands/ and .claude/commands/. A file's
-// name is its command (`review.md` is /review; in a subfolder too). They only
-// add words, so they load without the project being trusted; a `!`cmd`` line
-// runs a program, and is left unrun (and said so) until awl can ask first.
+// name is its command (`review.md` is /review; in a subfolder too). They load
+// without the project being trusted: a `!`cmd`` part runs only as a bash call
+// of the model's would (asked about in ask mode), and a project's
+// `allowed-tools` count only once the project is trusted (agent/command-turn.ts).
 // A name that a built-in command, or an earlier folder's file, already has is
 // skipped, and named once: built-in > the person's > the project's.
 
@@ -19,8 +20,9 @@ export interface MarkdownCommand {
   scope: "person" | "project";
   description?: string;
   argumentHint?: string;
-  /** Read, kept and shown; not yet applied (the tools allowed stay the session's). */
+  /** Claude Code's permission rules (`Bash(git add:*), Read`), allowed without asking for the turn it starts. */
   allowedTools?: string;
+  /** The model its turn runs with: an id, provider/id, or sonnet/opus/haiku. */
   model?: string;
   body: string;
 }
@@ -33,11 +35,12 @@ export interface LoadedCommands {
 
 /** The command folders in the order a name is taken: the person's, then the project's. */
 function folders(cwd: string, env: Record<string, string | undefined>): { dir: string; scope: MarkdownCommand["scope"] }[] {
-  return [
-    { dir: join(configDir(env), "commands"), scope: "person" },
-    { dir: join(cwd, ".awl", "commands"), scope: "project" },
-    { dir: join(cwd, ".claude", "commands"), scope: "project" },
-  ];
+  return [{ dir: join(configDir(env), "commands"), scope: "person" }, ...projectCommandDirs(cwd).map((dir) => ({ dir, scope: "project" as const }))];
+}
+
+/** The project's command folders: .awl/commands/, then .claude/commands/. */
+export function projectCommandDirs(cwd: string): string[] {
+  return [join(cwd, ".awl", "commands"), join(cwd, ".claude", "commands")];
 }
 
 export function loadMarkdownCommands(cwd: string, env: Record<string, string | undefined>, builtIn: readonly string[]): LoadedCommands {
@@ -81,7 +84,7 @@ export function loadMarkdownCommands(cwd: string, env: Record<string, string | u
 }
 
 /** The `.md` files under `dir`, subfolders included, in a stable order; none when it does not exist. */
-function markdownFiles(dir: string): string[] {
+export function markdownFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
   try {
     return readdirSync(dir, { recursive: true, encoding: "utf8" })

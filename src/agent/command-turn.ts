@@ -1,0 +1,96 @@
+// The turn a Markdown command starts (docs/extensions.md, "Markdown
+// commands"), as Claude Code runs its custom slash commands: the arguments
+// put in, each `!`cmd`` run first as a bash call of the model's would be
+// (Agent.runCommands) and replaced by its output, then the prompt sent. Its
+// front matter holds for this one turn: `model` is the model it runs with,
+// `allowed-tools` are allow rules (ask mode only: never past read-only or
+// the sandbox, never over a deny rule). Allow-lists come from the person's
+// files: a project's command's `allowed-tools` count only once the person
+// trusts the project; a project's `!`cmd`` is asked about as any call is.
+// Afterwards the session's model is back, and nothing stays allowed.
+
+import type { MarkdownCommand } from "../extensions/commands/markdown-commands";
+import { expandCommand, withOutputs } from "../extensions/commands/expand-command";
+import { INTERRUPTED_BY_USER, type ModelRef } from "../session";
+import { UserError } from "../errors";
+import type { Agent } from "./agent";
+import type { Ask } from "./approval";
+import type { AgentEvent, TurnResult } from "./events";
+import { namedModel } from "./named-model";
+import { parseRule, type PermissionRule } from "./permission-rules";
+
+export interface CommandTurn {
+  /** The command's name, for what is said about it. */
+  name: string;
+  /** Its body with the arguments put in; its `!`cmd`` parts still in place. */
+  prompt: string;
+  commands: string[];
+  /** The model its turn runs with, when it names one. */
+  model?: ModelRef;
+  /** Its `allowed-tools`, as allow rules for the turn; none when the project's files may not allow. */
+  allow: PermissionRule[];
+  /** One line each for the person: an allowed-tools entry that is not a rule, or the project's ignored. */
+  notices: string[];
+}
+
+/** The command typed with `argument`, ready to run; a UserError, in one line, when its `model` names none. */
+export function prepareCommandTurn(agent: Agent, command: MarkdownCommand, argument: string): CommandTurn {
+  const { prompt, commands } = expandCommand(command.body, argument);
+  const turn: CommandTurn = { name: command.name, prompt, commands, allow: [], notices: [] };
+  if (command.model) {
+    try {
+      turn.model = namedModel(agent.model, command.model);
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      throw new UserError(`/${command.name} names the model "${command.model}", which awl cannot use (${error.message}): nothing was sent`);
+    }
+  }
+  if (!command.allowedTools) return turn;
+  if (command.scope === "project" && !agent.code.project) {
+    turn.notices.push("This project is not trusted, so the allowed-tools of its Markdown commands are ignored: their tools are asked about as usual (trust the project to let them count).");
+    return turn;
+  }
+  for (const text of ruleTexts(command.allowedTools)) {
+    const rule = parseRule(text, "allow", command.file);
+    if ("problem" in rule) turn.notices.push(`/${command.name}: allowed-tools ${rule.problem}; it is ignored`);
+    else turn.allow.push(rule);
+  }
+  return turn;
+}
+
+/** `Bash(git add:*), Read` as its rules' texts: split at the commas outside parentheses. */
+function ruleTexts(list: string): string[] {
+  const texts: string[] = [];
+  let depth = 0;
+  let current = "";
+  for (const ch of list) {
+    if (ch === "(") depth++;
+    if (ch === ")") depth = Math.max(0, depth - 1);
+    if (ch === "," && depth === 0) {
+      texts.push(current);
+      current = "";
+    } else current += ch;
+  }
+  return [...texts, current].map((t) => t.trim()).filter(Boolean);
+}
+
+/**
+ * Runs the command's turn: its `!`cmd`` parts, then the prompt with their
+ * output, under its model and allowed tools. A model that cannot be used (no
+ * key) throws a UserError before anything runs; stopped while its commands
+ * run, nothing is written (promptBlocked: the command goes back to the input box).
+ */
+export async function runCommandTurn(agent: Agent, turn: CommandTurn, signal: AbortSignal, onEvent: (event: AgentEvent) => void, ask?: Ask): Promise<TurnResult> {
+  const sessionModel = agent.model;
+  if (turn.model) agent.setModel(turn.model);
+  const lift = agent.approvals.allowForTurn(turn.allow);
+  try {
+    const results = await agent.runCommands(turn.commands, signal, onEvent, ask);
+    if (signal.aborted) return { stopReason: "error", aborted: true, errorMessage: INTERRUPTED_BY_USER, finalText: "", usage: { input: 0, output: 0 }, context: agent.meter(), promptBlocked: true };
+    const prompt = withOutputs(turn.prompt, results.map((r) => ({ content: r.content, failed: r.isError === true })));
+    return await agent.runTurn(prompt, signal, onEvent, ask);
+  } finally {
+    lift();
+    if (turn.model) agent.setModel(sessionModel);
+  }
+}
