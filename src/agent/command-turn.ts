@@ -87,7 +87,8 @@ export async function runCommandTurn(agent: Agent, turn: CommandTurn, signal: Ab
   try {
     const results = await agent.runCommands(turn.commands, signal, onEvent, ask);
     if (signal.aborted) return { stopReason: "error", aborted: true, errorMessage: INTERRUPTED_BY_USER, finalText: "", usage: { input: 0, output: 0 }, context: agent.meter(), promptBlocked: true };
-    const prompt = withOutputs(turn.prompt, results.map((r) => ({ content: r.content, failed: r.isError === true })));
+    // A command that succeeded stands for its output alone, as in Claude Code: the bash tool's closing "exit code: 0" is the model's, not the prompt's.
+    const prompt = withOutputs(turn.prompt, results.map((r) => (r.isError ? { content: r.content, failed: true } : { content: r.content.replace(/\nexit code: 0$/, ""), failed: false })));
     return await agent.runTurn(prompt, signal, onEvent, ask);
   } finally {
     lift();

@@ -266,6 +266,25 @@ test("hooks fire for a child's calls with the child named, and SubagentStop when
   ]);
 });
 
+test("the extensions' before_tool_call handlers hear a child's calls as the parent's, and their refusal reaches the child", async () => {
+  writeFileSync(join(fx.project, "secret.txt"), "the secret\n");
+  fx.server.respond = subagentModel([
+    { blocks: [taskCall("peek", { calls: [["read", { path: "secret.txt" }]], answer: "could not read it" })] },
+    { blocks: [{ type: "text", text: "done" }] },
+  ]);
+  const heard: string[] = [];
+  const beforeCall = async (call: { name: string; input: unknown }) => {
+    heard.push(call.name);
+    return call.name === "read" ? "the guard keeps secret.txt" : undefined;
+  };
+  const agent = new Agent({ session: SessionManager.init({ cwd: fx.project, ...model }), cwd: fx.project, model, env: fx.env, seam: { flush: () => false, beforeCall } });
+  await agent.runTurn("peek", never, () => {});
+  expect(heard).toEqual(["task", "read"]);
+  const childResults = JSON.stringify(fx.server.requests.filter(isChildRequest).at(-1)!.body.messages.at(-1).content);
+  expect(childResults).toContain("the guard keeps secret.txt");
+  expect(childResults).not.toContain("the secret");
+});
+
 test("Esc stops every child: each keeps what it had said, and its call's result says it was stopped", async () => {
   const long = Array.from({ length: 80 }, (_, i) => `word${i}`).join(" ");
   fx.server.respond = subagentModel([
