@@ -1,9 +1,10 @@
 // Markdown commands in the REPL, as Claude Code's custom slash commands are
 // written: a file in $XDG_CONFIG_HOME/awl/commands/ or the project's
 // .claude/commands/ is a command /help lists, Tab completes, and typing it
-// sends its text with the arguments put in.
+// sends its text with the arguments put in, its @files attached and its
+// !`command` parts run first (as bash calls are) with their output in place.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AWL, useE2eFixture } from "./awl";
 import { hasTmux, useTerminal } from "./tmux";
@@ -41,7 +42,39 @@ describe.skipIf(!hasTmux)("Markdown commands in the REPL", () => {
     const sent = JSON.stringify(fx.server.requests[0]!.body.messages.at(-1));
     expect(sent).toContain("Review @todo.txt with attention to naming.");
     expect(sent).toContain('All arguments: todo.txt \\"naming\\"');
-    expect(sent).toContain("Contents of todo.txt:");
-    expect(sent).toContain("- fix the bug");
+    expect(sent).toContain(JSON.stringify('<attached path="todo.txt">\n- fix the bug\n</attached>').slice(1, -1));
+  });
+
+  test("a !`git status` part runs before the prompt goes, shown as a bash call, and its output is in the request in its place", async () => {
+    const config = join(fx.root, "config");
+    mkdirSync(join(config, "awl", "commands"), { recursive: true });
+    writeFileSync(join(config, "awl", "commands", "commit-msg.md"), "---\ndescription: Write a commit message\n---\nChanges: !`git status --short`\nWrite a commit message for them.\n");
+    for (const args of [["init", "-q"], ["config", "user.email", "t@example.test"], ["config", "user.name", "T"]]) Bun.spawnSync(["git", ...args], { cwd: fx.project });
+    writeFileSync(join(fx.project, "new-feature.ts"), "export {};\n");
+    fx.server.reply({ blocks: [{ type: "text", text: "Add the new feature." }] });
+    // Ask mode: git status only reads, so it runs without a question.
+    term.start([AWL], { cwd: fx.project, env: { ...fx.env, XDG_CONFIG_HOME: config, AWL_APPROVE: "ask" }, width: 160 });
+    await term.waitFor(/\/help for commands/);
+    term.send("/commit-msg");
+    const screen = await term.waitFor(/Add the new feature\./);
+    expect(screen).toContain("git status --short");
+    const text = fx.server.requests[0]!.body.messages.at(-1).content.map((b: { text?: string }) => b.text ?? "").join("");
+    expect(text).toContain("Changes: ?? .keep\n?? new-feature.ts\nWrite a commit message for them.");
+    expect(text).not.toContain("!`");
+  });
+
+  test("in read-only mode a !`command` part that may change files is refused: the prompt goes with a note in its place, and nothing is made", async () => {
+    const config = join(fx.root, "config");
+    mkdirSync(join(config, "awl", "commands"), { recursive: true });
+    writeFileSync(join(config, "awl", "commands", "stamp.md"), "Stamp: !`touch stamped.txt`\nSay whether it worked.\n");
+    fx.server.reply({ blocks: [{ type: "text", text: "It was refused." }] });
+    term.start([AWL, "--approve", "read-only"], { cwd: fx.project, env: { ...fx.env, XDG_CONFIG_HOME: config }, width: 160 });
+    await term.waitFor(/\/help for commands/);
+    term.send("/stamp");
+    await term.waitFor(/It was refused\./);
+    const text = fx.server.requests[0]!.body.messages.at(-1).content.map((b: { text?: string }) => b.text ?? "").join("");
+    expect(text).toContain("Stamp: [`touch stamped.txt` did not succeed: Not run: awl is in read-only mode, which refuses commands that may change files.");
+    expect(text).toContain("Say whether it worked.");
+    expect(existsSync(join(fx.project, "stamped.txt"))).toBe(false);
   });
 });
