@@ -22,7 +22,9 @@ export async function codeScope(args: Args, cwd: string, ask: boolean, say: (lin
     decideForThisRun(cwd, true);
     return { person: true, project: true };
   }
-  const code = projectCode(cwd);
+  // Markdown commands are the REPL's: -p has no use for their allow-lists, and says nothing of them.
+  const found = projectCode(cwd);
+  const code = ask ? found : { ...found, allows: [] };
   if (!hasCode(code)) {
     decideForThisRun(cwd, false); // nothing of the project's to run: asked later (MCP), the answer needs no hash
     return { person: true, project: false };

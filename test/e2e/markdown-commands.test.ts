@@ -63,6 +63,35 @@ describe.skipIf(!hasTmux)("Markdown commands in the REPL", () => {
     expect(text).not.toContain("!`");
   });
 
+  test("a project's allowed-tools: listed by the trust question; ignored (and said so) until the project is trusted, then its call runs unasked", async () => {
+    mkdirSync(join(fx.project, ".claude", "commands"), { recursive: true });
+    writeFileSync(join(fx.project, ".claude", "commands", "make.md"), "---\nallowed-tools: Bash(touch:*)\n---\nMake the file.\n");
+    const touch = (path: string) => ({ blocks: [{ type: "toolUse" as const, name: "bash", input: { command: `touch ${path}` } }] });
+    fx.server.reply(touch("untrusted.txt"), { blocks: [{ type: "text", text: "Not made." }] }, touch("trusted.txt"), { blocks: [{ type: "text", text: "Made." }] });
+    const env = { ...fx.env, AWL_APPROVE: "ask" };
+
+    term.start([AWL], { cwd: fx.project, env, width: 200 });
+    expect(await term.waitFor(/Trust this project/)).toContain("command /make in .claude/commands/make.md: Bash(touch:*) (run without asking, during its turn)");
+    term.keys("n");
+    await term.waitFor(/\/help for commands/);
+    term.send("/make");
+    expect(await term.waitFor(/Run it\?/)).toContain("This project is not trusted, so the allowed-tools of its Markdown commands are ignored");
+    term.type("n");
+    await term.waitFor(/Why not\?/);
+    term.keys("Enter");
+    await term.waitFor(/Not made\./);
+    expect(existsSync(join(fx.project, "untrusted.txt"))).toBe(false);
+    term.close();
+
+    term.start([AWL], { cwd: fx.project, env, width: 200 });
+    await term.waitFor(/Trust this project/);
+    term.keys("y");
+    await term.waitFor(/\/help for commands/);
+    term.send("/make");
+    expect(await term.waitFor(/Made\./)).not.toContain("Run it?");
+    expect(existsSync(join(fx.project, "trusted.txt"))).toBe(true);
+  });
+
   test("in read-only mode a !`command` part that may change files is refused: the prompt goes with a note in its place, and nothing is made", async () => {
     const config = join(fx.root, "config");
     mkdirSync(join(config, "awl", "commands"), { recursive: true });
