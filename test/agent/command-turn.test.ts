@@ -161,6 +161,18 @@ describe("!`command` parts", () => {
     expect(existsSync(join(fx.project, "stamp.txt"))).toBe(false);
   });
 
+  test("stopped while they run (Esc, Ctrl+C), nothing is sent or written, and the command is given back", async () => {
+    const agent = newAgent("auto");
+    const slow = command("person", "slow", "Wait: !`sleep 30`\n");
+    const controller = new AbortController();
+    const result = await runCommandTurn(agent, prepareCommandTurn(agent, slow, ""), controller.signal, (event) => {
+      if (event.type === "toolStart") controller.abort();
+    });
+    expect(result).toMatchObject({ aborted: true, promptBlocked: true });
+    expect(fx.server.requests).toHaveLength(0);
+    expect(agent.conversation.messages).toHaveLength(0);
+  });
+
   test("the command's allowed-tools cover its own !`command` parts", async () => {
     const agent = newAgent("ask");
     const stamp = command("person", "stamp", "---\nallowed-tools: Bash(touch:*)\n---\nStamp: !`touch stamp.txt`\n");
