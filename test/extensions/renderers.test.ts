@@ -94,5 +94,5 @@ test("a second renderer of a type is not added and is named; what each extension
   });
   expect(named).toEqual(["/ext/board.ts: the renderer of board entries is not added: it registered one already"]);
   expect(host.modules[0]).toMatchObject({ renderers: ["board", "score"] });
-  expect(() => hostWith((awl) => awl.on("before_everything" as never, () => {}))).toThrow('on: "before_everything" is not an event');
+  expect(() => hostWith((awl) => awl.on("before_everything" as never, (() => {}) as never))).toThrow('on: "before_everything" is not an event');
 });
