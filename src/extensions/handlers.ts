@@ -22,6 +22,9 @@ const WHEN: Record<EventName, string> = {
   after_move: "after a move in the session",
 };
 
+/** The events `on` takes. */
+export const EVENTS: readonly string[] = Object.keys(WHEN);
+
 type Outcome = { kind: "done"; value: unknown } | { kind: "failed"; why: string };
 
 /** What a handler's answer says, read without trusting its shape: a string field, when there is one. */

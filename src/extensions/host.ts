@@ -6,7 +6,7 @@ import type { AgentSeam } from "./seam";
 import { customText, type CustomEntry, type CustomFields, type CustomMessageEntry, type CustomMessageFields, type SessionManager } from "../session";
 import type { Tool } from "../tools";
 import type { Awl, EntryRenderer, EventName, ExtensionCommand, ExtensionTool, Handlers } from "./api";
-import { EventHandlers, type Registered } from "./handlers";
+import { EVENTS, EventHandlers, type Registered } from "./handlers";
 import { FoldedState, type Fold } from "./state";
 import { extensionTool } from "./tool";
 
@@ -208,9 +208,6 @@ export class ExtensionHost {
     return this.#handlers.seam(() => this.flush());
   }
 }
-
-/** The events `on` takes: api.ts's Handlers, as a list. */
-const EVENTS: readonly string[] = Object.keys({ session_start: 1, before_prompt: 1, before_tool_call: 1, after_tool_call: 1, before_request: 1, turn_end: 1, before_compaction: 1, after_move: 1 } satisfies Record<EventName, 1>);
 
 /** A slash command's name as the REPL reads it (lower case: it lower-cases what is typed). */
 const COMMAND_NAME = /^[a-z][a-z0-9_-]*$/;
