@@ -3,10 +3,10 @@
 // prompt, a tool call's input (recorded before the call runs, then run as
 // changed) and a result, and one that throws at a turn's end is named once
 // while the run succeeds; in the REPL, an entry the extension renders is
-// shown as its renderer says, live and in a resumed transcript, and
-// /extensions lists the renderer.
+// shown as its renderer says, live and in a resumed transcript,
+// /extensions lists the renderer, and /fork is a move its handler hears of.
 import { expect, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AWL, sessionFiles, useE2eFixture } from "./awl";
 import { hasTmux, useTerminal } from "./tmux";
@@ -35,6 +35,9 @@ const SCORE = `
 export default (awl) => {
   const total = awl.state("score", () => 0, (n, data) => n + data.points);
   awl.registerRenderer("score", (entry) => ["+-- score --+", "| +" + entry.data.points + " (\\x1b[2J) |"]);
+  awl.on("after_move", async (move) => {
+    await Bun.write("moved.txt", move.kind + " total " + total.get());
+  });
   awl.registerTool({
     name: "score",
     description: "Adds points.",
@@ -77,7 +80,7 @@ test("with -p, a handler changes the prompt, a call's input (recorded, then run 
   expect(fx.server.requests[1]!.body.messages.at(-1).content[0].content).toBe(result.content);
 });
 
-test.skipIf(!hasTmux)("in the REPL, an entry an extension renders is shown as its renderer says, live and on resume; /extensions lists the renderer", async () => {
+test.skipIf(!hasTmux)("in the REPL, an entry an extension renders is shown as its renderer says, live and on resume; /extensions lists the renderer; /fork is a move", async () => {
   const env = { ...fx.env, ...install({ "score.js": SCORE }) };
   fx.server.reply({ blocks: [{ type: "toolUse", name: "score", input: { points: 7 } }] }, { blocks: [{ type: "text", text: "Scored." }] });
   term.start([AWL], { cwd: fx.project, env, width: 100, height: 40 });
@@ -86,7 +89,13 @@ test.skipIf(!hasTmux)("in the REPL, an entry an extension renders is shown as it
   const live = await term.waitFor(/\| \+7 \(␛\[2J\) \|[\s\S]*Scored\./);
   expect(live).toContain("+-- score --+");
   term.send("/extensions");
-  await term.waitFor(/score\.js: tools score; renderers of score entries/);
+  await term.waitFor(/score\.js: tools score; renderers of score entries; handlers after_move/);
+  // A fork is a move: its handler reads the forked session's state.
+  term.send("/fork");
+  await term.waitFor(/Left session/);
+  term.send("/session"); // answered once the forked session's REPL runs: after the handler was told
+  await term.waitFor(/Left session[\s\S]*Approve/);
+  expect(readFileSync(join(fx.project, "moved.txt"), "utf8")).toBe("fork total 7");
   term.send("/quit");
   await term.waitFor(/Resume this session with/);
 
