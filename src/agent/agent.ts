@@ -26,7 +26,7 @@ import { runTools, type ToolRun } from "./run-tools";
 import { loadAgents, withAgents, type AgentDefinition } from "./subagents/definitions";
 import { AtMost, OneAtATime } from "./subagents/one-at-a-time";
 import { DEFAULT_SUBAGENTS, positive, runChild, type ChildParent } from "./subagents/run-child";
-import type { AgentSeam, BeforeCall } from "../extensions/seam";
+import type { AgentSeam, CallHandlers } from "../extensions/seam";
 import type { CodeScope } from "../extensions/trust";
 import type { McpServers } from "../mcp";
 import { compact, CompactionFailed, type Compaction } from "./compaction";
@@ -77,8 +77,8 @@ export interface ChildRole {
   name: string;
   offered: (tool: string) => boolean;
   instructions: string;
-  /** The parent's extensions' handlers: a child's calls are put to them as the parent's are. */
-  beforeCall?: BeforeCall;
+  /** The parent's extensions' handlers around a call: a child's calls are put to them as the parent's are. */
+  calls?: CallHandlers;
 }
 
 
@@ -172,10 +172,10 @@ export class Agent {
     this.#changes = options.changes ?? new OneAtATime();
     this.#questions = options.questions ?? new OneAtATime();
     this.#hooks = new Hooks({ sessionId: options.session.sessionId, transcriptPath: options.session.sessionFile, cwd: options.cwd, env: this.#env, scope: this.code, ...(options.child ? { agent: options.child.name } : {}) });
-    this.#sessionHooks = options.child ? undefined : new SessionHooks(this.#hooks, defined.notices);
+    this.#sessionHooks = options.child ? undefined : new SessionHooks(this.#hooks, defined.notices, { sessionId: options.session.sessionId, cwd: options.cwd }, options.seam);
   }
 
-  /** Runs the SessionStart hooks, once (see session-hooks.ts); resolves to what the first turn says. */
+  /** Runs the handlers of session_start and the SessionStart hooks, once (see session-hooks.ts); resolves to what the first turn says. */
   start(signal: AbortSignal): Promise<string[]> {
     return this.#sessionHooks?.start(this.#conversation.messages.length === 0, signal) ?? Promise.resolve([]);
   }
@@ -268,6 +268,17 @@ export class Agent {
     this.#conversation = this.session.rebuildConversation();
   }
 
+  /**
+   * The session moved (a rewind of the conversation, a /tree move, or this
+   * agent's session was opened by /fork or /resume): the conversation is the
+   * new path's, then the handlers of after_move are told where it is, when an
+   * extension's state (the fold of that path) already follows it.
+   */
+  async moved(kind: "rewind" | "tree" | "fork" | "resume", signal: AbortSignal): Promise<void> {
+    this.reloadConversation();
+    await this.#seam?.afterMove({ kind, leafId: this.session.getLeafId() }, signal);
+  }
+
   /** `/compact [focus]`: summarizes every turn before the latest one, kept only when that makes the context smaller. */
   async compact(signal: AbortSignal, onEvent: (event: AgentEvent) => void, focus?: string): Promise<Compaction> {
     onEvent({ type: "compacting", reason: "manual" });
@@ -284,12 +295,14 @@ export class Agent {
    */
   async runTurn(prompt: string | undefined, signal: AbortSignal, onEvent: (event: AgentEvent) => void, ask?: Ask, limits: TurnLimits = {}): Promise<TurnResult> {
     const usage: Usage = { input: 0, output: 0 };
-    const result = (r: Omit<TurnResult, "usage" | "context">): TurnResult => {
-      this.#flushExtensions();
+    // However the turn ends: the handlers of turn_end are told, then what extensions wrote is written.
+    const result = async (r: Omit<TurnResult, "usage" | "context">): Promise<TurnResult> => {
+      await this.#seam?.turnEnd({ stopReason: r.stopReason }, signal);
+      this.#flushExtensions(onEvent);
       return { ...r, usage, context: this.meter(), ...(this.effort ? { effort: this.effort } : {}) };
     };
     // An effort the model cannot take is said before anything is sent or written.
-    const refused = (refusal: string): TurnResult => {
+    const refused = (refusal: string): Promise<TurnResult> => {
       onEvent({ type: "end", stopReason: "error", errorMessage: refusal });
       return result({ stopReason: "error", aborted: false, errorMessage: refusal, finalText: "", effortRefused: true });
     };
@@ -301,17 +314,17 @@ export class Agent {
     await this.session.learnProject(this.#env, signal);
     if (prompt !== undefined) {
       const say = (text: string) => onEvent({ type: "notice", text });
-      const hooked = this.#sessionHooks ? await this.#sessionHooks.beforePrompt(prompt, this.#conversation.messages.length === 0, signal, say) : { context: [] };
-      if (hooked.block !== undefined) {
-        // As Claude Code: the prompt is neither sent nor kept, and the hook's words are the person's to read.
-        const blocked = `a UserPromptSubmit hook blocked this prompt: ${hooked.block}`;
-        onEvent({ type: "end", stopReason: "error", errorMessage: blocked });
-        return result({ stopReason: "error", aborted: false, errorMessage: blocked, finalText: "", promptBlocked: true });
+      // The prompt as the extensions' handlers and the hooks left it: changed, or refused.
+      const hooked = this.#sessionHooks ? await this.#sessionHooks.beforePrompt(prompt, this.#conversation.messages.length === 0, signal, say) : { prompt, context: [] };
+      if ("blocked" in hooked) {
+        // As Claude Code: the prompt is neither sent nor kept, and the refusal's words are the person's to read.
+        onEvent({ type: "end", stopReason: "error", errorMessage: hooked.blocked });
+        return result({ stopReason: "error", aborted: false, errorMessage: hooked.blocked, finalText: "", promptBlocked: true });
       }
       // Each `@path` the prompt names goes with it as the file's content, read now (attachments.ts).
-      const attached = await attach(prompt, this.cwd, signal);
+      const attached = await attach(hooked.prompt, this.cwd, signal);
       for (const text of attached.notices) onEvent({ type: "notice", text });
-      this.#appendPrompt(prompt, plan, attached.blocks, hooked.context);
+      this.#appendPrompt(hooked.prompt, plan, attached.blocks, hooked.context);
     } else if (!this.waitsForModel()) throw new Error("no prompt, and no tool results wait for the model");
 
     let lessons = 0;
@@ -321,11 +334,12 @@ export class Agent {
     try {
       let overflows = 0;
       for (;;) {
-        this.#flushExtensions();
+        this.#flushExtensions(onEvent);
         // Checked before anything is sent: what is saved stays, and a prompt-less run continues it.
         const overBudgetBy = limits.maxCost === undefined ? undefined : overBudget(limits.maxCost, spentBefore, this.session.sessionFile, this.#model, this.contextTokens(), plan.maxTokens);
         if (overBudgetBy) return result({ stopReason: "error", aborted: false, finalText: "", maxCostReached: overBudgetBy });
         if (overflows === 0) await this.#fit(plan, signal, onEvent, usage);
+        await this.#seam?.beforeRequest({ ...this.#model, messages: this.#conversation.messages.filter((m) => m.role !== "system").length }, signal);
         const { message, end } = await this.#request(plan, signal, onEvent);
         addUsage(usage, end.usage);
         if (end.overflow && overflows < MAX_OVERFLOW_COMPACTIONS && (await this.#afterOverflow(plan, end.overflow, ++overflows, signal, onEvent, usage))) {
@@ -367,8 +381,11 @@ export class Agent {
         }
         const afterCalls: string[] = [];
         const hookWords = (words: string) => afterCalls.push(words);
-        // A hook's changed input is a "hook" custom entry before the call runs (never sent: the result tells the model).
-        const changedInput = (toolUseId: string, input: Record<string, unknown>) => void this.session.appendCustom({ customType: "hook", data: { event: "PreToolUse", toolUseId, updatedInput: input } });
+        // A changed input is a custom entry before the call runs (never sent: the result tells the model): "hook" for a PreToolUse hook's, "extension" naming the extensions whose handlers changed it.
+        const changedInput = (toolUseId: string, input: Record<string, unknown>, extensions?: string[]) =>
+          void this.session.appendCustom(
+            extensions ? { customType: "extension", data: { event: "before_tool_call", extensions, toolUseId, updatedInput: input } } : { customType: "hook", data: { event: "PreToolUse", toolUseId, updatedInput: input } },
+          );
         const results = await runTools(message, this.#toolRun(ask, { hookWords, changedInput }, limits.maxCost === undefined ? undefined : { maxCost: limits.maxCost, spentBefore }), signal, onEvent, ask && ((request, s) => this.#questions.run(() => ask(request, s))));
         this.#append({ role: "user", content: results });
         this.#appendHookWords(afterCalls);
@@ -400,13 +417,14 @@ export class Agent {
 
   /** What running this answer's calls needs: a parent's `task` calls start children that share its approvals, its one change at a time and its questions. */
   #toolRun(ask: Ask | undefined, hooked: Pick<ToolRun, "hookWords" | "changedInput">, budget: ChildParent["budget"]): ToolRun {
-    const beforeCall = this.#seam?.beforeCall ?? this.#child?.beforeCall;
-    const shared = { approvals: this.approvals, sandbox: this.sandbox, cwd: this.cwd, env: this.#env, checkpoints: this.#checkpoints, hooks: this.#hooks, changes: this.#changes, ...hooked, ...(beforeCall ? { beforeCall } : {}) };
+    // A child's calls meet the parent's extensions' handlers, as the parent's own do.
+    const calls: CallHandlers | undefined = this.#seam ? { beforeCall: this.#seam.beforeCall, afterCall: this.#seam.afterCall } : this.#child?.calls;
+    const shared = { approvals: this.approvals, sandbox: this.sandbox, cwd: this.cwd, env: this.#env, checkpoints: this.#checkpoints, hooks: this.#hooks, changes: this.#changes, ...hooked, ...calls };
     if (this.#child) return { ...shared, offered: this.#child.offered };
     const parent: ChildParent = {
       session: this.session, cwd: this.cwd, model: this.#model, effort: this.effort, env: this.#env, approvals: this.approvals, modelInfo: this.#modelInfo,
       contextFiles: this.#contextFiles, agents: this.#agents, changes: this.#changes, questions: this.#questions, ask, sandbox: this.sandbox, code: this.code, budget,
-      ...(beforeCall ? { beforeCall } : {}),
+      ...(calls ? { calls } : {}),
     };
     return { ...shared, subagents: new AtMost(positive(this.#env.AWL_SUBAGENTS) ?? DEFAULT_SUBAGENTS), delegate: (callId, task, signal, onEvent) => runChild(parent, callId, task, signal, onEvent) };
   }
@@ -421,9 +439,12 @@ export class Agent {
     return this.#agents.length ? all.map((t) => (t.name === "task" ? { ...t, description: withAgents(t.description, this.#agents) } : t)) : all;
   }
 
-  /** What extensions wrote is part of the log, and so of what the model is sent. */
-  #flushExtensions(): void {
-    if (this.#seam?.flush()) this.#conversation = this.session.rebuildConversation();
+  /** What extensions wrote is part of the log, and so of what the model is sent; whoever shows the turn is given it. */
+  #flushExtensions(onEvent: (event: AgentEvent) => void): void {
+    const written = this.#seam?.flush() ?? [];
+    if (written.length === 0) return;
+    this.#conversation = this.session.rebuildConversation();
+    onEvent({ type: "extensionEntries", entries: written });
   }
 
   /**
@@ -509,8 +530,13 @@ export class Agent {
   }
 
   async #compact({ plan, ...o }: { plan: TurnPlan; signal: AbortSignal; onEvent: (event: AgentEvent) => void; cut?: boolean; focus?: string; onlySmaller?: boolean }): Promise<Compaction> {
-    // PreCompact hooks are told, as Claude Code tells them, whether the person asked for it; what they say is shown, nothing stops it.
+    // The extensions' handlers may refuse it (said as any compaction that does not happen is); PreCompact hooks are told, as Claude Code tells them, whether the person asked for it; what they say is shown, nothing stops it.
     const trigger = o.onlySmaller ? "manual" : "auto";
+    const refused = await this.#seam?.beforeCompaction({ trigger }, o.signal);
+    if (refused !== undefined) {
+      o.onEvent({ type: "compactSkipped", reason: refused });
+      return { compacted: false, reason: refused };
+    }
     if (this.#hooks.has("PreCompact")) {
       const said = await this.#hooks.run("PreCompact", { trigger, custom_instructions: o.focus ?? "" }, trigger, o.signal);
       for (const text of said.notices) o.onEvent({ type: "notice", text });

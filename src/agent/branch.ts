@@ -41,7 +41,7 @@ export async function moveTo(agent: Agent, targetId: string, o: { summarize?: bo
       move = { summarized: true };
     } else move = { summarized: false, summaryFailed: answer.errorMessage };
   }
-  agent.reloadConversation();
+  await agent.moved("tree", o.signal ?? new AbortController().signal);
   return move;
 }
 

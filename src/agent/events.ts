@@ -1,6 +1,7 @@
 import type { CallEffect, ToolOutput } from "../tools/tool";
 import type { BudgetStop } from "./session-cost";
 import type { StreamEvent, Usage } from "../providers/provider";
+import type { CustomEntry, CustomMessageEntry } from "../session";
 
 /** What a turn reports to whoever shows it (terminal renderer, print mode). */
 export type AgentEvent =
@@ -17,6 +18,8 @@ export type AgentEvent =
   | { type: "compacted"; n: number; tokensBefore: number; tokensAfter: number; window: number }
   /** Compaction could not make the context smaller (nothing before the current turn, nothing to cut). */
   | { type: "compactSkipped"; reason: string }
+  /** Entries extensions wrote, now in the log (written before a request and as the turn ends). */
+  | { type: "extensionEntries"; entries: (CustomEntry | CustomMessageEntry)[] }
   /** What a `task` call's child agent (`id`: the call) is doing: its own events, as its turn reports them. */
   | { type: "subagent"; id: string; name: string; event: AgentEvent };
 

@@ -11,8 +11,8 @@
 
 import { toolUses, type ContentBlock, type Message, type ToolUseBlock } from "../conversation";
 import type { HookOutcome, Hooks } from "../extensions/hooks/hooks";
-import type { BeforeCall } from "../extensions/seam";
-import { afterToolCall, beforeToolCall } from "../extensions/hooks/tool-hooks";
+import type { AgentSeam, BeforeCall, CallVerdict } from "../extensions/seam";
+import { afterToolCall, beforeToolCall, changedCall } from "../extensions/hooks/tool-hooks";
 import { claudeToolName } from "../extensions/hooks/tool-names";
 import { providerSecrets } from "../providers/registry";
 import { checkCall, effectOf, isValidCall, runCall, runsBeside, summaryOf, type InvalidCall, type ToolCall, type ToolOutput } from "../tools";
@@ -32,14 +32,16 @@ export interface ToolRun {
   cwd: string;
   env: Record<string, string | undefined>;
   checkpoints: Checkpoints;
-  /** Asked before approvals about every call its tool would run (extensions' handlers): the words of a refusal, or undefined to go on. */
+  /** Asked before approvals about every call its tool would run (extensions' handlers): a refusal, a changed input, or undefined to go on. */
   beforeCall?: BeforeCall;
+  /** Asked after a call ran (extensions' handlers): the result's content changed, or undefined. */
+  afterCall?: AgentSeam["afterCall"];
   /** The person's (and a trusted project's) hooks: PreToolUse before the approval mode is asked (after the extensions' handlers), PostToolUse after a call completes. */
   hooks?: Hooks;
   /** Takes what PostToolUse hooks say to the model, to record after the results (as a custom_message); without it, their words follow the call's result. */
   hookWords?: (words: string) => void;
-  /** Records, before the call runs, the input a PreToolUse hook gave it (the log then says what ran even if awl is killed during the call). */
-  changedInput?: (toolUseId: string, input: Record<string, unknown>) => void;
+  /** Records, before the call runs, the input a PreToolUse hook (or, `extensions`, those extensions' handlers) gave it: the log then says what ran even if awl is killed during the call. */
+  changedInput?: (toolUseId: string, input: Record<string, unknown>, extensions?: string[]) => void;
   /** Runs a `task` call's child agent and returns its answer (docs/subagents.md); a child has none, so it starts no children. */
   delegate?: (callId: string, task: TaskInput, signal: AbortSignal, onEvent: (event: AgentEvent) => void) => Promise<ToolOutput>;
   /** Whether this agent is offered a tool (a child may be offered fewer); a call of another is refused unrun. All, when absent. */
@@ -76,11 +78,12 @@ async function runOneCall(call: ToolUseBlock, o: ToolRun, signal: AbortSignal, o
   // Parsed and checked once: the handlers, the hooks, the approvals, the display, the checkpoints and the run share the typed call (a hook may change it: checked again).
   // A tool this agent is not offered (a child's may be fewer) is refused as the model would see an unknown one.
   const first = o.offered && !o.offered(call.name) ? { name: call.name, error: `unknown tool ${call.name}: it is not one of your tools` } : checkCall(call.name, call.input);
-  // An extension's refusal comes first: no hook runs and nobody is asked about a call that will not run.
-  let refusal = isValidCall(first) && o.beforeCall ? await o.beforeCall({ name: first.name, input: first.input }, signal) : undefined;
-  const before = refusal === undefined ? await beforeToolCall(o.hooks, first, call.id, o.cwd, signal) : undefined;
+  // The extensions' handlers come first: a refused call reaches no hook and nobody is asked about it; one they changed is checked again, and the hooks see it changed.
+  const extended = isValidCall(first) && o.beforeCall ? extensionVerdict(first, await o.beforeCall({ name: first.name, input: first.input }, signal)) : { call: first };
+  let refusal = extended.refusal;
+  const before = refusal === undefined ? await beforeToolCall(o.hooks, extended.call, call.id, o.cwd, signal) : undefined;
   for (const text of before?.outcome.notices ?? []) onEvent({ type: "notice", text });
-  const checked = before?.call ?? first;
+  const checked = before?.call ?? extended.call;
   let decision: Decision = before ? await hookedDecision(before.outcome, checked, o, signal) : { action: "refuse", content: refusal! };
   // Judged as the model sent it: a read-only command's guarded form (git-guard.ts) no longer reads as read-only.
   const effect = effectOf(checked, o.cwd);
@@ -115,6 +118,7 @@ async function runOneCall(call: ToolUseBlock, o: ToolRun, signal: AbortSignal, o
     onEvent({ type: "toolEnd", id: call.id, name: call.name, output: { content: refusal, isError: true } });
     return { type: "toolResult", toolUseId: call.id, content: refusal, isError: true };
   }
+  if (extended.changed) o.changedInput?.(call.id, extended.changed.input, extended.changed.by);
   if (before?.changed) o.changedInput?.(call.id, before.changed.input);
   onEvent({ type: "toolStart", id: call.id, name: call.name, summary });
   const onOutput = (tail: string) => onEvent({ type: "toolOutput", id: call.id, name: call.name, tail });
@@ -141,6 +145,9 @@ async function runOneCall(call: ToolUseBlock, o: ToolRun, signal: AbortSignal, o
       output = await runIn(sandbox, true, true);
     }
   }
+  // What the extensions' handlers make of the result is what is shown, written and read by the model (and by the PostToolUse hooks).
+  const content = isValidCall(toRun) && o.afterCall ? await o.afterCall({ name: toRun.name, input: toRun.input, content: output.content, isError: output.isError }, signal) : undefined;
+  if (content !== undefined) output = { ...output, content };
   onEvent({ type: "toolEnd", id: call.id, name: call.name, output, ...(effect ? { effect: effect.kind } : {}) });
   const after = await afterToolCall(o.hooks, toRun, call.id, output, o.cwd, signal);
   for (const text of after.notices) onEvent({ type: "notice", text });
@@ -150,8 +157,22 @@ async function runOneCall(call: ToolUseBlock, o: ToolRun, signal: AbortSignal, o
     addition = undefined;
   }
   // Stopped after it started (Ctrl+C, Esc, a signal): the model must not take it for a call that never ran.
-  const content = [before?.changed?.words, output.interrupted ? interruptedAfterStart(output.content) : output.content, addition].filter((part) => part !== undefined).join("\n");
-  return { type: "toolResult", toolUseId: call.id, content, ...(output.isError || output.interrupted ? { isError: true } : {}), ...(output.usage ? { usage: output.usage } : {}), ...(output.mcp ? { mcp: output.mcp } : {}) };
+  const result = [extended.changed?.words, before?.changed?.words, output.interrupted ? interruptedAfterStart(output.content) : output.content, addition].filter((part) => part !== undefined).join("\n");
+  return { type: "toolResult", toolUseId: call.id, content: result, ...(output.isError || output.interrupted ? { isError: true } : {}), ...(output.usage ? { usage: output.usage } : {}), ...(output.mcp ? { mcp: output.mcp } : {}) };
+}
+
+/**
+ * The call as the extensions' handlers left it: refused (their words, or
+ * why the input they gave is not one its tool takes), changed (checked
+ * again by its tool, with the words its result tells the model), or as it was.
+ */
+function extensionVerdict(call: ToolCall, verdict: CallVerdict): { call: ToolCall | InvalidCall; refusal?: string; changed?: { input: Record<string, unknown>; by: string[]; words: string } } {
+  if (verdict === undefined) return { call };
+  if ("refuse" in verdict) return { call, refusal: verdict.refuse };
+  const who = verdict.by.map((origin) => `the ${origin} extension`).join(" and ");
+  const changed = changedCall(call.name, verdict.input, who.charAt(0).toUpperCase() + who.slice(1));
+  if (!isValidCall(changed.call)) return { call, refusal: `refused: ${who} changed this call's input to one ${call.name} does not take (${changed.call.error}), so the call was not run` };
+  return { call: changed.call, changed: { ...changed.changed!, by: verdict.by } };
 }
 
 /**

@@ -16,6 +16,7 @@
 // the next one's own among them, so Up still reaches what was typed before.
 
 import { Agent } from "../agent/agent";
+import type { RenderEntry } from "../ui/session/extension-rows";
 import type { AgentSeam } from "../extensions/seam";
 import { Approvals } from "../agent/approval";
 import { loadContextFiles, type ContextFiles } from "../agent/context-files";
@@ -54,6 +55,8 @@ interface Screen {
   cwd: string;
   c: Colors;
   out: Out;
+  /** The loaded extensions' renderers of their entries, for a resumed transcript. */
+  renderEntry?: RenderEntry;
 }
 
 export async function chat(args: Args, cwd: string): Promise<number> {
@@ -67,6 +70,7 @@ export async function chat(args: Args, cwd: string): Promise<number> {
   // Before the model is chosen: the provider keys leave process.env before the first extension is imported.
   const extensions = await loadExtensions((line) => say(out, c.yellow(`awl: ${safeText(line)}`)), cwd, code);
   const seam = extensions?.seam();
+  if (extensions) screen.renderEntry = (entry) => extensions.renderEntry(entry);
   const mcp = listMcp(args, cwd);
   const { opened, model, effort, catalogues, isDefault, gone } = await startModel(args, cwd);
   let session = opened.session;
@@ -106,6 +110,8 @@ export async function chat(args: Args, cwd: string): Promise<number> {
       agent = next;
       session = next.session;
       extensions?.bind(session);
+      // Bound first, so an extension's state is the new session's path when its handlers hear of the move.
+      if (end.kind === "fork" || end.kind === "resume") await agent.moved(end.kind, stopSignal);
     }
     clearTimeout(warmUp);
     // SessionEnd's hooks hear that the person left (not a stop signal: awl leaves at once then).
@@ -244,8 +250,8 @@ async function pick(current: Agent, { cwd, c, out }: Screen): Promise<string | u
   return undefined;
 }
 
-function showTranscript(agent: Agent, { c, out }: Screen, catalogues: Catalogues): void {
-  const transcript = renderTranscript(agent.session, c, out.columns ?? 100, {}, process.env, catalogues.modelInfo);
+function showTranscript(agent: Agent, { c, out, renderEntry }: Screen, catalogues: Catalogues): void {
+  const transcript = renderTranscript(agent.session, c, out.columns ?? 100, {}, process.env, catalogues.modelInfo, renderEntry);
   if (transcript) out.write(`${transcript}\n\n`);
 }
 

@@ -143,8 +143,8 @@ ${providerVariables()}
   AWL_CONTEXT_WINDOW           the model's context window in tokens (e.g. 32768, 200k), instead of awl's table;
                                set it for local servers that truncate a long prompt silently
   AWL_SESSION_DIR              where sessions live, an absolute path (default $XDG_DATA_HOME/awl/sessions)
-  AWL_EXTENSION_TIMEOUT        ms an extension may take to load (default 10000); AWL_HANDLER_TIMEOUT: ms a handler
-                               may take before a tool call, which is refused after it (default 10000)
+  AWL_EXTENSION_TIMEOUT        ms an extension may take to load (default 10000); AWL_HANDLER_TIMEOUT: ms an
+                               extension's handler may take (default 10000): a tool call is refused after it
   AWL_SUBAGENTS                how many task calls of one answer run at once (default 4)
   AWL_SUBAGENT_REQUESTS        the most model requests one subagent may make (default 50)
   AWL_TITLES=off               no model-written session title after the first answer (the first prompt stands for it)

@@ -1,12 +1,12 @@
 // What stands behind the API extensions are given (api.ts): what they
 // registered, the entries they wrote, held until the log can take them, and
-// their handlers run with a time limit. A handler before a tool call that
-// throws or runs past its limit refuses the call (fail closed); every failure
-// is named once, and the session goes on.
+// their handlers run with a time limit (handlers.ts), which the agent meets
+// through seam.ts. Every failure is named once, and the session goes on.
 import type { AgentSeam } from "./seam";
-import type { CustomFields, CustomMessageFields, SessionManager } from "../session";
+import { customText, type CustomEntry, type CustomFields, type CustomMessageEntry, type CustomMessageFields, type SessionManager } from "../session";
 import type { Tool } from "../tools";
-import type { Awl, EventName, ExtensionCommand, ExtensionTool, Handlers, HandlerResult } from "./api";
+import type { Awl, EntryRenderer, EventName, ExtensionCommand, ExtensionTool, Handlers } from "./api";
+import { EVENTS, EventHandlers, type Registered } from "./handlers";
 import { FoldedState, type Fold } from "./state";
 import { extensionTool } from "./tool";
 
@@ -18,6 +18,7 @@ export interface Staged {
   origin: string;
   tools: Tool[];
   commands: ExtensionCommand[];
+  renderers: { customType: string; render: EntryRenderer }[];
   handlers: { event: EventName; handler: Handlers[EventName] }[];
   /** Closed once loading ends, whichever way: a module that goes on calling the API after that is ignored. */
   open: boolean;
@@ -28,6 +29,8 @@ export interface ModuleReport {
   origin: string;
   tools: string[];
   commands: string[];
+  /** The entry types it shows. */
+  renderers: string[];
   handlers: string[];
   failed?: string;
 }
@@ -37,13 +40,14 @@ export class ExtensionHost {
   /** Every module tried, in the order it was. */
   readonly modules: ModuleReport[] = [];
   readonly commands: { command: ExtensionCommand; origin: string }[] = [];
-  readonly #handlers: { origin: string; before_tool_call: Handlers["before_tool_call"] }[] = [];
+  readonly #handlers: EventHandlers;
+  /** Each entry type's renderer: the first registered for it. */
+  readonly #renderers = new Map<string, { origin: string; render: EntryRenderer }>();
   /** Entries written before the session file exists or while a tool call runs: written at the next safe point. */
   #held: Held[] = [];
   #session: SessionManager | undefined;
   /** Failures already named: each once. */
   readonly #named = new Set<string>();
-  readonly #handlerMs: number;
 
   constructor(
     /** Says one failure in one line (stderr, or the REPL's notice). */
@@ -53,7 +57,7 @@ export class ExtensionHost {
     env: Record<string, string | undefined> = process.env,
   ) {
     const ms = Number(env.AWL_HANDLER_TIMEOUT);
-    this.#handlerMs = Number.isFinite(ms) && ms > 0 ? ms : HANDLER_MS;
+    this.#handlers = new EventHandlers(Number.isFinite(ms) && ms > 0 ? ms : HANDLER_MS, (line) => this.failed(line));
   }
 
   /** The API one extension is given, writing into `staged`. */
@@ -69,7 +73,14 @@ export class ExtensionHost {
         if (typeof command.run !== "function") throw new Error(`registerCommand: /${command.name} needs a run function`);
         if (live()) staged.commands.push(command);
       },
+      registerRenderer: (customType, render) => {
+        if (!customType || typeof customType !== "string") throw new Error("registerRenderer needs a customType");
+        if (typeof render !== "function") throw new Error(`registerRenderer: ${customType} needs a render function`);
+        if (live()) staged.renderers.push({ customType, render });
+      },
       on: (event, handler) => {
+        if (!EVENTS.includes(event)) throw new Error(`on: "${String(event).slice(0, 80)}" is not an event (${EVENTS.join(", ")})`);
+        if (typeof handler !== "function") throw new Error(`on: the handler of ${event} is not a function`);
         if (live()) staged.handlers.push({ event, handler });
       },
       appendEntry: (customType, data) => {
@@ -104,9 +115,39 @@ export class ExtensionHost {
         kept.push(tool.name);
       }
     }
-    this.modules.push({ origin: staged.origin, tools: kept, commands: staged.commands.map((c) => c.name), handlers: staged.handlers.map((h) => h.event) });
+    const shows: string[] = [];
+    for (const { customType, render } of staged.renderers) {
+      const earlier = this.#renderers.get(customType);
+      if (earlier) this.failed(`${staged.origin}: the renderer of ${customType} entries is not added: ${earlier.origin === staged.origin ? "it registered one already" : "another extension's shows them"}`);
+      else {
+        this.#renderers.set(customType, { origin: staged.origin, render });
+        shows.push(customType);
+      }
+    }
+    this.modules.push({ origin: staged.origin, tools: kept, commands: staged.commands.map((c) => c.name), renderers: shows, handlers: staged.handlers.map((h) => h.event) });
     for (const command of staged.commands) this.commands.push({ command, origin: staged.origin });
-    for (const { event, handler } of staged.handlers) if (event === "before_tool_call") this.#handlers.push({ origin: staged.origin, before_tool_call: handler });
+    for (const { event, handler } of staged.handlers) this.#handlers.add({ origin: staged.origin, event, handler } as Registered);
+  }
+
+  /**
+   * An entry's lines as its extension's renderer gives them (plain text, not
+   * yet safe to show); undefined when no renderer shows its type, or the one
+   * that does threw or returned no text (named once: the entry is shown as
+   * it would be without the extension).
+   */
+  renderEntry(entry: CustomEntry | CustomMessageEntry): string[] | undefined {
+    const renderer = this.#renderers.get(entry.customType);
+    if (!renderer) return undefined;
+    try {
+      const given = entry.type === "custom" ? { kind: "custom" as const, customType: entry.customType, data: entry.data } : { kind: "custom_message" as const, customType: entry.customType, content: customText(entry) };
+      const lines: unknown = renderer.render(given);
+      const list = typeof lines === "string" ? lines.split("\n") : lines;
+      if (!Array.isArray(list) || !list.every((line) => typeof line === "string")) throw new Error("it returned no text (a string, or an array of strings)");
+      return list;
+    } catch (error) {
+      this.failed(`${renderer.origin}: the renderer of ${entry.customType} entries failed: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+      return undefined;
+    }
   }
 
   /** The commands to offer beside `builtin` (the REPL's own): one that takes a built-in's name, or an earlier extension's, is named once and left out. */
@@ -131,7 +172,7 @@ export class ExtensionHost {
 
   /** A module that is not loaded: named once, and kept for `awl extensions`. */
   notLoaded(origin: string, why: string): void {
-    this.modules.push({ origin, tools: [], commands: [], handlers: [], failed: why });
+    this.modules.push({ origin, tools: [], commands: [], renderers: [], handlers: [], failed: why });
     this.failed(`extension ${origin} is not loaded: ${why}`);
   }
 
@@ -153,56 +194,18 @@ export class ExtensionHost {
     this.#session = session;
   }
 
-  /** Writes what extensions held, when the session's file exists; true when it wrote anything. */
-  flush(): boolean {
+  /** Writes what extensions held, when the session's file exists; the entries it wrote. */
+  flush(): (CustomEntry | CustomMessageEntry)[] {
     const session = this.#session;
-    if (!session?.onDisk || this.#held.length === 0) return false;
+    if (!session?.onDisk || this.#held.length === 0) return [];
     const held = this.#held;
     this.#held = [];
-    for (const h of held) {
-      if (h.kind === "custom") session.appendCustom(h.fields);
-      else session.appendCustomMessage(h.fields);
-    }
-    return true;
+    return held.map((h) => (h.kind === "custom" ? session.appendCustom(h.fields) : session.appendCustomMessage(h.fields)));
   }
 
-  /** What the agent's turn asks of the extensions: held entries written before each request (after the tool results) and as it ends, and the handlers before each call. */
+  /** What the agent's turn asks of the extensions: held entries written before each request (after the tool results) and as it ends, and the handlers at each of its events. */
   seam(): AgentSeam {
-    return { flush: () => this.flush(), beforeCall: (call, signal) => this.#beforeCall(call, signal) };
-  }
-
-  async #beforeCall(call: { name: string; input: unknown }, signal: AbortSignal): Promise<string | undefined> {
-    for (const { origin, before_tool_call } of this.#handlers) {
-      const outcome = await this.#run(() => before_tool_call({ name: call.name, input: call.input }), signal);
-      if (outcome.kind === "failed") {
-        this.failed(`${origin}: its handler before a tool call ${outcome.why}`);
-        return `refused: the ${origin} extension's handler before this call ${outcome.why}, so the call was not run`;
-      }
-      const value = outcome.value as { refuse?: unknown } | undefined | null;
-      if (typeof value?.refuse === "string") return value.refuse;
-    }
-    return undefined;
-  }
-
-  /** A handler's result, or how it failed: it threw, or passed the time limit (or the turn was stopped while it ran). */
-  async #run(handler: () => HandlerResult | Promise<HandlerResult>, signal: AbortSignal): Promise<{ kind: "done"; value: HandlerResult } | { kind: "failed"; why: string }> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const limit = new Promise<{ kind: "failed"; why: string }>((resolve) => {
-      timer = setTimeout(() => resolve({ kind: "failed", why: `did not finish in ${this.#handlerMs / 1000} s` }), this.#handlerMs);
-      signal.addEventListener("abort", () => resolve({ kind: "failed", why: "was stopped" }), { once: true });
-    });
-    // Settled either way, so a handler that fails after its time is up leaves no rejection unhandled.
-    const done = Promise.resolve()
-      .then(handler)
-      .then(
-        (value) => ({ kind: "done" as const, value }),
-        (error: unknown) => ({ kind: "failed" as const, why: `failed: ${error instanceof Error ? error.message : String(error)}` }),
-      );
-    try {
-      return await Promise.race([done, limit]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return this.#handlers.seam(() => this.flush());
   }
 }
 

@@ -37,7 +37,7 @@ export async function loadExtensions(notify: (line: string) => void, cwd: string
   const ms = Number(env.AWL_EXTENSION_TIMEOUT);
   const limit = Number.isFinite(ms) && ms > 0 ? ms : LOAD_MS;
   for (const path of modules) {
-    const staged: Staged = { origin: path, tools: [], commands: [], handlers: [], open: true };
+    const staged: Staged = { origin: path, tools: [], commands: [], renderers: [], handlers: [], open: true };
     const why = await loadOne(path, host, staged, limit);
     if (why) {
       staged.open = false;

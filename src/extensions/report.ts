@@ -1,8 +1,8 @@
 // What `awl extensions` and /extensions say: the extensions tried (the
-// person's, a trusted project's), from where, what each registered or why it
-// is not loaded, the hooks in force and whose they are, what failed, and
-// whether this project is trusted. Plain lines: the caller makes them safe
-// for the terminal.
+// person's, a trusted project's), from where, what each registered (tools,
+// commands, renderers, handlers) or why it is not loaded, the hooks in force
+// and whose they are, what failed, and whether this project is trusted. Plain
+// lines: the caller makes them safe for the terminal.
 
 import { relative, sep } from "node:path";
 import type { ExtensionHost, ModuleReport } from "./host";
@@ -54,6 +54,7 @@ function registered(m: ModuleReport): string {
   const parts = [
     ...(m.tools.length > 0 ? [`tools ${m.tools.join(", ")}`] : []),
     ...(m.commands.length > 0 ? [`commands ${m.commands.map((c) => `/${c}`).join(", ")}`] : []),
+    ...(m.renderers.length > 0 ? [`renderers of ${m.renderers.join(", ")} entries`] : []),
     ...(m.handlers.length > 0 ? [`handlers ${[...new Set(m.handlers)].join(", ")}`] : []),
   ];
   return parts.length > 0 ? parts.join("; ") : "registered nothing";

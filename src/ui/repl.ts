@@ -167,7 +167,7 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
     const live = new LiveArea(out); // under the output: the status line, then what is typed ahead
     const watch = () => watchInterrupt(() => controller.abort(), process.stdin, out, { show: (row) => live.typeAhead(row), prompt, history, noteStyle: c.dim });
     let stopWatching = watch();
-    const renderer = new TurnRenderer(out, c, live);
+    const renderer = new TurnRenderer(out, c, live, Date.now, extensions && ((entry) => extensions.renderEntry(entry)));
     // --approve ask: the question reads keys itself, so Ctrl+C is not watched for meanwhile (ui/session/approval.ts).
     const ask = terminalAsk({
       out,

@@ -16,6 +16,7 @@ import type { CodeScope } from "../../src/extensions/trust";
 import { UserError } from "../../src/errors";
 import { SessionManager } from "../../src/session";
 import { useAgentFixture } from "./helpers";
+import { hostWith } from "../support/extension-host";
 
 const fx = useAgentFixture();
 
@@ -183,13 +184,10 @@ describe("!`command` parts", () => {
 
   test("the extensions' before_tool_call handlers hear them, and a refusal is the note", async () => {
     const heard: unknown[] = [];
-    const agent = new Agent({
-      session: SessionManager.init({ cwd: fx.project, ...model }),
-      cwd: fx.project,
-      model,
-      env: fx.env,
-      seam: { flush: () => false, beforeCall: async (call) => (heard.push(call.input), "the guard says no") },
-    });
+    const { host } = hostWith([(awl) => awl.on("before_tool_call", (call) => (heard.push(call.input), { refuse: "the guard says no" }))]);
+    const session = SessionManager.init({ cwd: fx.project, ...model });
+    host.bind(session);
+    const agent = new Agent({ session, cwd: fx.project, model, env: fx.env, seam: host.seam() });
     const status = command("person", "status", "Status: !`echo fine`\n");
     fx.server.reply(done);
     await runCommandTurn(agent, prepareCommandTurn(agent, status, ""), never, () => {});

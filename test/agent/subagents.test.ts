@@ -11,6 +11,7 @@ import type { ApprovalRequest } from "../../src/agent/approval";
 import { SessionManager } from "../../src/session";
 import { isChildRequest, subagentModel, systemText, taskCall } from "../support/subagent-model";
 import { useAgentFixture, logLines } from "./helpers";
+import { hostWith } from "../support/extension-host";
 
 const fx = useAgentFixture();
 
@@ -266,23 +267,35 @@ test("hooks fire for a child's calls with the child named, and SubagentStop when
   ]);
 });
 
-test("the extensions' before_tool_call handlers hear a child's calls as the parent's, and their refusal reaches the child", async () => {
+test("the extensions' handlers hear a child's calls as the parent's: a refusal before a call and a changed result after one reach the child", async () => {
   writeFileSync(join(fx.project, "secret.txt"), "the secret\n");
+  writeFileSync(join(fx.project, "open.txt"), "open words\n");
   fx.server.respond = subagentModel([
-    { blocks: [taskCall("peek", { calls: [["read", { path: "secret.txt" }]], answer: "could not read it" })] },
+    { blocks: [taskCall("peek", { calls: [["read", { path: "secret.txt" }], ["read", { path: "open.txt" }]], answer: "could not read it" })] },
     { blocks: [{ type: "text", text: "done" }] },
   ]);
   const heard: string[] = [];
-  const beforeCall = async (call: { name: string; input: unknown }) => {
-    heard.push(call.name);
-    return call.name === "read" ? "the guard keeps secret.txt" : undefined;
-  };
-  const agent = new Agent({ session: SessionManager.init({ cwd: fx.project, ...model }), cwd: fx.project, model, env: fx.env, seam: { flush: () => false, beforeCall } });
+  const { host } = hostWith([
+    (awl) => {
+      awl.on("before_tool_call", (call) => {
+        heard.push(`before ${call.name}`);
+        return call.name === "read" && (call.input as { path?: string }).path === "secret.txt" ? { refuse: "the guard keeps secret.txt" } : undefined;
+      });
+      awl.on("after_tool_call", (result) => {
+        heard.push(`after ${result.name}`);
+        return result.name === "read" ? { content: result.content.replace("open words", "OPEN WORDS") } : undefined;
+      });
+    },
+  ]);
+  const session = SessionManager.init({ cwd: fx.project, ...model });
+  host.bind(session);
+  const agent = new Agent({ session, cwd: fx.project, model, env: fx.env, seam: host.seam() });
   await agent.runTurn("peek", never, () => {});
-  expect(heard).toEqual(["task", "read"]);
-  const childResults = JSON.stringify(fx.server.requests.filter(isChildRequest).at(-1)!.body.messages.at(-1).content);
+  expect(heard).toEqual(["before task", "before read", "before read", "after read", "after task"]);
+  const childResults = JSON.stringify(fx.server.requests.filter(isChildRequest).at(-1)!.body.messages.flatMap((m: { content: unknown }) => m.content));
   expect(childResults).toContain("the guard keeps secret.txt");
   expect(childResults).not.toContain("the secret");
+  expect(childResults).toContain("OPEN WORDS");
 });
 
 test("Esc stops every child: each keeps what it had said, and its call's result says it was stopped", async () => {

@@ -1,7 +1,7 @@
 // Runs the compiled executable, as users do. Builds it first when it is missing
 // or stale (CI builds it before the tests; a local `bun test` may not have).
 import { afterEach, beforeEach } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestServer, type TestServerOptions } from "../support/server";
@@ -84,6 +84,14 @@ export async function e2eFixture(options: TestServerOptions = {}) {
       });
       const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
       return { code, stdout, stderr };
+    },
+    /** Puts `files` (name → source) in the person's extensions folder, under a config folder of the fixture's; the environment that points awl there. */
+    installExtensions(files: Record<string, string>): Record<string, string> {
+      const config = join(root, "config");
+      const dir = join(config, "awl", "extensions");
+      mkdirSync(dir, { recursive: true });
+      for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+      return { XDG_CONFIG_HOME: config };
     },
     async cleanup() {
       await server.stop();

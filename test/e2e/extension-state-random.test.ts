@@ -7,8 +7,6 @@
 // 20 steps in CI; AWL_LONG_TEST=1 makes it 100. test/extensions/state.test.ts
 // drives the state helper itself through many more moves, in process.
 import { expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { readSessionTree, readWholeLog } from "../../src/session/tree";
 import { DOCS_COUNTER } from "../support/counter-extension";
 import { prng } from "../support/prng";
@@ -32,10 +30,7 @@ const bumps = (...adds: number[]) => ({ blocks: adds.map((add) => ({ type: "tool
 const done = { blocks: [{ type: "text" as const, text: "Done." }] };
 
 test("random tool calls, rewinds, forks, resumes and kill -9: every count the counter reports is the fold of the path", async () => {
-  const config = join(fx.root, "config");
-  mkdirSync(join(config, "awl", "extensions"), { recursive: true });
-  writeFileSync(join(config, "awl", "extensions", "counter.ts"), DOCS_COUNTER);
-  const env = { XDG_CONFIG_HOME: config };
+  const env = fx.installExtensions({ "counter.ts": DOCS_COUNTER });
   const random = prng(6); // its first 20 steps hold every kind: 9 calls, 6 rewinds, 2 forks, 3 kills
   const steps = process.env.AWL_LONG_TEST ? 100 : 20;
 

@@ -75,13 +75,7 @@ export default (awl) => {
 };
 `;
 
-function install(files: Record<string, string>): Record<string, string> {
-  const config = join(fx.root, "config");
-  const dir = join(config, "awl", "extensions");
-  mkdirSync(dir, { recursive: true });
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  return { XDG_CONFIG_HOME: config };
-}
+const install = (files: Record<string, string>) => fx.installExtensions(files);
 
 /** Everything the model was sent in request `i`, as JSON text. */
 const sent = (i: number) => JSON.stringify(fx.server.requests[i]!.body.messages);

@@ -9,7 +9,7 @@
 
 import type { Sandbox } from "../../tools/sandbox";
 import type { CodeScope } from "../../extensions/trust";
-import type { BeforeCall } from "../../extensions/seam";
+import type { CallHandlers } from "../../extensions/seam";
 import { SessionManager, type ModelRef } from "../../session";
 import type { ModelInfo } from "../../providers/model-info";
 import type { ProviderName } from "../../providers/provider";
@@ -52,7 +52,7 @@ export interface ChildParent {
   /** The parent turn's --max-cost and the session's spend it counts from: a child stops before a request that would pass it, as the parent does. */
   budget: { maxCost: number; spentBefore: number } | undefined;
   /** The extensions' handlers the parent's calls are put to: the child's are put to them too. */
-  beforeCall?: BeforeCall;
+  calls?: CallHandlers;
 }
 
 /** The words a child's instructions start with: its answer is all its parent will read. */
@@ -78,7 +78,7 @@ export async function runChild(parent: ChildParent, callId: string, task: TaskIn
       name,
       offered: (tool) => (tools ? tools.includes(tool) : tool !== "task"),
       instructions: [CHILD_NOTE, definition?.instructions].filter(Boolean).join("\n\n"),
-      ...(parent.beforeCall ? { beforeCall: parent.beforeCall } : {}),
+      ...(parent.calls ? { calls: parent.calls } : {}),
     },
     changes: parent.changes,
     questions: parent.questions,

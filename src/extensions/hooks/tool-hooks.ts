@@ -24,8 +24,12 @@ export async function beforeToolCall(hooks: Hooks | undefined, call: ToolCall | 
   const tool_input = toClaudeInput(call.name, call.input as Input, cwd);
   const outcome = await hooks.run("PreToolUse", { tool_name, tool_input, tool_use_id: id }, tool_name, signal);
   if (!outcome.updatedInput || outcome.block !== undefined) return { outcome, call };
-  const input = fromClaudeInput(call.name, outcome.updatedInput);
-  return { outcome, call: checkCall(call.name, JSON.stringify(input)), changed: { input, words: `A PreToolUse hook changed this call's input to ${JSON.stringify(input)}.` } };
+  return { outcome, ...changedCall(call.name, fromClaudeInput(call.name, outcome.updatedInput), "A PreToolUse hook") };
+}
+
+/** A call whose input a hook or an extension changed: checked again by its tool, with what its result tells the model of the change. */
+export function changedCall(name: string, input: Input, who: string): Pick<BeforeCall, "call" | "changed"> {
+  return { call: checkCall(name, JSON.stringify(input)), changed: { input, words: `${who} changed this call's input to ${JSON.stringify(input)}.` } };
 }
 
 /** What PostToolUse hooks add to a call's result for the model (a block's reason, added context), and their notices. */

@@ -28,6 +28,7 @@ import { MarkdownStream, type Screen } from "../render/markdown-stream";
 import { safeText, SafeTextStream } from "../render/safe-text";
 import { StreamingCall, TurnStatus } from "./status-line";
 import { SubagentRows } from "./subagent-rows";
+import { renderedRows, type RenderEntry } from "../session/extension-rows";
 import { compactedRow, subagentLine, errorRow, cutOffOutput, interruptedRow, lengthRow, notRunRow, thoughtRow, toolLine, toolResultRows, toolWidth, unansweredRow, usageRow } from "./turn-lines";
 import { WrapStream } from "../render/wrap";
 
@@ -85,6 +86,8 @@ export class TurnRenderer {
     private readonly c: Colors,
     live?: LiveArea,
     now: () => number = Date.now,
+    /** The loaded extensions' renderers of their entries: an entry one renders is shown as it is written. */
+    private readonly renderEntry?: RenderEntry,
   ) {
     this.#out = live ? live.stream : out;
     this.#now = now;
@@ -255,6 +258,13 @@ export class TurnRenderer {
         return;
       case "compactSkipped":
         this.#line(this.c.dim(`not compacted: ${safeText(event.reason)}`));
+        return;
+      case "extensionEntries":
+        // Only what an extension renders is shown live (a resumed transcript shows the rest as dim lines): its bookkeeping stays quiet.
+        for (const entry of event.entries) {
+          const lines = entry.type === "custom_message" && !entry.display ? undefined : this.renderEntry?.(entry);
+          if (lines) this.#lines(renderedRows(lines, this.c, this.#out.columns ?? 100));
+        }
         return;
     }
   }

@@ -57,7 +57,7 @@ export async function rewindScreen(agent: Agent, c: Colors, out: Out): Promise<{
   if (isCancel(go) || !go) return { output: c.dim(STAY) };
   const done = await rewindTo(session, point.targetId, { scope, force });
   if (done.refused) return { output: [c.yellow(`${STAY} Nothing was changed: a file changed again since the question.`), ...rewindPreview(done, session.cwd, c)].join("\n") };
-  if (scope !== "files") agent.reloadConversation();
+  if (scope !== "files") await agent.moved("rewind", new AbortController().signal);
   const files = scope === "conversation" ? ["The files stay as they are."] : ["The files:", ...rewindPreview(done, session.cwd, c)];
   const said = scope === "files" ? "The files went back; the conversation goes on where it was." : point.kind === "prompt" ? "Went back to before that prompt." : `Undid that rewind: ${goesToText(point)}.`;
   const output = [`${said} /rewind lists this rewind too, to undo it.`, ...files].join("\n");

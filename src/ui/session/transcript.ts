@@ -30,7 +30,7 @@ import type { ModelInfo } from "../../providers/model-info";
 import type { ProviderName } from "../../providers/provider";
 import { INTERRUPTED_AFTER_START, INTERRUPTED_NOT_RUN, interruptedAfterStart } from "../../agent/events";
 import { keptAnything, type Conversation, type Message, type ToolResultBlock, type ToolUseBlock } from "../../conversation";
-import { contextAt, type EntryOf, heldEntries, rowOf, isInterrupted, isSaidText, usageOf, type CompactionEntry, type DiskMessage, type FileChangeEntry, type HeldEntry, type MessageMeta, type SessionContext, type SessionEntry } from "../../session";
+import { contextAt, heldEntries, isInterrupted, isSaidText, usageOf, type CompactionEntry, type DiskMessage, type FileChangeEntry, type HeldEntry, type MessageMeta, type SessionContext, type SessionEntry } from "../../session";
 import { providerSecrets } from "../../providers/registry";
 import { fileChange, MAX_KEPT_BYTES } from "../../tools/tool";
 import { callEffect, toolSummary } from "../../tools";
@@ -38,6 +38,7 @@ import { BlobStore, blobDir } from "../../session/checkpoints";
 import type { Colors } from "../render/colors";
 import { meterText, oneLine, wrapLines } from "../render/format";
 import { showAnswer } from "../render/markdown-stream";
+import { extensionRows, type ExtensionEntry, type RenderEntry } from "./extension-rows";
 import { compactedRow, subagentRow, errorRow, cutOffOutput, interruptedRow, lengthRow, notRunRow, type ShownResult, thoughtRow, toolLine, toolResultRows, toolWidth, unansweredRow, usageRow } from "../live/turn-lines";
 
 const ANSWER_LINES = 8;
@@ -77,11 +78,13 @@ export function renderTranscript(
   compacted: Pick<SessionContext, "summary" | "compaction"> = {},
   env: Env = process.env,
   modelInfo?: ModelLookup,
+  /** The loaded extensions' renderers of their entries (without: each entry is one dim line). */
+  renderEntry?: RenderEntry,
 ): string {
   const { items, compaction, held } = "getBranch" in from ? sessionItems(from) : conversationItems(from, compacted);
   const turns = splitTurns(items);
   const files = "getBranch" in from ? { cwd: from.cwd, blobs: new BlobStore(blobDir(from.sessionFile)) } : undefined;
-  const view: View = { c, width, env, results: new Map(), items, held, modelInfo, ...(files ? { files } : {}), ...("getBranch" in from ? { children: (task: string) => from.childTranscript(task) } : {}) };
+  const view: View = { c, width, env, results: new Map(), items, held, modelInfo, renderEntry, ...(files ? { files } : {}), ...("getBranch" in from ? { children: (task: string) => from.childTranscript(task) } : {}) };
   const shown: string[][] = [];
   let lines = 0;
   let resultsFrom = items.length;
@@ -138,8 +141,6 @@ function callChanges(branch: readonly SessionEntry[]): Map<SessionEntry, FileCha
   return out;
 }
 
-/** An extension's entry: shown as one dim line after the message before it, whether or not the extension is loaded. */
-type ExtensionEntry = EntryOf<"custom" | "custom_message">;
 
 /** Each message's extension entries: those between it and the next message. */
 function extensionNotes(branch: readonly SessionEntry[]): Map<SessionEntry, ExtensionEntry[]> {
@@ -193,6 +194,7 @@ interface View {
   files?: { cwd: string; blobs: BlobStore };
   /** The subagent of a `task` call's transcript: none for a bare conversation. */
   children?: (task: string) => DiskMessage[];
+  renderEntry: RenderEntry | undefined;
 }
 
 /**
@@ -212,8 +214,7 @@ function renderTurn(turn: readonly number[], view: View): string[] {
       continue;
     }
     out.push(...renderMessage(item.message, item.meta, view, item.changes));
-    // The kind table's words for it, as /tree shows them: an extension's own renderer is not asked yet.
-    for (const note of item.notes ?? []) out.push(c.dim(`· ${oneLine(rowOf(note).words(note, (text) => text), view.width - 2)}`));
+    for (const note of item.notes ?? []) out.push(...extensionRows(note, c, view.width, view.renderEntry));
     if (i === lastMessage) {
       if (interrupted(item)) out.push(interruptedRow(c));
       if (item.message.role === "assistant" && item.meta.stopReason === "error" && !keptAnything(item.message.content)) out.push(unansweredRow(c, view.width));
