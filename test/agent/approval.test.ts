@@ -6,9 +6,9 @@ import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join, relative } from "node:path";
 import { Agent } from "../../src/agent/agent";
-import { Approvals, type ApprovalAnswer, type ApprovalMode, type ApprovalRequest, type Ask } from "../../src/agent/approval";
+import { Approvals, type ApprovalMode, type Ask } from "../../src/agent/approval";
 import { SessionManager } from "../../src/session";
-import { useAgentFixture, logLines } from "./helpers";
+import { answers, useAgentFixture, logLines } from "./helpers";
 import { checkCall } from "../../src/tools";
 
 const fx = useAgentFixture();
@@ -18,18 +18,6 @@ const newAgent = (mode: ApprovalMode) =>
   new Agent({ session: SessionManager.init({ cwd: fx.project, ...model }), cwd: fx.project, model, env: fx.env, approvals: new Approvals(mode, fx.env) });
 const bash = (command: string) => ({ type: "toolUse" as const, name: "bash", input: { command } });
 const never = new AbortController().signal;
-
-/** An Ask that answers from a list, recording what it was asked. */
-function answers(...list: ApprovalAnswer[]): Ask & { asked: ApprovalRequest[] } {
-  const asked: ApprovalRequest[] = [];
-  const ask = async (request: ApprovalRequest) => {
-    asked.push(request);
-    const answer = list.shift();
-    if (!answer) throw new Error(`not expected to ask about ${JSON.stringify(request.effect)}`);
-    return answer;
-  };
-  return Object.assign(ask, { asked });
-}
 
 /** The tool results of the last user message in the log. */
 async function lastResults(agent: Agent) {

@@ -9,13 +9,13 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Agent } from "../../src/agent/agent";
-import { Approvals, type ApprovalAnswer, type ApprovalMode, type ApprovalRequest, type Ask } from "../../src/agent/approval";
+import { Approvals, type ApprovalMode } from "../../src/agent/approval";
 import { prepareCommandTurn, runCommandTurn } from "../../src/agent/command-turn";
 import { loadMarkdownCommands } from "../../src/extensions/commands/markdown-commands";
 import type { CodeScope } from "../../src/extensions/trust";
 import { UserError } from "../../src/errors";
 import { SessionManager } from "../../src/session";
-import { useAgentFixture } from "./helpers";
+import { answers, useAgentFixture } from "./helpers";
 import { hostWith } from "../support/extension-host";
 
 const fx = useAgentFixture();
@@ -33,18 +33,6 @@ function command(scope: "person" | "project", name: string, text: string) {
   const found = loadMarkdownCommands(fx.project, fx.env, []).commands.find((c) => c.name === name);
   if (!found) throw new Error(`${name} did not load`);
   return found;
-}
-
-/** An Ask that answers from a list, recording what it was asked. */
-function answers(...list: ApprovalAnswer[]): Ask & { asked: ApprovalRequest[] } {
-  const asked: ApprovalRequest[] = [];
-  const ask = async (request: ApprovalRequest) => {
-    asked.push(request);
-    const answer = list.shift();
-    if (!answer) throw new Error(`not expected to ask about ${JSON.stringify(request.effect)}`);
-    return answer;
-  };
-  return Object.assign(ask, { asked });
 }
 
 const touch = (path: string) => ({ type: "toolUse" as const, name: "bash", input: { command: `touch ${path}` } });

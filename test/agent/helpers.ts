@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestServer, type TestServerOptions } from "../support/server";
+import type { ApprovalAnswer, ApprovalRequest, Ask } from "../../src/agent/approval";
 
 export async function agentFixture(options: TestServerOptions = {}) {
   const server = await startTestServer(options);
@@ -49,4 +50,16 @@ export function useAgentFixture(options: TestServerOptions = {}): AgentFixture {
     await fx.cleanup();
   });
   return fx;
+}
+
+/** An Ask that answers from a list, recording what it was asked. */
+export function answers(...list: ApprovalAnswer[]): Ask & { asked: ApprovalRequest[] } {
+  const asked: ApprovalRequest[] = [];
+  const ask = async (request: ApprovalRequest) => {
+    asked.push(request);
+    const answer = list.shift();
+    if (!answer) throw new Error(`not expected to ask about ${JSON.stringify(request.effect)}`);
+    return answer;
+  };
+  return Object.assign(ask, { asked });
 }
