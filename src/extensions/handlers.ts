@@ -127,9 +127,11 @@ export class EventHandlers {
   /** A handler's result, or how it failed: it threw, or passed the time limit (or the turn was stopped while it ran). */
   async #run(handler: () => unknown, signal: AbortSignal): Promise<Outcome> {
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = () => {};
     const limit = new Promise<Outcome>((resolve) => {
       timer = setTimeout(() => resolve({ kind: "failed", why: `did not finish in ${this.ms / 1000} s` }), this.ms);
-      signal.addEventListener("abort", () => resolve({ kind: "failed", why: "was stopped" }), { once: true });
+      stopped = () => resolve({ kind: "failed", why: "was stopped" });
+      signal.addEventListener("abort", stopped, { once: true });
     });
     // Settled either way, so a handler that fails after its time is up leaves no rejection unhandled.
     const done = Promise.resolve()
@@ -142,6 +144,7 @@ export class EventHandlers {
       return await Promise.race([done, limit]);
     } finally {
       clearTimeout(timer);
+      signal.removeEventListener("abort", stopped); // a turn's signal outlives its many handler runs
     }
   }
 }

@@ -63,9 +63,11 @@ describe.skipIf(!hasTmux)("starting forms in a real terminal", () => {
     await term.waitFor(/\/help for commands/);
     term.paste(huge);
     term.keys("Enter");
-    const screen = await term.waitFor(/This prompt is about [\d,]+ tokens, and claude-sonnet-5-5 \(a window of 8,000\) has room for about [\d,]+: nothing was sent/);
-    // Given back unsent, as the paste it was: the last row is the input box holding it.
-    expect(screen.trimEnd().split("\n").at(-1)).toBe(`› [pasted ${huge.length.toLocaleString("en-US")} characters]`);
+    await term.waitFor(/This prompt is about [\d,]+ tokens, and claude-sonnet-5-5 \(a window of 8,000\) has room for about [\d,]+: nothing was sent/);
+    // Given back unsent, as the paste it was: the last row is the input box holding it (drawn just after the line, so waited for).
+    const box = `› [pasted ${huge.length.toLocaleString("en-US")} characters]`;
+    const screen = await term.waitFor(new RegExp(`\n${box.replace(/[[\]]/g, "\\$&")}\\s*$`));
+    expect(screen).toContain("nothing was sent");
     expect(fx.server.requests).toHaveLength(0);
     expect(sessionFiles(fx.sessions)).toEqual([]);
     term.keys("C-c"); // clears the input box; Ctrl+D then quits at the empty prompt
