@@ -294,6 +294,16 @@ export class Agent {
    * model (see waitsForModel: a turn --max-turns stopped).
    */
   async runTurn(prompt: string | undefined, signal: AbortSignal, onEvent: (event: AgentEvent) => void, ask?: Ask, limits: TurnLimits = {}): Promise<TurnResult> {
+    try {
+      return await this.#turn(prompt, signal, onEvent, ask, limits);
+    } catch (error) {
+      // A turn that throws (a prompt larger than the window, a compaction that failed) has ended too: turn_end's handlers are told.
+      await this.#seam?.turnEnd({ stopReason: "error" }, signal);
+      throw error;
+    }
+  }
+
+  async #turn(prompt: string | undefined, signal: AbortSignal, onEvent: (event: AgentEvent) => void, ask: Ask | undefined, limits: TurnLimits): Promise<TurnResult> {
     const usage: Usage = { input: 0, output: 0 };
     // However the turn ends: the handlers of turn_end are told, then what extensions wrote is written.
     const result = async (r: Omit<TurnResult, "usage" | "context">): Promise<TurnResult> => {

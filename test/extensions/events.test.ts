@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { Agent } from "../../src/agent/agent";
 import { Approvals, type ApprovalRequest } from "../../src/agent/approval";
 import { moveTo } from "../../src/agent/branch";
+import { PromptTooLarge } from "../../src/agent/prompt-size";
 import type { AgentEvent } from "../../src/agent/events";
 import type { Awl } from "../../src/extensions/api";
 import type { ExtensionHost } from "../../src/extensions/host";
@@ -235,4 +236,16 @@ test("after a move the handler is told the new leaf, and the extension's state i
   expect(told).toEqual([{ kind: "tree", leafId: answers[1].id, turns: 1 }]);
   await agent.moved("rewind", new AbortController().signal);
   expect(told.at(-1)).toEqual({ kind: "rewind", leafId: answers[1].id, turns: 1 });
+});
+
+test("a turn that throws (a prompt larger than the window) still tells turn_end's handlers, with stopReason error", async () => {
+  const ended: unknown[] = [];
+  const { host, named } = hostWith((awl) => awl.on("turn_end", (e) => void ended.push(e)));
+  fx.env.AWL_CONTEXT_WINDOW = "8000";
+  const agent = agentWith(host);
+  const error = await run(agent, "word ".repeat(12_000)).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(PromptTooLarge);
+  expect(ended).toEqual([{ stopReason: "error" }]);
+  expect(fx.server.requests).toHaveLength(0);
+  expect(named).toEqual([]);
 });
