@@ -103,6 +103,24 @@ describe("awl -p /name", () => {
     expect(fx.server.requests).toHaveLength(1);
   });
 
+  test("a command's model whose provider has no key: exit 1 in one line, as --model's would be, before its !`command` parts run", async () => {
+    command("person", "other", "---\nmodel: openai/gpt-5.4-mini\n---\nStamp: !`touch stamped.txt`\n");
+    const result = await fx.run(["-p", "/other"], { env: { XDG_CONFIG_HOME: config(), OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^awl: OPENAI_API_KEY is not set: export it, .*\n$/);
+    expect(existsSync(join(fx.project, "stamped.txt"))).toBe(false);
+    expect(fx.server.requests).toHaveLength(0);
+  });
+
+  test("an effort the command's model does not take is one line, exit 2, before its !`command` parts run", async () => {
+    command("person", "quick", "---\nmodel: claude-opus-4-5\n---\nStamp: !`touch stamped.txt`\n");
+    const result = await run(["-p", "/quick", "--effort", "max"]); // the session's model takes max
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe("awl: /quick: claude-opus-4-5 does not take effort max: it takes low, medium, high (see awl --help)\n");
+    expect(existsSync(join(fx.project, "stamped.txt"))).toBe(false);
+    expect(fx.server.requests).toHaveLength(0);
+  });
+
   test("a model its provider's list lacks is refused before anything runs, with the ids nearest to it", async () => {
     const listed = await e2eFixture({ models: { anthropic: TODAYS_ANTHROPIC } });
     try {
