@@ -15,10 +15,9 @@ import type { MarkdownCommand } from "../extensions/commands/markdown-commands";
 import { expandCommand, withOutputs } from "../extensions/commands/expand-command";
 import { INTERRUPTED_BY_USER, type ModelRef } from "../session";
 import { UsageError, UserError } from "../errors";
-import type { Agent } from "./agent";
+import type { Agent, TurnLimits } from "./agent";
 import type { Ask } from "./approval";
 import type { AgentEvent, TurnResult } from "./events";
-import type { TurnLimits } from "./agent";
 import { namedModel } from "./named-model";
 import { parseRule, type PermissionRule } from "./permission-rules";
 
