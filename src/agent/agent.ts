@@ -219,9 +219,9 @@ export class Agent {
     this.#thinking.set(this.#model, effort);
   }
 
-  /** Why the effort in force cannot go to the model in force, in one line; undefined when it can. */
-  effortRefusal(): string | undefined {
-    return this.#thinking.refusal(this.#model);
+  /** Why the effort in force cannot go to `model` (the one in force; a Markdown command's, for its turn), in one line; undefined when it can. */
+  effortRefusal(model: ModelRef = this.#model): string | undefined {
+    return this.#thinking.refusal(model);
   }
 
   /** The effort levels `model` (the one in force by default) takes: what the /effort and /model pickers offer. */

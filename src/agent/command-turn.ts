@@ -7,13 +7,15 @@
 // the sandbox, never over a deny rule). Allow-lists come from the person's
 // files: a project's command's `allowed-tools` count only once the person
 // trusts the project; a project's `!`cmd`` is asked about as any call is.
-// Afterwards the session's model is back, and nothing stays allowed.
+// Afterwards the session's model is back, and nothing stays allowed. The REPL
+// runs them (ui/repl.ts), and so does `awl -p "/name args"` (cli/print.ts),
+// which never asks: there, what would need a question is refused.
 
 import type { MarkdownCommand } from "../extensions/commands/markdown-commands";
 import { expandCommand, withOutputs } from "../extensions/commands/expand-command";
 import { INTERRUPTED_BY_USER, type ModelRef } from "../session";
-import { UserError } from "../errors";
-import type { Agent } from "./agent";
+import { UsageError, UserError } from "../errors";
+import type { Agent, TurnLimits } from "./agent";
 import type { Ask } from "./approval";
 import type { AgentEvent, TurnResult } from "./events";
 import { namedModel } from "./named-model";
@@ -31,9 +33,11 @@ export interface CommandTurn {
   allow: PermissionRule[];
   /** One line each for the person: an allowed-tools entry that is not a rule, or the project's ignored. */
   notices: string[];
+  /** Text sent before the prompt as it is, never read for `!`cmd`` parts: what -p read from standard input. */
+  input?: string;
 }
 
-/** The command typed with `argument`, ready to run; a UserError, in one line, when its `model` names none. */
+/** The command typed with `argument`, ready to run; a UsageError, in one line, when its `model` names none. */
 export function prepareCommandTurn(agent: Agent, command: MarkdownCommand, argument: string): CommandTurn {
   const { prompt, commands } = expandCommand(command.body, argument);
   const turn: CommandTurn = { name: command.name, prompt, commands, allow: [], notices: [] };
@@ -42,12 +46,13 @@ export function prepareCommandTurn(agent: Agent, command: MarkdownCommand, argum
       turn.model = namedModel(agent.model, command.model);
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
-      throw new UserError(`/${command.name} names the model "${command.model}", which awl cannot use (${error.message}): nothing was sent`);
+      throw new UsageError(`/${command.name} names the model "${command.model}", which awl cannot use (${error.message}): nothing was sent`);
     }
   }
   if (!command.allowedTools) return turn;
   if (command.scope === "project" && !agent.code.project) {
-    turn.notices.push("This project is not trusted, so the allowed-tools of its Markdown commands are ignored: their tools are asked about as usual (trust the project to let them count).");
+    // Allow rules count in ask mode alone: in auto and read-only (-p's modes) ignoring them changes nothing, and is not said.
+    if (agent.approvals.mode === "ask") turn.notices.push("This project is not trusted, so the allowed-tools of its Markdown commands are ignored: their tools are asked about as usual (trust the project to let them count).");
     return turn;
   }
   for (const text of ruleTexts(command.allowedTools)) {
@@ -80,7 +85,7 @@ function ruleTexts(list: string): string[] {
  * key) throws a UserError before anything runs; stopped while its commands
  * run, nothing is written (promptBlocked: the command goes back to the input box).
  */
-export async function runCommandTurn(agent: Agent, turn: CommandTurn, signal: AbortSignal, onEvent: (event: AgentEvent) => void, ask?: Ask): Promise<TurnResult> {
+export async function runCommandTurn(agent: Agent, turn: CommandTurn, signal: AbortSignal, onEvent: (event: AgentEvent) => void, ask?: Ask, limits?: TurnLimits): Promise<TurnResult> {
   const sessionModel = agent.model;
   if (turn.model) agent.setModel(turn.model);
   const lift = agent.approvals.allowForTurn(turn.allow);
@@ -89,9 +94,14 @@ export async function runCommandTurn(agent: Agent, turn: CommandTurn, signal: Ab
     if (signal.aborted) return { stopReason: "error", aborted: true, errorMessage: INTERRUPTED_BY_USER, finalText: "", usage: { input: 0, output: 0 }, context: agent.meter(), promptBlocked: true };
     // A command that succeeded stands for its output alone, as in Claude Code: the bash tool's closing "exit code: 0" is the model's, not the prompt's.
     const prompt = withOutputs(turn.prompt, results.map((r) => (r.isError ? { content: r.content, failed: true } : { content: r.content.replace(/\nexit code: 0$/, ""), failed: false })));
-    return await agent.runTurn(prompt, signal, onEvent, ask);
+    return await agent.runTurn(turn.input === undefined ? prompt : afterInput(turn.input, prompt), signal, onEvent, ask, limits);
   } finally {
     lift();
     if (turn.model) agent.setModel(sessionModel);
   }
+}
+
+/** A prompt after the text piped to -p, a blank line between them. */
+export function afterInput(input: string, prompt: string): string {
+  return `${input}${input.endsWith("\n") ? "" : "\n"}\n${prompt}`;
 }

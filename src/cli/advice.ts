@@ -40,13 +40,14 @@ export function withCommandLineAdvice(fact: string, remedy: Remedy | undefined):
   return remedy ? `${fact}: ${commandLineAdvice(remedy)}` : fact;
 }
 
-/** Runs `work`; an AdvisedError out of it (a provider without its key) leaves worded for the command line. */
+/** Runs `work` (its promise too); an AdvisedError out of it (a provider without its key) leaves worded for the command line. */
 export function onCommandLine<T>(work: () => T): T {
+  const worded = (error: unknown) => (error instanceof AdvisedError ? new UserError(withCommandLineAdvice(error.fact, error.remedy), error.exitCode) : error);
   try {
-    return work();
+    const result = work();
+    return result instanceof Promise ? (result.catch((error: unknown) => Promise.reject(worded(error))) as T) : result;
   } catch (error) {
-    if (error instanceof AdvisedError) throw new UserError(withCommandLineAdvice(error.fact, error.remedy), error.exitCode);
-    throw error;
+    throw worded(error);
   }
 }
 

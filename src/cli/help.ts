@@ -55,7 +55,10 @@ Usage:
   awl -c ["prompt"]            resume the most recent session here (and send the prompt)
   awl -p "prompt" [--resume [id]]
                                run one prompt to completion (tools included), print the answer
-  awl -p -                     read the prompt from standard input
+  awl -p "/name args"          run a Markdown command (.awl/commands/, .claude/commands/, awl/commands/): a
+                               name no command has, or a command of the REPL's (/model), is a usage error;
+                               a prompt that starts with a path or a space is sent as it is
+  awl -p -                     read the prompt from standard input (always a prompt, never a command)
   awl -p "prompt" --json       the session log's lines as they are written, then a result line
   awl -p --resume <id>         send what waits: a prompt the provider refused, or a run --max-turns stopped
   awl sessions [--plain|--json]

@@ -1,4 +1,5 @@
-// `awl -p "prompt"`: one prompt run to completion, tools included. The final
+// `awl -p "prompt"`: one prompt run to completion, tools included (a prompt
+// that names a Markdown command runs it: print-command.ts). The final
 // answer goes to stdout (or, with --json, the log as it is written:
 // print-json.ts), tool activity and problems to stderr. It persists exactly as
 // the interactive mode does. Exit codes: 0 when the turn ended as the model
@@ -33,6 +34,9 @@ import { priceOf } from "../providers/prices";
 import { shortSessionId } from "../ui/session/session-id";
 import type { Usage } from "../providers/provider";
 import { guardOutput, hold, stopExitCode, stoppedBy, stopSignal } from "./stop";
+import { printCommand } from "./print-command";
+import { afterInput, runCommandTurn } from "../agent/command-turn";
+import { readyCommand } from "../ui/command-table";
 
 /** How a -p run ended: the exit code, and what the result line of --json says. */
 export interface PrintOutcome {
@@ -76,7 +80,10 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
   const prompt = await promptOf(args, (line) => err.write(`${c.yellow(line)}\n`));
   // Before the model is chosen: the provider keys leave process.env before the first extension is imported.
   const code = await codeScope(args, cwd, false, (line) => err.write(`${c.yellow(line)}\n`));
-  const extensions = await loadExtensions((line) => err.write(`${c.yellow(`awl: ${safeText(line)}`)}\n`), cwd, code);
+  const say = (line: string) => err.write(`${c.yellow(`awl: ${safeText(line)}`)}\n`);
+  const extensions = await loadExtensions(say, cwd, code);
+  // A command -p does not run is refused before a session opens or a request goes.
+  const command = prompt && !prompt.fromStdin ? printCommand(prompt.text, cwd, extensions, say) : undefined;
 
   const wait = printWaitMs();
   const servers = listMcp(args, cwd);
@@ -100,13 +107,20 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
     for (const problem of permissions.problems) err.write(`${c.yellow(`awl: ${safeText(problem)}`)}\n`);
     const approvals = new Approvals(mode, process.env, permissions.rules);
     const agent = onCommandLine(() => new Agent({ session, cwd, model, effort, contextFiles, approvals, sandbox, modelInfo: catalogues.modelInfo, code, ...(extensions ? { seam: extensions.seam() } : {}) }));
+    // A Markdown command's turn: its model named and listed before its `!`cmd` parts run (the effort and the price below are that model's).
+    const commandTurn = command && { ...readyCommand(agent, command.file, command.argument, catalogues), ...(prompt?.input === undefined ? {} : { input: prompt.input }) };
+    for (const notice of commandTurn?.notices ?? []) err.write(`${c.dim(safeText(notice))}\n`);
+    const turnModel = commandTurn?.model ?? agent.model;
+    // What is wrong with a command's own model is said as the command's.
+    const whose = commandTurn?.model ? `/${commandTurn.name}: ` : "";
     // A budget awl cannot keep is the person's mistake too: said before anything is sent.
-    if (args.maxCost !== undefined && !priceOf(agent.model.provider, agent.model.model)) {
-      throw new UsageError(`--max-cost needs the model's price, and awl knows none for ${agent.model.provider}/${agent.model.model}: choose a model awl has a price for with --model, or leave --max-cost out (see awl --help)`);
+    if (args.maxCost !== undefined && !priceOf(turnModel.provider, turnModel.model)) {
+      const choose = whose ? "" : "choose a model awl has a price for with --model, or ";
+      throw new UsageError(`${whose}--max-cost needs the model's price, and awl knows none for ${turnModel.provider}/${turnModel.model}: ${choose}leave --max-cost out (see awl --help)`);
     }
     // An effort the model cannot take is the person's mistake, said before any request.
-    const refusal = agent.effortRefusal();
-    if (refusal) throw new UsageError(`${refusal} (see awl --help)`);
+    const refusal = agent.effortRefusal(turnModel);
+    if (refusal) throw new UsageError(`${whose}${refusal} (see awl --help)`);
     if (prompt === undefined && !agent.waitsForModel()) {
       throw new UsageError(`-p needs a prompt: this session does not wait for the model (a bare -p --resume sends what waits: a prompt the provider refused, or a run --max-turns stopped) (see awl --help)`);
     }
@@ -125,22 +139,21 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
     // answer or tool results are appended, then awl exits 128 + the signal's number.
     let warm = false;
     return await hold(async () => {
-      const result = await agent.runTurn(
-        prompt,
-        stopSignal,
-        (event) => {
-          if (servers && wait === 0 && event.type !== "requestStart") void servers.start(); // the request is out and answered: now the servers may load what they need
-          // A tool call is arriving: load the tools (arktype) while the rest of it streams, not before the first request.
-          if (!warm && event.type === "blockStart" && event.block.type === "toolUse") {
-            warm = true;
-            setTimeout(() => tools(), 0);
-          }
-          failure.watch(event);
-          reportActivity(event, err, c);
-        },
-        undefined,
-        { maxTurns: args.maxTurns, maxCost: args.maxCost },
-      );
+      const onEvent = (event: AgentEvent) => {
+        if (servers && wait === 0 && event.type !== "requestStart") void servers.start(); // the request is out and answered: now the servers may load what they need
+        // A tool call is arriving: load the tools (arktype) while the rest of it streams, not before the first request.
+        if (!warm && event.type === "blockStart" && event.block.type === "toolUse") {
+          warm = true;
+          setTimeout(() => tools(), 0);
+        }
+        failure.watch(event);
+        reportActivity(event, err, c);
+      };
+      const limits = { maxTurns: args.maxTurns, maxCost: args.maxCost };
+      // Nobody to ask: a command's `!`cmd` that would need a question is refused, with why, as the model's calls are.
+      const result = commandTurn
+        ? await onCommandLine(() => runCommandTurn(agent, commandTurn, stopSignal, onEvent, undefined, limits))
+        : await agent.runTurn(prompt && (prompt.input === undefined ? prompt.text : afterInput(prompt.input, prompt.text)), stopSignal, onEvent, undefined, limits);
       err.write(lineStart(err)); // a retry line the answer came after
       await output.answer?.(result.finalText);
       // SessionEnd's hooks, once the answer is out (not after a stop signal: awl leaves at once then).
@@ -179,27 +192,35 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
   }
 }
 
+/** What -p sends: `text`, after `input` when there is one (agent/command-turn.ts `afterInput`). */
+interface PrintPrompt {
+  text: string;
+  /** What standard input held, sent before the prompt (never read for a command). */
+  input?: string;
+  /** The prompt itself came from standard input (`-p -`): a prompt, whatever it starts with. */
+  fromStdin?: true;
+}
+
 /**
  * What -p sends: its prompt, after stdin when stdin is a pipe, a file or a
  * socket that speaks within 3 s (`git diff | awl -p "review this"`, a Node
  * script's child), separated by a blank line; stdin alone
  * for `-p -`; nothing for a bare -p (the turn goes on from tool results).
  */
-async function promptOf(args: Args, say: (line: string) => void): Promise<string | undefined> {
+async function promptOf(args: Args, say: (line: string) => void): Promise<PrintPrompt | undefined> {
   if (args.prompt === "") return undefined;
   if (args.prompt === "-") {
     const text = (await readStdin(() => say("awl: waiting for the prompt on standard input (-p - reads it to its end)"))) ?? "";
     if (!text.trim()) throw new UsageError("the prompt is empty (see awl --help)");
-    return text;
+    return { text, fromStdin: true };
   }
-  const prompt = args.prompt ?? "";
-  if (!prompt.trim()) throw new UsageError("the prompt is empty (see awl --help)");
+  const text = args.prompt ?? "";
+  if (!text.trim()) throw new UsageError("the prompt is empty (see awl --help)");
   const kind = args.noStdin ? undefined : stdinKind();
-  if (!kind) return prompt;
+  if (!kind) return { text };
   const input = await readStdin(() => say("awl: waiting for standard input to end: -p sends it before the prompt (--no-stdin leaves it alone)"), { socket: kind === "socket" });
   if (input === undefined) say("awl: standard input is a socket that sent nothing in 3 s: not read (--no-stdin skips the wait)");
-  if (!input) return prompt;
-  return `${input}${input.endsWith("\n") ? "" : "\n"}\n${prompt}`;
+  return input ? { text, input } : { text };
 }
 
 /**

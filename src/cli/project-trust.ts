@@ -22,7 +22,7 @@ export async function codeScope(args: Args, cwd: string, ask: boolean, say: (lin
     decideForThisRun(cwd, true);
     return { person: true, project: true };
   }
-  // Markdown commands are the REPL's: -p has no use for their allow-lists, and says nothing of them.
+  // -p never asks, and allow rules only spare questions: its Markdown commands' allow-lists change nothing there, and are not said.
   const found = projectCode(cwd);
   const code = ask ? found : { ...found, allows: [] };
   if (!hasCode(code)) {

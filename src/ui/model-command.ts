@@ -104,10 +104,20 @@ export async function prepareCommand(command: Command, agent: Agent, catalogues:
   await catalogues.of(provider).freshen(LIST_FRESH_MS);
 }
 
-/** Why a model cannot be sent (a Markdown command's): where its provider answered a models list, the list lacks it; undefined when it can. */
+/** What a refusal of an id the list lacks offers: the way to use another, and where the list is. */
+interface ModelAdvice {
+  use(id: string): string;
+  list: string;
+}
+
+const SLASH_MODEL: ModelAdvice = { use: (id) => `/model ${id}`, list: "/model alone lists its models" };
+/** A Markdown command's model is its file's `model:` line, in the REPL as under -p. */
+const MODEL_LINE: ModelAdvice = { use: (id) => `model: ${id}`, list: "awl models lists them" };
+
+/** Why a Markdown command's model cannot be sent: where its provider answered a models list, the list lacks it; undefined when it can. */
 export function unservedModel(model: ModelRef, catalogues: Catalogues): string | undefined {
   const served = catalogues.of(model.provider).listed;
-  return served && !isListed(model.model, served) ? notListed(model.provider, model.model, served) : undefined;
+  return served && !isListed(model.model, served) ? notListed(model.provider, model.model, served, MODEL_LINE) : undefined;
 }
 
 /** Listed as it is, or as the alias of a dated snapshot (claude-haiku-4-5 for claude-haiku-4-5-20251001). */
@@ -116,9 +126,9 @@ function isListed(model: string, listed: readonly ModelInfo[]): boolean {
 }
 
 /** The refusal of an id the list lacks, with the ids nearest to it: what it resembles, then its family's newest. */
-function notListed(provider: string, model: string, listed: readonly ModelInfo[]): string {
+function notListed(provider: string, model: string, listed: readonly ModelInfo[], advice: ModelAdvice = SLASH_MODEL): string {
   const ids = listed.map((m) => m.id);
   const nearest = [...new Set([resembling(model, ids), ...newestOfFamily(listed, model)].filter((id): id is string => id !== undefined))].slice(0, 3);
-  const offer = nearest.length ? `: did you mean ${nearest.join(", ")}? (/model ${nearest[0]})` : " (/model alone lists its models)";
+  const offer = nearest.length ? `: did you mean ${nearest.join(", ")}? (${advice.use(nearest[0]!)})` : ` (${advice.list})`;
   return `${provider} does not list ${safeText(model)}${offer}`;
 }

@@ -26,10 +26,11 @@ import { UserError } from "../errors";
 import type { Colors } from "./render/colors";
 import { terminalAsk } from "./session/approval";
 import { adviseInRepl, replMessage } from "./advice";
-import { ALIASES, commandArguments, commandNames, parseCommand, runCommand } from "./commands";
-import { prepareCommand, unservedModel } from "./model-command";
-import { commandHelp, loadMarkdownCommands, type MarkdownCommand } from "../extensions/commands/markdown-commands";
-import { prepareCommandTurn, runCommandTurn, type CommandTurn } from "../agent/command-turn";
+import { commandArguments, commandNames, runCommand } from "./commands";
+import { prepareCommand } from "./model-command";
+import { commandHelp } from "../extensions/commands/markdown-commands";
+import { runCommandTurn, type CommandTurn } from "../agent/command-turn";
+import { commandTable, readyCommand } from "./command-table";
 import { extensionsReport } from "../extensions/report";
 import { appendHistory, loadHistory, mergeHistory } from "./input/history";
 import { readLine, watchInterrupt } from "./input/input";
@@ -85,17 +86,14 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
   const history = mergeHistory(loadHistory(agent.cwd), sessionPrompts);
   const prompt = `${c.bold(c.green("›"))} `;
   const models = () => catalogues.of(agent.model.provider).models().map((m) => m.id);
-  // Prompts kept as files, typed as commands: read once, as the REPL starts; what was skipped is said then.
-  const markdown = loadMarkdownCommands(agent.cwd, process.env, [...commandNames(), ...ALIASES]);
-  for (const problem of markdown.problems) out.write(`${wrapLines(c.dim(safeText(problem)), out.columns)}\n`);
+  // Prompts kept as files, and the extensions' commands, typed as commands: found once, as the REPL starts; what was skipped is said then.
+  const table = commandTable(agent.cwd, process.env, extensions);
+  for (const problem of table.problems) out.write(`${wrapLines(c.dim(safeText(problem)), out.columns)}\n`);
   // SessionStart's hooks run as the session opens, while the person types: the first turn waits for them, and says what they said.
   agent.start(stop.signal).catch(() => {}); // a failure is the first turn's to report
-  const markdownNames = markdown.commands.map((m) => m.name);
-  // The extensions' commands after the built-in and the Markdown ones, which win a clash (named once).
-  const added = extensions?.commandsBeside([...commandNames(), ...ALIASES, ...markdownNames]) ?? [];
-  const addedNames = added.map((a) => a.command.name);
-  const commandRows = [...markdown.commands.map(commandHelp), ...added.map((a): [string, string] => [`/${a.command.name}`, `${a.command.description} (${a.origin})`])];
-  const completion = { cwd: agent.cwd, commands: [...commandNames(), ...markdownNames, ...addedNames], arguments: commandArguments(models) };
+  const { markdown, added } = table;
+  const commandRows = [...markdown.map(commandHelp), ...added.map((a): [string, string] => [`/${a.command.name}`, `${a.command.description} (${a.origin})`])];
+  const completion = { cwd: agent.cwd, commands: [...commandNames(), ...markdown.map((m) => m.name), ...added.map((a) => a.command.name)], arguments: commandArguments(models) };
   const unfold = unfolder(() => agent.conversation.messages, (id) => agent.session.childTranscript(id), c);
 
   /** What Markdown commands said (an untrusted project's allowed-tools ignored): each line once. */
@@ -117,24 +115,25 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
     if (!text.trim()) continue;
     appendHistory(agent.cwd, text);
 
-    const command = parseCommand(text, undefined, [...markdownNames, ...addedNames]); // a line that starts with a path is a prompt
+    const command = table.parse(text); // a line that starts with a path is a prompt
     const own = command && added.find((a) => a.command.name === command.name);
     if (own) {
       await extensions!.runCommand(own, command.argument);
       continue;
     }
-    const file = command && markdown.commands.find((m) => m.name === command.name);
+    const file = command && markdown.find((m) => m.name === command.name);
     let commandTurn: CommandTurn | undefined;
     if (file) {
       // A Markdown command is a prompt: what it expands to is sent as if typed, its `!`cmd` parts run first (agent/command-turn.ts).
-      const prepared = prepareMarkdownCommand(agent, file, command.argument, catalogues);
-      if ("refusal" in prepared) {
-        out.write(`${wrapLines(c.red(safeText(`${prepared.refusal}; your command is back in the input box.`)), out.columns)}\n`);
+      try {
+        commandTurn = readyCommand(agent, file, command.argument, catalogues);
+      } catch (error) {
+        if (!(error instanceof UserError)) throw error;
+        out.write(`${wrapLines(c.red(safeText(`${replMessage(error)}; your command is back in the input box.`)), out.columns)}\n`);
         unsent = input.text;
         continue;
       }
-      commandTurn = prepared;
-      for (const notice of prepared.notices.filter((n) => !said.has(n))) {
+      for (const notice of commandTurn.notices.filter((n) => !said.has(n))) {
         said.add(notice); // each once a session
         out.write(`${wrapLines(c.dim(safeText(notice)), out.columns)}\n`);
       }
@@ -155,8 +154,8 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
       text = result.prompt; // /init: sent below, as a Markdown command's prompt is
     }
 
-    // An effort the model cannot take (after /model, say) refuses the prompt before it is written: it goes back into the input box.
-    const refusal = agent.effortRefusal();
+    // An effort the model cannot take (after /model, say, or a Markdown command's) refuses the prompt before it is written, or a command's `!`cmd` parts run: it goes back into the input box.
+    const refusal = agent.effortRefusal(commandTurn?.model);
     if (refusal) {
       out.write(`${wrapLines(c.red(safeText(`${refusal}: change it with /effort or /model; your prompt is back in the input box, not sent.`)), out.columns)}\n`);
       unsent = input.text; // as typed (a Markdown command, not what it expanded to)
@@ -234,18 +233,6 @@ async function pickAndRun(which: PickedSetting, agent: Agent, c: Colors, catalog
   await prepareCommand(command, agent, catalogues);
   const done = runCommand(command, agent, c, catalogues, out.columns);
   if (typeof done === "object" && "output" in done) out.write(`${wrapLines(done.output, out.columns)}\n`);
-}
-
-/** A Markdown command ready to run, or why it is not sent: a model awl cannot use, or one its provider does not list. */
-function prepareMarkdownCommand(agent: Agent, file: MarkdownCommand, argument: string, catalogues: Catalogues): CommandTurn | { refusal: string } {
-  try {
-    const turn = prepareCommandTurn(agent, file, argument);
-    const unserved = turn.model && unservedModel(turn.model, catalogues);
-    return unserved ? { refusal: `/${file.name}: ${unserved}: nothing was sent` } : turn;
-  } catch (error) {
-    if (!(error instanceof UserError)) throw error;
-    return { refusal: replMessage(error) };
-  }
 }
 
 /** /tree, /rewind (and Esc Esc): what they say is printed; a prompt /rewind gives back is returned for the next input box. */
