@@ -4,9 +4,10 @@
 // (Agent.runCommands) and replaced by its output, then the prompt sent. Its
 // front matter holds for this one turn: `model` is the model it runs with,
 // `allowed-tools` are allow rules (ask mode only: never past read-only or
-// the sandbox, never over a deny rule). Allow-lists come from the person's
-// files: a project's command's `allowed-tools` count only once the person
-// trusts the project; a project's `!`cmd`` is asked about as any call is.
+// the sandbox, never over a deny rule). A `!`cmd`` is a program the command's
+// file runs, and allow-lists come from the person's files: a project's
+// command runs its `!`cmd`` parts, and its `allowed-tools` count, only once
+// the person trusts the project (until then each part is a note in the prompt).
 // Afterwards the session's model is back, and nothing stays allowed. The REPL
 // runs them (ui/repl.ts), and so does `awl -p "/name args"` (cli/print.ts),
 // which never asks: there, what would need a question is refused.
@@ -31,6 +32,8 @@ export interface CommandTurn {
   model?: ModelRef;
   /** Its `allowed-tools`, as allow rules for the turn; none when the project's files may not allow. */
   allow: PermissionRule[];
+  /** Why its `!`cmd`` parts are not run (a project not trusted): each part's note. */
+  notRun?: string;
   /** One line each for the person: an allowed-tools entry that is not a rule, or the project's ignored. */
   notices: string[];
   /** Text sent before the prompt as it is, never read for `!`cmd`` parts: what -p read from standard input. */
@@ -49,8 +52,13 @@ export function prepareCommandTurn(agent: Agent, command: MarkdownCommand, argum
       throw new UsageError(`/${command.name} names the model "${command.model}", which awl cannot use (${error.message}): nothing was sent`);
     }
   }
+  const untrusted = command.scope === "project" && !agent.code.project;
+  if (untrusted && commands.length > 0) {
+    turn.notRun = "not run: this project is not trusted, and its commands run programs only once you trust it";
+    turn.notices.push("This project is not trusted, so the !`command` parts of its Markdown commands are not run: their places in the prompt say so (trust the project when awl asks as it starts, or add --trust to -p, to let them run).");
+  }
   if (!command.allowedTools) return turn;
-  if (command.scope === "project" && !agent.code.project) {
+  if (untrusted) {
     // Allow rules count in ask mode alone: in auto and read-only (-p's modes) ignoring them changes nothing, and is not said.
     if (agent.approvals.mode === "ask") turn.notices.push("This project is not trusted, so the allowed-tools of its Markdown commands are ignored: their tools are asked about as usual (trust the project to let them count).");
     return turn;
@@ -90,7 +98,7 @@ export async function runCommandTurn(agent: Agent, turn: CommandTurn, signal: Ab
   if (turn.model) agent.setModel(turn.model);
   const lift = agent.approvals.allowForTurn(turn.allow);
   try {
-    const results = await agent.runCommands(turn.commands, signal, onEvent, ask);
+    const results = turn.notRun ? turn.commands.map(() => ({ content: turn.notRun!, isError: true })) : await agent.runCommands(turn.commands, signal, onEvent, ask);
     if (signal.aborted) return { stopReason: "error", aborted: true, errorMessage: INTERRUPTED_BY_USER, finalText: "", usage: { input: 0, output: 0 }, context: agent.meter(), promptBlocked: true };
     // A command that succeeded stands for its output alone, as in Claude Code: the bash tool's closing "exit code: 0" is the model's, not the prompt's.
     const prompt = withOutputs(turn.prompt, results.map((r) => (r.isError ? { content: r.content, failed: true } : { content: r.content.replace(/\nexit code: 0$/, ""), failed: false })));

@@ -22,9 +22,10 @@ export async function codeScope(args: Args, cwd: string, ask: boolean, say: (lin
     decideForThisRun(cwd, true);
     return { person: true, project: true };
   }
-  // -p never asks, and allow rules only spare questions: its Markdown commands' allow-lists change nothing there, and are not said.
+  // -p never asks, and allow rules only spare questions: its Markdown commands' allow-lists change nothing there, and are not said;
+  // their `!`command` parts run only when a command is named, which says then that they did not (agent/command-turn.ts).
   const found = projectCode(cwd);
-  const code = ask ? found : { ...found, allows: [] };
+  const code = ask ? found : { ...found, allows: [], commands: [] };
   if (!hasCode(code)) {
     decideForThisRun(cwd, false); // nothing of the project's to run: asked later (MCP), the answer needs no hash
     return { person: true, project: false };
@@ -43,6 +44,7 @@ async function askTrust(code: ProjectCode, state: "changed" | "new", say: (line:
   for (const hook of code.hooks) say(`  hook ${safeText(hook)}`);
   for (const module of code.modules) say(`  extension ${safeText(module)}`);
   for (const server of code.servers) say(`  MCP server ${safeText(server)}`);
+  for (const command of code.commands) say(`  command ${safeText(command)} (run before its prompt is sent)`);
   for (const allow of code.allows) say(`  command ${safeText(allow)} (run without asking, during its turn)`);
   if (code.variables.length > 0) say(`  variables they expand: ${safeText(code.variables.join(", "))}`);
   say("A script these call from elsewhere is not covered by your answer: review it yourself (docs/extensions.md).");
@@ -55,7 +57,7 @@ async function askTrust(code: ProjectCode, state: "changed" | "new", say: (line:
 /** What was skipped, in one line. */
 function skippedLine(code: ProjectCode, state: "changed" | "new", asked: boolean): string {
   const count = (n: number, what: string) => (n === 0 ? [] : [`${n} ${what}${n === 1 ? "" : "s"}`]);
-  const what = [...count(code.hooks.length, "hook"), ...count(code.modules.length, "extension"), ...count(code.servers.length, ".mcp.json server"), ...count(code.allows.length, "command allow-list")].join(", ");
+  const what = [...count(code.hooks.length, "hook"), ...count(code.modules.length, "extension"), ...count(code.servers.length, ".mcp.json server"), ...count(code.commands.length, "command's !`command` part"), ...count(code.allows.length, "command allow-list")].join(", ");
   const why = state === "changed" ? "has changed since you trusted it" : "is not trusted";
   const next = asked ? "awl asks again next time" : "run awl here to be asked, or add --trust to run them this once";
   return `awl: this project ${why}: its ${what} did not run; ${next}`;

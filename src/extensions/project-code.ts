@@ -1,12 +1,14 @@
 // What a project would run once trusted, in full, for the question put to
 // the person (and the line -p says when it skips them): every hook command of
 // its settings files, every extension module, every `.mcp.json` server's
-// command or address, and every variable those expand; and what its Markdown
-// commands' `allowed-tools` would let run without asking.
+// command or address, and every variable those expand; the `!`command`` parts
+// of its Markdown commands; and what their `allowed-tools` would let run
+// without asking.
 
 import { readFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { markdownFiles, projectCommandDirs } from "./commands/markdown-commands";
+import { shellParts } from "./commands/expand-command";
 import { frontMatter } from "./commands/front-matter";
 import { extensionModules, projectExtensionsDir } from "./modules";
 import { loadSettings, projectSettingsFiles } from "./settings";
@@ -20,13 +22,15 @@ export interface ProjectCode {
   servers: string[];
   /** The variables named in the hooks' commands and in `.mcp.json`, sorted. */
   variables: string[];
+  /** `/name in file: command`, one per `!`command`` part of a Markdown command. */
+  commands: string[];
   /** `/name in file: rules`, one per Markdown command with `allowed-tools`. */
   allows: string[];
 }
 
 /** Whether the project has anything that would run (or be allowed to). */
 export function hasCode(code: ProjectCode): boolean {
-  return code.hooks.length + code.modules.length + code.servers.length + code.allows.length > 0;
+  return code.hooks.length + code.modules.length + code.servers.length + code.commands.length + code.allows.length > 0;
 }
 
 export function projectCode(cwd: string): ProjectCode {
@@ -43,23 +47,25 @@ export function projectCode(cwd: string): ProjectCode {
     }
   }
   const modules = extensionModules(projectExtensionsDir(cwd)).map((path) => relative(cwd, path));
-  return { hooks, modules, servers: mcpServers(cwd, variables), variables: [...variables].sort(), allows: commandAllows(cwd) };
+  return { hooks, modules, servers: mcpServers(cwd, variables), variables: [...variables].sort(), ...markdownCode(cwd) };
 }
 
-/** The project's Markdown commands whose `allowed-tools` would allow tools without asking, each with its rules as written. */
-function commandAllows(cwd: string): string[] {
-  return projectCommandDirs(cwd).flatMap((dir) =>
-    markdownFiles(dir).flatMap((file) => {
-      let text: string;
-      try {
-        text = readFileSync(file, "utf8");
-      } catch {
-        return []; // named when the commands load
-      }
-      const allowed = frontMatter(text).fields["allowed-tools"];
-      return allowed ? [`/${basename(file, ".md").toLowerCase()} in ${relative(cwd, file)}: ${allowed}`] : [];
-    }),
-  );
+/** What the project's Markdown commands would run (their `!`command`` parts, as written) and allow without asking (their `allowed-tools`). */
+function markdownCode(cwd: string): Pick<ProjectCode, "commands" | "allows"> {
+  const code: Pick<ProjectCode, "commands" | "allows"> = { commands: [], allows: [] };
+  for (const file of projectCommandDirs(cwd).flatMap(markdownFiles)) {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      continue; // named when the commands load
+    }
+    const where = `/${basename(file, ".md").toLowerCase()} in ${relative(cwd, file)}`;
+    const { fields, body } = frontMatter(text);
+    for (const command of shellParts(body)) code.commands.push(`${where}: ${command}`);
+    if (fields["allowed-tools"]) code.allows.push(`${where}: ${fields["allowed-tools"]}`);
+  }
+  return code;
 }
 
 /** The servers `.mcp.json` names (Claude Code's `{"mcpServers": {name: {command, args} | {url}}}`), its `${VAR}`s added to `variables`. */

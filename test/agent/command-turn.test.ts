@@ -134,6 +134,21 @@ describe("!`command` parts", () => {
     expect(fx.server.requests[0]!.body.messages).toHaveLength(1);
   });
 
+  test("a project's command runs them only once the project is trusted: until then each is a note, nothing runs and nothing is asked", async () => {
+    const stamp = command("project", "stamp", "Stamp: !`touch stamp.txt && echo stamped`\nGo on.\n");
+    fx.server.reply(done, done);
+    const untrusted = newAgent("auto");
+    const turn = prepareCommandTurn(untrusted, stamp, "");
+    expect(turn.notices.join("\n")).toContain("not trusted, so the !`command` parts of its Markdown commands are not run");
+    await runCommandTurn(untrusted, turn, never, () => {}, answers());
+    expect(promptOf(0)).toContain("Stamp: [`touch stamp.txt && echo stamped` did not succeed: not run: this project is not trusted");
+    expect(existsSync(join(fx.project, "stamp.txt"))).toBe(false);
+    const trusted = newAgent("auto", { person: true, project: true });
+    await runCommandTurn(trusted, prepareCommandTurn(trusted, stamp, ""), never, () => {}, answers());
+    expect(promptOf(1)).toContain(JSON.stringify("Stamp: stamped\nGo on."));
+    expect(existsSync(join(fx.project, "stamp.txt"))).toBe(true);
+  });
+
   test("one that may change files is asked about in ask mode (no: a note in its place) and refused in read-only; the prompt still goes", async () => {
     const stamp = command("person", "stamp", "Stamp: !`touch stamp.txt && echo stamped`\nGo on.\n");
     const ask = answers({ kind: "no" });

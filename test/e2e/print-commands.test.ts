@@ -62,17 +62,28 @@ describe("awl -p /name", () => {
     expect(sessionFiles(fx.sessions).filter((f) => f.includes(result.sessionId))).toHaveLength(1);
   });
 
-  test("a project's command, not trusted: nothing is asked, its allowed-tools lift nothing, and read-only refuses its !`touch` and the model's alike", async () => {
+  test("a project's command, not trusted: nothing is asked, its !`touch` is not run (a note says why), its allowed-tools lift nothing, and read-only refuses the model's call", async () => {
     command("project", "make", "---\nallowed-tools: Bash(touch:*)\n---\nStamp: !`touch stamped.txt`\nNow make made.txt.\n");
     fx.server.reply({ blocks: [{ type: "toolUse", name: "bash", input: { command: "touch made.txt" } }] }, text("Could not."));
     const result = await run(["-p", "/make", "--approve", "read-only"]);
     expect(result.code).toBe(0);
-    expect(promptIn(0)).toContain("Stamp: [`touch stamped.txt` did not succeed: Not run: awl is in read-only mode, which refuses commands that may change files.");
+    expect(promptIn(0)).toContain("Stamp: [`touch stamped.txt` did not succeed: not run: this project is not trusted, and its commands run programs only once you trust it]");
     expect(JSON.stringify(fx.server.requests[1]!.body.messages.at(-1).content)).toContain("Not run: awl is in read-only mode");
     expect(existsSync(join(fx.project, "stamped.txt"))).toBe(false);
     expect(existsSync(join(fx.project, "made.txt"))).toBe(false);
-    // No question, and no word of trust: under -p an allow-list would change nothing.
-    expect(result.stderr).not.toMatch(/Trust this project|Run it\?|allowed-tools|not trusted/);
+    // No question, and no word of the allow-list (under -p it would change nothing): one line says why the part did not run.
+    expect(result.stderr).not.toMatch(/Trust this project|Run it\?|allowed-tools/);
+    expect(result.stderr.match(/not trusted/g)).toHaveLength(1);
+    expect(result.stderr).toContain("add --trust to -p");
+  });
+
+  test("a project's command with --trust runs its !`command` parts", async () => {
+    command("project", "stamp", "Stamp: !`touch stamped.txt && echo stamped`\n");
+    fx.server.reply(text("Stamped."));
+    const result = await run(["-p", "/stamp", "--trust"]);
+    expect(result.code).toBe(0);
+    expect(promptIn(0)).toBe("Stamp: stamped");
+    expect(existsSync(join(fx.project, "stamped.txt"))).toBe(true);
   });
 
   test("a !`command` that would need a question (a PreToolUse hook asks for it) is refused with why: nobody can answer under -p", async () => {

@@ -58,8 +58,20 @@ test("what would run is listed in full: hook commands, modules, servers and ever
     modules: [join(".awl", "extensions", "guard.ts")],
     servers: ["gh: npx -y gh-mcp", "web: https://example.test/mcp"],
     variables: ["CHECK_LEVEL", "GH_TOKEN", "HOME"],
+    commands: [],
     allows: [],
   });
+  expect(hasCode(code)).toBe(true);
+});
+
+test("a project's Markdown command that runs !`command` parts is something to trust: each part is listed as written", () => {
+  const { project } = world();
+  rmSync(join(project, ".mcp.json"));
+  mkdirSync(join(project, ".awl", "commands"), { recursive: true });
+  writeFileSync(join(project, ".awl", "commands", "status.md"), "Changes: !`git status --short`\nLog: !`git log -3 $1`\n");
+  writeFileSync(join(project, ".awl", "commands", "plain.md"), "Only words here.\n");
+  const code = projectCode(project);
+  expect(code.commands).toEqual([`/status in ${join(".awl", "commands", "status.md")}: git status --short`, `/status in ${join(".awl", "commands", "status.md")}: git log -3 $1`]);
   expect(hasCode(code)).toBe(true);
 });
 

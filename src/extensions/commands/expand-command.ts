@@ -18,7 +18,12 @@ export interface Expanded {
 export function expandCommand(body: string, argument: string): Expanded {
   const args = [...argument.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
   const prompt = body.replace(/\$ARGUMENTS|\$(\d+)/g, (whole, n: string | undefined) => (n === undefined ? argument : (args[Number(n) - 1] ?? ""))).trim();
-  return { prompt, commands: [...prompt.matchAll(SHELL_PART)].map((m) => m[1]!) };
+  return { prompt, commands: shellParts(prompt) };
+}
+
+/** The commands of a text's `!`cmd`` parts, in order. */
+export function shellParts(text: string): string[] {
+  return [...text.matchAll(SHELL_PART)].map((m) => m[1]!);
 }
 
 /** What one `!`cmd`` gave: its output, or (`failed`) why it has none that can stand for it. */
