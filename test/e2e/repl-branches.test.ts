@@ -78,6 +78,7 @@ describe.skipIf(!hasTmux)("going back in the REPL", () => {
     expect(log.some((l) => l.type === "branch_summary")).toBe(false);
     // This terminal's awl, not the newest on the machine: test files run side by side.
     process.kill(term.childPid(), "SIGKILL");
+    await term.waitFor(/\[exited 137\]/); // gone, its lock with it: a loaded machine takes a moment to end a process
     fx.server.reply(text("after the move"));
     const run = await fx.run(["--resume", "-p", "next"]);
     expect(run).toMatchObject({ code: 0, stdout: "after the move\n" });
