@@ -8,7 +8,7 @@
 // AWL_LONG_TEST=1 makes the ignored build output 300 MB instead of 3 MB.
 import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { Agent } from "../../src/agent/agent";
 import { Checkpoints } from "../../src/agent/checkpoints";

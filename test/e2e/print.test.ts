@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { AWL, e2eFixture, sessionFiles } from "./awl";
 import { readLog } from "../support/session-log";

@@ -17,7 +17,7 @@ export interface Expanded {
 
 export function expandCommand(body: string, argument: string): Expanded {
   const args = [...argument.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
-  const prompt = body.replace(/\$ARGUMENTS|\$(\d+)/g, (whole, n: string | undefined) => (n === undefined ? argument : (args[Number(n) - 1] ?? ""))).trim();
+  const prompt = body.replace(/\$ARGUMENTS|\$(\d+)/g, (_whole, n: string | undefined) => (n === undefined ? argument : (args[Number(n) - 1] ?? ""))).trim();
   return { prompt, commands: shellParts(prompt) };
 }
 

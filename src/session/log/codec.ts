@@ -3,7 +3,7 @@
 // compaction keeps from, by that head: docs/session-format.md), so the spec's
 // own example lines round-trip byte for byte. parseLine is the one judge of a
 // line: replay, resume from the tail, listing and "most recent" all ask it.
-import type { ChildEntry, MessageEntry, SessionEntry, SessionHeader, WrittenEntry } from "./schema";
+import type { ChildEntry, SessionEntry, SessionHeader, WrittenEntry } from "./schema";
 
 import { allows } from "./checks.generated";
 import { defined } from "./key-order";
@@ -55,10 +55,6 @@ export function serializeEntry(e: WrittenEntry): string {
 /** What follows the kind in an entry's line: `"id":"a1b2c3d4","parentId":` (resume tells an unreadable kept entry by it). */
 export function entryIdHead(id: string): string {
   return `"id":${JSON.stringify(id)},"parentId":`;
-}
-
-export function isMessageEntry(e: SessionEntry): e is MessageEntry {
-  return e.type === "message";
 }
 
 /**

@@ -6,7 +6,6 @@
 // tail"). A line awl wrote starts with them, but the search does not count on
 // it: a line with its keys in another order is found all the same, so the
 // tail and a whole replay of the same file build the same context.
-import { readSync } from "node:fs";
 import { LineError, entryIdHead, parseLine } from "./codec";
 import { isPrompt } from "./context";
 import { EntryIndex } from "./entry-index";

@@ -15,7 +15,7 @@ import type { ModelRef, SessionHeader } from "../log";
 import { copyRange, write } from "./copy-range";
 import { mkdirPrivate, writeFileAtomic } from "../../private-file";
 import { addRun, linearPath, type ByteRange } from "./linear-path";
-import { afterEnd, findTarget, goBackTarget, readSessionTree, treePath, type TreeNode } from "./tree";
+import { afterEnd, goBackTarget, readSessionTree, treePath, type TreeNode } from "./tree";
 
 export interface ForkOptions {
   parentFile: string;

@@ -12,7 +12,7 @@
 // Moves made with /tree or --at are `leaf` entries too, and are listed the
 // same way: each can be undone.
 
-import { isBookkeeping, isTarget, isPrompt, isSaidText, saidWords } from "../log";
+import { isBookkeeping, isTarget, isPrompt, saidWords } from "../log";
 import { touches, withChildren } from "../checkpoints";
 import type { SessionEntry } from "../log";
 import type { WholeLog } from "./whole-log";

@@ -5,7 +5,7 @@
 // so a 100 MB session costs a few MB here.
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { UsageError } from "../../errors";
-import { LineError, parseLine, isPrompt, isSaidText, readLineAt, saidWords, scanLines, answerFromPartials, applyLabel, decisionsOf, isBookkeeping, isTargetKind, kindOf, leafAfter, readsThrough, rowOf, slimEntry } from "../log";
+import { LineError, parseLine, isPrompt, readLineAt, saidWords, scanLines, answerFromPartials, applyLabel, decisionsOf, isBookkeeping, isTargetKind, kindOf, leafAfter, readsThrough, rowOf, slimEntry } from "../log";
 import { firstLine as lineOf, messageHead } from "./heads";
 import type { PartialEntry, SessionEntry, SessionHeader } from "../log";
 

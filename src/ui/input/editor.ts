@@ -90,11 +90,6 @@ function newMarker(): string {
   return marker;
 }
 
-export function isPasteMarker(char: string): boolean {
-  const code = char.codePointAt(0) ?? 0;
-  return code >= FIRST_MARKER && code <= LAST_MARKER;
-}
-
 const count = (n: number) => n.toLocaleString("en-US");
 
 /** Newlines in text, without splitting it. */
