@@ -1,7 +1,8 @@
 // What `awl extensions` and /extensions say: the extensions tried (the
 // person's, a trusted project's), from where, what each registered (tools,
 // commands, renderers, handlers) or why it is not loaded, the hooks in force
-// and whose they are, what failed, and whether this project is trusted. Plain
+// and whose they are, the project's Markdown commands' programs waiting for
+// trust, what failed, and whether this project is trusted. Plain
 // lines: the caller makes them safe for the terminal.
 
 import { relative, sep } from "node:path";
@@ -41,8 +42,11 @@ export function extensionsReport(cwd: string, env: Env, host: ExtensionHost | un
     }
   }
   if (settings.sources.length === 0) lines.push("  none");
-  const waiting = scope.project ? 0 : projectCode(cwd).hooks.length;
-  if (waiting > 0) lines.push(`  this project's ${waiting} hook${waiting === 1 ? "" : "s"}: not run, until you trust this project`);
+  const waiting = scope.project ? undefined : projectCode(cwd);
+  if (waiting?.hooks.length) lines.push(`  this project's ${waiting.hooks.length} hook${waiting.hooks.length === 1 ? "" : "s"}: not run, until you trust this project`);
+  if (waiting?.commands.length) {
+    lines.push("Markdown commands:", `  this project's ${waiting.commands.length} !\`command\` part${waiting.commands.length === 1 ? "" : "s"}: not run, until you trust this project`);
+  }
 
   const failed = [...settings.problems, ...(host?.failures() ?? [])];
   if (failed.length > 0) lines.push("Failed:", ...failed.map((line) => `  ${line}`));
@@ -61,9 +65,9 @@ function registered(m: ModuleReport): string {
 }
 
 function trustLine(cwd: string, env: Env, scope: CodeScope): string {
-  if (!hasCode(projectCode(cwd))) return "This project brings no hooks, extensions or .mcp.json servers of its own: nothing to trust.";
+  if (!hasCode(projectCode(cwd))) return "This project brings no hooks, extensions, .mcp.json servers or commands that run programs of its own: nothing to trust.";
   const state = trustState(cwd, env);
-  if (state === "trusted") return "This project is trusted: its hooks, extensions and .mcp.json servers run.";
+  if (state === "trusted") return "This project is trusted: its hooks, extensions, .mcp.json servers and Markdown commands' !`command` parts run.";
   if (scope.project) return "This project is trusted for this run only (--trust).";
   return state === "changed"
     ? "This project changed since you trusted it: its code does not run until you say yes again (run awl here to be asked)."

@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { hasCode, projectCode } from "../../src/extensions/project-code";
+import { extensionsReport } from "../../src/extensions/report";
 import { decideForThisRun, projectTrusted, recordTrust, trustState } from "../../src/extensions/trust";
 
 function world() {
@@ -65,7 +66,7 @@ test("what would run is listed in full: hook commands, modules, servers and ever
 });
 
 test("a project's Markdown command that runs !`command` parts is something to trust: each part is listed as written", () => {
-  const { project } = world();
+  const { project, env } = world();
   rmSync(join(project, ".mcp.json"));
   mkdirSync(join(project, ".awl", "commands"), { recursive: true });
   writeFileSync(join(project, ".awl", "commands", "status.md"), "Changes: !`git status --short`\nLog: !`git log -3 $1`\n");
@@ -73,6 +74,11 @@ test("a project's Markdown command that runs !`command` parts is something to tr
   const code = projectCode(project);
   expect(code.commands).toEqual([`/status in ${join(".awl", "commands", "status.md")}: git status --short`, `/status in ${join(".awl", "commands", "status.md")}: git log -3 $1`]);
   expect(hasCode(code)).toBe(true);
+  // awl extensions says they wait for trust, and what trust would let run.
+  const untrusted = extensionsReport(project, env, undefined, { person: true, project: false });
+  expect(untrusted).toContain("  this project's 2 !`command` parts: not run, until you trust this project");
+  recordTrust(project, env);
+  expect(extensionsReport(project, env, undefined, { person: true, project: true }).at(-1)).toBe("This project is trusted: its hooks, extensions, .mcp.json servers and Markdown commands' !`command` parts run.");
 });
 
 test("a .claude/commands command's allowed-tools is something to trust: listed, and a change to that folder asks again", () => {
