@@ -5,8 +5,9 @@
 // project. The answer is kept per project folder with a hash of every file
 // under `.awl/`, of `.claude/commands/`'s Markdown commands and of
 // `.mcp.json`: any change to them asks again. Files that only add words
-// (AGENTS.md, Markdown commands) need no trust, but a command's
-// `allowed-tools` lets tools run unasked: they count only once trusted.
+// (AGENTS.md, Markdown commands) need no trust, but a command's `!`cmd``
+// parts run a program and its `allowed-tools` let tools run unasked: those
+// wait for trust.
 //
 // The record is `trusted-projects.json` in awl's configuration folder,
 // private (0600), replaced whole: {"<folder's real path>": {"hash", "at"}}.

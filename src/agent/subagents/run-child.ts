@@ -4,7 +4,7 @@
 // project's instructions, the task), is offered the parent's tools but
 // `task` (or what its definition names), and its final answer is the call's
 // result. Its questions are the parent's, labelled with its name; its calls
-// are put to the extensions' before_tool_call handlers, as the parent's are;
+// are put to the extensions' handlers before and after a call, as the parent's are;
 // a failure of it is its call's error result, never the parent's end.
 
 import type { Sandbox } from "../../tools/sandbox";

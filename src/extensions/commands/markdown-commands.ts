@@ -1,10 +1,11 @@
 // Markdown commands: prompts kept as files, as Claude Code keeps them
 // (`.claude/commands/*.md`), found in $XDG_CONFIG_HOME/awl/commands/ (the
 // person's), then the project's .awl/commands/ and .claude/commands/. A file's
-// name is its command (`review.md` is /review; in a subfolder too). They load
-// without the project being trusted: a `!`cmd`` part runs only as a bash call
-// of the model's would (asked about in ask mode), and a project's
-// `allowed-tools` count only once the project is trusted (agent/command-turn.ts).
+// name is its command (`review.md` is /review; in a subfolder too). Their
+// words load without the project being trusted; what runs or allows a program
+// waits for trust: a project's command runs its `!`cmd`` parts (as bash calls
+// of the model's would run) and counts its `allowed-tools` only once the
+// project is trusted (agent/command-turn.ts).
 // A name that a built-in command, or an earlier folder's file, already has is
 // skipped, and named once: built-in > the person's > the project's.
 
