@@ -56,8 +56,8 @@ async function askTrust(code: ProjectCode, state: "changed" | "new", say: (line:
 
 /** What was skipped, in one line. */
 function skippedLine(code: ProjectCode, state: "changed" | "new", asked: boolean): string {
-  const count = (n: number, what: string) => (n === 0 ? [] : [`${n} ${what}${n === 1 ? "" : "s"}`]);
-  const what = [...count(code.hooks.length, "hook"), ...count(code.modules.length, "extension"), ...count(code.servers.length, ".mcp.json server"), ...count(code.commands.length, "command's !`command` part"), ...count(code.allows.length, "command allow-list")].join(", ");
+  const count = (n: number, one: string, many = `${one}s`) => (n === 0 ? [] : [`${n} ${n === 1 ? one : many}`]);
+  const what = [...count(code.hooks.length, "hook"), ...count(code.modules.length, "extension"), ...count(code.servers.length, ".mcp.json server"), ...count(code.commands.length, "!`command` part of a Markdown command", "!`command` parts of Markdown commands"), ...count(code.allows.length, "command allow-list")].join(", ");
   const why = state === "changed" ? "has changed since you trusted it" : "is not trusted";
   const next = asked ? "awl asks again next time" : "run awl here to be asked, or add --trust to run them this once";
   return `awl: this project ${why}: its ${what} did not run; ${next}`;
