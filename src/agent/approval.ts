@@ -72,6 +72,8 @@ export type Decision =
 
 export class Approvals {
   mode: ApprovalMode;
+  /** The mode awl started in (--approve, AWL_APPROVE, else ask): the idle prompt names the mode only when it is another. */
+  readonly standing: ApprovalMode;
   readonly #tools = new Set<string>();
   /** Subcommand scopes (`git add`) and exact commands, each as allowed. */
   readonly #subcommands = new Set<string>();
@@ -88,6 +90,7 @@ export class Approvals {
     readonly rules: PermissionRule[] = [],
   ) {
     this.mode = mode;
+    this.standing = mode;
   }
 
   /** What "always" has allowed so far in this process, as the question named it. */

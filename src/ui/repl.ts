@@ -42,7 +42,7 @@ import { LiveArea } from "./live/live-area";
 import { treeScreen } from "./session/go-back";
 import { rewindScreen } from "./session/rewind-screen";
 import { isSaidText } from "../session";
-import { APPROVAL_MODES, isApprovalMode } from "../agent/approval-mode";
+import { APPROVAL_MODES } from "../agent/approval-mode";
 import { costText, sessionCost } from "../agent/session-cost";
 import { listProjectFiles } from "./input/project-files";
 import { pickSetting, type PickedSetting } from "./setting-picker";
@@ -209,16 +209,14 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
 }
 
 /**
- * At the idle prompt: the approval mode when it is not the person's standing
- * one (AWL_APPROVE, else ask), as `auto › `; Shift+Tab cycles ask → auto → read-only.
+ * At the idle prompt: the approval mode when it is not the one awl started in
+ * (--approve, AWL_APPROVE, else ask), as `auto › `; Shift+Tab cycles ask → auto → read-only.
  */
 function approvalKeys(agent: Agent, c: Colors): { label: () => string; onShiftTab: () => void } {
   const approvals = agent.approvals;
-  const fromEnv = process.env.AWL_APPROVE?.trim() ?? "";
-  const standing = isApprovalMode(fromEnv) ? fromEnv : "ask";
   const colour = { ask: c.green, auto: c.yellow, "read-only": c.cyan };
   return {
-    label: () => (approvals.mode === standing ? "" : `${colour[approvals.mode](approvals.mode)} `),
+    label: () => (approvals.mode === approvals.standing ? "" : `${colour[approvals.mode](approvals.mode)} `),
     onShiftTab: () => {
       approvals.mode = APPROVAL_MODES[(APPROVAL_MODES.indexOf(approvals.mode) + 1) % APPROVAL_MODES.length]!;
     },

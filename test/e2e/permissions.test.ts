@@ -54,6 +54,19 @@ describe.skipIf(!hasTmux)("always, and save", () => {
   });
 });
 
+describe.skipIf(!hasTmux)("the idle prompt's mode", () => {
+  test("started with --approve, the prompt names no mode until it changes, then names the one in force", async () => {
+    term.start([AWL, "--approve", "read-only"], { cwd: fx.project, env: env(), width: 100, height: 20 });
+    await term.waitFor(/\/help for commands[\s\S]*\n›\s*$/);
+    term.keys("BTab"); // read-only → ask
+    await term.waitFor(/\nask ›\s*$/);
+    term.keys("BTab", "BTab"); // → auto → read-only, the mode it started in
+    await term.waitFor(/\n›\s*$/);
+    term.keys("C-d");
+    await term.waitFor(/\[exited 0\]/);
+  });
+});
+
 describe("-p", () => {
   test("a deny rule in the person's settings refuses even in auto; the model reads why", async () => {
     mkdirSync(join(fx.root, "config", "awl"), { recursive: true });
