@@ -13,6 +13,7 @@ import { FileAuthProvider, refreshFetch, signedIn } from "./oauth";
 import type { HttpEntry, StdioEntry } from "./config";
 import { serverEnvironment } from "./server-env";
 import { StdioTransport } from "./stdio";
+import { serverFileName } from "./names";
 
 declare const AWL_VERSION: string;
 
@@ -35,7 +36,7 @@ export interface Connected {
 export function serverLog(name: string, env: Record<string, string | undefined> = process.env): string {
   const dir = join(dataHome(env), "mcp");
   mkdirPrivate(dir);
-  return join(dir, `${name.replace(/[^A-Za-z0-9_.-]/g, "_")}.log`);
+  return join(dir, `${serverFileName(name)}.log`);
 }
 
 export interface ConnectOptions {

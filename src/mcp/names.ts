@@ -24,3 +24,13 @@ export function toolName(server: string, tool: string, hashed = false): string {
   const hash = createHash("sha256").update(`${server}\0${tool}`).digest("hex").slice(0, HASH_LENGTH);
   return `${safe.slice(0, MAX_NAME - HASH_LENGTH - 1)}_${hash}`;
 }
+
+/**
+ * A server's name as a file name (its OAuth tokens, its stderr log): as it is
+ * when it holds only [A-Za-z0-9_.-]; otherwise with those made "_" and a short
+ * hash of the whole name, so that "a b" and "a_b" never share a token file.
+ */
+export function serverFileName(server: string): string {
+  const safe = server.replace(/[^A-Za-z0-9_.-]/g, "_");
+  return safe === server ? safe : `${safe}-${createHash("sha256").update(server).digest("hex").slice(0, HASH_LENGTH)}`;
+}

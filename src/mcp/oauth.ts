@@ -20,6 +20,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import { mkdirPrivate, writeFileAtomic } from "../private-file";
 import { tryFlock } from "../session/log";
 import { dataHome } from "../config-dir";
+import { serverFileName } from "./names";
 
 interface Stored {
   client?: OAuthClientInformationMixed;
@@ -30,7 +31,7 @@ interface Stored {
 }
 
 export function tokenFile(name: string, env: Record<string, string | undefined> = process.env): string {
-  return join(join(dataHome(env), "mcp"), "oauth", `${name.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`);
+  return join(join(dataHome(env), "mcp"), "oauth", `${serverFileName(name)}.json`);
 }
 
 /** Whether the server has been signed in to (its tokens are stored). */
