@@ -9,7 +9,7 @@
 
 import type { Tool, ToolContext, ToolOutput } from "../tools";
 import type { CallEffect } from "../tools/tool";
-import { MAX_BYTES } from "../tools/output-cap";
+import { byteLength, headOf, MAX_BYTES, MAX_LINES } from "../tools/output-cap";
 import type { ServerTool } from "./connect";
 import { toolNames } from "./names";
 import type { McpServers, ServerStatus } from "./servers";
@@ -162,9 +162,8 @@ export function resultText(result: { content?: unknown; structuredContent?: unkn
 
 /** The tool-output cap every tool keeps to (its head: a server's answer starts with what matters). */
 function capped(text: string): string {
-  const bytes = Buffer.from(text);
-  if (bytes.length <= MAX_BYTES) return text;
-  return `${bytes.subarray(0, MAX_BYTES).toString("utf8")}\n[cut: the result was ${bytes.length} bytes, the first ${MAX_BYTES} are shown]`;
+  const head = headOf(text);
+  return head ? `${head.join("\n")}\n[cut: the result was ${byteLength(text)} bytes; its first ${head.length} lines, within ${MAX_LINES} lines and ${MAX_BYTES / 1024} KB, are shown]` : text;
 }
 
 function isArgs(value: unknown): value is Args {

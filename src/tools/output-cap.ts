@@ -89,6 +89,13 @@ export class HeadBuffer {
   }
 }
 
+/** The head of `text` as tool output keeps it (its first MAX_LINES lines within MAX_BYTES, a character never split), or undefined when all of it fits. */
+export function headOf(text: string): string[] | undefined {
+  const head = new HeadBuffer();
+  for (const line of text.split("\n")) if (!head.push(line)) break;
+  return head.full ? head.lines : undefined;
+}
+
 /** Drops a leading fragment, unless the text is one single fragment. */
 function fromNextLine(text: string): string {
   const newline = text.indexOf("\n");

@@ -6,7 +6,7 @@
 
 import { type } from "../ark";
 import { toolInput } from "./input";
-import { HeadBuffer, MAX_BYTES, MAX_LINES } from "./output-cap";
+import { headOf, MAX_BYTES } from "./output-cap";
 import { failure, type Tool, type ToolOutput } from "./tool";
 
 const Input = type({ "+": "reject", description: "string > 0", prompt: "string > 0", "agent?": "string > 0" });
@@ -36,8 +36,6 @@ export const task: Tool<TaskInput> = {
 
 /** The child's answer cut as tool output is (its first MAX_LINES lines or MAX_BYTES), with a note when it was. */
 function bounded(output: ToolOutput): ToolOutput {
-  const head = new HeadBuffer(MAX_LINES);
-  for (const line of output.content.split("\n")) if (!head.push(line)) break;
-  if (!head.full) return output;
-  return { ...output, content: `${head.lines.join("\n")}\n[the subagent's answer was cut to its first ${head.lines.length} lines or ${MAX_BYTES / 1024} KB]` };
+  const head = headOf(output.content);
+  return head ? { ...output, content: `${head.join("\n")}\n[the subagent's answer was cut to its first ${head.length} lines or ${MAX_BYTES / 1024} KB]` } : output;
 }

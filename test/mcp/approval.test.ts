@@ -38,3 +38,23 @@ test("ask asks about a server's tool even when the server calls it read-only, sa
     await servers.close();
   }
 });
+
+test("a server's long answer is cut as every tool's output is: its first 2,000 lines, never a character split", async () => {
+  const env = { ...fx.env, PATH: process.env.PATH!, XDG_DATA_HOME: join(fx.project, "../data") };
+  const servers = new McpServers([{ name: "t", origin: "command line", file: "/x", raw: { command: "bun", args: [SERVER] } }], fx.project, env);
+  await servers.start();
+  await servers.waitForAll(30_000);
+  addServerTools(() => toolsFor(servers));
+  try {
+    const agent = new Agent({ session: SessionManager.init({ cwd: fx.project, ...model }), cwd: fx.project, model, env: fx.env, approvals: new Approvals("auto", fx.env) });
+    const long = Array.from({ length: 3000 }, (_, i) => `line ${i} é`).join("\n"); // ~33 KB: within the bytes, past the lines
+    fx.server.reply({ blocks: [{ type: "toolUse", name: "mcp__t__echo", input: { text: long } }] }, { blocks: [{ type: "text", text: "done" }] });
+    await agent.runTurn("go", new AbortController().signal, () => {});
+    const result = fx.server.requests[1]!.body.messages.at(-1).content[0].content as string;
+    expect(result).toContain("line 1999 é\n[cut: the result was");
+    expect(result).not.toContain("line 2000 é");
+    expect(result).not.toContain("\uFFFD");
+  } finally {
+    await servers.close();
+  }
+});

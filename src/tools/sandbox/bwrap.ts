@@ -33,7 +33,7 @@ export interface SandboxRun {
 }
 
 /** Inside the root: read-only even where the root is writable. */
-const PROTECTED = [".git/hooks", ".git/config", ".awl", ".claude", ".mcp.json"] as const;
+export const PROTECTED = [".git/hooks", ".git/config", ".awl", ".claude", ".mcp.json"] as const;
 
 /** The bwrap argv that runs `inner` in `cwd` at the run's level. */
 export function bwrapArgv(run: SandboxRun, cwd: string, inner: readonly string[]): string[] {

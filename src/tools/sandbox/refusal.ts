@@ -6,7 +6,7 @@
 // nothing here. The model is told, so it does not go round in circles, and
 // that only the person can allow more.
 
-import type { SandboxRun } from "./bwrap";
+import { PROTECTED, type SandboxRun } from "./bwrap";
 
 const SIGNS: [RegExp, string][] = [
   [/read-only file system/i, "a write was refused (read-only file system)"],
@@ -29,6 +29,6 @@ export function refusalNote(why: string, run: SandboxRun): string {
   const where =
     run.level === "no-write"
       ? "awl's sandbox with nothing writable and no network (the command was judged read-only and ran without asking the user)"
-      : `awl's sandbox, where only the project folder${run.writable.length ? ", the folders the user listed" : ""} and /tmp are writable (not .git/hooks, .git/config, .awl, .claude, .mcp.json)${run.network ? "" : ", with no network"}`;
+      : `awl's sandbox, where only the project folder${run.writable.length ? ", the folders the user listed" : ""} and /tmp are writable (not ${PROTECTED.join(", ")}, nor a submodule's config and hooks)${run.network ? "" : ", with no network"}`;
   return `Note: this command ran inside ${where}; ${why}, probably by the sandbox. Do not try to get around it: only the user can allow more. If the command needs it, say so to the user.`;
 }
