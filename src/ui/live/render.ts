@@ -221,8 +221,7 @@ export class TurnRenderer {
         return;
       }
       case "subagent":
-        this.#subagents.event(event.id, this.#announced.get(event.id)?.summary || event.name, event.event);
-        status?.update();
+        if (this.#subagents.event(event.id, this.#announced.get(event.id)?.summary || event.name, event.event)) status?.update();
         return;
       case "toolOutput":
         status?.output(event.tail);

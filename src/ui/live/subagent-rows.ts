@@ -21,10 +21,16 @@ export class SubagentRows {
 
   constructor(private readonly now: () => number) {}
 
-  /** A child's event (`id`: its call): its row starts with its first, and shows its latest step. */
-  event(id: string, name: string, event: AgentEvent): void {
+  /**
+   * A child's event (`id`: its call): its row starts with its first, and
+   * shows its latest step. Whether the row changed: a delta of its answer
+   * changes nothing (the status line's tick redraws its time).
+   */
+  event(id: string, name: string, event: AgentEvent): boolean {
     let child = this.#children.get(id);
+    const started = !child;
     if (!child) this.#children.set(id, (child = { name: safeText(name), step: "Starting…", calls: 0, since: this.now() }));
+    const step = child.step;
     if (event.type === "requestStart") child.step = "Waiting for the model…";
     else if (event.type === "blockStart" && event.block.type === "thinking") child.step = "Thinking…";
     else if (event.type === "blockStart" && event.block.type === "text") child.step = "Answering…";
@@ -32,6 +38,7 @@ export class SubagentRows {
       child.calls++;
       child.step = `${oneLine(event.name, 30)} ${oneLine(event.summary, 60)}`;
     } else if (event.type === "compacting") child.step = "Compacting…";
+    return started || event.type === "toolStart" || child.step !== step;
   }
 
   /** Its call ended: its row goes. Returns how many tool calls it made (undefined: no subagent ran for it). */
