@@ -67,6 +67,8 @@ export interface AgentOptions {
   code?: CodeScope;
   /** A `task` call's child agent (docs/subagents.md): its name, the tools it is offered, what its instructions add. */
   child?: ChildRole;
+  /** The hooks that run: a child's are its parent's, read once (Hooks.forAgent); else read from the settings files. */
+  hooks?: Hooks;
   /** Shared by a parent with its children: one change to the files at a time, one question to the person at a time. */
   changes?: OneAtATime;
   questions?: OneAtATime;
@@ -171,7 +173,7 @@ export class Agent {
     this.#agents = defined.agents;
     this.#changes = options.changes ?? new OneAtATime();
     this.#questions = options.questions ?? new OneAtATime();
-    this.#hooks = new Hooks({ sessionId: options.session.sessionId, transcriptPath: options.session.sessionFile, cwd: options.cwd, env: this.#env, scope: this.code, ...(options.child ? { agent: options.child.name } : {}) });
+    this.#hooks = options.hooks ?? new Hooks({ sessionId: options.session.sessionId, transcriptPath: options.session.sessionFile, cwd: options.cwd, env: this.#env, scope: this.code });
     this.#sessionHooks = options.child ? undefined : new SessionHooks(this.#hooks, defined.notices, { sessionId: options.session.sessionId, cwd: options.cwd }, options.seam);
   }
 
@@ -433,7 +435,7 @@ export class Agent {
     if (this.#child) return { ...shared, offered: this.#child.offered };
     const parent: ChildParent = {
       session: this.session, cwd: this.cwd, model: this.#model, effort: this.effort, env: this.#env, approvals: this.approvals, modelInfo: this.#modelInfo,
-      contextFiles: this.#contextFiles, agents: this.#agents, changes: this.#changes, questions: this.#questions, ask, sandbox: this.sandbox, code: this.code, budget,
+      contextFiles: this.#contextFiles, agents: this.#agents, changes: this.#changes, questions: this.#questions, ask, sandbox: this.sandbox, code: this.code, hooks: this.#hooks, budget,
       ...(calls ? { calls } : {}),
     };
     return { ...shared, subagents: new AtMost(positive(this.#env.AWL_SUBAGENTS) ?? DEFAULT_SUBAGENTS), delegate: (callId, task, signal, onEvent) => runChild(parent, callId, task, signal, onEvent) };

@@ -10,6 +10,7 @@
 import type { Sandbox } from "../../tools/sandbox";
 import type { CodeScope } from "../../extensions/trust";
 import type { CallHandlers } from "../../extensions/seam";
+import type { Hooks } from "../../extensions/hooks/hooks";
 import { SessionManager, type ModelRef } from "../../session";
 import type { ModelInfo } from "../../providers/model-info";
 import type { ProviderName } from "../../providers/provider";
@@ -49,6 +50,8 @@ export interface ChildParent {
   sandbox: Sandbox | undefined;
   /** Whose hooks run: the parent's. */
   code: CodeScope;
+  /** The parent's hooks, read once: the child's run them, naming it. */
+  hooks: Hooks;
   /** The parent turn's --max-cost and the session's spend it counts from: a child stops before a request that would pass it, as the parent does. */
   budget: { maxCost: number; spentBefore: number } | undefined;
   /** The extensions' handlers the parent's calls are put to: the child's are put to them too. */
@@ -72,6 +75,7 @@ export async function runChild(parent: ChildParent, callId: string, task: TaskIn
     approvals: parent.approvals,
     ...(parent.sandbox ? { sandbox: parent.sandbox } : {}),
     code: parent.code,
+    hooks: parent.hooks.forAgent(name),
     modelInfo: parent.modelInfo,
     ...(parent.contextFiles ? { contextFiles: parent.contextFiles } : {}),
     child: {

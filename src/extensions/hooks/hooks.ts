@@ -57,11 +57,21 @@ const STDOUT_IS_CONTEXT: readonly HookEvent[] = ["UserPromptSubmit", "SessionSta
 export class Hooks {
   /** One line per settings file (or part of one) that was skipped; said once by whoever shows the session. */
   readonly problems: string[];
-  readonly #byEvent = new Map<HookEvent, Configured[]>();
+  readonly #byEvent: Map<HookEvent, Configured[]>;
 
-  constructor(private readonly session: HookSession) {
+  /** `same`: hooks already read (a subagent's are its parent's: the settings files are read once). */
+  constructor(
+    private readonly session: HookSession,
+    same?: Hooks,
+  ) {
+    if (same) {
+      this.problems = same.problems;
+      this.#byEvent = same.#byEvent;
+      return;
+    }
     const loaded = loadSettings(settingsFiles(session.cwd, session.env, session.scope));
     this.problems = loaded.problems;
+    this.#byEvent = new Map();
     for (const source of loaded.sources) {
       for (const [event, groups] of Object.entries(source.hooks) as [HookEvent, NonNullable<(typeof source.hooks)[HookEvent]>][]) {
         const list = this.#byEvent.get(event) ?? [];
@@ -69,6 +79,11 @@ export class Hooks {
         this.#byEvent.set(event, list);
       }
     }
+  }
+
+  /** The same hooks, run for a subagent: `agent` is named in what each is given. */
+  forAgent(agent: string): Hooks {
+    return new Hooks({ ...this.session, agent }, this);
   }
 
   /** Whether any hook is configured for `event` (so the caller can skip building its input). */
