@@ -5,7 +5,7 @@
 // (server-env.ts), and stderr kept out of the terminal: appended to the
 // server's log file, its last line kept to say why it failed.
 
-import { appendFileSync } from "node:fs";
+import { closeSync, openSync, writeSync } from "node:fs";
 import type { Subprocess } from "bun";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -29,6 +29,8 @@ export class StdioTransport implements Transport {
   lastStderrLine = "";
   #proc: Subprocess<"pipe", "pipe", "pipe"> | undefined;
   #closed = false;
+  /** The log file, open from the server's first line of stderr to its last. */
+  #log: number | undefined;
 
   constructor(readonly options: StdioOptions) {}
 
@@ -41,7 +43,11 @@ export class StdioTransport implements Transport {
     this.#proc = proc;
     reapOnExit(proc.pid);
     void this.#readLines(proc.stdout, (line) => this.#message(line));
-    void this.#readLines(proc.stderr, (line) => this.#stderr(line));
+    // The log is closed once the server's stderr has ended (its last lines may come after it exited).
+    void this.#readLines(proc.stderr, (line) => this.#stderr(line)).then(() => {
+      if (this.#log !== undefined) closeSync(this.#log);
+      this.#log = undefined;
+    });
     void proc.exited.then(() => this.#ended());
   }
 
@@ -79,7 +85,9 @@ export class StdioTransport implements Transport {
   #stderr(line: string): void {
     if (line.trim() !== "") this.lastStderrLine = line.trim();
     try {
-      appendFileSync(this.options.log, `${line}\n`, { mode: 0o600 });
+      // Opened once, at the first line: a chatty server costs a write per line, not an open and a close as well.
+      this.#log ??= openSync(this.options.log, "a", 0o600);
+      writeSync(this.#log, `${line}\n`);
     } catch {
       // The log is for the person's curiosity; a full disk must not stop the server.
     }
