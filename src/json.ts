@@ -1,3 +1,8 @@
+/** True when `value` is a JSON object: not null, not an array. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /** True when `text` is one complete JSON value (a torn session line, a cut-off tool input are not). */
 export function isJson(text: string): boolean {
   try {

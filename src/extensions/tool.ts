@@ -6,6 +6,7 @@
 // result the model reads.
 import type { CallEffect, Tool, ToolOutput } from "../tools";
 import type { ExtensionTool } from "./api";
+import { isObject } from "../json";
 
 type Input = Record<string, unknown>;
 
@@ -17,7 +18,7 @@ export function extensionTool(t: ExtensionTool, origin: string, failed: (line: s
     name: t.name,
     description: t.description,
     inputSchema: t.inputSchema,
-    validate: (input) => (typeof input === "object" && input !== null && !Array.isArray(input) ? (input as Input) : { error: `${t.name}: its input must be a JSON object` }),
+    validate: (input) => (isObject(input) ? (input as Input) : { error: `${t.name}: its input must be a JSON object` }),
     summary: (input) => JSON.stringify(input),
     summaryField: "",
     effect: (input) => declared(t, input) ?? exec(input),

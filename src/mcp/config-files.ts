@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { configDir } from "../config-dir";
 import { UserError } from "../errors";
+import { isObject } from "../json";
 
 /** Where a server's entry was read. */
 export type Origin = "project" | "person" | "command line";
@@ -87,6 +88,3 @@ export function readServers(file: string): Record<string, unknown> {
   return servers;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

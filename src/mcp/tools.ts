@@ -13,6 +13,7 @@ import { byteLength, headOf, MAX_BYTES, MAX_LINES } from "../tools/output-cap";
 import type { ServerTool } from "./connect";
 import { toolNames } from "./names";
 import type { McpServers, ServerStatus } from "./servers";
+import { isObject } from "../json";
 
 /** At most this many server tools are sent as ordinary tools; more, and the model finds them by words. */
 export const MAX_ORDINARY = 40;
@@ -43,7 +44,7 @@ function ordinaryTool(servers: McpServers, server: ServerStatus, tool: ServerToo
     name,
     description: `${cut(tool.description ?? tool.name, MAX_DESCRIPTION)}\n(Tool "${tool.name}" of the MCP server "${server.name}".)`,
     inputSchema: tool.inputSchema,
-    validate: (input) => (isArgs(input) ? { server: server.name, tool: tool.name, arguments: input } : { error: `${tool.name}: the input must be a JSON object` }),
+    validate: (input) => (isObject(input) ? { server: server.name, tool: tool.name, arguments: input } : { error: `${tool.name}: the input must be a JSON object` }),
     summaryField: "",
   };
 }
@@ -63,9 +64,9 @@ function callTool(servers: McpServers): Tool<McpInput> {
       required: ["server", "tool"],
     },
     validate(input) {
-      if (!isArgs(input) || typeof input.server !== "string" || typeof input.tool !== "string") return { error: "mcp_call: give server and tool as strings, and arguments as an object" };
+      if (!isObject(input) || typeof input.server !== "string" || typeof input.tool !== "string") return { error: "mcp_call: give server and tool as strings, and arguments as an object" };
       const args = input.arguments ?? {};
-      if (!isArgs(args)) return { error: "mcp_call: arguments must be a JSON object" };
+      if (!isObject(args)) return { error: "mcp_call: arguments must be a JSON object" };
       return { server: input.server, tool: input.tool, arguments: args };
     },
     summaryField: "tool",
@@ -82,7 +83,7 @@ function findTool(servers: McpServers): Tool<{ words: string }> {
       ...lines,
     ].join("\n"),
     inputSchema: { type: "object", properties: { words: { type: "string", description: "Words to look for; empty for all." } }, required: ["words"] },
-    validate: (input) => (isArgs(input) && typeof input.words === "string" ? { words: input.words } : { error: "mcp_find: give words as a string" }),
+    validate: (input) => (isObject(input) && typeof input.words === "string" ? { words: input.words } : { error: "mcp_find: give words as a string" }),
     summary: (input) => input.words,
     summaryField: "words",
     effect: () => ({ kind: "read" }),
@@ -166,9 +167,6 @@ function capped(text: string): string {
   return head ? `${head.join("\n")}\n[cut: the result was ${byteLength(text)} bytes; its first ${head.length} lines, within ${MAX_LINES} lines and ${MAX_BYTES / 1024} KB, are shown]` : text;
 }
 
-function isArgs(value: unknown): value is Args {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function cut(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;

@@ -7,10 +7,10 @@
 // that is not a list at all is undefined (garbage, said as such by the caller).
 
 import type { ModelInfo } from "./model-info";
+import { isObject } from "../json";
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 const count = (value: unknown) => (typeof value === "number" && Number.isSafeInteger(value) && value > 0 ? value : undefined);
 const supported = (value: unknown) => isObject(value) && value.supported === true;
 

@@ -22,6 +22,7 @@ import type { HookEvent } from "./events";
 import { matches } from "./matcher";
 import { runCommand, type CommandRun, DEFAULT_HOOK_TIMEOUT_S } from "./run-command";
 import type { CommandHook } from "./settings-schema";
+import { isObject } from "../../json";
 
 export type Input = Record<string, unknown>;
 
@@ -162,7 +163,7 @@ function read(event: HookEvent, hook: CommandHook, scope: SettingsFile["scope"],
   const permissionReason = typeof specific.permissionDecisionReason === "string" ? specific.permissionDecisionReason : reason;
   if (specific.permissionDecision === "deny") block(outcome, permissionReason ?? `${name} denied this`);
   if ((specific.permissionDecision === "allow" && scope === "person") || specific.permissionDecision === "ask") allow(outcome, specific.permissionDecision);
-  if (typeof specific.updatedInput === "object" && specific.updatedInput !== null && !Array.isArray(specific.updatedInput)) outcome.updatedInput = specific.updatedInput as Input;
+  if (isObject(specific.updatedInput)) outcome.updatedInput = specific.updatedInput as Input;
   if (typeof specific.additionalContext === "string" && specific.additionalContext.trim() !== "") outcome.context.push(specific.additionalContext);
 }
 
@@ -180,7 +181,7 @@ function jsonObject(stdout: string): Input | undefined {
   if (!text.startsWith("{")) return undefined;
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Input) : undefined;
+    return isObject(value) ? (value as Input) : undefined;
   } catch {
     return undefined;
   }
