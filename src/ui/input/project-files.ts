@@ -3,10 +3,11 @@
 // the working directory, the tracked first (each by path),
 // read as git writes them, so the first screen shows as soon as the first
 // names arrive (a 100,000-file repository takes git a while to walk);
-// elsewhere a walk with the caps of file tracking (agent/manifest.ts:
-// 100,000 files, 1 s), which gives up rather than stall the prompt.
+// elsewhere a walk with file tracking's cap of files (agent/manifest.ts:
+// 100,000) but a quarter of a second at most: it runs as the person types,
+// so it gives up rather than stall the prompt.
 
-import { MAX_FILES, MAX_WALK_MS, walk } from "../../agent/manifest";
+import { MAX_FILES, walk } from "../../agent/manifest";
 import { gitTimeoutMs, spawnGit } from "../../git";
 
 /** Filled in as the names arrive; `changed` is called after each batch and at the end. */
@@ -16,6 +17,9 @@ export interface FileList {
   /** Why there is no list (the walk gave up). */
   stopped?: string;
 }
+
+/** How long the walk outside a repository may hold the prompt (ms): what types waits meanwhile. */
+const WALK_MS = 250;
 
 /** git's listing may take this many times its usual limit: names that arrived by then are kept. */
 const LISTING_TIME_FACTOR = 10;
@@ -33,7 +37,7 @@ export function listProjectFiles(cwd: string, changed: () => void, env: Record<s
     .then(([inRepository]) => {
       // Not a repository (or no git): nothing came, and the walk lists the folder instead.
       if (!inRepository && list.files.length === 0) {
-        const walked = walk(cwd, new Set(), { files: MAX_FILES, ms: MAX_WALK_MS });
+        const walked = walk(cwd, new Set(), { files: MAX_FILES, ms: WALK_MS });
         if ("stopped" in walked) list.stopped = walked.stopped;
         else list.files = [...walked.manifest.keys()].sort();
       }
