@@ -51,14 +51,26 @@ afterAll(async () => {
   await fx?.cleanup();
 });
 
-/** The killed answer the log holds: its latest attempt's text after the leaf ("" when none). */
-async function killedAnswer(file: string): Promise<string> {
+/**
+ * What the log holds of the answer to `prompt`: the interrupted answer's text
+ * when one waits after the leaf; the whole answer when the turn had ended
+ * before the kill (a kill timed past the answer's end can land while awl
+ * writes its last lines or exits); "" when nothing of it was kept.
+ */
+async function loggedAnswer(file: string, prompt: string): Promise<string> {
   const session = await SessionManager.open(file, { readOnly: true });
+  const text = (content: readonly { type: string; text?: string }[]) =>
+    content.map((b) => (b.type === "text" ? b.text : "")).join("");
   try {
-    const answer = session.interruptedAnswer();
-    return answer
-      ? answer.content.map((b) => (b.type === "text" ? b.text : "")).join("")
-      : "";
+    const interrupted = session.interruptedAnswer();
+    if (interrupted) return text(interrupted.content);
+    const [asked, answered] = session
+      .getBranch()
+      .filter((e) => e.type === "message")
+      .slice(-2)
+      .map((e) => e.type === "message" && e.message);
+    const promptWas = asked && asked.role === "user" && (typeof asked.content === "string" ? asked.content : text(asked.content));
+    return promptWas === prompt && answered && answered.role === "assistant" ? text(answered.content) : "";
   } finally {
     session.close();
   }
@@ -67,6 +79,8 @@ async function killedAnswer(file: string): Promise<string> {
 interface Figures {
   kills: number;
   completed: number;
+  /** Kills that landed after the answer had ended, while awl wrote its last lines or exited. */
+  afterEnd: number;
   sessions: number;
   entries: number;
   missedSecond: number;
@@ -131,6 +145,7 @@ async function chain(c: number, kills: number): Promise<Figures> {
   const figures: Figures = {
     kills: 0,
     completed: 0,
+    afterEnd: 0,
     sessions: 0,
     entries: 0,
     missedSecond: 0,
@@ -150,11 +165,8 @@ async function chain(c: number, kills: number): Promise<Figures> {
     inSession = 0;
   };
   for (let n = 0; figures.kills < kills; n++) {
-    const r = await run(
-      file || `new:${fx.project}`,
-      `chain ${c}, turn ${n}: carry on`,
-      rng.int(0, LATEST_KILL_MS),
-    );
+    const prompt = `chain ${c}, turn ${n}: carry on`;
+    const r = await run(file || `new:${fx.project}`, prompt, rng.int(0, LATEST_KILL_MS));
     file = r.file;
     if (!r.killed) {
       figures.completed++;
@@ -162,10 +174,11 @@ async function chain(c: number, kills: number): Promise<Figures> {
     }
     figures.kills++;
     const all = r.received.map((x) => x.text).join("");
-    const logged = await killedAnswer(file);
+    const logged = await loggedAnswer(file, prompt);
     // A prefix of what awl received, never anything else.
     expect(all.startsWith(logged)).toBe(true);
     expect(ANSWER.startsWith(logged)).toBe(true);
+    if (logged === ANSWER) figures.afterEnd++;
     // Everything received a second before the kill; how late the rest was, when it was not.
     const due = r.received
       .filter((x) => x.at <= r.killedAt - 1_000)
@@ -198,7 +211,7 @@ test(`${KILLS} kills mid-stream: the log keeps a prefix of the answer with all b
     .map((r) => `${r.status} ${r.error}`);
   expect(rejected).toEqual([]);
   console.log(
-    `partials under SIGKILL: ${sum("kills")} kills in ${CHAINS} chains, ${sum("completed")} runs finished unkilled, ${fx.server.requests.length} requests all accepted, ` +
+    `partials under SIGKILL: ${sum("kills")} kills in ${CHAINS} chains (${sum("afterEnd")} after the answer had ended), ${sum("completed")} runs finished unkilled, ${fx.server.requests.length} requests all accepted, ` +
       `${sum("sessions")} sessions of ${sum("entries")} entries whole; kills where the log missed text received over 1 s before: ${sum("missedSecond")} ` +
       `(worst: ${Math.round(Math.max(...results.map((r) => r.worstMs)))} ms before the kill)`,
   );
