@@ -20,6 +20,8 @@ export interface CommandTable {
   problems: string[];
   /** The extensions' commands, each with the extension it came from. */
   added: { command: ExtensionCommand; origin: string }[];
+  /** Every name a line can take: the built-in ones (aliases aside), the Markdown commands', the extensions'. */
+  names: string[];
   /** The command `line` holds, or undefined when it is a prompt (it starts with a space, or with a path). */
   parse(line: string): Command | undefined;
 }
@@ -34,7 +36,7 @@ export function commandTable(cwd: string, env: Record<string, string | undefined
   const markdownNames = loaded.commands.map((m) => m.name);
   const added = extensions?.commandsBeside([...builtInNames(), ...markdownNames]) ?? [];
   const names = [...markdownNames, ...added.map((a) => a.command.name)];
-  return { markdown: loaded.commands, problems: loaded.problems, added, parse: (line) => parseCommand(line, undefined, names) };
+  return { markdown: loaded.commands, problems: loaded.problems, added, names: [...commandNames(), ...names], parse: (line) => parseCommand(line, undefined, names) };
 }
 
 /**

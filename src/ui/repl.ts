@@ -26,7 +26,7 @@ import { UserError } from "../errors";
 import type { Colors } from "./render/colors";
 import { terminalAsk } from "./session/approval";
 import { adviseInRepl, replMessage } from "./advice";
-import { commandArguments, commandNames, runCommand } from "./commands";
+import { commandArguments, runCommand } from "./commands";
 import { prepareCommand } from "./model-command";
 import { commandHelp } from "../extensions/commands/markdown-commands";
 import { runCommandTurn, type CommandTurn } from "../agent/command-turn";
@@ -93,7 +93,7 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
   agent.start(stop.signal).catch(() => {}); // a failure is the first turn's to report
   const { markdown, added } = table;
   const commandRows = [...markdown.map(commandHelp), ...added.map((a): [string, string] => [`/${a.command.name}`, `${a.command.description} (${a.origin})`])];
-  const completion = { cwd: agent.cwd, commands: [...commandNames(), ...markdown.map((m) => m.name), ...added.map((a) => a.command.name)], arguments: commandArguments(models) };
+  const completion = { cwd: agent.cwd, commands: table.names, arguments: commandArguments(models) };
   const unfold = unfolder(() => agent.conversation.messages, (id) => agent.session.childTranscript(id), c);
 
   /** What Markdown commands said (an untrusted project's allowed-tools ignored): each line once. */
