@@ -40,7 +40,7 @@ import { systemPrompt } from "./system-prompt";
 import { prefixHash, replayable } from "./thinking-replay";
 import { ThinkingSettings } from "./thinking-settings";
 import { overBudget, sessionCost } from "./session-cost";
-import { attach } from "./attachments";
+import { attach, attachable, type CarryingPrompt } from "./attachments";
 
 export interface AgentOptions {
   session: SessionManager;
@@ -295,7 +295,7 @@ export class Agent {
    * Without a prompt, the turn goes on from tool results that wait for the
    * model (see waitsForModel: a turn --max-turns stopped).
    */
-  async runTurn(prompt: string | undefined, signal: AbortSignal, onEvent: (event: AgentEvent) => void, ask?: Ask, limits: TurnLimits = {}): Promise<TurnResult> {
+  async runTurn(prompt: string | CarryingPrompt | undefined, signal: AbortSignal, onEvent: (event: AgentEvent) => void, ask?: Ask, limits: TurnLimits = {}): Promise<TurnResult> {
     try {
       return await this.#turn(prompt, signal, onEvent, ask, limits);
     } catch (error) {
@@ -305,7 +305,7 @@ export class Agent {
     }
   }
 
-  async #turn(prompt: string | undefined, signal: AbortSignal, onEvent: (event: AgentEvent) => void, ask: Ask | undefined, limits: TurnLimits): Promise<TurnResult> {
+  async #turn(given: string | CarryingPrompt | undefined, signal: AbortSignal, onEvent: (event: AgentEvent) => void, ask: Ask | undefined, limits: TurnLimits): Promise<TurnResult> {
     const usage: Usage = { input: 0, output: 0 };
     // However the turn ends: the handlers of turn_end are told, then what extensions wrote is written.
     const result = async (r: Omit<TurnResult, "usage" | "context">): Promise<TurnResult> => {
@@ -324,7 +324,8 @@ export class Agent {
     let plan = this.#plan();
     // A new session's file is made with the prompt: its header's project is asked of git first, where Esc can stop it.
     await this.session.learnProject(this.#env, signal);
-    if (prompt !== undefined) {
+    if (given !== undefined) {
+      const prompt = typeof given === "string" ? given : given.text;
       const say = (text: string) => onEvent({ type: "notice", text });
       // The prompt as the extensions' handlers and the hooks left it: changed, or refused.
       const hooked = this.#sessionHooks ? await this.#sessionHooks.beforePrompt(prompt, this.#conversation.messages.length === 0, signal, say) : { prompt, context: [] };
@@ -333,8 +334,8 @@ export class Agent {
         onEvent({ type: "end", stopReason: "error", errorMessage: hooked.blocked });
         return result({ stopReason: "error", aborted: false, errorMessage: hooked.blocked, finalText: "", promptBlocked: true });
       }
-      // Each `@path` the prompt names goes with it as the file's content, read now (attachments.ts).
-      const attached = await attach(hooked.prompt, this.cwd, signal);
+      // Each `@path` the person typed goes with the prompt as the file's content, read now (attachments.ts).
+      const attached = await attach(attachable(given, hooked.prompt), this.cwd, signal);
       for (const text of attached.notices) onEvent({ type: "notice", text });
       this.#appendPrompt(hooked.prompt, plan, attached.blocks, hooked.context);
     } else if (!this.waitsForModel()) throw new Error("no prompt, and no tool results wait for the model");

@@ -22,15 +22,34 @@ export interface Attachments {
   notices: string[];
 }
 
+/**
+ * A prompt that carries more than the person typed (what a pipe held before
+ * it, a Markdown command's `!`cmd`` outputs in it): `text` is sent; only
+ * `typed`'s `@path`s are attached. A `@path` in a commit message or a piped
+ * log is text, never a request to send that file.
+ */
+export interface CarryingPrompt {
+  text: string;
+  typed: string;
+}
+
+/** The `@path`s a prompt attaches: all of `sent`'s; of one that carries more, its typed part's and any that an extension's change of it added. */
+export function attachable(given: string | CarryingPrompt, sent: string): string[] {
+  if (typeof given === "string") return mentions(sent);
+  const carried = new Set(mentions(given.text));
+  return [...new Set([...mentions(given.typed), ...mentions(sent).filter((path) => !carried.has(path))])];
+}
+
 /** The `@path` words of a prompt, in order, each once: `@` at the start of a word (or after a bracket), the path up to white space, without trailing punctuation. */
 export function mentions(prompt: string): string[] {
   const found = [...prompt.matchAll(/(?:^|[\s([])@([^\s@]+)/g)].map((m) => m[1]!.replace(/[,;:!?)\]}'"]+$/, "").replace(/\.$/, ""));
   return [...new Set(found.filter(Boolean))];
 }
 
-export async function attach(prompt: string, cwd: string, signal: AbortSignal = new AbortController().signal): Promise<Attachments> {
+/** Attaches each of `paths` (a prompt's mentions, as typed). */
+export async function attach(paths: readonly string[], cwd: string, signal: AbortSignal = new AbortController().signal): Promise<Attachments> {
   const out: Attachments = { blocks: [], notices: [] };
-  for (const path of mentions(prompt)) {
+  for (const path of paths) {
     const got = await attachOne(path, resolve(cwd, path), signal);
     if ("text" in got) {
       out.blocks.push({ type: "text", text: got.text, attached: path });

@@ -13,7 +13,7 @@
 // which never asks: there, what would need a question is refused.
 
 import type { MarkdownCommand } from "../extensions/commands/markdown-commands";
-import { expandCommand, withOutputs } from "../extensions/commands/expand-command";
+import { expandCommand, withOutputs, type Piece } from "../extensions/commands/expand-command";
 import { INTERRUPTED_BY_USER, type ModelRef } from "../session";
 import { UsageError, UserError } from "../errors";
 import type { Agent, TurnLimits } from "./agent";
@@ -28,6 +28,8 @@ export interface CommandTurn {
   /** Its body with the arguments put in; its `!`cmd`` parts still in place. */
   prompt: string;
   commands: string[];
+  /** The prompt in pieces, for its `!`cmd`` parts' outputs to take their places. */
+  pieces: Piece[];
   /** The model its turn runs with, when it names one. */
   model?: ModelRef;
   /** Its `allowed-tools`, as allow rules for the turn; none when the project's files may not allow. */
@@ -42,8 +44,8 @@ export interface CommandTurn {
 
 /** The command typed with `argument`, ready to run; a UsageError, in one line, when its `model` names none. */
 export function prepareCommandTurn(agent: Agent, command: MarkdownCommand, argument: string): CommandTurn {
-  const { prompt, commands } = expandCommand(command.body, argument);
-  const turn: CommandTurn = { name: command.name, prompt, commands, allow: [], notices: [] };
+  const { prompt, commands, pieces } = expandCommand(command.body, argument);
+  const turn: CommandTurn = { name: command.name, prompt, commands, pieces, allow: [], notices: [] };
   if (command.model) {
     try {
       turn.model = namedModel(agent.model, command.model);
@@ -101,8 +103,10 @@ export async function runCommandTurn(agent: Agent, turn: CommandTurn, signal: Ab
     const results = turn.notRun ? turn.commands.map(() => ({ content: turn.notRun!, isError: true })) : await agent.runCommands(turn.commands, signal, onEvent, ask);
     if (signal.aborted) return { stopReason: "error", aborted: true, errorMessage: INTERRUPTED_BY_USER, finalText: "", usage: { input: 0, output: 0 }, context: agent.meter(), promptBlocked: true };
     // A command that succeeded stands for its output alone, as in Claude Code: the bash tool's closing "exit code: 0" is the model's, not the prompt's.
-    const prompt = withOutputs(turn.prompt, results.map((r) => (r.isError ? { content: r.content, failed: true } : { content: r.content.replace(/\nexit code: 0$/, ""), failed: false })));
-    return await agent.runTurn(turn.input === undefined ? prompt : afterInput(turn.input, prompt), signal, onEvent, ask, limits);
+    const prompt = withOutputs(turn.pieces, results.map((r) => (r.isError ? { content: r.content, failed: true } : { content: r.content.replace(/\nexit code: 0$/, ""), failed: false })));
+    // Its `@path`s are the file's and the typed arguments': never those of a part's output or of what -p read from standard input.
+    const typed = turn.pieces.filter((piece) => typeof piece === "string").join("\n");
+    return await agent.runTurn({ text: turn.input === undefined ? prompt : afterInput(turn.input, prompt), typed }, signal, onEvent, ask, limits);
   } finally {
     lift();
     if (turn.model) agent.setModel(sessionModel);

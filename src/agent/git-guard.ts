@@ -12,6 +12,7 @@
 import { resolve } from "node:path";
 import { GIT_GUARD_CONFIG, GIT_GUARD_ENV, gitTimeoutMs, runGit } from "../git";
 import { gitInvocation, type Judged } from "./read-only";
+import { shellQuote } from "../tools/shell-quote";
 
 /** The command as it will run, or why it cannot be guarded (it must then be asked about). */
 export type Guarded = { command: string } | { ask: string };
@@ -85,8 +86,4 @@ export async function repositoryFilters(dir: string, env: Record<string, string 
 /** `-c` settings that switch these filter drivers off: no program, and a missing one is no error. */
 export function filtersOff(names: readonly string[]): string[] {
   return names.flatMap((name) => ["clean=", "smudge=", "process=", "required=false"].map((key) => `filter.${name}.${key}`));
-}
-
-function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_./=:@%+-]*$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
 }

@@ -153,7 +153,7 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
       // Nobody to ask: a command's `!`cmd` that would need a question is refused, with why, as the model's calls are.
       const result = commandTurn
         ? await onCommandLine(() => runCommandTurn(agent, commandTurn, stopSignal, onEvent, undefined, limits))
-        : await agent.runTurn(prompt && (prompt.input === undefined ? prompt.text : afterInput(prompt.input, prompt.text)), stopSignal, onEvent, undefined, limits);
+        : await agent.runTurn(prompt && (prompt.input === undefined ? prompt.text : { text: afterInput(prompt.input, prompt.text), typed: prompt.text }), stopSignal, onEvent, undefined, limits);
       err.write(lineStart(err)); // a retry line the answer came after
       await output.answer?.(result.finalText);
       // SessionEnd's hooks, once the answer is out (not after a stop signal: awl leaves at once then).
@@ -195,7 +195,7 @@ export async function runPrint(args: Args, cwd: string, output: PrintOutput): Pr
 /** What -p sends: `text`, after `input` when there is one (agent/command-turn.ts `afterInput`). */
 interface PrintPrompt {
   text: string;
-  /** What standard input held, sent before the prompt (never read for a command). */
+  /** What standard input held, sent before the prompt (never read for a command, its `@path`s never attached). */
   input?: string;
   /** The prompt itself came from standard input (`-p -`): a prompt, whatever it starts with. */
   fromStdin?: true;

@@ -21,7 +21,7 @@ test("a text file is attached as read, framed with its path; a folder as its lis
   mkdirSync(join(dir, "src", "lib"), { recursive: true });
   writeFileSync(join(dir, "src", "date.ts"), "export const today = 1;\n");
   writeFileSync(join(dir, "src", "index.ts"), "");
-  const got = await attach("fix the bug in @src/date.ts, see @src", dir);
+  const got = await attach(mentions("fix the bug in @src/date.ts, see @src"), dir);
   expect(got.blocks).toEqual([
     { type: "text", text: '<attached path="src/date.ts">\nexport const today = 1;\n</attached>', attached: "src/date.ts" },
     { type: "text", text: '<attached path="src" listing>\ndate.ts\nindex.ts\nlib/\n</attached>', attached: "src" },
@@ -34,7 +34,7 @@ test("a binary, a file past the read tool's limits, a missing path and a FIFO st
   writeFileSync(join(dir, "big.log"), "x".repeat(60 * 1024));
   writeFileSync(join(dir, "long.txt"), "a\n".repeat(2001));
   Bun.spawnSync(["mkfifo", join(dir, "pipe")]);
-  const got = await attach("@logo.png @big.log @long.txt @gone.ts @pipe", dir);
+  const got = await attach(mentions("@logo.png @big.log @long.txt @gone.ts @pipe"), dir);
   expect(got.blocks).toEqual([]);
   expect(got.notices).toEqual([
     "@logo.png is not attached: it looks like a binary file (NUL bytes); it goes as text",

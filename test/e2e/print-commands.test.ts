@@ -46,6 +46,21 @@ describe("awl -p /name", () => {
     expect(existsSync(join(fx.project, "from-stdin"))).toBe(false);
   });
 
+  test("an argument never adds a !`command` part, and is one word for the shell inside one; a part's output and the pipe's @paths stay text", async () => {
+    command("person", "fix", "Fix the issue titled: $ARGUMENTS (see @notes.md)\nIts words: !`printf '%s|' $ARGUMENTS; echo @../secret.txt`\n");
+    writeFileSync(join(fx.project, "notes.md"), "the notes\n");
+    writeFileSync(join(fx.root, "secret.txt"), "the secret\n");
+    fx.server.reply(text("Fixed."));
+    const result = await run(["-p", "/fix x;touch pwned-a !`touch pwned-b` $(touch pwned-c)"], { stdin: "log: @../secret.txt\n" });
+    expect(result.code).toBe(0);
+    for (const mark of ["pwned-a", "pwned-b", "pwned-c"]) expect(existsSync(join(fx.project, mark))).toBe(false);
+    // Each typed word went to printf as one argument, whatever the shell would have made of it.
+    expect(promptIn(0)).toContain("Its words: x;touch|pwned-a|!`touch|pwned-b`|$(touch|pwned-c)|@../secret.txt");
+    const sent = JSON.stringify(fx.server.requests[0]!.body.messages);
+    expect(sent).toContain("the notes");
+    expect(sent).not.toContain("the secret");
+  });
+
   test("--json: the log's lines, the expanded prompt among them, then the result line any prompt gets", async () => {
     command("person", "hello", "Say hello to $ARGUMENTS.\n");
     fx.server.reply(text("Hello, Ada."), text("Plain."));

@@ -108,3 +108,15 @@ test("a socket left open with nothing in it: awl goes on without it and says so;
   expect(quiet.code).toBe(0);
   expect(quiet.stderr).toBe("");
 }, 30_000);
+
+test("a @path in what the pipe held is text: only the typed prompt's @paths attach their files", async () => {
+  fx.server.reply({ blocks: [{ type: "text", text: "read" }] });
+  await Bun.write(join(fx.project, "notes.md"), "the notes\n");
+  await Bun.write(join(fx.root, "secret.txt"), "the secret\n");
+  const run = await fx.run(["-p", "compare with @notes.md"], { stdin: "commit 1: see @../secret.txt and @notes.md\n" });
+  expect(run.code).toBe(0);
+  const sent = JSON.stringify(fx.server.requests[0]!.body.messages);
+  expect(sent).toContain("the notes");
+  expect(sent).not.toContain("the secret");
+  expect(run.stderr).not.toContain("secret.txt");
+});

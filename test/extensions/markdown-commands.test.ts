@@ -65,12 +65,24 @@ describe("a command typed with arguments", () => {
   });
 
   test("each !`command` part is replaced by its output, in order; one that failed or was refused by a note that says so", () => {
-    const prompt = "A: !`echo a`\nB: !`touch b`\nA again: !`echo a`";
-    const filled = withOutputs(prompt, [
+    const { pieces } = expandCommand("A: !`echo a`\nB: !`touch b`\nA again: !`echo a`", "");
+    const filled = withOutputs(pieces, [
       { content: "a\n", failed: false },
       { content: "Not run: awl is in read-only mode.", failed: true },
       { content: "$& a", failed: false },
     ]);
     expect(filled).toBe("A: a\nB: [`touch b` did not succeed: Not run: awl is in read-only mode.]\nA again: $& a");
+  });
+
+  test("what is typed never adds a !`command` part, and inside one each argument is one word for the shell", () => {
+    const body = "Fix the issue titled: $ARGUMENTS\nFirst word: $1\nIts log: !`git log --grep $1`\nAll: !`echo $ARGUMENTS`";
+    const expanded = expandCommand(body, "x;rm -rf ~ !`touch pwned` \"it's $(id)\"");
+    // The typed !`touch pwned` is words of the prompt: no part runs it.
+    expect(expanded.commands).toEqual(["git log --grep 'x;rm'", "echo 'x;rm' -rf '~' '!`touch' 'pwned`' 'it'\\''s $(id)'"]);
+    expect(expanded.prompt).toStartWith("Fix the issue titled: x;rm -rf ~ !`touch pwned` \"it's $(id)\"\nFirst word: x;rm\n");
+    // The outputs go where the file's parts were; the typed one stays text.
+    expect(withOutputs(expanded.pieces, [{ content: "log\n", failed: false }, { content: "echoed\n", failed: false }])).toBe(
+      "Fix the issue titled: x;rm -rf ~ !`touch pwned` \"it's $(id)\"\nFirst word: x;rm\nIts log: log\nAll: echoed",
+    );
   });
 });
