@@ -94,10 +94,12 @@ export class EventHandlers {
 
   /** A handler's answer; undefined when it failed, named once. */
   async #settled(event: EventName, origin: string, run: () => unknown, signal: AbortSignal): Promise<unknown> {
+    // A turn stopped before this ran (turn_end after Esc) does not stop it: it is told of the stop, and its own failure is its own.
+    const stoppedBefore = signal.aborted;
     const outcome = await this.#run(run, signal);
     if (outcome.kind === "done") return outcome.value;
-    // Stopped with the turn (Esc, Ctrl+C): the person's doing, not the extension's failure.
-    if (!signal.aborted) this.failed(`${origin}: its handler ${WHEN[event]} ${outcome.why}`);
+    // Stopped with the turn while it ran (Esc, Ctrl+C): the person's doing, not the extension's failure.
+    if (stoppedBefore || !signal.aborted) this.failed(`${origin}: its handler ${WHEN[event]} ${outcome.why}`);
     return undefined;
   }
 

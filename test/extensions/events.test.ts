@@ -249,3 +249,22 @@ test("a turn that throws (a prompt larger than the window) still tells turn_end'
   expect(fx.server.requests).toHaveLength(0);
   expect(named).toEqual([]);
 });
+
+test("a turn stopped with Esc still tells turn_end's handlers, and one that fails then is named: the stop came before it ran", async () => {
+  const ended: unknown[] = [];
+  const { host, named } = hostWith((awl) =>
+    awl.on("turn_end", (e) => {
+      ended.push(e);
+      throw new Error("the counter file is gone");
+    }),
+  );
+  const agent = agentWith(host);
+  fx.server.reply({ blocks: [{ type: "text", text: "a long answer ".repeat(40) }], chunk: 8, delayMs: 20 });
+  const stop = new AbortController();
+  const result = await agent.runTurn("go", stop.signal, (e) => {
+    if (e.type === "delta") stop.abort();
+  });
+  expect(result.aborted).toBe(true);
+  expect(ended).toEqual([{ stopReason: "error" }]);
+  expect(named).toEqual(["/ext/0.ts: its handler at a turn's end failed: the counter file is gone"]);
+});
