@@ -277,7 +277,8 @@ export class Agent {
    * extension's state (the fold of that path) already follows it.
    */
   async moved(kind: "rewind" | "tree" | "fork" | "resume", signal: AbortSignal): Promise<void> {
-    this.reloadConversation();
+    // A session /fork or /resume opened was read as this agent was made: only a move within it is read again.
+    if (kind === "rewind" || kind === "tree") this.reloadConversation();
     await this.#seam?.afterMove({ kind, leafId: this.session.getLeafId() }, signal);
   }
 
