@@ -15,14 +15,13 @@
 // or nothing awl can do, and it runs on.
 
 import { readFileSync } from "node:fs";
-import { keyVariables } from "./providers/registry";
-import { bashEnvironment } from "./tools/bash-env";
+import { programEnvironment } from "./program-env";
 
 const STAR = 0x2a;
 
 /** Overwrites, in awl's original environment block, the value of each variable in `env` that bash does not get. */
 export function hideSecretsFromProc(env: Record<string, string | undefined> = process.env): void {
-  const passed = bashEnvironment(env, keyVariables());
+  const passed = programEnvironment(env);
   const hidden = new Set(Object.keys(env).filter((name) => env[name] !== undefined && !(name in passed)));
   if (hidden.size === 0) return;
   try {

@@ -6,6 +6,7 @@
 // is named once, and the event goes on as if it had answered nothing.
 import type { EventName, Handlers } from "./api";
 import type { AgentSeam, CallVerdict } from "./seam";
+import { isObject } from "../json";
 
 /** One handler as a module registered it. */
 export type Registered = { [E in EventName]: { origin: string; event: E; handler: Handlers[E] } }[EventName];
@@ -29,7 +30,7 @@ type Outcome = { kind: "done"; value: unknown } | { kind: "failed"; why: string 
 
 /** What a handler's answer says, read without trusting its shape: a string field, when there is one. */
 function field(value: unknown, name: string): string | undefined {
-  const v = value !== null && typeof value === "object" ? (value as Record<string, unknown>)[name] : undefined;
+  const v = isObject(value) ? value[name] : undefined;
   return typeof v === "string" ? v : undefined;
 }
 
@@ -115,9 +116,9 @@ export class EventHandlers {
       }
       const refuse = field(outcome.value, "refuse");
       if (refuse !== undefined) return { refuse };
-      const changed = outcome.value !== null && typeof outcome.value === "object" ? (outcome.value as { input?: unknown }).input : undefined;
+      const changed = isObject(outcome.value) ? outcome.value.input : undefined;
       if (changed === undefined) continue;
-      if (changed === null || typeof changed !== "object" || Array.isArray(changed)) {
+      if (!isObject(changed)) {
         return { refuse: `refused: the ${origin} extension changed this call's input to something that is not a JSON object, so the call was not run` };
       }
       input = changed;

@@ -18,6 +18,7 @@ import { join, relative } from "node:path";
 import { configDir } from "../config-dir";
 import { mkdirPrivate, writeFileAtomic } from "../private-file";
 import { markdownFiles } from "./commands/markdown-commands";
+import { isObject } from "../json";
 
 type Env = Record<string, string | undefined>;
 
@@ -128,7 +129,7 @@ function readRecords(env: Env): Records {
   } catch {
     return {};
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return {};
+  if (!isObject(parsed)) return {};
   const records: Records = {};
   for (const [path, value] of Object.entries(parsed)) {
     const { hash, at } = (value ?? {}) as { hash?: unknown; at?: unknown };

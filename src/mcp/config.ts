@@ -6,9 +6,9 @@
 // expanded from it.
 
 import { type } from "../ark";
-import { keyVariables } from "../providers/registry";
-import { bashEnvironment } from "../tools/bash-env";
+import { programEnvironment } from "../program-env";
 import type { Origin, RawServer } from "./config-files";
+import { isObject } from "../json";
 
 const Stdio = type({ "type?": "'stdio'", command: "string > 0", "args?": "string[]", "env?": "Record<string, string>", "cwd?": "string" });
 const Http = type({ type: "'http'", url: "string > 0", "headers?": "Record<string, string>" });
@@ -29,12 +29,12 @@ export interface ServerConfig {
 export function checkServer(server: RawServer, env: Record<string, string | undefined> = process.env): ServerConfig {
   const { name, origin, file } = server;
   if (server.error) return { name, origin, file, error: server.error };
-  return { name, origin, file, ...checkEntry(server.raw, origin === "project" ? bashEnvironment(env, keyVariables()) : env, env) };
+  return { name, origin, file, ...checkEntry(server.raw, origin === "project" ? programEnvironment(env) : env, env) };
 }
 
 /** `env`: what the file may expand; `all`: awl's whole environment, to tell a withheld variable from an unset one. */
 function checkEntry(raw: unknown, env: Record<string, string | undefined>, all: Record<string, string | undefined>): Pick<ServerConfig, "entry" | "error"> {
-  if (typeof raw === "object" && raw !== null && (raw as { type?: unknown }).type === "sse") return { error: 'the "sse" transport is not supported: use "http" (streamable HTTP)' };
+  if (isObject(raw) && raw.type === "sse") return { error: 'the "sse" transport is not supported: use "http" (streamable HTTP)' };
   const entry = ServerEntry(raw);
   if (entry instanceof type.errors) return { error: entry.summary.split("\n")[0]! };
   try {

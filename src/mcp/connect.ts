@@ -7,13 +7,12 @@ import { isAbsolute, join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { dataHome } from "../config-dir";
 import { mkdirPrivate } from "../private-file";
 import { FileAuthProvider, refreshFetch, signedIn } from "./oauth";
 import type { HttpEntry, StdioEntry } from "./config";
 import { serverEnvironment } from "./server-env";
 import { StdioTransport } from "./stdio";
-import { serverFileName } from "./names";
+import { mcpDataDir, serverFileName } from "./names";
 
 declare const AWL_VERSION: string;
 
@@ -34,7 +33,7 @@ export interface Connected {
 
 /** Where each stdio server's stderr is appended: $XDG_DATA_HOME/awl/mcp/<name>.log. */
 export function serverLog(name: string, env: Record<string, string | undefined> = process.env): string {
-  const dir = join(dataHome(env), "mcp");
+  const dir = mcpDataDir(env);
   mkdirPrivate(dir);
   return join(dir, `${serverFileName(name)}.log`);
 }

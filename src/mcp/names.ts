@@ -5,6 +5,8 @@
 // 55 characters, or that differ only in characters made "_", stay two tools.
 
 import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { dataHome } from "../config-dir";
 
 export const MAX_NAME = 64;
 const HASH_LENGTH = 8;
@@ -33,4 +35,9 @@ export function toolName(server: string, tool: string, hashed = false): string {
 export function serverFileName(server: string): string {
   const safe = server.replace(/[^A-Za-z0-9_.-]/g, "_");
   return safe === server ? safe : `${safe}-${createHash("sha256").update(server).digest("hex").slice(0, HASH_LENGTH)}`;
+}
+
+/** Where awl keeps what MCP servers leave: $XDG_DATA_HOME/awl/mcp (their stderr logs; their sign-ins under oauth/). */
+export function mcpDataDir(env: Record<string, string | undefined>): string {
+  return join(dataHome(env), "mcp");
 }

@@ -19,8 +19,7 @@ import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { mkdirPrivate, writeFileAtomic } from "../private-file";
 import { tryFlock } from "../session/log";
-import { dataHome } from "../config-dir";
-import { serverFileName } from "./names";
+import { mcpDataDir, serverFileName } from "./names";
 
 interface Stored {
   client?: OAuthClientInformationMixed;
@@ -31,7 +30,7 @@ interface Stored {
 }
 
 export function tokenFile(name: string, env: Record<string, string | undefined> = process.env): string {
-  return join(join(dataHome(env), "mcp"), "oauth", `${serverFileName(name)}.json`);
+  return join(mcpDataDir(env), "oauth", `${serverFileName(name)}.json`);
 }
 
 /** Whether the server has been signed in to (its tokens are stored). */

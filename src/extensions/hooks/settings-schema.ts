@@ -5,6 +5,7 @@
 import { ArkErrors, type } from "../../ark";
 import { HOOK_EVENTS, type HookEvent } from "./events";
 import { matcherProblem } from "./matcher";
+import { isObject } from "../../json";
 
 const HookEntry = type({ type: "string", "command?": "string", "timeout?": "number > 0" });
 const Group = type({ "matcher?": "string", hooks: HookEntry.array() });
@@ -30,13 +31,13 @@ export interface ReadHooks {
 
 export function readHooks(settings: unknown): ReadHooks {
   const read: ReadHooks = { hooks: {}, problems: [] };
-  if (typeof settings !== "object" || settings === null || Array.isArray(settings)) {
+  if (!isObject(settings)) {
     read.problems.push({ message: "is not a JSON object; its hooks are skipped" });
     return read;
   }
-  const hooks = (settings as { hooks?: unknown }).hooks;
+  const hooks = settings.hooks;
   if (hooks === undefined) return read;
-  if (typeof hooks !== "object" || hooks === null || Array.isArray(hooks)) {
+  if (!isObject(hooks)) {
     read.problems.push({ key: "hooks", message: '"hooks" is not an object of events; the hooks are skipped' });
     return read;
   }

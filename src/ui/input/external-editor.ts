@@ -10,8 +10,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { keyVariables } from "../../providers/registry";
-import { bashEnvironment } from "../../tools/bash-env";
+import { programEnvironment } from "../../program-env";
 
 export type Edited = { text: string } | { unchanged: string };
 
@@ -22,7 +21,7 @@ export async function editInEditor(text: string, env: Record<string, string | un
     const file = join(dir, "prompt.md");
     writeFileSync(file, text, { mode: 0o600, flag: "wx" });
     // Through the shell, as git runs $EDITOR: it may carry arguments (`code --wait`).
-    const child = Bun.spawn(["sh", "-c", `${editor} "$1"`, "sh", file], { stdio: ["inherit", "inherit", "inherit"], env: bashEnvironment(env, keyVariables()) });
+    const child = Bun.spawn(["sh", "-c", `${editor} "$1"`, "sh", file], { stdio: ["inherit", "inherit", "inherit"], env: programEnvironment(env) });
     const code = await child.exited;
     if (code !== 0) return { unchanged: `${editor} exited with ${code}: the prompt is as it was` };
     return { text: readFileSync(file, "utf8").replace(/\r?\n$/, "") };
