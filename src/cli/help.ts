@@ -130,8 +130,9 @@ ${modelOption()}
                                and a socket, as Node and Bun give a child, when it speaks within 3 s)
       --no-extensions          start without any extension or hook, yours ($XDG_CONFIG_HOME/awl/) or the project's
                                (MCP servers are not extensions: yours and --mcp-config's still start)
-      --trust                  run this project's hooks, extensions and .mcp.json servers this time without asking
-                               (the REPL asks once and remembers; -p runs only what you trusted before)
+      --trust                  run this project's code this time without asking: its hooks, extensions, .mcp.json
+                               servers and Markdown commands' !\`cmd\` parts (and let their allowed-tools count);
+                               the REPL asks once and remembers; -p runs only what you trusted before
       --plain                  awl sessions: plain lines even on a terminal
       --json                   -p: the log as JSON lines and a result line; awl sessions, awl models: JSON
   -h, --help                   this help

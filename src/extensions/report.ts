@@ -44,8 +44,10 @@ export function extensionsReport(cwd: string, env: Env, host: ExtensionHost | un
   if (settings.sources.length === 0) lines.push("  none");
   const waiting = scope.project ? undefined : projectCode(cwd);
   if (waiting?.hooks.length) lines.push(`  this project's ${waiting.hooks.length} hook${waiting.hooks.length === 1 ? "" : "s"}: not run, until you trust this project`);
-  if (waiting?.commands.length) {
-    lines.push("Markdown commands:", `  this project's ${waiting.commands.length} !\`command\` part${waiting.commands.length === 1 ? "" : "s"}: not run, until you trust this project`);
+  if (waiting?.commands.length || waiting?.allows.length) {
+    lines.push("Markdown commands:");
+    if (waiting.commands.length) lines.push(`  this project's ${waiting.commands.length} !\`command\` part${waiting.commands.length === 1 ? "" : "s"}: not run, until you trust this project`);
+    if (waiting.allows.length) lines.push(`  this project's ${waiting.allows.length} allowed-tools list${waiting.allows.length === 1 ? "" : "s"}: ignored, until you trust this project`);
   }
 
   const failed = [...settings.problems, ...(host?.failures() ?? [])];

@@ -32,8 +32,8 @@ export interface CodeScope {
 const decided = new Map<string, boolean>();
 
 /**
- * Whether the project's own code (hooks, extensions, `.mcp.json` servers) may
- * run in this process: decided so at start (the person said yes, or --trust;
+ * Whether the project's own code (hooks, extensions, `.mcp.json` servers, its
+ * Markdown commands' `!`cmd`` parts and `allowed-tools`) may run in this process: decided so at start (the person said yes, or --trust;
  * never with --no-extensions), or trusted before with every file it covers
  * unchanged since.
  */

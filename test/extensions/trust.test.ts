@@ -88,6 +88,8 @@ test("a .claude/commands command's allowed-tools is something to trust: listed, 
   writeFileSync(join(project, ".claude", "commands", "git", "commit.md"), "---\nallowed-tools: Bash(git add:*), Bash(git commit:*)\n---\nCommit.\n");
   expect(projectCode(project).allows).toEqual([`/commit in ${join(".claude", "commands", "git", "commit.md")}: Bash(git add:*), Bash(git commit:*)`]);
   expect(hasCode(projectCode(project))).toBe(true);
+  // awl extensions says the list waits for trust.
+  expect(extensionsReport(project, env, undefined, { person: true, project: false })).toContain("  this project's 1 allowed-tools list: ignored, until you trust this project");
   recordTrust(project, env);
   writeFileSync(join(project, ".claude", "commands", "push.md"), "---\nallowed-tools: Bash\n---\nPush.\n");
   expect(trustState(project, env)).toBe("changed");
