@@ -311,7 +311,7 @@ export class Agent {
     // However the turn ends: the handlers of turn_end are told, then what extensions wrote is written.
     const result = async (r: Omit<TurnResult, "usage" | "context">): Promise<TurnResult> => {
       await this.#seam?.turnEnd({ stopReason: r.stopReason }, signal);
-      this.#flushExtensions(onEvent);
+      this.flushExtensions(onEvent);
       return { ...r, usage, context: this.meter(), ...(this.effort ? { effort: this.effort } : {}) };
     };
     // An effort the model cannot take is said before anything is sent or written.
@@ -348,7 +348,7 @@ export class Agent {
     try {
       let overflows = 0;
       for (;;) {
-        this.#flushExtensions(onEvent);
+        this.flushExtensions(onEvent);
         // Checked before anything is sent: what is saved stays, and a prompt-less run continues it.
         const overBudgetBy = limits.maxCost === undefined ? undefined : overBudget(limits.maxCost, spentBefore, this.session.sessionFile, this.#model, this.contextTokens(), plan.maxTokens);
         if (overBudgetBy) return result({ stopReason: "error", aborted: false, finalText: "", maxCostReached: overBudgetBy });
@@ -453,8 +453,8 @@ export class Agent {
     return this.#agents.length ? all.map((t) => (t.name === "task" ? { ...t, description: withAgents(t.description, this.#agents) } : t)) : all;
   }
 
-  /** What extensions wrote is part of the log, and so of what the model is sent; whoever shows the turn is given it. */
-  #flushExtensions(onEvent: (event: AgentEvent) => void): void {
+  /** What extensions wrote is part of the log, and so of what the model is sent; whoever shows the turn is given it. Also between turns: what an extension's command wrote. */
+  flushExtensions(onEvent: (event: AgentEvent) => void): void {
     const written = this.#seam?.flush() ?? [];
     if (written.length === 0) return;
     this.#conversation = this.session.rebuildConversation();

@@ -161,7 +161,7 @@ export class ExtensionHost {
     return kept;
   }
 
-  /** Runs an extension's command; one that throws is named, and the session goes on. What it wrote is written before the next request. */
+  /** Runs an extension's command; one that throws is named, and the session goes on. What it wrote is written once it returns (the REPL flushes it), or with the file of a new session. */
   async runCommand(entry: { command: ExtensionCommand; origin: string }, args: string): Promise<void> {
     try {
       await entry.command.run(args);

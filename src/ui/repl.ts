@@ -31,6 +31,7 @@ import { prepareCommand } from "./model-command";
 import { commandHelp } from "../extensions/commands/markdown-commands";
 import { runCommandTurn, type CommandTurn } from "../agent/command-turn";
 import { commandTable, readyCommand } from "./command-table";
+import { writtenRows } from "./session/extension-rows";
 import { extensionsReport } from "../extensions/report";
 import { appendHistory, loadHistory, mergeHistory } from "./input/history";
 import { readLine, watchInterrupt } from "./input/input";
@@ -119,6 +120,11 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
     const own = command && added.find((a) => a.command.name === command.name);
     if (own) {
       await extensions!.runCommand(own, command.argument);
+      // What it wrote is written now, and shown as its renderer says: quitting next keeps it (a new session's waits for its file).
+      agent.flushExtensions((event) => {
+        if (event.type !== "extensionEntries") return;
+        for (const entry of event.entries) for (const row of writtenRows(entry, c, out.columns ?? 100, (e) => extensions!.renderEntry(e))) out.write(`${row}\n`);
+      });
       continue;
     }
     const file = command && markdown.find((m) => m.name === command.name);

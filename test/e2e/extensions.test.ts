@@ -304,3 +304,27 @@ test.skipIf(!hasTmux)("an extension's slash command runs in the REPL, and what i
   expect(sent(0)).toContain("Remember: the port is 4100");
   expect(sent(0)).toContain("[Added by the remember extension, not typed by the user.]");
 });
+
+test.skipIf(!hasTmux)("what an extension's command writes is written and shown at once, not at the next prompt: quitting next keeps it", async () => {
+  const STAMP = `
+export default (awl) => {
+  awl.registerCommand({ name: "stamp", description: "Notes a stamp.", run: (args) => awl.appendEntry("stamp", { note: args }) });
+  awl.registerRenderer("stamp", (entry) => ["stamped: " + entry.data.note]);
+};
+`;
+  const env = { ...fx.env, ...install({ "stamp.js": STAMP }) };
+  fx.server.reply({ blocks: [{ type: "text", text: "hello back" }] });
+  term.start([AWL], { cwd: fx.project, env, width: 100, height: 30 });
+  await term.waitFor(/\/help for commands/);
+  term.send("hello");
+  await term.waitFor(/hello back/);
+  const [file] = sessionFiles(fx.sessions);
+  term.send("/stamp before quit");
+  await term.waitFor(/stamped: before quit/);
+  expect(readLog(file!).filter((l) => l.type === "custom").map((l) => l.data)).toEqual([{ note: "before quit" }]);
+  term.keys("C-d");
+  await term.waitFor(/Resume this session with/);
+  term.close();
+  term.start([AWL, "--resume"], { cwd: fx.project, env, width: 100, height: 30 });
+  await term.waitFor(/hello back[\s\S]*stamped: before quit[\s\S]*\/help for commands/);
+});

@@ -28,7 +28,7 @@ import { MarkdownStream, type Screen } from "../render/markdown-stream";
 import { safeText, SafeTextStream } from "../render/safe-text";
 import { StreamingCall, TurnStatus } from "./status-line";
 import { SubagentRows } from "./subagent-rows";
-import { renderedRows, type RenderEntry } from "../session/extension-rows";
+import { writtenRows, type RenderEntry } from "../session/extension-rows";
 import { compactedRow, subagentLine, errorRow, cutOffOutput, interruptedRow, lengthRow, notRunRow, thoughtRow, toolLine, toolResultRows, toolWidth, unansweredRow, usageRow } from "./turn-lines";
 import { WrapStream } from "../render/wrap";
 
@@ -260,10 +260,7 @@ export class TurnRenderer {
         return;
       case "extensionEntries":
         // Only what an extension renders is shown live (a resumed transcript shows the rest as dim lines): its bookkeeping stays quiet.
-        for (const entry of event.entries) {
-          const lines = entry.type === "custom_message" && !entry.display ? undefined : this.renderEntry?.(entry);
-          if (lines) this.#lines(renderedRows(lines, this.c, this.#out.columns ?? 100));
-        }
+        for (const entry of event.entries) this.#lines(writtenRows(entry, this.c, this.#out.columns ?? 100, this.renderEntry));
         return;
     }
   }

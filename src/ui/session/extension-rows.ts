@@ -27,3 +27,9 @@ export function renderedRows(lines: readonly string[], c: Colors, width: number)
   const shown = previewLines(lines.join("\n").slice(0, ENTRY_CHARACTERS), ENTRY_LINES, width);
   return [...shown.lines, ...(shown.more > 0 ? [c.dim(`… ${shown.more} more line${shown.more === 1 ? "" : "s"}`)] : [])];
 }
+
+/** An entry as it is written, live: what its renderer gives; nothing without one (a transcript shows the rest as dim lines), nor for a custom_message not for display. */
+export function writtenRows(entry: ExtensionEntry, c: Colors, width: number, render?: RenderEntry): string[] {
+  const lines = entry.type === "custom_message" && !entry.display ? undefined : render?.(entry);
+  return lines ? renderedRows(lines, c, width) : [];
+}
