@@ -33,7 +33,7 @@ function list(cwd: string): number {
     console.log(`No MCP servers configured (add one with awl mcp add, or in ${personConfigPath()}).`);
     return EXIT_OK;
   }
-  const allowed = projectServersAllowed(cwd);
+  const allowed = projectServersAllowed(cwd, raws);
   for (const raw of raws) {
     const server = checkServer(raw);
     const what = server.entry ? (server.entry.type === "http" ? `http ${server.entry.url}` : [server.entry.command, ...(server.entry.args ?? [])].join(" ")) : "";
@@ -93,7 +93,7 @@ function remove(name: string, cwd: string): number {
 async function signIn(name: string, cwd: string): Promise<number> {
   const raw = readConfigs(configFiles(cwd, undefined)).find((s) => s.name === name);
   if (!raw) throw new UserError(`no MCP server named ${name} (awl mcp list lists them)`);
-  if (raw.origin === "project" && !projectServersAllowed(cwd)) throw new UserError(`${name} is this project's, and not started: ${NOT_TRUSTED}`);
+  if (raw.origin === "project" && !projectServersAllowed(cwd, [raw])) throw new UserError(`${name} is this project's, and not started: ${NOT_TRUSTED}`);
   const server = checkServer(raw);
   if (server.error) throw new UserError(`MCP server ${name}: ${server.error}`);
   if (server.entry?.type !== "http") throw new UserError(`${name} runs a command: only an HTTP server signs in`);

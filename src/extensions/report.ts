@@ -8,14 +8,16 @@
 import { relative, sep } from "node:path";
 import type { ExtensionHost, ModuleReport } from "./host";
 import { extensionModules, extensionsDir, projectExtensionsDir } from "./modules";
-import { hasCode, projectCode } from "./project-code";
+import { hasCode, projectCode, type ProjectCode } from "./project-code";
 import { loadSettings, settingsFiles } from "./settings";
 import { trustState, type CodeScope } from "./trust";
 
 type Env = Record<string, string | undefined>;
 
 export function extensionsReport(cwd: string, env: Env, host: ExtensionHost | undefined, scope: CodeScope): string[] {
-  if (!scope.person) return ["No extension or hook runs: awl started with --no-extensions.", trustLine(cwd, env, scope)];
+  // What the project would run, read once: what waits for trust, and whether there is anything to trust.
+  const code = projectCode(cwd);
+  if (!scope.person) return ["No extension or hook runs: awl started with --no-extensions.", trustLine(cwd, env, scope, code)];
   const lines = ["Extensions:"];
   const folders: [string, string, boolean][] = [
     ["yours", extensionsDir(env), true],
@@ -42,7 +44,7 @@ export function extensionsReport(cwd: string, env: Env, host: ExtensionHost | un
     }
   }
   if (settings.sources.length === 0) lines.push("  none");
-  const waiting = scope.project ? undefined : projectCode(cwd);
+  const waiting = scope.project ? undefined : code;
   if (waiting?.hooks.length) lines.push(`  this project's ${waiting.hooks.length} hook${waiting.hooks.length === 1 ? "" : "s"}: not run, until you trust this project`);
   if (waiting?.commands.length || waiting?.allows.length) {
     lines.push("Markdown commands:");
@@ -52,7 +54,7 @@ export function extensionsReport(cwd: string, env: Env, host: ExtensionHost | un
 
   const failed = [...settings.problems, ...(host?.failures() ?? [])];
   if (failed.length > 0) lines.push("Failed:", ...failed.map((line) => `  ${line}`));
-  lines.push(trustLine(cwd, env, scope));
+  lines.push(trustLine(cwd, env, scope, code));
   return lines;
 }
 
@@ -66,8 +68,8 @@ function registered(m: ModuleReport): string {
   return parts.length > 0 ? parts.join("; ") : "registered nothing";
 }
 
-function trustLine(cwd: string, env: Env, scope: CodeScope): string {
-  if (!hasCode(projectCode(cwd))) return "This project brings no hooks, extensions, .mcp.json servers or commands that run programs of its own: nothing to trust.";
+function trustLine(cwd: string, env: Env, scope: CodeScope, code: ProjectCode): string {
+  if (!hasCode(code)) return "This project brings no hooks, extensions, .mcp.json servers or commands that run programs of its own: nothing to trust.";
   const state = trustState(cwd, env);
   if (state === "trusted") return "This project is trusted: its hooks, extensions, .mcp.json servers and Markdown commands' !`command` parts run.";
   if (scope.project) return "This project is trusted for this run only (--trust).";

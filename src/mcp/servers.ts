@@ -57,7 +57,7 @@ export class McpServers {
   ) {
     this.timeoutMs = seconds(env.AWL_MCP_TIMEOUT, DEFAULT_TIMEOUT_S) * 1000;
     // Asked only when the project names servers: the answer may cost a hash of its .awl/.
-    const allowed = raws.some((raw) => raw.origin === "project") && projectServersAllowed(cwd);
+    const allowed = projectServersAllowed(cwd, raws);
     this.servers = raws.map((raw) => {
       const status: ServerStatus = { name: raw.name, raw, state: "connecting", tools: [] };
       if (raw.origin === "project" && !allowed) Object.assign(status, { state: "not started", reason: NOT_TRUSTED });
