@@ -101,14 +101,17 @@ describe.skipIf(!hasTmux)("subagents in the REPL", () => {
     const live = term.history();
     expect(live).not.toContain("Run it?"); // both answered questions are erased alike
     const turn = live.slice(live.indexOf("use three helpers"));
-    const doneRows = (text: string) => text.split("\n").filter((row) => row.includes("⎿")).map((row) => row.trim()).sort();
-    expect(doneRows(turn)).toEqual(Array(3).fill("⎿ subagent done after 1 tool call (ctrl+o shows all)"));
+    // Each child's row saying how it ended, and its answer's, whatever question was up when it ended.
+    const resultRows = (text: string) => text.split("\n").filter((row) => row.includes("⎿")).map((row) => row.trim()).sort();
+    const rows = resultRows(turn);
+    expect(rows.filter((row) => row === "⎿ subagent done after 1 tool call (ctrl+o shows all)")).toHaveLength(3);
+    for (const answer of ["counted", "surveyed", "tidied"]) expect(rows.filter((row) => row.startsWith(`⎿ ${answer} (last result:`))).toHaveLength(1);
     term.send("/exit");
     await term.waitFor(/\[exited 0\]/);
     term.close();
 
     term.start([AWL, "--resume"], { cwd: fx.project, env: fx.env, width: 120, height: 40 });
     const resumed = await term.waitFor(/all three helpers are done[\s\S]*›/);
-    expect(doneRows(resumed.slice(resumed.indexOf("use three helpers")))).toEqual(doneRows(turn));
+    expect(resultRows(resumed.slice(resumed.indexOf("use three helpers")))).toEqual(rows);
   }, 90_000);
 });
