@@ -180,6 +180,7 @@ async function loop(agent: Agent, c: Colors, out: Out, stop: StopControl, catalo
       c,
       cwd: agent.cwd,
       interrupt: () => controller.abort(),
+      showAbove: (write) => renderer.writeAbove(write), // a subagent that ends while another's question is up
       pauseWatching: () => {
         stopWatching();
         const showStatus = renderer.hideStatus(); // the question shows the call itself

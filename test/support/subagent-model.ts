@@ -38,13 +38,20 @@ function firstPrompt(request: RecordedRequest): string {
 const toolResults = (request: RecordedRequest) =>
   request.body.messages.flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : [])).filter((b: { type?: string }) => b.type === "tool_result");
 
+/** A child's request: its script, and how many of its calls have results (the step it is at); undefined for the parent's. */
+export function childStep(request: RecordedRequest): { script: ChildScript; done: number } | undefined {
+  if (!isChildRequest(request)) return undefined;
+  return { script: JSON.parse(firstPrompt(request)) as ChildScript, done: toolResults(request).length };
+}
+
 export function subagentModel(parent: Reply[]): (request: RecordedRequest) => Reply {
   return (request) => {
-    if (!isChildRequest(request)) {
+    const child = childStep(request);
+    if (!child) {
       const answers = request.body.messages.filter((m: { role: string }) => m.role === "assistant").length;
       return parent[Math.min(answers, parent.length - 1)]!;
     }
-    const script = JSON.parse(firstPrompt(request)) as ChildScript;
+    const { script } = child;
     const done = toolResults(request);
     const delay = script.delayMs ? { delayMs: script.delayMs, chunk: 1 } : {};
     const next = script.calls[done.length];

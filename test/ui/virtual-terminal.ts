@@ -2,7 +2,7 @@
 // row ever written (scrollback and screen), follows the few controls the live
 // view uses (newline, CR, cursor up and down, erase down; SGR and OSC 8 are kept as
 // text) and those the rows under the output use (save and restore the cursor,
-// index down and up, erase a row, autowrap off and on), and records what a real terminal could not
+// index down and up, erase a row or its end, autowrap off and on), and records what a real terminal could not
 // do as awl meant it:
 //   - a cursor up past the screen's top row: the rows above are in the
 //     scrollback, which no erase reaches, so what they hold would stay twice;
@@ -101,6 +101,13 @@ export class VirtualTerminal {
       if (rest.startsWith("\x1b[2K")) {
         this.rows[this.#row] = (this.rows[this.#row]!.match(/\x1b\[[0-9;:]*m/g) ?? []).join("");
         i += 4;
+        continue;
+      }
+      if (rest.startsWith("\x1b[K")) {
+        // Erase to the row's end: what is left of the cursor stays, with every style written on the row.
+        const row = this.rows[this.#row]!;
+        this.rows[this.#row] = Bun.sliceAnsi(row, 0, this.#col) + (Bun.sliceAnsi(row, this.#col).match(/\x1b\[[0-9;:]*m/g) ?? []).join("");
+        i += 3;
         continue;
       }
       if (rest.startsWith("\x1b[J")) {

@@ -75,6 +75,8 @@ export class TurnRenderer {
   readonly #subagents: SubagentRows;
   /** The terminal's size as the answer's view reads it: live, so a resize during a stream shows. */
   readonly #screen: Screen;
+  /** While a question about a call is up: what the output goes through instead (it writes above the question). */
+  #above: ((text: string) => void) | undefined;
 
   /**
    * `live`: the rows under the output (the REPL's); everything is then
@@ -106,9 +108,15 @@ export class TurnRenderer {
     };
   }
 
+  /** Every byte of the output goes out here. */
+  #send(text: string): void {
+    if (this.#above) this.#above(text);
+    else this.#out.write(text);
+  }
+
   #write(text: string): void {
     if (!text) return;
-    this.#out.write(text);
+    this.#send(text);
     this.#atLineStart = text.endsWith("\n");
   }
 
@@ -318,7 +326,7 @@ export class TurnRenderer {
   #writeText(index: number, safe: string): void {
     const shown = this.#viewOf(index).push(safe);
     if (!shown) return;
-    this.#out.write(shown);
+    this.#send(shown);
     this.#atLineStart = false; // a text view always ends its block at the start of a row (#endText)
   }
 
@@ -335,7 +343,7 @@ export class TurnRenderer {
   #endText(index: number): void {
     const view = this.#viewOf(index);
     const rest = view.push(this.#stream(index).end()) + view.end();
-    if (rest) this.#out.write(rest);
+    if (rest) this.#send(rest);
     this.#streams.delete(index);
     this.#views.delete(index);
     this.#atLineStart = true;
@@ -361,5 +369,14 @@ export class TurnRenderer {
   /** While a question about a call is up (it shows the call itself): the status rows step aside. Returns the function that brings them back. */
   hideStatus(): () => void {
     return this.#status?.hide() ?? (() => {});
+  }
+
+  /**
+   * While a question about a call is up, the output goes through `write`
+   * (the question's: above it, the question drawn again under it), since
+   * other calls (subagents) go on meanwhile; undefined: straight out again.
+   */
+  writeAbove(write: ((text: string) => void) | undefined): void {
+    this.#above = write;
   }
 }

@@ -10,7 +10,10 @@
 // below, and a resize draws it all again at the new width. Keys typed before
 // the question is drawn never answer it: input that was already on its way is
 // read and dropped first. Once answered, the question is erased, and the
-// turn's renderer shows the call as usual.
+// turn's renderer shows the call as usual. What the turn writes meanwhile (a
+// subagent that ends while another's question is up) goes above the
+// question, which is drawn again under it: nothing is ever written after its
+// last row, where the erase that follows the answer would miscount its rows.
 //
 // Without a terminal on both ends (input piped in), the answer is a line:
 // y, a, s or n, and after n one more line for the reason.
@@ -41,6 +44,8 @@ export interface AskOptions {
   interrupt(): void;
   /** Stops watching for Ctrl+C while the question reads keys itself; returns the function that watches again. */
   pauseWatching(): () => void;
+  /** Given, while the question is up, the function the turn's other output goes through (it writes above the question); given undefined once the question is gone. */
+  showAbove?(write: ((text: string) => void) | undefined): void;
   env?: Record<string, string | undefined>;
 }
 
@@ -158,6 +163,8 @@ function askOnTerminal(request: ApprovalRequest, signal: AbortSignal, input: Nod
     let drawnWidths: number[] = [];
     let questionHeight = 1;
     let callRows: { width: number; rows: string[] } | undefined;
+    /** Output for above the question that has not ended its row yet: it waits for the row's end, or for the question to go. */
+    let pendingAbove = "";
 
     const erase = (columns?: number) => {
       if (!drawn) return "";
@@ -166,7 +173,8 @@ function askOnTerminal(request: ApprovalRequest, signal: AbortSignal, input: Nod
       const up = heights.reduce((a, b) => a + b, 0) - 1;
       return eraseRows(up);
     };
-    const draw = (columns?: number) => {
+    /** Draws the question (again), with `before` written where it was: output that goes above it. */
+    const draw = (columns?: number, before = "") => {
       const w = width();
       if (callRows?.width !== w) callRows = { width: w, rows: describeCall(request, c, w, o.cwd, MAX_DIFF_ROWS, o.env) }; // read and diffed once a width, not once a key
       const call = callRows.rows;
@@ -175,10 +183,29 @@ function askOnTerminal(request: ApprovalRequest, signal: AbortSignal, input: Nod
       const screen = questionScreen(call, question, size.rows || 24, top, c, w);
       top = screen.top;
       page = screen.room;
-      out.write(erase(columns) + screen.rows.join("\n"));
-      drawnWidths = screen.rows.map((row) => Bun.stringWidth(row));
-      above = screen.rows.length - 1;
+      // While the reason is typed, its row has taken the place of the question's.
+      const rows = phase === "reason" ? [...screen.rows.slice(0, screen.rows.length - question.length), reasonRow()] : screen.rows;
+      out.write(erase(columns) + before + rows.join("\n"));
+      drawnWidths = rows.map((row) => Bun.stringWidth(row));
+      above = rows.length - 1;
       drawn = true;
+    };
+    /** The turn's other output while the question is up: written where the question was, whole rows at a time, the question drawn again under it. */
+    const writeAbove = (text: string) => {
+      if (done || !drawn) {
+        out.write(text);
+        return;
+      }
+      pendingAbove += text;
+      const end = pendingAbove.lastIndexOf("\n") + 1;
+      if (!end) return;
+      const rows = pendingAbove.slice(0, end);
+      pendingAbove = pendingAbove.slice(end);
+      try {
+        draw(undefined, rows);
+      } catch {
+        finish({ kind: "interrupted" }); // the terminal failed: stop, as Ctrl+C would
+      }
     };
     const onResize = () => {
       try {
@@ -195,13 +222,14 @@ function askOnTerminal(request: ApprovalRequest, signal: AbortSignal, input: Nod
       home: () => 0,
       end: () => Number.MAX_SAFE_INTEGER,
     };
-    const drawReason = () => {
+    const reasonRow = () => {
       const prompt = width() - REASON_PROMPT.length >= 20 ? REASON_PROMPT : SHORT_REASON_PROMPT;
       const room = Math.max(5, width() - prompt.length);
       const shown = safeText(reason);
       const tail = Bun.stringWidth(shown) > room ? `…${Bun.sliceAnsi(shown, Bun.stringWidth(shown) - room + 1)}` : shown;
-      out.write(`\r\x1b[K${c.yellow(prompt)}${tail}`);
+      return `${c.yellow(prompt)}${tail}`;
     };
+    const drawReason = () => out.write(`\r\x1b[K${reasonRow()}`);
     const finish = (answer: ApprovalAnswer) => {
       if (done) return;
       done = true;
@@ -211,8 +239,10 @@ function askOnTerminal(request: ApprovalRequest, signal: AbortSignal, input: Nod
       size.off?.("resize", onResize);
       signal.removeEventListener("abort", onAbort);
       try {
-        if (drawn) out.write(eraseRows(above));
+        // (A row of the output that had not ended yet goes where the question was: the output's next write continues it.)
+        if (drawn) out.write(eraseRows(above) + pendingAbove);
       } finally {
+        o.showAbove?.(undefined);
         restore();
         settle(answer);
       }
@@ -269,6 +299,7 @@ function askOnTerminal(request: ApprovalRequest, signal: AbortSignal, input: Nod
     };
 
     signal.addEventListener("abort", onAbort, { once: true });
+    o.showAbove?.(writeAbove);
     size.on?.("resize", onResize);
     input.on("data", onData);
     input.resume();

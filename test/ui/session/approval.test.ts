@@ -1,7 +1,8 @@
 // The REPL's question before a tool acts (src/ui/session/approval.ts), on a stand-in
 // terminal: one key answers, keys typed before the question never do, n takes
 // an optional reason, Esc and Ctrl+C interrupt, the terminal is put back and
-// the question erased. The real terminal is exercised in test/e2e/approval.test.ts.
+// the question erased; what the turn writes while it is up goes above it. The
+// real terminal is exercised in test/e2e/approval.test.ts.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +12,7 @@ import { colorsFor } from "../../../src/ui/render/colors";
 import { describeCall, questionLine, questionRows, questionScreen, terminalAsk } from "../../../src/ui/session/approval";
 import { checkCall, effectOf, isValidCall, proposal } from "../../../src/tools";
 import { fakeTerminal } from "../fake-terminal";
+import { VirtualTerminal } from "../virtual-terminal";
 
 const plain = colorsFor({ isTTY: false });
 
@@ -149,6 +151,36 @@ describe("the question on a terminal", () => {
     controller.abort();
     expect(await answer).toEqual({ kind: "interrupted" });
     expect(tty.input.modes).toEqual([true, false]);
+  });
+});
+
+describe("output while the question is up", () => {
+  test("rows the turn writes meanwhile (a subagent that ended) go above the question, drawn whole again under them, at the choices and at the reason; once answered, only they stay", async () => {
+    const terminal = fakeTerminal();
+    const screen = new VirtualTerminal(80, 24);
+    let above: ((text: string) => void) | undefined;
+    const ask = terminalAsk({ out: terminal.output, draw: screen, input: terminal.input, c: plain, cwd: "/", interrupt: () => {}, pauseWatching: () => () => {}, showAbove: (write) => (above = write) });
+    screen.write("● task one\n");
+    const answer = ask(command("rm -rf build"), never());
+    const shown = (pattern: RegExp) => screen.screen().filter(Boolean).join("\n").match(pattern);
+    for (let i = 0; i < 200 && !shown(/Run it\?/); i++) await Bun.sleep(5);
+    above!("● task two\n  ⎿ subagent done after 1 tool call\n");
+    expect(screen.screen().filter(Boolean)).toEqual(["● task one", "● task two", "  ⎿ subagent done after 1 tool call", "● bash rm -rf build", "  Run it? y yes · n no · Esc stop"]);
+    expect(screen.cursor.col).toBe("  Run it? y yes · n no · Esc stop".length); // where a key's effect is drawn
+
+    terminal.type("n");
+    terminal.type("keep it");
+    for (let i = 0; i < 200 && !shown(/keep it/); i++) await Bun.sleep(5);
+    above!("● task three\n");
+    above!("  ⎿ subagent do"); // a row not ended yet waits for its end
+    expect(screen.screen().filter(Boolean)).toEqual(["● task one", "● task two", "  ⎿ subagent done after 1 tool call", "● task three", "● bash rm -rf build", "  Why not? (optional, for the model; Enter to skip) › keep it"]);
+    terminal.type("\r");
+    expect(await answer).toEqual({ kind: "no", reason: "keep it" });
+    // The question is gone; the row that had not ended is where it was, and the output's next write continues it.
+    expect(above).toBeUndefined();
+    screen.write("ne\n");
+    expect(screen.screen().filter(Boolean)).toEqual(["● task one", "● task two", "  ⎿ subagent done after 1 tool call", "● task three", "  ⎿ subagent done"]);
+    expect(screen.problems).toEqual([]);
   });
 });
 
