@@ -2,7 +2,8 @@
 // row ever written (scrollback and screen), follows the few controls the live
 // view uses (newline, CR, cursor up and down, erase down; SGR and OSC 8 are kept as
 // text) and those the rows under the output use (save and restore the cursor,
-// index down and up, erase a row or its end, autowrap off and on), and records what a real terminal could not
+// index down and up, erase a row or its end, autowrap off and on) and the input box uses
+// (cursor forward, the cursor hidden and shown), and records what a real terminal could not
 // do as awl meant it:
 //   - a cursor up past the screen's top row: the rows above are in the
 //     scrollback, which no erase reaches, so what they hold would stay twice;
@@ -12,6 +13,11 @@
 //   - any other control.
 // A resize reflows the rows as tmux does: a row wider than the new width is
 // split into several, the cursor following its character; rows never join.
+// Made with `{ bottomAnchored: true }`, it also keeps the screen where tmux
+// does: its bottom row stays its bottom row (blank rows under the cursor
+// included), so the rows a narrowing adds push the top ones into the
+// scrollback. The input box's tests (test/ui/input) use that; the others keep
+// the screen's top row in place.
 
 const STYLE = /^(?:\x1b\[[0-9;:]*m|\x1b\]8;[^\x07\x1b]*(?:\x1b\\|\x07))/;
 
@@ -25,10 +31,15 @@ export class VirtualTerminal {
   #top = 0;
   #saved: { row: number; col: number } | undefined;
 
+  readonly #bottomAnchored: boolean;
+
   constructor(
     public width: number,
     readonly height: number,
-  ) {}
+    options: { bottomAnchored?: boolean } = {},
+  ) {
+    this.#bottomAnchored = options.bottomAnchored ?? false;
+  }
 
   /** The terminal made `columns` wide: rows wider than that are split (reflowed), none is joined. */
   resize(columns: number): void {
@@ -36,6 +47,8 @@ export class VirtualTerminal {
     let top = 0;
     let row = 0;
     let col = this.#col;
+    const bottom = this.#top + this.height - 1;
+    let newBottom = -1;
     for (const [i, text] of this.rows.entries()) {
       if (i === this.#top) top = rows.length;
       const pieces = Bun.stringWidth(text) > columns ? Bun.wrapAnsi(text, columns, { hard: true, trim: false, wordWrap: false }).split("\n") : [text];
@@ -45,12 +58,17 @@ export class VirtualTerminal {
         col = this.#col - k * columns;
       }
       rows.push(...pieces);
+      if (i === bottom) newBottom = rows.length - 1;
     }
+    // A bottom row never written is a blank one: it moves down by every row the splits added.
+    if (newBottom < 0) newBottom = bottom + rows.length - this.rows.length;
     this.rows.splice(0, this.rows.length, ...rows);
     this.width = columns;
     this.#row = row;
     this.#col = col;
-    this.#top = Math.max(top, row - this.height + 1);
+    this.#top = this.#bottomAnchored ? Math.max(0, newBottom - this.height + 1) : Math.max(top, row - this.height + 1);
+    // tmux then puts the cursor at the screen's top-left corner: nothing drawn relative to it lands where it was meant to.
+    if (row < this.#top) this.problems.push(`the cursor's row pushed into the scrollback by the reflow (row ${row}, screen top ${this.#top})`);
   }
 
   write(bytes: string): void {
@@ -93,9 +111,15 @@ export class VirtualTerminal {
         }
         continue;
       }
-      const mode = /^\x1b\[\?7[hl]/.exec(rest); // autowrap on and off: rows here are never wider than the terminal anyway
+      const mode = /^\x1b\[\?(?:7|25)[hl]/.exec(rest); // autowrap on and off (rows here are never wider than the terminal anyway), the cursor hidden and shown
       if (mode) {
         i += mode[0].length;
+        continue;
+      }
+      const forward = /^\x1b\[(\d*)C/.exec(rest); // cursor forward: where the input's cursor is shown; text written after it would be an overwrite
+      if (forward) {
+        this.#col = Math.min(this.#col + Number(forward[1] || 1), this.width - 1);
+        i += forward[0].length;
         continue;
       }
       if (rest.startsWith("\x1b[2K")) {

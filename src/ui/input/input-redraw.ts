@@ -61,6 +61,14 @@ export function redraw(previous: Layout | undefined, next: Layout): string {
  * After a resize, erases the block drawn at the old width and leaves the
  * cursor at its first row. The terminal has reflowed it (tmux and most
  * terminals do): a row wider than the screen now takes several.
+ *
+ * What this cannot reach: tmux keeps the screen's bottom row in place when it
+ * narrows (blank rows under the cursor included), so the rows a split adds push
+ * the screen's top rows into its scrollback. With the block in the screen's
+ * first rows (after Ctrl+L, under the banner, or moved up by earlier resizes:
+ * each narrowing grows it upward, each widening redraws it from its first row),
+ * its first rows go there; the cursor stops at the screen's top row and they
+ * stay in the scrollback, a copy of the input's start above it.
  */
 function clearReflowed(previous: Layout, columns: number): string {
   const heights = previous.widths.map((w) => Math.max(1, Math.ceil(w / columns)));

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { createEditor, handleKey, viewOf } from "../../../src/ui/input/editor";
 import { segmented } from "../../../src/ui/input/editor-text";
 import { CHUNK, laidOut, type Layout, layout, layoutInput, leave, redraw } from "../../../src/ui/input/input-render";
+import { VirtualTerminal } from "../virtual-terminal";
 
 /** Layout of `text` with the cursor at "|" (removed from the text): rows and cursor. */
 const at = (marked: string, columns = 10, prompt = "> ") => {
@@ -219,5 +220,58 @@ describe("redraw", () => {
     expect(leave(shown)).toBe("\x1b[1B\r\n");
     expect(leave(draw("ab\ncd\nef", 2, 80))).toBe("\x1b[2B\r\n");
     expect(leave(draw("ab", 2, 80))).toBe("\r\n");
+  });
+});
+
+describe("resizes in a terminal that reflows as tmux does", () => {
+  const TEXT = "this is a fairly long input line that I am typing into the box so that it wraps over more than one row at sixty columns wide";
+  const at = (text: string, columns: number) => layoutInput({ prompt: "› ", continuation: "· ", text, cursor: text.length }, { columns });
+  /** `above` rows of output, then the input drawn at 100 columns and redrawn after each resize in `widths`. */
+  const resized = (text: string, above: number, widths: number[]) => {
+    const terminal = new VirtualTerminal(100, 30, { bottomAnchored: true });
+    for (let i = 0; i < above; i++) terminal.write(`output ${i}\r\n`);
+    let drawn = at(text, 100);
+    terminal.write(redraw(undefined, drawn));
+    for (const width of widths) {
+      terminal.resize(width);
+      const next = at(text, width);
+      terminal.write(redraw(drawn, next));
+      drawn = next;
+    }
+    return { terminal, drawn };
+  };
+  const SEQUENCES = [[40, 100], [30, 100], [40, 60, 100], [30, 60, 100], [20, 100], [60, 40, 80]];
+
+  test("with rows of output above it: every width draws the input once, and nothing of an earlier drawing is left, scrollback included", () => {
+    for (const text of [TEXT, `${TEXT} and a third row of words to make it longer still, as a person might type`]) {
+      for (const widths of SEQUENCES) {
+        const { terminal, drawn } = resized(text, 20, widths);
+        expect({ widths, problems: terminal.problems }).toEqual({ widths, problems: [] });
+        expect({ widths, copies: terminal.text().split("› this").length - 1 }).toEqual({ widths, copies: 1 });
+        const screen = terminal.screen();
+        const first = screen.indexOf(drawn.rows[0]!);
+        expect({ widths, rows: screen.slice(first, first + drawn.rows.length) }).toEqual({ widths, rows: drawn.rows });
+        expect(screen.slice(first + drawn.rows.length).every((row) => row === "")).toBe(true);
+      }
+    }
+  });
+
+  // tmux keeps the screen's bottom row in place on a narrowing (blank rows under the cursor included): with the
+  // input in the screen's first rows, the rows the split adds push its first rows into the scrollback, where no
+  // cursor movement reaches, and a widening later leaves them there as a copy of the input's start. Not fixed yet.
+  test.failing("in the screen's first rows: a narrowing leaves nothing of the input in the scrollback", () => {
+    for (const widths of [[40, 100], [30, 100]]) {
+      const { terminal } = resized(TEXT, 0, widths);
+      expect({ widths, problems: terminal.problems }).toEqual({ widths, problems: [] });
+      expect({ widths, copies: terminal.text().split("› this").length - 1 }).toEqual({ widths, copies: 1 });
+    }
+  });
+
+  // The same, reached from the screen's bottom: each narrowing grows the input upward, each widening redraws it
+  // from its first row and leaves the rows it no longer needs blank under it, so every cycle moves it up. Not fixed yet.
+  test.failing("with a screen of output above it: narrowing and widening again and again leaves nothing of the input in the scrollback", () => {
+    const { terminal } = resized(TEXT, 30, Array.from({ length: 12 }, () => [30, 100]).flat());
+    expect(terminal.problems).toEqual([]);
+    expect(terminal.text().split("› this").length - 1).toBe(1);
   });
 });
