@@ -260,23 +260,6 @@ describe.skipIf(!hasTmux)("resizing the window", () => {
     term.keys("C-d");
     await term.waitFor(/\[exited 0\]/);
   });
-
-  // tmux keeps the screen's bottom row in place when the window narrows, blank rows under the cursor included:
-  // with the input in the screen's first rows, the rows the narrowing adds push its first rows into tmux's
-  // scrollback, which no cursor movement reaches, and they stay there, above the input redrawn on widening.
-  // Not fixed yet (see test/ui/input/input-render.test.ts).
-  test.failing("at the screen's top (after Ctrl+L): 100→40→100 leaves nothing of the input in the scrollback", async () => {
-    term.start([AWL], { cwd: fx.project, env: fx.env, width: 100, height: 20 });
-    await term.waitFor(BANNER);
-    term.keys("C-l");
-    term.type(TYPED);
-    await drawnAt(TYPED, 100);
-    for (const width of [40, 100]) {
-      term.resize(width, 20);
-      await drawnAt(TYPED, width);
-    }
-    expect(occurrences(term.history(), "› this is")).toBe(1);
-  });
 });
 
 describe.skipIf(!hasTmux)("history and completion", () => {
