@@ -209,7 +209,7 @@ function askOnTerminal(request: ApprovalRequest, signal: AbortSignal, input: Nod
     };
     const onResize = () => {
       try {
-        if (phase === "choosing") draw(size.columns || 80);
+        draw(size.columns || 80); // at the reason too: its row in place of the question's
       } catch {
         finish({ kind: "interrupted" }); // the terminal failed: stop, as Ctrl+C would
       }
@@ -229,7 +229,11 @@ function askOnTerminal(request: ApprovalRequest, signal: AbortSignal, input: Nod
       const tail = Bun.stringWidth(shown) > room ? `…${Bun.sliceAnsi(shown, Bun.stringWidth(shown) - room + 1)}` : shown;
       return `${c.yellow(prompt)}${tail}`;
     };
-    const drawReason = () => out.write(`\r\x1b[K${reasonRow()}`);
+    const drawReason = () => {
+      const row = reasonRow();
+      drawnWidths[drawnWidths.length - 1] = Bun.stringWidth(row);
+      out.write(`\r\x1b[K${row}`);
+    };
     const finish = (answer: ApprovalAnswer) => {
       if (done) return;
       done = true;
@@ -274,6 +278,8 @@ function askOnTerminal(request: ApprovalRequest, signal: AbortSignal, input: Nod
             const up = questionHeight - 1;
             if (up > 0) out.write(eraseRows(up));
             above -= up;
+            // What is on screen now, for the next erase (output written above, a resize): the question's rows are one row.
+            drawnWidths = drawnWidths.slice(0, drawnWidths.length - up);
             phase = "reason";
             reason = key.text.slice(1);
             drawReason();

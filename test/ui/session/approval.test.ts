@@ -182,6 +182,29 @@ describe("output while the question is up", () => {
     expect(screen.screen().filter(Boolean)).toEqual(["● task one", "● task two", "  ⎿ subagent done after 1 tool call", "● task three", "  ⎿ subagent done"]);
     expect(screen.problems).toEqual([]);
   });
+
+  test("a question of several rows that became the reason's one row: output written above it then leaves every row above in place", async () => {
+    const terminal = fakeTerminal();
+    const screen = new VirtualTerminal(80, 24);
+    let above: ((text: string) => void) | undefined;
+    const ask = terminalAsk({ out: terminal.output, draw: screen, input: terminal.input, c: plain, cwd: "/", interrupt: () => {}, pauseWatching: () => () => {}, showAbove: (write) => (above = write) });
+    screen.write("› use three helpers\n● task one\n● task two\n");
+    const long = "touch build/reports/a-rather-long-file-name-for-the-question.txt";
+    const answer = ask(command(long, [long]), never());
+    const shown = (pattern: RegExp) => screen.screen().filter(Boolean).join("\n").match(pattern);
+    for (let i = 0; i < 200 && !shown(/Esc stop/); i++) await Bun.sleep(5);
+    expect(screen.screen().filter(Boolean).length).toBeGreaterThan(5); // the choices take more than one row
+    terminal.type("n");
+    for (let i = 0; i < 200 && !shown(/Why not/); i++) await Bun.sleep(5);
+    above!("  ⎿ subagent done after 3 tool calls\n");
+    const rows = screen.screen().filter(Boolean);
+    expect(rows.slice(0, 4)).toEqual(["› use three helpers", "● task one", "● task two", "  ⎿ subagent done after 3 tool calls"]);
+    expect(rows.at(-1)).toStartWith("  Why not?");
+    terminal.type("\r");
+    expect(await answer).toEqual({ kind: "no" });
+    expect(screen.screen().filter(Boolean)).toEqual(["› use three helpers", "● task one", "● task two", "  ⎿ subagent done after 3 tool calls"]);
+    expect(screen.problems).toEqual([]);
+  });
 });
 
 describe("the question without a terminal", () => {
