@@ -82,7 +82,7 @@ describe.skipIf(!hasTmux)("the question in a real terminal (--approve ask, the R
     send("/session");
     await term.waitFor(/Approve\s+ask .* always allowed until awl exits: rm -rf d1/);
     send("/approve");
-    await term.waitFor(/Approve\s+ask \(calls that change files or run commands ask first/);
+    await term.waitFor(/Approve\s+ask \(calls that change files or run commands ask first[\s\S]*›\s*$/);
     term.keys("C-d");
     await term.waitFor(/\[exited 0\]/);
   });
@@ -181,7 +181,7 @@ describe.skipIf(!hasTmux)("the question in a real terminal (--approve ask, the R
     expect(screen).toContain("⎿ Not run: awl is in read-only mode");
     expect(existsSync(join(fx.project, "a.txt"))).toBe(true);
     send("/session");
-    await term.waitFor(/Approve\s+read-only/);
+    await term.waitFor(/Approve\s+read-only[\s\S]*›\s*$/);
     term.keys("C-d");
     await term.waitFor(/\[exited 0\]/);
   });

@@ -79,7 +79,7 @@ describe("compaction through the binary", () => {
     expect(fx.server.requests.at(-1)!.rawBody).toContain("the fox's colour");
     term.type("/session");
     term.keys("Enter");
-    screen = await term.waitFor(/Context\s+ctx \d+% of 1\.0M · 1 compaction/);
+    screen = await term.waitFor(/Context\s+ctx \d+% of 1\.0M · 1 compaction[\s\S]*›\s*$/);
     term.keys("C-d");
     await term.waitFor(/\[exited 0\]/);
     term.close();
@@ -124,7 +124,7 @@ describe("compaction through the binary", () => {
     expect(lines(sessionFiles(fx.sessions)[0]!).filter((l) => l.type === "compaction")).toEqual([]);
     term.type("/session");
     term.keys("Enter");
-    await term.waitFor(/Context\s+ctx \d+% of 1\.0M · 0 compactions/);
+    await term.waitFor(/Context\s+ctx \d+% of 1\.0M · 0 compactions[\s\S]*›\s*$/);
     term.keys("C-d");
     await term.waitFor(/\[exited 0\]/);
   });

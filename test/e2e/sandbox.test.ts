@@ -157,7 +157,7 @@ describe.skipIf(!usable || !hasTmux)("the sandbox in the REPL (--approve ask)", 
     rmSync(outside);
     term.type("/session");
     term.keys("Enter");
-    await term.waitFor(/Sandbox +workspace-write/);
+    await term.waitFor(/Sandbox +workspace-write[\s\S]*›\s*$/); // the prompt is back: keys typed before it may be lost to the terminal's cooked mode
     term.keys("C-d");
     await term.waitFor(/\[exited 0\]/);
   });
